@@ -1,0 +1,32 @@
+# floe: convenience targets over CMake. `make demo` and `make test` install
+# missing Debian packages first (tools/ensure-deps.sh).
+BUILD ?= build
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps build test demo sanitize clean
+
+all: build
+
+deps:
+	@tools/ensure-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# Builds with warnings as errors and runs every test.
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Runs the main example; open out/*.pvd in ParaView afterwards.
+demo: build
+	@$(BUILD)/floe run examples/demo.yaml --out out
+
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+sanitize: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_WERROR=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 FLOE_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) build-asan out

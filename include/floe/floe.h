@@ -1,0 +1,267 @@
+/* floe — a discrete element method engine for bonded and granular matter.
+ *
+ * One public header. The world owns every allocation; handles are plain
+ * integer ids (particle index, material id, group id). SI units throughout.
+ *
+ * Sign convention (shared by every contact model): uN < 0 is overlap, the
+ * normal force Fn > 0 is tension. Contact-local frame: x along the normal
+ * from particle A to particle B, y and z in the contact plane. Local forces
+ * and torques are those acting on particle A.
+ */
+#ifndef FLOE_H
+#define FLOE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FLOE_VERSION "0.1.0"
+
+typedef struct floe_world floe_world;
+
+typedef struct floe_vec3 { double x, y, z; } floe_vec3;
+typedef struct floe_quat { double w, x, y, z; } floe_quat; /* unit quaternion, body -> global */
+
+typedef enum floe_status {
+    FLOE_OK = 0,
+    FLOE_ERR_ARG,     /* bad argument: unknown key, out-of-range value, bad id */
+    FLOE_ERR_MEMORY,  /* allocation refused */
+    FLOE_ERR_RUNAWAY, /* the simulation blew up: NaN, huge overlap, particle far away */
+} floe_status;
+
+/* Message of the last error on this world (never NULL). */
+const char *floe_last_error(const floe_world *w);
+
+/* ---- world ------------------------------------------------------------ */
+
+typedef enum floe_event_type {
+    FLOE_EVENT_CONTACT_CREATED = 0,
+    FLOE_EVENT_CONTACT_DELETED,
+    FLOE_EVENT_BOND_BROKEN,
+    FLOE_EVENT_COUNT
+} floe_event_type;
+
+typedef struct floe_event {
+    floe_event_type type;
+    int64_t step;
+    double time;
+    int a, b;             /* particle ids */
+    floe_vec3 force;      /* local force at the event (on A) */
+    floe_vec3 torque;     /* local torque at the event (on A) */
+    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit */
+} floe_event;
+
+typedef void floe_event_fn(const floe_event *ev, void *user);
+
+typedef struct floe_world_def {
+    floe_vec3 gravity;     /* m/s^2, default (0,0,0) */
+    double dt;             /* s; <= 0 means auto (DECISIONS G8), default auto */
+    double dt_safety;      /* factor on the critical step for auto dt, default 0.9 */
+    int dyn_dt_period;     /* steps between critical-step re-checks (auto dt), default 100 */
+    double damping;        /* Cundall non-viscous damping coefficient, [0,1), default 0 */
+    double skin;           /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
+    int legacy_lens;       /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
+    int threads;           /* OpenMP threads, 0 = runtime default */
+    int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
+    floe_event_fn *on_event; /* called serially, in a deterministic order */
+    void *event_user;
+} floe_world_def;
+
+floe_world_def floe_default_world_def(void);
+floe_world *floe_world_create(const floe_world_def *def);
+void floe_world_destroy(floe_world *w);
+void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user);
+void floe_set_threads(floe_world *w, int threads);   /* 0 = runtime default */
+void floe_set_gravity(floe_world *w, floe_vec3 g);
+
+/* ---- contact models and materials -------------------------------------- */
+
+/* One parameter of a model schema: material parameters (averaged per pair)
+ * and law parameters (per model instance). */
+typedef struct floe_param_spec {
+    const char *key;  /* snake_case scene-file key */
+    double def, min, max;
+    int min_open, max_open; /* 1: the bound is excluded */
+    const char *unit;
+    const char *doc;
+    const char *bits;  /* bit-mask parameter: comma-separated names of bits 0, 1, ...; else NULL */
+} floe_param_spec;
+
+typedef struct floe_model_info {
+    const char *name;
+    const char *doc;
+    const floe_param_spec *mat_params; int n_mat_params;
+    const floe_param_spec *law_params; int n_law_params;
+    const char *const *state_names; int n_state;  /* per-contact state exported to outputs */
+} floe_model_info;
+
+int floe_model_count(void);
+const floe_model_info *floe_model_get(int i);
+const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
+
+/* Adds a material whose preferred model is `model` ("linear", "linel6", ...);
+ * all parameters take the schema defaults. Returns the id or -1. */
+int floe_add_material(floe_world *w, const char *name, const char *model);
+int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
+int floe_material_count(const floe_world *w);
+const char *floe_material_name(const floe_world *w, int mat);
+/* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
+floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
+double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN if unknown */
+
+/* Law parameters of the world's default instance of a model. */
+floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value);
+/* Per material-pair override (DECISIONS G7): contacts between these materials
+ * use `model`; law parameters then apply to this pair only. */
+floe_status floe_pair_set_model(floe_world *w, int mat_a, int mat_b, const char *model);
+floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, double value);
+
+/* ---- particles ---------------------------------------------------------- */
+
+typedef enum floe_shape_type {
+    FLOE_SHAPE_SPHERE = 0,
+    FLOE_SHAPE_WALL,   /* axis-aligned infinite plane */
+    FLOE_SHAPE_FACET,  /* triangle with optional half thickness */
+    FLOE_SHAPE_COUNT
+} floe_shape_type;
+
+/* Blocked degrees of freedom, global axes. */
+enum {
+    FLOE_DOF_X = 1, FLOE_DOF_Y = 2, FLOE_DOF_Z = 4,
+    FLOE_DOF_RX = 8, FLOE_DOF_RY = 16, FLOE_DOF_RZ = 32,
+    FLOE_DOF_ALL = 63
+};
+
+typedef struct floe_body_def {
+    floe_vec3 pos, vel, angvel;
+    floe_quat ori;
+    int material;
+    uint32_t blocked;  /* FLOE_DOF_* mask; a fully blocked body keeps its velocity */
+    uint32_t groups;   /* bit g set: member of group g */
+} floe_body_def;
+
+floe_body_def floe_default_body_def(void);
+
+/* Each returns the new particle id, or -1 (see floe_last_error). */
+int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius);
+/* Plane through def->pos normal to `axis` (0,1,2). sense +1/-1: contacts only
+ * from that side; 0: either side (fixed at contact creation). Fully blocked. */
+int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense);
+/* Triangle with global vertices v[3]; it belongs to the rigid body whose
+ * reference point is def->pos (give the same pos/vel/angvel to every facet of
+ * a mesh and they move as one body). Fully blocked by default. */
+int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick);
+
+int floe_particle_count(const floe_world *w);
+floe_shape_type floe_particle_shape(const floe_world *w, int id);
+const floe_vec3 *floe_positions(const floe_world *w);
+const floe_vec3 *floe_velocities(const floe_world *w);
+const floe_vec3 *floe_angular_velocities(const floe_world *w);
+const floe_quat *floe_orientations(const floe_world *w);
+const floe_vec3 *floe_forces(const floe_world *w);   /* contact forces only (no gravity) */
+const floe_vec3 *floe_torques(const floe_world *w);
+const double *floe_radii(const floe_world *w);        /* sphere radius; facet half thickness; 0 for walls */
+const double *floe_masses(const floe_world *w);
+const int *floe_particle_materials(const floe_world *w);
+const uint32_t *floe_particle_groups(const floe_world *w);
+const uint32_t *floe_particle_blocked(const floe_world *w);
+/* Wall axis and sense; -1 if `id` is not a wall. */
+int floe_wall_axis(const floe_world *w, int id, int *sense);
+/* Facet vertices in global coordinates; FLOE_ERR_ARG if `id` is not a facet. */
+floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]);
+
+/* Writable state for set-up and tests (set before or between steps). */
+void floe_set_position(floe_world *w, int id, floe_vec3 pos);
+void floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
+void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
+void floe_set_blocked(floe_world *w, int id, uint32_t blocked);
+
+/* ---- groups and prescribed motion ------------------------------------- */
+
+#define FLOE_MAX_GROUPS 32
+
+int floe_add_group(floe_world *w, const char *name);     /* returns the group id (bit), or -1 */
+int floe_find_group(const floe_world *w, const char *name);
+int floe_group_count(const floe_world *w);
+const char *floe_group_name(const floe_world *w, int g);
+
+typedef struct floe_motion {
+    floe_vec3 vel;      /* imposed velocity while active */
+    floe_vec3 angvel;   /* imposed angular velocity while active (about each body's own position) */
+    double t_start;     /* active for t_start <= t < t_end; default 0 */
+    double t_end;       /* default +inf */
+} floe_motion;
+
+floe_motion floe_default_motion(void);
+/* Every member becomes fully blocked and follows the motion; outside the
+ * active window its velocity is zero. */
+floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
+/* A constant external force and torque on every member of the group (added
+ * to contact forces and gravity on free DOFs; its work counts as boundary work). */
+floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
+/* Sum of contact forces and of torques about the origin on the group's members. */
+floe_vec3 floe_group_force(const floe_world *w, int g);
+floe_vec3 floe_group_torque(const floe_world *w, int g);
+
+/* ---- contacts ---------------------------------------------------------- */
+
+typedef struct floe_contact_info {
+    int a, b;              /* particle ids; A is first in the shape-pair order */
+    const char *model;     /* model name */
+    floe_vec3 normal;      /* unit normal, global, from A to B */
+    floe_vec3 point;       /* contact point, global */
+    double uN;             /* normal gap, negative = overlap */
+    double lens[2], area;  /* lengths and contact area used by the model */
+    floe_vec3 force;       /* local (Fn, Ft_y, Ft_z) on A */
+    floe_vec3 torque;      /* local (Tw, Tr_y, Tr_z) on A */
+    floe_vec3 force_global;/* on A, global */
+    double kn, kt;
+    int64_t step_created;
+} floe_contact_info;
+
+int floe_contact_count(const floe_world *w);
+floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
+/* Index of the contact between a and b, or -1. */
+int floe_contact_find(const floe_world *w, int a, int b);
+/* Model-specific state of contact i (names from floe_model_info.state_names
+ * of its model); returns the number of values written (<= cap). */
+int floe_contact_state(const floe_world *w, int i, double *out, int cap);
+
+/* ---- stepping ---------------------------------------------------------- */
+
+/* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error). */
+floe_status floe_step(floe_world *w);
+floe_status floe_run(floe_world *w, int64_t steps);
+int64_t floe_step_count(const floe_world *w);
+double floe_time(const floe_world *w);
+double floe_dt(const floe_world *w);           /* current step; resolves auto dt */
+floe_status floe_set_dt(floe_world *w, double dt);
+
+/* ---- energy ------------------------------------------------------------ */
+
+typedef enum floe_energy_term {
+    FLOE_E_KINETIC = 0,   /* translational kinetic energy (J) */
+    FLOE_E_ROTATIONAL,    /* rotational kinetic energy */
+    FLOE_E_GRAVITY,       /* gravitational potential relative to the start: -sum m g.(x - x0) */
+    FLOE_E_ELASTIC,       /* elastic energy stored in contacts now */
+    FLOE_E_PLASTIC,       /* cumulative friction / plastic dissipation (G5) */
+    FLOE_E_DAMPING,       /* cumulative Cundall damping dissipation */
+    FLOE_E_DASHPOT,       /* cumulative viscous dashpot dissipation */
+    FLOE_E_BROKEN,        /* cumulative elastic energy lost when contacts break or are deleted */
+    FLOE_E_BOUNDARY,      /* cumulative work done on the system by prescribed-motion bodies */
+    FLOE_E_TOTAL,         /* kinetic + rotational + gravity + elastic + dissipated - boundary work */
+    FLOE_E_ERROR,         /* (total - initial total) / max(reference energy, tiny) */
+    FLOE_E_COUNT
+} floe_energy_term;
+
+const char *floe_energy_name(floe_energy_term t);   /* "kinetic", "rotational", ... */
+/* Fills out[FLOE_E_COUNT]. Energies are evaluated at the end of the last step. */
+void floe_energy(const floe_world *w, double out[FLOE_E_COUNT]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,209 @@
+/* Broad phase: a uniform cell grid builds a Verlet pair list that stays valid
+ * until some body moved more than half the skin. Walls and facets stay off
+ * the grid: walls test every sphere, facets test the cells their box covers.
+ * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
+#include "collide/broadphase.h"
+#include "shapes/shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int push_pair(floe_broadphase *bp, int a, int b) {
+    if (!floe__grow((void **)&bp->pairs, &bp->cap, bp->npairs + 1, sizeof *bp->pairs)) return 0;
+    bp->pairs[bp->npairs++] = (floe_pair){a, b, -1};
+    return 1;
+}
+
+/* Largest distance any point of body i moved since the last rebuild. */
+static double moved(const floe_world *w, int i) {
+    double d = vlen(vsub(w->pos[i], w->bp.ref_pos[i]));
+    if (w->shape[i] == FLOE_SHAPE_FACET) {
+        /* rotation moves the vertices: bound by angle x farthest vertex */
+        quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
+        double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
+        const floe_facet *f = &w->facets[w->shape_idx[i]];
+        double ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
+        d += ang * ext;
+    }
+    return d;
+}
+
+int floe_broadphase_needs_rebuild(const floe_world *w) {
+    if (!w->bp.valid) return 1;
+    double lim = 0.5 * w->skin, worst = 0;
+    int n = w->np;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(max : worst)
+    for (int i = 0; i < n; i++) {
+        double d = moved(w, i);
+        if (d > worst) worst = d;
+    }
+    return !(worst <= lim); /* NaN positions also trigger (and get caught later) */
+}
+
+typedef struct grid {
+    vec3 lo;
+    double h;
+    int nx, ny, nz;
+} grid;
+
+static int cell_coord(double x, double lo, double h, int n) {
+    double c = floor((x - lo) / h);
+    if (!(c >= 0)) return 0;
+    if (c >= n - 1) return n - 1;
+    return (int)c;
+}
+
+/* Links existing contacts to the new pairs through a temporary hash. */
+static int link_contacts(floe_world *w) {
+    floe_broadphase *bp = &w->bp;
+    for (int k = 0; k < w->ncon; k++) w->con[k].nbr = -1;
+    if (w->ncon == 0) return 1;
+    size_t cap = 16;
+    while (cap < 2 * (size_t)w->ncon) cap *= 2;
+    int *table = malloc(cap * sizeof *table);
+    if (!table) return 0;
+    memset(table, -1, cap * sizeof *table);
+    for (int k = 0; k < w->ncon; k++) {
+        uint64_t key = ((uint64_t)(uint32_t)w->con[k].a << 32) | (uint32_t)w->con[k].b;
+        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
+        while (table[h] >= 0) h = (h + 1) & (cap - 1);
+        table[h] = k;
+    }
+    for (int p = 0; p < bp->npairs; p++) {
+        uint64_t key = ((uint64_t)(uint32_t)bp->pairs[p].a << 32) | (uint32_t)bp->pairs[p].b;
+        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
+        for (; table[h] >= 0; h = (h + 1) & (cap - 1)) {
+            floe_contact *c = &w->con[table[h]];
+            if (c->a == bp->pairs[p].a && c->b == bp->pairs[p].b) {
+                bp->pairs[p].contact = table[h];
+                c->nbr = p;
+                break;
+            }
+        }
+    }
+    free(table);
+    return 1;
+}
+
+int floe_broadphase_rebuild(floe_world *w) {
+    floe_broadphase *bp = &w->bp;
+    bp->npairs = 0;
+    double skin = w->skin + bp->margin; /* search distance */
+    int ns = 0;
+    double rmax = 0;
+    vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = vneg(lo);
+    for (int i = 0; i < w->np; i++) {
+        if (w->shape[i] != FLOE_SHAPE_SPHERE) continue;
+        ns++;
+        rmax = fmax(rmax, w->radius[i]);
+        vec3 p = w->pos[i];
+        lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
+    grid g = {lo, 2 * rmax + skin, 1, 1, 1};
+    if (ns > 0) {
+        /* bound the cell count by ~2 per sphere, whatever the spread */
+        for (;;) {
+            double ex = (hi.x - lo.x) / g.h + 1, ey = (hi.y - lo.y) / g.h + 1, ez = (hi.z - lo.z) / g.h + 1;
+            if (ex * ey * ez <= 2.0 * ns + 64) {
+                g.nx = (int)ex; g.ny = (int)ey; g.nz = (int)ez;
+                break;
+            }
+            g.h *= 1.26;
+        }
+    }
+    int ncells = g.nx * g.ny * g.nz;
+    if (!floe__grow((void **)&bp->cell_start, &bp->ncells_cap, ncells + 1, sizeof(int))) return 0;
+    if (!floe__grow((void **)&bp->cell_items, &bp->nitems_cap, w->np, sizeof(int)) ||
+        !floe__grow((void **)&bp->cell_of, &bp->cell_of_cap, w->np, sizeof(int)))
+        return 0;
+    /* counting sort of spheres into cells (stable: ids ascend within a cell) */
+    memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
+    for (int i = 0; i < w->np; i++) {
+        if (w->shape[i] != FLOE_SHAPE_SPHERE) { bp->cell_of[i] = -1; continue; }
+        vec3 p = w->pos[i];
+        int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
+                g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));
+        bp->cell_of[i] = c;
+        bp->cell_start[c + 1]++;
+    }
+    for (int c = 0; c < ncells; c++) bp->cell_start[c + 1] += bp->cell_start[c];
+    {
+        int *fill = bp->cell_of; /* reuse: convert cell ids to slots in order */
+        int *next = malloc(sizeof(int) * (size_t)ncells);
+        if (!next) return 0;
+        memcpy(next, bp->cell_start, sizeof(int) * (size_t)ncells);
+        for (int i = 0; i < w->np; i++)
+            if (fill[i] >= 0) bp->cell_items[next[fill[i]]++] = i;
+        free(next);
+    }
+    /* walls and facets first so that the pair order matches (A, B) = (boundary, sphere) */
+    for (int i = 0; i < w->np; i++) {
+        if (w->shape[i] == FLOE_SHAPE_WALL) {
+            int ax = w->walls[w->shape_idx[i]].axis;
+            double x0 = vcomp(w->pos[i], ax);
+            for (int j = 0; j < w->np; j++)
+                if (w->shape[j] == FLOE_SHAPE_SPHERE &&
+                    fabs(vcomp(w->pos[j], ax) - x0) < w->radius[j] + skin && !push_pair(bp, i, j))
+                    return 0;
+        } else if (w->shape[i] == FLOE_SHAPE_FACET && ns > 0) {
+            vec3 v[3];
+            floe_facet_global(w, i, v);
+            double m = w->radius[i] + rmax + skin;
+            vec3 flo = v3(fmin(v[0].x, fmin(v[1].x, v[2].x)) - m, fmin(v[0].y, fmin(v[1].y, v[2].y)) - m,
+                          fmin(v[0].z, fmin(v[1].z, v[2].z)) - m);
+            vec3 fhi = v3(fmax(v[0].x, fmax(v[1].x, v[2].x)) + m, fmax(v[0].y, fmax(v[1].y, v[2].y)) + m,
+                          fmax(v[0].z, fmax(v[1].z, v[2].z)) + m);
+            if (fhi.x < lo.x - g.h || fhi.y < lo.y - g.h || fhi.z < lo.z - g.h ||
+                flo.x > hi.x + g.h || flo.y > hi.y + g.h || flo.z > hi.z + g.h)
+                continue;
+            int x0 = cell_coord(flo.x, g.lo.x, g.h, g.nx), x1 = cell_coord(fhi.x, g.lo.x, g.h, g.nx);
+            int y0 = cell_coord(flo.y, g.lo.y, g.h, g.ny), y1 = cell_coord(fhi.y, g.lo.y, g.h, g.ny);
+            int z0 = cell_coord(flo.z, g.lo.z, g.h, g.nz), z1 = cell_coord(fhi.z, g.lo.z, g.h, g.nz);
+            for (int cz = z0; cz <= z1; cz++)
+                for (int cy = y0; cy <= y1; cy++)
+                    for (int cx = x0; cx <= x1; cx++) {
+                        int c = cx + g.nx * (cy + g.ny * cz);
+                        for (int s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
+                            int j = bp->cell_items[s];
+                            vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
+                            double lim = w->radius[j] + w->radius[i] + skin;
+                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_pair(bp, i, j)) return 0;
+                        }
+                    }
+        }
+    }
+    /* sphere-sphere: each sphere against the spheres of higher id in the 27 cells around it */
+    for (int i = 0; i < w->np; i++) {
+        int c = bp->cell_of[i];
+        if (c < 0) continue;
+        int cx = c % g.nx, cy = (c / g.nx) % g.ny, cz = c / (g.nx * g.ny);
+        for (int dz = -1; dz <= 1; dz++) {
+            int z = cz + dz;
+            if (z < 0 || z >= g.nz) continue;
+            for (int dy = -1; dy <= 1; dy++) {
+                int y = cy + dy;
+                if (y < 0 || y >= g.ny) continue;
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = cx + dx;
+                    if (x < 0 || x >= g.nx) continue;
+                    int cc = x + g.nx * (y + g.ny * z);
+                    for (int s = bp->cell_start[cc]; s < bp->cell_start[cc + 1]; s++) {
+                        int j = bp->cell_items[s];
+                        if (j <= i) continue;
+                        double lim = w->radius[i] + w->radius[j] + skin;
+                        if (vlen2(vsub(w->pos[j], w->pos[i])) < lim * lim && !push_pair(bp, i, j)) return 0;
+                    }
+                }
+            }
+        }
+    }
+    for (int i = 0; i < w->np; i++) {
+        bp->ref_pos[i] = w->pos[i];
+        bp->ref_ori[i] = w->ori[i];
+    }
+    if (!link_contacts(w)) return 0;
+    bp->rebuilds++;
+    bp->valid = 1;
+    return 1;
+}

@@ -1,0 +1,13 @@
+/* The shape x shape table of narrow-phase functions. */
+#ifndef FLOE_COLLIDE_NARROWPHASE_H
+#define FLOE_COLLIDE_NARROWPHASE_H
+
+#include "shapes/shape.h"
+
+/* Function for the ordered pair (shape of A, shape of B), NULL if the pair
+ * never collides (e.g. wall-wall) or must be swapped (see floe_pair_swapped). */
+floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
+/* 1 if a pair (a, b) must be stored as (b, a) to match the table. */
+int floe_pair_swapped(int shape_a, int shape_b);
+
+#endif

@@ -1,0 +1,120 @@
+/* Energy terms and the time step (DECISIONS G5, G8). */
+#include "core/step.h"
+
+#include <stdlib.h>
+
+static const char *const energy_names[FLOE_E_COUNT] = {
+    "kinetic", "rotational", "gravity", "elastic", "plastic", "damping",
+    "dashpot", "broken", "boundary", "total", "error",
+};
+
+const char *floe_energy_name(floe_energy_term t) {
+    return (unsigned)t < FLOE_E_COUNT ? energy_names[t] : NULL;
+}
+
+/* Kinetic energy at the current time t: v(t) = v(t - dt/2) + dt/2 a(t), with
+ * the forces just computed; only free DOFs count (blocked ones are boundary). */
+static void kinetic(const floe_world *w, double *trans, double *rot) {
+    double et = 0, er = 0, h = 0.5 * w->dt;
+    vec3 g = w->def.gravity;
+    uint32_t loaded = floe__loaded_groups(w);
+    for (int i = 0; i < w->np; i++) {
+        uint32_t bl = w->blocked[i];
+        if (bl == FLOE_DOF_ALL) continue;
+        double m = w->mass[i], I = w->inertia[i];
+        vec3 fe, te;
+        floe__external_load(w, i, loaded, &fe, &te);
+        for (int k = 0; k < 3; k++) {
+            if (!(bl & (1u << k)) && m > 0) {
+                double v = vcomp(w->vel[i], k) + h * ((vcomp(w->force[i], k) + vcomp(fe, k)) / m + vcomp(g, k));
+                et += 0.5 * m * v * v;
+            }
+            if (!(bl & (8u << k)) && I > 0) {
+                double om = vcomp(w->angvel[i], k) + h * (vcomp(w->torque[i], k) + vcomp(te, k)) / I;
+                er += 0.5 * I * om * om;
+            }
+        }
+    }
+    *trans = et;
+    *rot = er;
+}
+
+void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
+    kinetic(w, &e[FLOE_E_KINETIC], &e[FLOE_E_ROTATIONAL]);
+    e[FLOE_E_GRAVITY] = -w->e_gravity_work;
+    e[FLOE_E_ELASTIC] = w->e_elastic;
+    e[FLOE_E_PLASTIC] = w->e_plastic;
+    e[FLOE_E_DAMPING] = w->e_damping;
+    e[FLOE_E_DASHPOT] = w->e_dashpot;
+    e[FLOE_E_BROKEN] = w->e_broken;
+    e[FLOE_E_BOUNDARY] = w->e_boundary;
+    double total = 0, scale = 0;
+    for (int t = FLOE_E_KINETIC; t <= FLOE_E_BROKEN; t++) {
+        total += e[t];
+        scale += fabs(e[t]);
+    }
+    total -= e[FLOE_E_BOUNDARY];
+    scale += fabs(e[FLOE_E_BOUNDARY]);
+    e[FLOE_E_TOTAL] = total;
+    /* relative to the sum of the magnitudes of all terms: 0 when nothing moves */
+    e[FLOE_E_ERROR] = w->started && scale > 0 ? (total - w->e_total0) / scale : 0;
+}
+
+double floe__pwave_dt(const floe_world *w) {
+    double dt = INFINITY;
+    for (int i = 0; i < w->np; i++) {
+        if (w->shape[i] != FLOE_SHAPE_SPHERE) continue;
+        const double *p = w->mats[w->mat[i]].p;
+        dt = fmin(dt, w->radius[i] / sqrt(p[MAT_YOUNG] / p[MAT_DENSITY]));
+    }
+    return dt;
+}
+
+/* Critical step from the stiffness every free body feels through its
+ * contacts (woo-models §5.6, DynDt). */
+double floe__crit_dt(const floe_world *w) {
+    if (w->ncon == 0 || w->np == 0) return INFINITY;
+    vec3 *kt = calloc((size_t)w->np * 2, sizeof *kt);
+    if (!kt) return INFINITY;
+    vec3 *kr = kt + w->np;
+    for (int k = 0; k < w->ncon; k++) {
+        const floe_contact *c = &w->con[k];
+        vec3 n = c->g.n, n2 = vmul(n, n);
+        vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt,
+                     n2.z * (c->kn - c->kt) + c->kt);
+        vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
+        /* twist and rolling springs (Woo leaves them out, which lets dt grow
+         * past the stability limit of stiff bonds) */
+        vec3 spring = vadd(vscale(n2, c->kw), vscale(rot, c->kr));
+        int ids[2] = {c->a, c->b};
+        for (int s = 0; s < 2; s++) {
+            kt[ids[s]] = vadd(kt[ids[s]], dk);
+            kr[ids[s]] = vadd(kr[ids[s]], vadd(vscale(rot, c->g.lens[s] * c->g.lens[s] * c->kt), spring));
+        }
+    }
+    double best = INFINITY;
+    for (int i = 0; i < w->np; i++) {
+        uint32_t bl = w->blocked[i];
+        if (bl == FLOE_DOF_ALL) continue;
+        for (int k = 0; k < 3; k++) {
+            double kk = vcomp(kt[i], k), kw = vcomp(kr[i], k);
+            if (!(bl & (1u << k)) && kk > 0 && w->mass[i] > 0) best = fmin(best, w->mass[i] / kk);
+            if (!(bl & (8u << k)) && kw > 0 && w->inertia[i] > 0) best = fmin(best, w->inertia[i] / kw);
+        }
+    }
+    free(kt);
+    return sqrt(2.0 * best);
+}
+
+/* Auto dt: never above safety x the contact critical step, and growing by at
+ * most 1e-4 per step since the last check. */
+void floe__update_dt(floe_world *w) {
+    double crit = floe__crit_dt(w);
+    if (!isfinite(crit)) {
+        w->last_dyn_dt = w->step;
+        return;
+    }
+    double grown = w->dt * pow(1.0 + 1e-4, (double)(w->step - w->last_dyn_dt));
+    w->dt = fmin(w->def.dt_safety * crit, grown);
+    w->last_dyn_dt = w->step;
+}

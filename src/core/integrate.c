@@ -1,0 +1,113 @@
+/* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
+ * DOFs and prescribed motion (woo-models §5.2). Velocities live at half
+ * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
+#include "core/step.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct integ_acc {
+    double damping;   /* energy removed by damping */
+    double boundary;  /* work done on the system by blocked DOFs */
+    double gravity;   /* work of gravity */
+} integ_acc;
+
+static inline double sgn(double x) { return (x > 0) - (x < 0); }
+
+/* One free DOF: returns the new velocity; accumulates damping, gravity and
+ * external-load work. */
+static inline double advance(double v, double f, double fext, double g, double m, double dt,
+                             double damping, integ_acc *acc) {
+    double ftot = f + fext + m * g;
+    double a = ftot / m;
+    if (damping > 0) {
+        double ad = a * (1.0 - damping * sgn(ftot * (v + 0.5 * dt * a)));
+        double vn = v + dt * ad;
+        acc->damping += m * (a - ad) * 0.5 * (v + vn) * dt;
+        acc->gravity += m * g * vn * dt;
+        acc->boundary += fext * vn * dt;
+        return vn;
+    }
+    double vn = v + dt * a;
+    acc->gravity += m * g * vn * dt;
+    acc->boundary += fext * vn * dt;
+    return vn;
+}
+
+floe_status floe__integrate(floe_world *w) {
+    const double dt = w->dt, D = w->def.damping;
+    const vec3 grav = w->def.gravity;
+    /* velocities imposed by group motions at this time */
+    vec3 mv[FLOE_MAX_GROUPS], mw[FLOE_MAX_GROUPS];
+    uint32_t moving = 0, loaded = floe__loaded_groups(w);
+    for (int g = 0; g < w->ngroups; g++) {
+        const floe_group *gr = &w->groups_[g];
+        if (!gr->has_motion) continue;
+        moving |= 1u << g;
+        int active = w->time >= gr->motion.t_start && w->time < gr->motion.t_end;
+        mv[g] = active ? gr->motion.vel : v3(0, 0, 0);
+        mw[g] = active ? gr->motion.angvel : v3(0, 0, 0);
+    }
+    int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
+    integ_acc *accs = w->scratch[2];
+    if ((size_t)nb * sizeof *accs > w->scratch_size[2]) {
+        void *p = realloc(w->scratch[2], (size_t)nb * sizeof *accs);
+        if (!p) {
+            floe__error(w, "out of memory in the integrator");
+            return FLOE_ERR_MEMORY;
+        }
+        w->scratch[2] = accs = p;
+        w->scratch_size[2] = (size_t)nb * sizeof *accs;
+    }
+    int bad = n;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad)
+    for (int blk = 0; blk < nb; blk++) {
+        integ_acc acc = {0, 0, 0};
+        int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
+        for (int i = blk * FLOE_BLOCK; i < end; i++) {
+            uint32_t bl = w->blocked[i];
+            vec3 v = w->vel[i], om = w->angvel[i];
+            if (bl == FLOE_DOF_ALL && (w->groups[i] & moving)) {
+                int g = __builtin_ctz(w->groups[i] & moving);
+                v = mv[g];
+                om = mw[g];
+            }
+            if (bl != FLOE_DOF_ALL) {
+                double m = w->mass[i], I = w->inertia[i];
+                vec3 fe, te;
+                floe__external_load(w, i, loaded, &fe, &te);
+                for (int k = 0; k < 3; k++) {
+                    if (bl & (1u << k)) continue;
+                    vset(&v, k, advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
+                }
+                for (int k = 0; k < 3; k++) {
+                    if ((bl & (8u << k)) || I <= 0) continue;
+                    vset(&om, k, advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I, dt, D, &acc));
+                }
+            }
+            /* blocked DOFs keep their velocity; the system receives their work */
+            for (int k = 0; k < 3; k++) {
+                if (bl & (1u << k)) acc.boundary -= vcomp(w->force[i], k) * vcomp(v, k) * dt;
+                if (bl & (8u << k)) acc.boundary -= vcomp(w->torque[i], k) * vcomp(om, k) * dt;
+            }
+            w->vel[i] = v;
+            w->angvel[i] = om;
+            w->pos[i] = vmadd(w->pos[i], v, dt);
+            if (om.x != 0 || om.y != 0 || om.z != 0)
+                w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
+            if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om)) bad = bad < i ? bad : i;
+        }
+        accs[blk] = acc;
+    }
+    for (int blk = 0; blk < nb; blk++) {
+        w->e_damping += accs[blk].damping;
+        w->e_boundary += accs[blk].boundary;
+        w->e_gravity_work += accs[blk].gravity;
+    }
+    if (bad < n) {
+        floe__error(w, "runaway at step %lld: particle %d has a non-finite position or velocity",
+                    (long long)w->step, bad);
+        return FLOE_ERR_RUNAWAY;
+    }
+    return FLOE_OK;
+}

@@ -1,0 +1,271 @@
+/* One time step, as data flows: leapfrog -> broad phase -> contacts (narrow
+ * phase, L6Geom, model law) -> force assembly -> events. Work is split in
+ * fixed-size blocks whose partial sums are added in block order, so results
+ * are bitwise identical for any thread count. */
+#include "collide/broadphase.h"
+#include "collide/l6geom.h"
+#include "collide/narrowphase.h"
+#include "core/step.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline void *state_of(const floe_world *w, int k) { return w->cstate + (size_t)k * w->cstride; }
+
+static int reserve_contacts(floe_world *w, int need) {
+    if (need <= w->ccap) return 1;
+    int nc = w->ccap ? w->ccap : 1024;
+    while (nc < need) nc *= 2;
+    floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
+    if (!c) return 0;
+    w->con = c;
+    unsigned char *s = realloc(w->cstate, (size_t)nc * w->cstride);
+    if (!s) return 0;
+    w->cstate = s;
+    w->ccap = nc;
+    return 1;
+}
+
+/* Scratch buffer owned by the world, grown on demand, reused every step. */
+static void *scratch(floe_world *w, int slot, size_t bytes) {
+    if (bytes > w->scratch_size[slot]) {
+        void *p = realloc(w->scratch[slot], bytes);
+        if (!p) return NULL;
+        w->scratch[slot] = p;
+        w->scratch_size[slot] = bytes;
+    }
+    return w->scratch[slot];
+}
+
+/* Largest gap across which a, b may start a contact now (model-defined). */
+static double creation_gap(const floe_world *w, int a, int b, const floe_instance *in) {
+    const floe_model *m = floe_registry_get(in->model);
+    if (!m->creation_gap) return 0;
+    double ra = w->radius[a], rb = w->radius[b];
+    double rmin = ra > 0 && rb > 0 ? fmin(ra, rb) : fmax(ra, rb);
+    return m->creation_gap(in->lp, w->step, rmin);
+}
+
+/* Geometry, model law and global forces of contact k. */
+static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
+    floe_contact *c = &w->con[k];
+    int a = c->a, b = c->b;
+    floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
+    const floe_instance *in = &w->insts[c->inst];
+    const floe_model *m = floe_registry_get(in->model);
+    void *st = state_of(w, k);
+    int fresh = (c->flags & CF_NEW) != 0;
+    floe_raw_contact raw;
+    if (fresh) {
+        fn(w, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
+        floe_l6geom_create(&c->g, &raw, w->def.legacy_lens);
+        m->create(in->lp, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, w->step, c, st);
+    } else {
+        fn(w, a, b, c, 0, &raw);
+        floe_l6geom_update(&c->g, &raw, w->dt, w->step % w->def.renorm_period == 0, w->pos[a], w->vel[a],
+                           w->angvel[a], w->pos[b], w->vel[b], w->angvel[b]);
+    }
+    floe_law_ctx ctx = {w->dt, w->step, fresh, in->lp};
+    if (!m->law(&ctx, c, st, acc)) {
+        c->flags |= CF_DELETE;
+        return;
+    }
+    const floe_geom *g = &c->g;
+    vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(g->t2, c->f.z));
+    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(g->t2, c->m.z));
+    c->fA = F;
+    c->mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
+    c->mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
+}
+
+static void process_range(floe_world *w, int k0, int k1, floe_energy_acc *accs) {
+    int nb = (k1 - k0 + FLOE_BLOCK - 1) / FLOE_BLOCK;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(dynamic, 1)
+    for (int blk = 0; blk < nb; blk++) {
+        floe_energy_acc acc = {0, 0, 0, 0};
+        int end = k0 + (blk + 1) * FLOE_BLOCK;
+        if (end > k1) end = k1;
+        for (int k = k0 + blk * FLOE_BLOCK; k < end; k++) process_contact(w, k, &acc);
+        accs[blk] = acc;
+    }
+    for (int blk = 0; blk < nb; blk++) {
+        w->e_elastic += accs[blk].elastic;
+        w->e_plastic += accs[blk].plastic;
+        w->e_dashpot += accs[blk].dashpot;
+        w->e_broken += accs[blk].broken;
+    }
+}
+
+static void emit(floe_world *w, floe_event_type type, const floe_contact *c) {
+    if (!w->on_event) return;
+    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, c->detail};
+    w->on_event(&ev, w->event_user);
+}
+
+/* Updates live contacts, creates contacts for overlapping candidate pairs,
+ * applies the laws, assembles particle forces and removes deleted contacts. */
+static floe_status contact_phase(floe_world *w) {
+    floe_broadphase *bp = &w->bp;
+    int nold = w->ncon;
+    int nblk = (nold > bp->npairs ? nold : bp->npairs) / FLOE_BLOCK + 2;
+    floe_energy_acc *accs = scratch(w, 0, sizeof *accs * (size_t)nblk);
+    unsigned char *hit = scratch(w, 1, (size_t)bp->npairs + 1);
+    if (!accs || !hit) goto oom;
+    w->e_elastic = 0;
+    process_range(w, 0, nold, accs);
+
+    int np = bp->npairs;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 4096)
+    for (int p = 0; p < np; p++) {
+        const floe_pair *pr = &bp->pairs[p];
+        if (pr->contact >= 0) {
+            hit[p] = 0;
+            continue;
+        }
+        floe_raw_contact raw;
+        double gap = creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b]));
+        hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap, &raw);
+    }
+    for (int p = 0; p < np; p++) {
+        if (!hit[p]) continue;
+        if (!reserve_contacts(w, w->ncon + 1)) goto oom;
+        int k = w->ncon++;
+        floe_contact *c = &w->con[k];
+        memset(c, 0, sizeof *c);
+        memset(state_of(w, k), 0, w->cstride);
+        c->a = bp->pairs[p].a;
+        c->b = bp->pairs[p].b;
+        c->nbr = p;
+        c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
+        c->step_created = w->step;
+        c->flags = CF_NEW;
+        bp->pairs[p].contact = k;
+    }
+    process_range(w, nold, w->ncon, accs);
+
+    /* force assembly in contact order (deterministic), events, runaway check */
+    memset(w->force, 0, sizeof *w->force * (size_t)w->np);
+    memset(w->torque, 0, sizeof *w->torque * (size_t)w->np);
+    int bad = -1;
+    for (int k = 0; k < w->ncon; k++) {
+        floe_contact *c = &w->con[k];
+        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c);
+        if (c->flags & CF_BROKE) {
+            w->n_breaks++;
+            emit(w, FLOE_EVENT_BOND_BROKEN, c);
+        }
+        if (c->flags & CF_DELETE) {
+            emit(w, FLOE_EVENT_CONTACT_DELETED, c);
+            continue;
+        }
+        c->flags &= ~CF_TRANSIENT;
+        w->force[c->a] = vadd(w->force[c->a], c->fA);
+        w->force[c->b] = vsub(w->force[c->b], c->fA);
+        w->torque[c->a] = vadd(w->torque[c->a], c->mA);
+        w->torque[c->b] = vadd(w->torque[c->b], c->mB);
+        if (bad < 0 && (!visfinite(c->fA) || !visfinite(c->mA) || !visfinite(c->mB) ||
+                        c->g.uN < -fmin(c->g.lens[0], c->g.lens[1])))
+            bad = k;
+    }
+    if (bad >= 0) {
+        const floe_contact *c = &w->con[bad];
+        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
+                    (long long)w->step, c->a, c->b,
+                    visfinite(c->fA) ? "an overlap larger than the particle size" : "a non-finite force",
+                    c->g.uN, c->f.x);
+        return FLOE_ERR_RUNAWAY;
+    }
+    /* remove deleted contacts: descending swap-remove keeps the order deterministic */
+    for (int k = w->ncon - 1; k >= 0; k--) {
+        if (!(w->con[k].flags & CF_DELETE)) continue;
+        if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = -1;
+        int last = --w->ncon;
+        if (k != last) {
+            w->con[k] = w->con[last];
+            memcpy(state_of(w, k), state_of(w, last), w->cstride);
+            if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = k;
+        }
+    }
+    return FLOE_OK;
+oom:
+    floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
+    return FLOE_ERR_MEMORY;
+}
+
+/* Extra search distance for pairs that models may connect across a gap. */
+static double pair_margin(const floe_world *w) {
+    double extra = 0;
+    for (int i = 0; i < w->ninsts; i++) {
+        const floe_model *m = floe_registry_get(w->insts[i].model);
+        if (m->creation_gap) extra = fmax(extra, m->creation_gap(w->insts[i].lp, w->step, w->rmax));
+    }
+    return extra;
+}
+
+static floe_status collide(floe_world *w) {
+    /* while models may connect across gaps, the pair search must reach that far */
+    double m = pair_margin(w);
+    if (m != w->bp.margin) {
+        w->bp.margin = m;
+        w->bp.valid = 0;
+    }
+    if (floe_broadphase_needs_rebuild(w) && !floe_broadphase_rebuild(w)) {
+        floe__error(w, "out of memory in the broad phase");
+        return FLOE_ERR_MEMORY;
+    }
+    return contact_phase(w);
+}
+
+/* First call: resolve settings, then forces at t = 0 before any update (G4). */
+static floe_status start(floe_world *w) {
+    if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
+    w->nthreads = w->def.threads > 0 ? w->def.threads : omp_get_max_threads();
+    double rmin = INFINITY;
+    w->rmax = 0;
+    for (int i = 0; i < w->np; i++)
+        if (w->shape[i] == FLOE_SHAPE_SPHERE) {
+            rmin = fmin(rmin, w->radius[i]);
+            w->rmax = fmax(w->rmax, w->radius[i]);
+        }
+    w->skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
+    if (w->dt_auto) {
+        w->dt = w->def.dt_safety * floe__pwave_dt(w);
+        if (!(w->dt > 0) || !isfinite(w->dt)) {
+            floe__error(w, "dt: auto needs at least one sphere with a finite stiffness; give dt explicitly");
+            return FLOE_ERR_ARG;
+        }
+    }
+    floe_status st = collide(w);
+    if (st != FLOE_OK) return st;
+    if (w->dt_auto) floe__update_dt(w);
+    w->started = 1;
+    double e[FLOE_E_COUNT];
+    floe_energy(w, e);
+    w->e_total0 = e[FLOE_E_TOTAL];
+    return FLOE_OK;
+}
+
+floe_status floe_step(floe_world *w) {
+    if (w->stopped) return FLOE_ERR_RUNAWAY;
+    if (!w->prepared && w->started && !floe__prepare(w)) return FLOE_ERR_MEMORY;
+    floe_status st = FLOE_OK;
+    if (!w->started) st = start(w);
+    if (st == FLOE_OK) st = floe__integrate(w);
+    if (st == FLOE_OK) {
+        w->step++;
+        w->time += w->dt;
+        st = collide(w);
+    }
+    if (st == FLOE_OK && w->dt_auto && w->step % w->def.dyn_dt_period == 0) floe__update_dt(w);
+    if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
+    return st;
+}
+
+floe_status floe_run(floe_world *w, int64_t steps) {
+    for (int64_t i = 0; i < steps; i++) {
+        floe_status st = floe_step(w);
+        if (st != FLOE_OK) return st;
+    }
+    return FLOE_OK;
+}

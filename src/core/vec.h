@@ -1,0 +1,62 @@
+/* Small inline 3-vector and quaternion algebra (double precision). */
+#ifndef FLOE_CORE_VEC_H
+#define FLOE_CORE_VEC_H
+
+#include <math.h>
+#include <floe/floe.h>
+
+#define FLOE_PI 3.14159265358979323846
+
+typedef floe_vec3 vec3;
+typedef floe_quat quat;
+
+static inline vec3 v3(double x, double y, double z) { return (vec3){x, y, z}; }
+static inline vec3 vadd(vec3 a, vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline vec3 vsub(vec3 a, vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline vec3 vscale(vec3 a, double s) { return v3(a.x * s, a.y * s, a.z * s); }
+static inline vec3 vneg(vec3 a) { return v3(-a.x, -a.y, -a.z); }
+static inline vec3 vmul(vec3 a, vec3 b) { return v3(a.x * b.x, a.y * b.y, a.z * b.z); }
+static inline vec3 vmadd(vec3 a, vec3 b, double s) { return v3(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s); }
+static inline double vdot(vec3 a, vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline vec3 vcross(vec3 a, vec3 b) {
+    return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static inline double vlen2(vec3 a) { return vdot(a, a); }
+static inline double vlen(vec3 a) { return sqrt(vdot(a, a)); }
+static inline vec3 vnormalize(vec3 a) {
+    double l = vlen(a);
+    return l > 0 ? vscale(a, 1.0 / l) : a;
+}
+static inline double vcomp(vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
+static inline void vset(vec3 *a, int i, double s) {
+    if (i == 0) a->x = s; else if (i == 1) a->y = s; else a->z = s;
+}
+static inline int visfinite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+static inline quat qidentity(void) { return (quat){1, 0, 0, 0}; }
+static inline quat qmul(quat a, quat b) {
+    return (quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+                  a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+static inline quat qconj(quat q) { return (quat){q.w, -q.x, -q.y, -q.z}; }
+static inline quat qnormalize(quat q) {
+    double l = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    return l > 0 ? (quat){q.w / l, q.x / l, q.y / l, q.z / l} : qidentity();
+}
+/* Rotates v by unit quaternion q. */
+static inline vec3 qrotate(quat q, vec3 v) {
+    vec3 u = v3(q.x, q.y, q.z);
+    vec3 t = vscale(vcross(u, v), 2.0);
+    return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
+}
+/* Rotation by angle |w|*dt about w. */
+static inline quat qfrom_rotvec(vec3 w, double dt) {
+    double a = vlen(w) * dt;
+    if (a == 0) return qidentity();
+    double s = sin(0.5 * a) / (vlen(w));
+    return (quat){cos(0.5 * a), w.x * s, w.y * s, w.z * s};
+}
+
+#endif

@@ -1,0 +1,541 @@
+/* World lifetime, materials, model instances, particles, groups and the
+ * read-only views of the public API. */
+#include "core/world.h"
+#include "shapes/shape.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void floe__error(floe_world *w, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
+
+/* Grows *p to hold at least `need` elements (amortised doubling). */
+int floe__grow(void **p, int *cap, int need, size_t elem) {
+    if (need <= *cap) return 1;
+    int n = *cap ? *cap : 16;
+    while (n < need) n = n > (1 << 29) ? need : 2 * n;
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q) return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+floe_world_def floe_default_world_def(void) {
+    return (floe_world_def){
+        .gravity = {0, 0, 0},
+        .dt = 0,
+        .dt_safety = 0.9,
+        .dyn_dt_period = 100,
+        .damping = 0,
+        .skin = -0.1,
+        .legacy_lens = 0,
+        .threads = 0,
+        .renorm_period = 100,
+    };
+}
+
+floe_world *floe_world_create(const floe_world_def *def) {
+    floe_world *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->def = def ? *def : floe_default_world_def();
+    if (w->def.dt_safety <= 0) w->def.dt_safety = 0.9;
+    if (w->def.renorm_period <= 0) w->def.renorm_period = 100;
+    w->dt_auto = !(w->def.dt > 0);
+    w->dt = w->dt_auto ? 0 : w->def.dt;
+    w->on_event = w->def.on_event;
+    w->event_user = w->def.event_user;
+    /* one default instance per registered model */
+    int nm = floe_registry_count();
+    if (!floe__grow((void **)&w->insts, &w->icap, nm, sizeof *w->insts)) {
+        free(w);
+        return NULL;
+    }
+    for (int i = 0; i < nm; i++) {
+        const floe_model *m = floe_registry_get(i);
+        w->insts[i].model = i;
+        for (int k = 0; k < m->info.n_law_params; k++) w->insts[i].lp[k] = m->info.law_params[k].def;
+    }
+    w->ninsts = nm;
+    return w;
+}
+
+void floe_world_destroy(floe_world *w) {
+    if (!w) return;
+    void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia,
+                      w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
+                      w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    for (int i = 0; i < 4; i++) free(w->scratch[i]);
+    free(w);
+}
+
+void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
+    w->on_event = fn;
+    w->event_user = user;
+}
+void floe_set_threads(floe_world *w, int threads) { w->def.threads = threads > 0 ? threads : 0; }
+void floe_set_gravity(floe_world *w, floe_vec3 g) { w->def.gravity = g; }
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static int in_range(const floe_param_spec *s, double v) {
+    if (isnan(v)) return 0;
+    if (s->min_open ? !(v > s->min) : !(v >= s->min)) return 0;
+    if (s->max_open ? !(v < s->max) : !(v <= s->max)) return 0;
+    return 1;
+}
+
+static void range_text(const floe_param_spec *s, char *buf, size_t n) {
+    snprintf(buf, n, "%c%g, %g%c", s->min_open ? '(' : '[', s->min, s->max, s->max_open ? ')' : ']');
+}
+
+/* Sets `key` in a schema-ordered array; FLOE_ERR_ARG with a message otherwise. */
+static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n,
+                             double *arr, const char *key, double value) {
+    for (int i = 0; i < n; i++) {
+        if (strcmp(specs[i].key, key) != 0) continue;
+        if (!in_range(&specs[i], value)) {
+            char r[96];
+            range_text(&specs[i], r, sizeof r);
+            floe__error(w, "%s: %s = %g is out of range %s", what, key, value, r);
+            return FLOE_ERR_ARG;
+        }
+        arr[i] = value;
+        return FLOE_OK;
+    }
+    floe__error(w, "%s: unknown parameter '%s'", what, key);
+    return FLOE_ERR_ARG;
+}
+
+int floe_add_material(floe_world *w, const char *name, const char *model) {
+    int mi = floe_registry_find(model ? model : "linear");
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", model);
+        return -1;
+    }
+    if (!name || !*name || strlen(name) >= sizeof w->mats[0].name) {
+        floe__error(w, "material name must have 1 to %zu characters", sizeof w->mats[0].name - 1);
+        return -1;
+    }
+    if (floe_find_material(w, name) >= 0) {
+        floe__error(w, "material '%s' is defined twice", name);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->mats, &w->mcap, w->nmats + 1, sizeof *w->mats)) {
+        floe__error(w, "out of memory");
+        return -1;
+    }
+    floe_material *m = &w->mats[w->nmats];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->model = mi;
+    const floe_model *mod = floe_registry_get(mi);
+    for (int k = 0; k < mod->info.n_mat_params; k++) m->p[k] = mod->info.mat_params[k].def;
+    w->prepared = 0;
+    return w->nmats++;
+}
+
+int floe_find_material(const floe_world *w, const char *name) {
+    for (int i = 0; i < w->nmats; i++)
+        if (strcmp(w->mats[i].name, name) == 0) return i;
+    return -1;
+}
+int floe_material_count(const floe_world *w) { return w->nmats; }
+const char *floe_material_name(const floe_world *w, int mat) {
+    return mat >= 0 && mat < w->nmats ? w->mats[mat].name : NULL;
+}
+
+floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {
+    if (mat < 0 || mat >= w->nmats) {
+        floe__error(w, "no material with id %d", mat);
+        return FLOE_ERR_ARG;
+    }
+    const floe_model *mod = floe_registry_get(w->mats[mat].model);
+    char what[128];
+    snprintf(what, sizeof what, "material '%s' (model %s)", w->mats[mat].name, mod->info.name);
+    return set_param(w, what, mod->info.mat_params, mod->info.n_mat_params, w->mats[mat].p, key, value);
+}
+
+double floe_material_get(const floe_world *w, int mat, const char *key) {
+    if (mat < 0 || mat >= w->nmats) return NAN;
+    return floe_mat_param(floe_registry_get(w->mats[mat].model), w->mats[mat].p, key);
+}
+
+floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value) {
+    int mi = floe_registry_find(model);
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", model);
+        return FLOE_ERR_ARG;
+    }
+    const floe_model *mod = floe_registry_get(mi);
+    char what[96];
+    snprintf(what, sizeof what, "model %s", model);
+    return set_param(w, what, mod->info.law_params, mod->info.n_law_params, w->insts[mi].lp, key, value);
+}
+
+static floe_pair_override *find_override(floe_world *w, int a, int b) {
+    for (int i = 0; i < w->noverrides; i++) {
+        floe_pair_override *o = &w->overrides[i];
+        if ((o->a == a && o->b == b) || (o->a == b && o->b == a)) return o;
+    }
+    return NULL;
+}
+
+floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model) {
+    int mi = floe_registry_find(model);
+    if (mi < 0 || ma < 0 || mb < 0 || ma >= w->nmats || mb >= w->nmats) {
+        floe__error(w, mi < 0 ? "unknown contact model '%s'" : "bad material id in pair (%s)", model);
+        return FLOE_ERR_ARG;
+    }
+    floe_pair_override *o = find_override(w, ma, mb);
+    if (!o) {
+        if (!floe__grow((void **)&w->overrides, &w->ocap, w->noverrides + 1, sizeof *w->overrides) ||
+            !floe__grow((void **)&w->insts, &w->icap, w->ninsts + 1, sizeof *w->insts)) {
+            floe__error(w, "out of memory");
+            return FLOE_ERR_MEMORY;
+        }
+        o = &w->overrides[w->noverrides++];
+        o->a = ma;
+        o->b = mb;
+        o->inst = w->ninsts++;
+    }
+    w->insts[o->inst] = w->insts[mi]; /* starts from the model's world-wide law parameters */
+    w->prepared = 0;
+    return FLOE_OK;
+}
+
+floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double value) {
+    floe_pair_override *o = find_override(w, ma, mb);
+    if (!o) {
+        floe__error(w, "no model override for this material pair; call floe_pair_set_model first");
+        return FLOE_ERR_ARG;
+    }
+    floe_instance *in = &w->insts[o->inst];
+    const floe_model *mod = floe_registry_get(in->model);
+    char what[192];
+    snprintf(what, sizeof what, "interaction %s-%s (model %s)", w->mats[ma].name, w->mats[mb].name,
+             mod->info.name);
+    return set_param(w, what, mod->info.law_params, mod->info.n_law_params, in->lp, key, value);
+}
+
+const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb) {
+    return &w->insts[w->pair_inst[ma * w->pair_inst_n + mb]];
+}
+
+/* Resolves per-pair model instances and the contact state stride. */
+int floe__prepare(floe_world *w) {
+    int n = w->nmats;
+    free(w->pair_inst);
+    w->pair_inst = malloc(sizeof(int) * (size_t)(n > 0 ? n * n : 1));
+    if (!w->pair_inst) {
+        floe__error(w, "out of memory");
+        return 0;
+    }
+    w->pair_inst_n = n;
+    size_t stride = 8;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            /* DECISIONS G7: same preferred model -> that model; otherwise Linear. */
+            int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
+            floe_pair_override *o = find_override(w, a, b);
+            if (o) inst = o->inst;
+            w->pair_inst[a * n + b] = inst;
+            size_t s = floe_registry_get(w->insts[inst].model)->state_size;
+            if (s > stride) stride = s;
+        }
+    stride = (stride + 7) & ~(size_t)7;
+    if (stride != w->cstride) {
+        unsigned char *ns = calloc((size_t)(w->ccap > 0 ? w->ccap : 1), stride);
+        if (!ns) {
+            floe__error(w, "out of memory");
+            return 0;
+        }
+        for (int i = 0; i < w->ncon; i++)
+            memcpy(ns + (size_t)i * stride, w->cstate + (size_t)i * w->cstride,
+                   w->cstride < stride ? w->cstride : stride);
+        free(w->cstate);
+        w->cstate = ns;
+        w->cstride = stride;
+    }
+    w->prepared = 1;
+    return 1;
+}
+
+/* ---- particles ----------------------------------------------------------- */
+
+floe_body_def floe_default_body_def(void) {
+    return (floe_body_def){.ori = {1, 0, 0, 0}, .material = 0};
+}
+
+static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx,
+                        double radius) {
+    if (d->material < 0 || d->material >= w->nmats) {
+        floe__error(w, "particle material id %d does not exist (%d materials)", d->material, w->nmats);
+        return -1;
+    }
+    if (!visfinite(d->pos) || !visfinite(d->vel) || !visfinite(d->angvel)) {
+        floe__error(w, "particle position and velocities must be finite");
+        return -1;
+    }
+    int n = w->np;
+    if (n + 1 > w->pcap) {
+        int nc = w->pcap ? 2 * w->pcap : 64;
+        int ok = 1;
+#define GROW(arr) do { void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
+        if (q_) w->arr = q_; else ok = 0; } while (0)
+        GROW(pos); GROW(vel); GROW(angvel); GROW(force); GROW(torque); GROW(ori); GROW(mass);
+        GROW(inertia); GROW(radius); GROW(shape); GROW(shape_idx); GROW(mat); GROW(blocked);
+        GROW(groups); GROW(bp.ref_pos); GROW(bp.ref_ori);
+#undef GROW
+        if (!ok) {
+            floe__error(w, "out of memory adding particle %d", n);
+            return -1;
+        }
+        w->pcap = nc;
+    }
+    w->pos[n] = d->pos;
+    w->vel[n] = d->vel;
+    w->angvel[n] = d->angvel;
+    w->force[n] = w->torque[n] = v3(0, 0, 0);
+    w->ori[n] = qnormalize(d->ori);
+    w->radius[n] = radius;
+    w->shape[n] = (uint8_t)shape;
+    w->shape_idx[n] = idx;
+    w->mat[n] = d->material;
+    w->blocked[n] = d->blocked & FLOE_DOF_ALL;
+    w->groups[n] = d->groups;
+    w->mass[n] = w->inertia[n] = 0;
+    if (shape == FLOE_SHAPE_SPHERE)
+        floe_sphere_mass(radius, w->mats[d->material].p[MAT_DENSITY], &w->mass[n], &w->inertia[n]);
+    w->bp.valid = 0;
+    w->np = n + 1;
+    return n;
+}
+
+int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
+    if (!(radius > 0) || !isfinite(radius)) {
+        floe__error(w, "sphere radius must be > 0 (got %g)", radius);
+        return -1;
+    }
+    return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius);
+}
+
+int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {
+    if (axis < 0 || axis > 2 || sense < -1 || sense > 1) {
+        floe__error(w, "wall axis must be 0, 1 or 2 and sense -1, 0 or 1 (got %d, %d)", axis, sense);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->walls, &w->wcap, w->nwalls + 1, sizeof *w->walls)) return -1;
+    floe_body_def d = *def;
+    d.blocked = FLOE_DOF_ALL;
+    int id = add_particle(w, &d, FLOE_SHAPE_WALL, w->nwalls, 0);
+    if (id >= 0) w->walls[w->nwalls++] = (floe_wall){axis, sense};
+    return id;
+}
+
+int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick) {
+    if (!(half_thick >= 0) || !isfinite(half_thick)) {
+        floe__error(w, "facet half_thick must be >= 0 (got %g)", half_thick);
+        return -1;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!visfinite(v[k])) {
+            floe__error(w, "facet vertices must be finite");
+            return -1;
+        }
+    if (vlen(vcross(vsub(v[1], v[0]), vsub(v[2], v[0]))) <= 0) {
+        floe__error(w, "facet is degenerate (zero area)");
+        return -1;
+    }
+    if (!floe__grow((void **)&w->facets, &w->fcap, w->nfacets + 1, sizeof *w->facets)) return -1;
+    floe_body_def d = *def;
+    if (d.blocked == 0) d.blocked = FLOE_DOF_ALL; /* facets have no mass of their own */
+    int id = add_particle(w, &d, FLOE_SHAPE_FACET, w->nfacets, half_thick);
+    if (id < 0) return -1;
+    floe_facet *f = &w->facets[w->nfacets++];
+    quat inv = qconj(w->ori[id]);
+    for (int k = 0; k < 3; k++) f->v[k] = qrotate(inv, vsub(v[k], d.pos));
+    f->half_thick = half_thick;
+    return id;
+}
+
+int floe_particle_count(const floe_world *w) { return w->np; }
+floe_shape_type floe_particle_shape(const floe_world *w, int id) { return (floe_shape_type)w->shape[id]; }
+const floe_vec3 *floe_positions(const floe_world *w) { return w->pos; }
+const floe_vec3 *floe_velocities(const floe_world *w) { return w->vel; }
+const floe_vec3 *floe_angular_velocities(const floe_world *w) { return w->angvel; }
+const floe_quat *floe_orientations(const floe_world *w) { return w->ori; }
+const floe_vec3 *floe_forces(const floe_world *w) { return w->force; }
+const floe_vec3 *floe_torques(const floe_world *w) { return w->torque; }
+const double *floe_radii(const floe_world *w) { return w->radius; }
+const double *floe_masses(const floe_world *w) { return w->mass; }
+const int *floe_particle_materials(const floe_world *w) { return w->mat; }
+const uint32_t *floe_particle_groups(const floe_world *w) { return w->groups; }
+const uint32_t *floe_particle_blocked(const floe_world *w) { return w->blocked; }
+
+int floe_wall_axis(const floe_world *w, int id, int *sense) {
+    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_WALL) return -1;
+    const floe_wall *wl = &w->walls[w->shape_idx[id]];
+    if (sense) *sense = wl->sense;
+    return wl->axis;
+}
+
+floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]) {
+    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_FACET) return FLOE_ERR_ARG;
+    floe_facet_global(w, id, out);
+    return FLOE_OK;
+}
+
+void floe_set_position(floe_world *w, int id, floe_vec3 p) { w->pos[id] = p; w->bp.valid = 0; }
+void floe_set_velocity(floe_world *w, int id, floe_vec3 v) { w->vel[id] = v; }
+void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) { w->angvel[id] = v; }
+void floe_set_blocked(floe_world *w, int id, uint32_t b) { w->blocked[id] = b & FLOE_DOF_ALL; }
+
+/* ---- groups -------------------------------------------------------------- */
+
+int floe_add_group(floe_world *w, const char *name) {
+    int g = floe_find_group(w, name);
+    if (g >= 0) return g;
+    if (w->ngroups >= FLOE_MAX_GROUPS) {
+        floe__error(w, "at most %d groups", FLOE_MAX_GROUPS);
+        return -1;
+    }
+    if (!name || !*name || strlen(name) >= sizeof w->groups_[0].name) {
+        floe__error(w, "group name must have 1 to %zu characters", sizeof w->groups_[0].name - 1);
+        return -1;
+    }
+    floe_group *gr = &w->groups_[w->ngroups];
+    memset(gr, 0, sizeof *gr);
+    snprintf(gr->name, sizeof gr->name, "%s", name);
+    return w->ngroups++;
+}
+
+int floe_find_group(const floe_world *w, const char *name) {
+    for (int i = 0; i < w->ngroups; i++)
+        if (strcmp(w->groups_[i].name, name) == 0) return i;
+    return -1;
+}
+int floe_group_count(const floe_world *w) { return w->ngroups; }
+const char *floe_group_name(const floe_world *w, int g) {
+    return g >= 0 && g < w->ngroups ? w->groups_[g].name : NULL;
+}
+
+floe_motion floe_default_motion(void) { return (floe_motion){.t_start = 0, .t_end = INFINITY}; }
+
+floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
+    if (g < 0 || g >= w->ngroups) {
+        floe__error(w, "no group with id %d", g);
+        return FLOE_ERR_ARG;
+    }
+    if (!visfinite(m->vel) || !visfinite(m->angvel) || !(m->t_end >= m->t_start)) {
+        floe__error(w, "group '%s': motion needs finite velocities and end >= start", w->groups_[g].name);
+        return FLOE_ERR_ARG;
+    }
+    w->groups_[g].has_motion = 1;
+    w->groups_[g].motion = *m;
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) w->blocked[i] = FLOE_DOF_ALL;
+    return FLOE_OK;
+}
+
+floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque) {
+    if (g < 0 || g >= w->ngroups || !visfinite(force) || !visfinite(torque)) {
+        floe__error(w, "group load: bad group id %d or non-finite load", g);
+        return FLOE_ERR_ARG;
+    }
+    floe_group *gr = &w->groups_[g];
+    gr->load_f = force;
+    gr->load_t = torque;
+    gr->has_load = vlen2(force) > 0 || vlen2(torque) > 0;
+    return FLOE_OK;
+}
+
+floe_vec3 floe_group_force(const floe_world *w, int g) {
+    vec3 s = v3(0, 0, 0);
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) s = vadd(s, w->force[i]);
+    return s;
+}
+
+floe_vec3 floe_group_torque(const floe_world *w, int g) {
+    vec3 s = v3(0, 0, 0);
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) s = vadd(s, vadd(w->torque[i], vcross(w->pos[i], w->force[i])));
+    return s;
+}
+
+/* ---- contacts ------------------------------------------------------------ */
+
+int floe_contact_count(const floe_world *w) { return w->ncon; }
+
+floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
+    if (i < 0 || i >= w->ncon) return FLOE_ERR_ARG;
+    const floe_contact *c = &w->con[i];
+    const floe_geom *g = &c->g;
+    o->a = c->a;
+    o->b = c->b;
+    o->model = floe_registry_get(w->insts[c->inst].model)->info.name;
+    o->normal = g->n;
+    o->point = g->c;
+    o->uN = g->uN;
+    o->lens[0] = g->lens[0];
+    o->lens[1] = g->lens[1];
+    o->area = g->area;
+    o->force = c->f;
+    o->torque = c->m;
+    o->force_global = c->fA;
+    o->kn = c->kn;
+    o->kt = c->kt;
+    o->step_created = c->step_created;
+    return FLOE_OK;
+}
+
+int floe_contact_find(const floe_world *w, int a, int b) {
+    for (int i = 0; i < w->ncon; i++)
+        if ((w->con[i].a == a && w->con[i].b == b) || (w->con[i].a == b && w->con[i].b == a)) return i;
+    return -1;
+}
+
+int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
+    if (i < 0 || i >= w->ncon) return 0;
+    const floe_model *m = floe_registry_get(w->insts[w->con[i].inst].model);
+    double buf[64];
+    int n = m->info.n_state < 64 ? m->info.n_state : 64;
+    m->get_state(&w->con[i], w->cstate + (size_t)i * w->cstride, buf);
+    if (n > cap) n = cap;
+    memcpy(out, buf, sizeof(double) * (size_t)n);
+    return n;
+}
+
+/* ---- time ---------------------------------------------------------------- */
+
+int64_t floe_step_count(const floe_world *w) { return w->step; }
+double floe_time(const floe_world *w) { return w->time; }
+
+double floe_dt(const floe_world *w) {
+    if (w->dt > 0) return w->dt;
+    /* auto dt before the first step: the p-wave estimate (contacts give no bound yet) */
+    double p = floe__pwave_dt(w);
+    double c = floe__crit_dt(w);
+    return w->def.dt_safety * fmin(p, c);
+}
+
+floe_status floe_set_dt(floe_world *w, double dt) {
+    if (!(dt > 0) || !isfinite(dt)) {
+        floe__error(w, "dt must be > 0 (got %g)", dt);
+        return FLOE_ERR_ARG;
+    }
+    w->dt = dt;
+    w->dt_auto = 0;
+    return FLOE_OK;
+}

@@ -1,0 +1,124 @@
+/* The world's internal layout. Particles are a structure of arrays; contacts
+ * are a dense array plus a parallel array of model state blobs. */
+#ifndef FLOE_CORE_WORLD_H
+#define FLOE_CORE_WORLD_H
+
+#include "models/model.h"
+#include <stdint.h>
+
+typedef struct floe_material {
+    char name[64];
+    int model;                          /* preferred model (registry index) */
+    double p[FLOE_MAX_MAT_PARAMS];      /* in that model's schema order */
+} floe_material;
+
+typedef struct floe_instance {
+    int model;                          /* registry index */
+    double lp[FLOE_MAX_LAW_PARAMS];
+} floe_instance;
+
+typedef struct floe_pair_override { int a, b, inst; } floe_pair_override;
+
+typedef struct floe_group {
+    char name[64];
+    int has_motion, has_load;
+    floe_motion motion;
+    vec3 load_f, load_t;                /* external load on each member */
+} floe_group;
+
+/* Shape data beyond the radius: walls and facets. */
+typedef struct floe_wall { int axis, sense; } floe_wall;
+typedef struct floe_facet { vec3 v[3]; double half_thick; } floe_facet; /* vertices in the body frame */
+
+/* Broad-phase candidate pair; `contact` is the live contact index or -1. */
+typedef struct floe_pair { int32_t a, b, contact; } floe_pair;
+
+typedef struct floe_broadphase {
+    floe_pair *pairs; int npairs, cap;
+    vec3 *ref_pos;                      /* positions at the last rebuild */
+    quat *ref_ori;                      /* orientations at the last rebuild */
+    int *cell_start, *cell_items, *cell_of; int ncells_cap, nitems_cap, cell_of_cap;
+    int64_t rebuilds;
+    double margin;                      /* extra pair-search distance (creation gaps) */
+    int valid;
+} floe_broadphase;
+
+struct floe_world {
+    floe_world_def def;
+    char err[512];
+
+    int64_t step;
+    double time, dt;
+    int dt_auto, prepared, started, stopped;
+    int nthreads;                       /* resolved OpenMP thread count */
+    double rmax;                        /* largest sphere radius (at start) */
+    int64_t n_breaks;                   /* bonds broken so far */
+    int64_t last_dyn_dt;
+    double skin;                        /* resolved absolute skin */
+
+    /* particles (SoA) */
+    int np, pcap;
+    vec3 *pos, *vel, *angvel, *force, *torque;
+    quat *ori;
+    double *mass, *inertia, *radius;
+    uint8_t *shape;
+    int32_t *shape_idx, *mat;
+    uint32_t *blocked, *groups;
+
+    floe_wall *walls; int nwalls, wcap;
+    floe_facet *facets; int nfacets, fcap;
+
+    floe_material *mats; int nmats, mcap;
+    floe_instance *insts; int ninsts, icap;   /* first floe_registry_count() are the defaults */
+    floe_pair_override *overrides; int noverrides, ocap;
+    int *pair_inst;                           /* nmats x nmats, rebuilt at prepare */
+    int pair_inst_n;
+
+    floe_group groups_[FLOE_MAX_GROUPS]; int ngroups;
+
+    /* contacts */
+    floe_contact *con; int ncon, ccap;
+    unsigned char *cstate; size_t cstride;
+
+    floe_broadphase bp;
+
+    /* energy */
+    double e_plastic, e_damping, e_dashpot, e_broken, e_boundary, e_elastic;
+    double e_gravity_work;              /* cumulative work of gravity */
+    double e_total0;                    /* total at the start */
+
+    floe_event_fn *on_event; void *event_user;
+
+    void *scratch[4]; size_t scratch_size[4];  /* per-step work buffers, reused */
+};
+
+/* world.c */
+int floe__grow(void **p, int *cap, int need, size_t elem);
+void floe__error(floe_world *w, const char *fmt, ...);
+int floe__prepare(floe_world *w);
+const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb);
+
+/* Sum of the external group loads on particle i (mask: groups with a load). */
+static inline void floe__external_load(const floe_world *w, int i, uint32_t mask, vec3 *f, vec3 *t) {
+    *f = *t = v3(0, 0, 0);
+    for (uint32_t lg = w->groups[i] & mask; lg; lg &= lg - 1) {
+        const floe_group *gr = &w->groups_[__builtin_ctz(lg)];
+        *f = vadd(*f, gr->load_f);
+        *t = vadd(*t, gr->load_t);
+    }
+}
+
+static inline uint32_t floe__loaded_groups(const floe_world *w) {
+    uint32_t m = 0;
+    for (int g = 0; g < w->ngroups; g++)
+        if (w->groups_[g].has_load) m |= 1u << g;
+    return m;
+}
+
+static inline int floe__threads(const floe_world *w) { return w->nthreads; }
+
+/* step.c */
+double floe__crit_dt(const floe_world *w);
+double floe__pwave_dt(const floe_world *w);
+
+#endif

@@ -1,0 +1,608 @@
+/* CSV tables (see csv.h and docs/outputs.md). */
+#include "csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Complete lines are written out once this many bytes are waiting, so the
+ * buffer stays small during a long run between output events. */
+#define CSV_FLUSH_AT (1u << 20)
+
+struct floe_csv {
+    int fd;
+    char *path;
+    char *buf;
+    size_t len;  /* bytes in buf: complete lines, then the line being built */
+    size_t done; /* bytes of complete lines */
+    size_t cap;
+    int bad;     /* the line being built lost data (allocation failure) */
+    char err[320];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
+{
+    floe_csv *c = calloc(1, sizeof *c);
+    size_t n = strlen(path);
+    if (!c || !(c->path = malloc(n + 1))) {
+        free(c);
+        set_err(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    memcpy(c->path, path, n + 1);
+    c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (c->fd < 0) {
+        set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        free(c->path);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+const char *floe_csv_error(const floe_csv *c) { return c ? c->err : ""; }
+size_t floe_csv_pending(const floe_csv *c) { return c ? c->done : 0; }
+
+int floe_csv_flush(floe_csv *c)
+{
+    if (!c) return 0;
+    size_t off = 0;
+    while (off < c->done) {
+        ssize_t k = write(c->fd, c->buf + off, c->done - off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            set_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
+                    k < 0 ? strerror(errno) : "nothing written");
+            /* keep the unwritten lines: a later flush may succeed */
+            memmove(c->buf, c->buf + off, c->len - off);
+            c->len -= off;
+            c->done -= off;
+            return -1;
+        }
+        off += (size_t)k;
+    }
+    memmove(c->buf, c->buf + off, c->len - off);
+    c->len -= off;
+    c->done = 0;
+    return 0;
+}
+
+int floe_csv_close(floe_csv *c, char *err, size_t errlen)
+{
+    if (!c) return 0;
+    int rc = floe_csv_flush(c);
+    if (rc) set_err(err, errlen, "%s", c->err);
+    if (close(c->fd) != 0 && rc == 0) {
+        set_err(err, errlen, "error closing %s: %s", c->path, strerror(errno));
+        rc = -1;
+    }
+    free(c->buf);
+    free(c->path);
+    free(c);
+    return rc;
+}
+
+/* ---- line building ----------------------------------------------------- */
+
+static void put(floe_csv *c, const char *fmt, ...)
+{
+    if (c->bad) return;
+    for (;;) {
+        size_t room = c->cap - c->len;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(c->buf ? c->buf + c->len : NULL, c->buf ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) { c->bad = 1; return; }
+        if ((size_t)n < room) { c->len += (size_t)n; return; }
+        size_t cap = c->cap ? c->cap : 4096;
+        while (cap < c->len + (size_t)n + 1) cap *= 2;
+        char *b = realloc(c->buf, cap);
+        if (!b) { c->bad = 1; return; }
+        c->buf = b;
+        c->cap = cap;
+    }
+}
+
+/* A text field, quoted only when it needs to be. */
+static void put_text(floe_csv *c, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        put(c, "%s", s);
+        return;
+    }
+    put(c, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') put(c, "\"\"");
+        else put(c, "%c", *p);
+    }
+    put(c, "\"");
+}
+
+/* Ends the line: it becomes part of what the next flush writes. */
+static int end_line(floe_csv *c)
+{
+    put(c, "\n");
+    if (c->bad) {
+        c->len = c->done; /* drop the torn line */
+        c->bad = 0;
+        set_err(c->err, sizeof c->err, "%s: out of memory", c->path);
+        return -1;
+    }
+    c->done = c->len;
+    if (c->done >= CSV_FLUSH_AT) return floe_csv_flush(c);
+    return 0;
+}
+
+/* ---- energy ------------------------------------------------------------ */
+
+int floe_csv_energy_header(floe_csv *c)
+{
+    put(c, "step,time");
+    for (int t = 0; t < FLOE_E_COUNT; t++) {
+        put(c, ",");
+        put_text(c, floe_energy_name((floe_energy_term)t));
+    }
+    return end_line(c);
+}
+
+int floe_csv_energy_row(floe_csv *c, const floe_world *w)
+{
+    double e[FLOE_E_COUNT];
+    floe_energy(w, e);
+    put(c, "%" PRId64 "," FLOE_CSV_EXACT, floe_step_count(w), floe_time(w));
+    for (int t = 0; t < FLOE_E_COUNT; t++) put(c, "," FLOE_CSV_SHORT, e[t]);
+    return end_line(c);
+}
+
+/* ---- history ----------------------------------------------------------- */
+
+/* "pos.y" with prefix "pos" -> 1; -1 if q is not prefix.x|y|z. */
+static int vec_component(const char *q, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(q, prefix, n) != 0 || q[n] != '.' || q[n + 1] == '\0' || q[n + 2] != '\0') return -1;
+    switch (q[n + 1]) {
+    case 'x': return 0;
+    case 'y': return 1;
+    case 'z': return 2;
+    default: return -1;
+    }
+}
+
+static double comp(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
+
+enum { PQ_POS, PQ_VEL, PQ_ANGVEL, PQ_FORCE, PQ_TORQUE, PQ_ORI, PQ_COUNT };
+static const char *const particle_q[PQ_COUNT] = {"pos", "vel", "angvel", "force", "torque", "ori"};
+
+/* Particle quantity -> (which array, component), or -1. */
+static int particle_quantity(const char *q, int *k)
+{
+    for (int i = 0; i < PQ_ORI; i++)
+        if ((*k = vec_component(q, particle_q[i])) >= 0) return i;
+    if (strncmp(q, "ori.", 4) == 0 && q[4] && !q[5]) {
+        const char *p = strchr("wxyz", q[4]);
+        if (p) {
+            *k = (int)(p - "wxyz");
+            return PQ_ORI;
+        }
+    }
+    return -1;
+}
+
+enum { CQ_FN, CQ_FT, CQ_FTY, CQ_FTZ, CQ_TW, CQ_TR, CQ_TRY, CQ_TRZ, CQ_UN, CQ_COUNT };
+static const char *const contact_q[CQ_COUNT] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
+
+static int contact_quantity(const char *q)
+{
+    for (int i = 0; i < CQ_COUNT; i++)
+        if (strcmp(q, contact_q[i]) == 0) return i;
+    return strcmp(q, "uN") == 0 ? CQ_UN : -1;
+}
+
+enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_COUNT };
+static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt"};
+
+static int counter_quantity(const char *q)
+{
+    for (int i = 0; i < NQ_COUNT; i++)
+        if (strcmp(q, counter_q[i]) == 0) return i;
+    return -1;
+}
+
+static int group_quantity(const char *q, int *k)
+{
+    if ((*k = vec_component(q, "force")) >= 0) return 0;
+    if ((*k = vec_component(q, "torque")) >= 0) return 1;
+    return -1;
+}
+
+int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen)
+{
+    int np = floe_particle_count(w), k;
+    switch (col->kind) {
+    case FLOE_HIST_PARTICLE:
+        if (particle_quantity(col->quantity, &k) < 0) {
+            set_err(err, errlen, "history column '%s': unknown particle quantity '%s' "
+                    "(pos|vel|angvel|force|torque.x|y|z, ori.w|x|y|z)", col->name, col->quantity);
+            return -1;
+        }
+        if (col->a < 0 || col->a >= np) {
+            set_err(err, errlen, "history column '%s': no particle %d (the world has %d)",
+                    col->name, col->a, np);
+            return -1;
+        }
+        return 0;
+    case FLOE_HIST_CONTACT:
+        if (contact_quantity(col->quantity) < 0) {
+            set_err(err, errlen, "history column '%s': unknown contact quantity '%s' "
+                    "(fn, ft, ft.y, ft.z, tw, tr, tr.y, tr.z, un)", col->name, col->quantity);
+            return -1;
+        }
+        if (col->a < 0 || col->a >= np || col->b < 0 || col->b >= np || col->a == col->b) {
+            set_err(err, errlen, "history column '%s': bad particle pair (%d, %d) (the world has %d)",
+                    col->name, col->a, col->b, np);
+            return -1;
+        }
+        return 0;
+    case FLOE_HIST_GROUP:
+        if (group_quantity(col->quantity, &k) < 0) {
+            set_err(err, errlen, "history column '%s': unknown group quantity '%s' "
+                    "(force|torque.x|y|z)", col->name, col->quantity);
+            return -1;
+        }
+        if (col->group < 0 || col->group >= floe_group_count(w)) {
+            set_err(err, errlen, "history column '%s': no group %d (the world has %d)",
+                    col->name, col->group, floe_group_count(w));
+            return -1;
+        }
+        return 0;
+    case FLOE_HIST_ENERGY:
+        if (col->energy < 0 || col->energy >= FLOE_E_COUNT) {
+            set_err(err, errlen, "history column '%s': energy term %d out of range [0, %d)",
+                    col->name, col->energy, (int)FLOE_E_COUNT);
+            return -1;
+        }
+        return 0;
+    case FLOE_HIST_COUNTER:
+        if (counter_quantity(col->quantity) < 0) {
+            set_err(err, errlen, "history column '%s': unknown counter '%s' "
+                    "(contacts, step, time, particles, dt)", col->name, col->quantity);
+            return -1;
+        }
+        return 0;
+    }
+    set_err(err, errlen, "history column '%s': unknown kind %d", col->name, (int)col->kind);
+    return -1;
+}
+
+double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy)
+{
+    int np = floe_particle_count(w), k = 0;
+    switch (col->kind) {
+    case FLOE_HIST_PARTICLE: {
+        int q = particle_quantity(col->quantity, &k), i = col->a;
+        if (q < 0 || i < 0 || i >= np) return NAN;
+        switch (q) {
+        case PQ_POS: return comp(floe_positions(w)[i], k);
+        case PQ_VEL: return comp(floe_velocities(w)[i], k);
+        case PQ_ANGVEL: return comp(floe_angular_velocities(w)[i], k);
+        case PQ_FORCE: return comp(floe_forces(w)[i], k);
+        case PQ_TORQUE: return comp(floe_torques(w)[i], k);
+        default: {
+            floe_quat o = floe_orientations(w)[i];
+            return k == 0 ? o.w : k == 1 ? o.x : k == 2 ? o.y : o.z;
+        }
+        }
+    }
+    case FLOE_HIST_CONTACT: {
+        int q = contact_quantity(col->quantity);
+        if (q < 0) return NAN;
+        int ci = floe_contact_find(w, col->a, col->b);
+        floe_contact_info c;
+        if (ci < 0 || floe_contact_get(w, ci, &c) != FLOE_OK) return 0.0; /* no contact: 0 */
+        switch (q) {
+        case CQ_FN: return c.force.x;
+        case CQ_FT: return hypot(c.force.y, c.force.z);
+        case CQ_FTY: return c.force.y;
+        case CQ_FTZ: return c.force.z;
+        case CQ_TW: return c.torque.x;
+        case CQ_TR: return hypot(c.torque.y, c.torque.z);
+        case CQ_TRY: return c.torque.y;
+        case CQ_TRZ: return c.torque.z;
+        default: return c.uN;
+        }
+    }
+    case FLOE_HIST_GROUP: {
+        int q = group_quantity(col->quantity, &k);
+        if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
+        return comp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
+    }
+    case FLOE_HIST_ENERGY: {
+        if (col->energy < 0 || col->energy >= FLOE_E_COUNT) return NAN;
+        if (energy) return energy[col->energy];
+        double e[FLOE_E_COUNT];
+        floe_energy(w, e);
+        return e[col->energy];
+    }
+    case FLOE_HIST_COUNTER:
+        switch (counter_quantity(col->quantity)) {
+        case NQ_CONTACTS: return floe_contact_count(w);
+        case NQ_STEP: return (double)floe_step_count(w);
+        case NQ_TIME: return floe_time(w);
+        case NQ_PARTICLES: return np;
+        case NQ_DT: return floe_dt(w);
+        default: return NAN;
+        }
+    }
+    return NAN;
+}
+
+int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n)
+{
+    put(c, "step,time");
+    for (int i = 0; i < n; i++) {
+        put(c, ",");
+        put_text(c, cols[i].name);
+    }
+    return end_line(c);
+}
+
+int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n)
+{
+    double e[FLOE_E_COUNT];
+    int have_e = 0;
+    put(c, "%" PRId64 "," FLOE_CSV_EXACT, floe_step_count(w), floe_time(w));
+    for (int i = 0; i < n; i++) {
+        if (cols[i].kind == FLOE_HIST_ENERGY && !have_e) {
+            floe_energy(w, e); /* once per row, however many energy columns */
+            have_e = 1;
+        }
+        put(c, "," FLOE_CSV_EXACT, floe_history_value(w, &cols[i], have_e ? e : NULL));
+    }
+    return end_line(c);
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+const char *floe_event_type_name(floe_event_type t)
+{
+    switch (t) {
+    case FLOE_EVENT_CONTACT_CREATED: return "created";
+    case FLOE_EVENT_CONTACT_DELETED: return "deleted";
+    case FLOE_EVENT_BOND_BROKEN: return "broken";
+    default: return "unknown";
+    }
+}
+
+int floe_csv_events_header(floe_csv *c)
+{
+    put(c, "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail");
+    return end_line(c);
+}
+
+int floe_csv_event_row(floe_csv *c, const floe_event *ev)
+{
+    put(c, "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d", ev->step, ev->time,
+        floe_event_type_name(ev->type), ev->a, ev->b);
+    put(c, "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT, ev->force.x, ev->force.y,
+        ev->force.z);
+    put(c, "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT, ev->torque.x, ev->torque.y,
+        ev->torque.z);
+    put(c, ",%" PRIu32, ev->detail);
+    return end_line(c);
+}
+
+/* ---- final state ------------------------------------------------------- */
+
+static const char *shape_name(floe_shape_type s)
+{
+    switch (s) {
+    case FLOE_SHAPE_SPHERE: return "sphere";
+    case FLOE_SHAPE_WALL: return "wall";
+    case FLOE_SHAPE_FACET: return "facet";
+    default: return "unknown";
+    }
+}
+
+/* Opens `path`.tmp; the caller finishes with finish_atomic(). */
+static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
+{
+    if ((size_t)snprintf(tmp, tmplen, "%s.tmp", path) >= tmplen) {
+        set_err(err, errlen, "%s: path too long", path);
+        return NULL;
+    }
+    return floe_csv_open(tmp, err, errlen);
+}
+
+static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen)
+{
+    if (rc) set_err(err, errlen, "%s", floe_csv_error(c));
+    if (floe_csv_close(c, rc ? NULL : err, errlen) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) {
+        set_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        rc = -1;
+    }
+    if (rc) remove(tmp);
+    return rc;
+}
+
+static void put_vec(floe_csv *c, floe_vec3 v)
+{
+    put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, v.x, v.y, v.z);
+}
+
+int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen)
+{
+    char tmp[4200];
+    floe_csv *c = open_atomic(path, tmp, sizeof tmp, err, errlen);
+    if (!c) return -1;
+    int rc = 0;
+    put(c, "id,shape,material,groups,blocked,x,y,z,vx,vy,vz,wx,wy,wz,qw,qx,qy,qz,"
+           "fx,fy,fz,tx,ty,tz,radius,mass");
+    rc |= end_line(c);
+    int n = floe_particle_count(w);
+    if (n > 0) {
+        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
+        const floe_vec3 *angvel = floe_angular_velocities(w);
+        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
+        const floe_quat *ori = floe_orientations(w);
+        const double *rad = floe_radii(w), *mass = floe_masses(w);
+        const int *mat = floe_particle_materials(w);
+        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        for (int i = 0; i < n && rc == 0; i++) {
+            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), mat[i],
+                grp[i], blk[i]);
+            put_vec(c, pos[i]);
+            put_vec(c, vel[i]);
+            put_vec(c, angvel[i]);
+            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT,
+                ori[i].w, ori[i].x, ori[i].y, ori[i].z);
+            put_vec(c, force[i]);
+            put_vec(c, torque[i]);
+            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, rad[i], mass[i]);
+            rc |= end_line(c);
+        }
+    }
+    return finish_atomic(c, rc, tmp, path, err, errlen);
+}
+
+/* The fixed contacts.csv columns; a model state name equal to one of them
+ * gets a "state_" prefix. */
+static const char *const contact_cols[] = {
+    "a", "b", "model", "uN", "nx", "ny", "nz", "px", "py", "pz", "fn", "fty", "ftz", "tw", "try",
+    "trz", "kn", "kt", "lens0", "lens1", "area", "step_created", NULL};
+
+int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen)
+{
+    int nm = floe_model_count(), nc = floe_contact_count(w);
+    /* Which models have contacts now; state columns are the union of their
+     * names, in registry order. */
+    unsigned char *present = calloc((size_t)nm + 1, 1);
+    size_t total = 0;
+    int maxstate = 1;
+    for (int m = 0; m < nm; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        if (mi && mi->n_state > 0) {
+            total += (size_t)mi->n_state;
+            if (mi->n_state > maxstate) maxstate = mi->n_state;
+        }
+    }
+    int *model_of = malloc(((size_t)(nc > 0 ? nc : 0) + 1) * sizeof(int));
+    int *colmap = malloc((total + 1) * sizeof(int));
+    size_t *base = malloc(((size_t)nm + 1) * sizeof(size_t));
+    char(*colname)[96] = malloc((total + 1) * sizeof *colname);
+    double *state = malloc((size_t)maxstate * sizeof(double));
+    double *row = malloc((total + 1) * sizeof(double));
+    char *have = malloc(total + 1);
+    floe_csv *c = NULL;
+    char tmp[4200];
+    int rc = -1;
+    if (!present || !model_of || !colmap || !base || !colname || !state || !row || !have) {
+        set_err(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    floe_contact_info ci;
+    for (int i = 0; i < nc; i++) {
+        model_of[i] = -1;
+        if (floe_contact_get(w, i, &ci) != FLOE_OK || !ci.model) continue;
+        for (int m = 0; m < nm; m++) {
+            const floe_model_info *mi = floe_model_get(m);
+            if (mi && (mi->name == ci.model || strcmp(mi->name, ci.model) == 0)) {
+                model_of[i] = m;
+                present[m] = 1;
+                break;
+            }
+        }
+    }
+    int ncol = 0;
+    size_t b = 0;
+    for (int m = 0; m < nm; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        int ns = mi && mi->n_state > 0 ? mi->n_state : 0;
+        base[m] = b;
+        for (int k = 0; k < ns; k++) {
+            colmap[b + (size_t)k] = -1;
+            if (!present[m] || !mi->state_names || !mi->state_names[k]) continue;
+            const char *s = mi->state_names[k];
+            int fixed = 0;
+            for (int f = 0; contact_cols[f]; f++) fixed |= strcmp(contact_cols[f], s) == 0;
+            char name[96];
+            snprintf(name, sizeof name, "%s%s", fixed ? "state_" : "", s);
+            int col = 0;
+            while (col < ncol && strcmp(colname[col], name) != 0) col++;
+            if (col == ncol) memcpy(colname[ncol++], name, sizeof name);
+            colmap[b + (size_t)k] = col;
+        }
+        b += (size_t)ns;
+    }
+
+    c = open_atomic(path, tmp, sizeof tmp, err, errlen);
+    if (!c) goto out;
+    rc = 0;
+    for (int f = 0; contact_cols[f]; f++) put(c, f ? ",%s" : "%s", contact_cols[f]);
+    for (int col = 0; col < ncol; col++) {
+        put(c, ",");
+        put_text(c, colname[col]);
+    }
+    rc |= end_line(c);
+    for (int i = 0; i < nc && rc == 0; i++) {
+        if (floe_contact_get(w, i, &ci) != FLOE_OK) continue;
+        put(c, "%d,%d,", ci.a, ci.b);
+        put_text(c, ci.model ? ci.model : "");
+        put(c, "," FLOE_CSV_EXACT, ci.uN);
+        put_vec(c, ci.normal);
+        put_vec(c, ci.point);
+        put_vec(c, ci.force);
+        put_vec(c, ci.torque);
+        put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT
+               "," FLOE_CSV_EXACT ",%" PRId64, ci.kn, ci.kt, ci.lens[0], ci.lens[1], ci.area,
+            ci.step_created);
+        memset(have, 0, total + 1);
+        int m = model_of[i];
+        if (m >= 0) {
+            const floe_model_info *mi = floe_model_get(m);
+            int ns = floe_contact_state(w, i, state, maxstate);
+            if (ns > mi->n_state) ns = mi->n_state;
+            for (int k = 0; k < ns; k++) {
+                int col = colmap[base[m] + (size_t)k];
+                if (col >= 0) {
+                    row[col] = state[k];
+                    have[col] = 1;
+                }
+            }
+        }
+        /* empty field: this contact's model has no such state */
+        for (int col = 0; col < ncol; col++) {
+            if (have[col]) put(c, "," FLOE_CSV_EXACT, row[col]);
+            else put(c, ",");
+        }
+        rc |= end_line(c);
+    }
+    rc = finish_atomic(c, rc, tmp, path, err, errlen);
+out:
+    free(present);
+    free(model_of);
+    free(colmap);
+    free(base);
+    free(colname);
+    free(state);
+    free(row);
+    free(have);
+    return rc;
+}

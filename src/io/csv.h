@@ -1,0 +1,56 @@
+/* CSV tables: energy.csv, history.csv, events.csv and the final-state
+ * particles.csv / contacts.csv. Columns and units: docs/outputs.md.
+ *
+ * Rows are formatted into a memory buffer and reach the file only as whole
+ * lines, with one write() per flush, so a killed run never leaves a torn
+ * record on disk (except if the kernel itself cuts the write short). */
+#ifndef FLOE_IO_CSV_H
+#define FLOE_IO_CSV_H
+
+#include <stddef.h>
+#include "scene.h"
+
+/* Number formats: lossless where the value is state a user may reload or
+ * compare, short where it is only read or plotted. */
+#define FLOE_CSV_EXACT "%.17g"
+#define FLOE_CSV_SHORT "%.12g"
+
+typedef struct floe_csv floe_csv;
+
+/* Creates (truncates) `path`. NULL with a message in err on failure. */
+floe_csv *floe_csv_open(const char *path, char *err, size_t errlen);
+/* Writes every complete buffered line; 0 or -1 (see floe_csv_error). */
+int floe_csv_flush(floe_csv *c);
+/* Bytes of complete lines waiting to be flushed. */
+size_t floe_csv_pending(const floe_csv *c);
+/* Message of the last failure on this file ("" if none). */
+const char *floe_csv_error(const floe_csv *c);
+/* Flushes, closes and frees (NULL is fine); 0, or -1 with a message in err. */
+int floe_csv_close(floe_csv *c, char *err, size_t errlen);
+
+/* Every row function below returns 0, or -1 (see floe_csv_error); a row
+ * that fails is dropped whole. */
+
+/* energy.csv: step,time,<floe_energy_name(t) for every term>. */
+int floe_csv_energy_header(floe_csv *c);
+int floe_csv_energy_row(floe_csv *c, const floe_world *w);
+
+/* history.csv: step,time,<column names>. */
+/* 0 if the column can be evaluated on this world, else -1 and a message. */
+int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen);
+/* The column's value now (NaN for an id that no longer exists). `energy`
+ * holds floe_energy() of this step, or is NULL to compute it on demand. */
+double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy);
+int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n);
+int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n);
+
+/* events.csv: step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail. */
+const char *floe_event_type_name(floe_event_type t);
+int floe_csv_events_header(floe_csv *c);
+int floe_csv_event_row(floe_csv *c, const floe_event *ev);
+
+/* Whole-world tables, written to `path` through a temporary and rename(). */
+int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
+int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
+
+#endif

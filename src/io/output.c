@@ -1,0 +1,365 @@
+/* The output directory of a run (see output.h and docs/outputs.md): decides
+ * what is due at each step and hands the work to the VTK and CSV writers. */
+#include "output.h"
+
+#include "csv.h"
+#include "vtk.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#define PATH_CAP 4096
+
+/* One periodic output. period 0: off. `last` is the step last written, so a
+ * forced snapshot never writes the same step twice. */
+typedef struct stream {
+    int64_t period, next, last;
+} stream;
+
+enum { SERIES_PARTICLES, SERIES_CONTACTS, SERIES_BOUNDARIES, SERIES_COUNT };
+static const char *const series_name[SERIES_COUNT] = {"particles", "contacts", "boundaries"};
+static const char *const series_ext[SERIES_COUNT] = {"vtu", "vtp", "vtp"};
+
+struct floe_output {
+    floe_world *w;
+    char dir[PATH_CAP];
+    stream vtk, energy, history;
+    int series_on[SERIES_COUNT];
+    int final_state;
+    floe_history_column *hist;
+    int nhist;
+    floe_csv *energy_csv, *history_csv, *events_csv;
+    floe_vtk *vtk_w;
+    floe_pvd *pvd[SERIES_COUNT];
+    int width;         /* digits of the step number in frame file names */
+    int event_failed;  /* the event callback could not write a row */
+    char err[1024];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* out = dir/name; -1 if that does not fit in PATH_CAP. */
+static int join(char *out, const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    if (a + b + 2 > PATH_CAP) return -1;
+    memcpy(out, dir, a);
+    out[a] = '/';
+    memcpy(out + a + 1, name, b + 1);
+    return 0;
+}
+
+/* mkdir -p; an existing non-directory anywhere on the path is an error. */
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[PATH_CAP];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) {
+        set_err(err, errlen, "bad output directory '%s'", path);
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0') continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            set_err(err, errlen, "cannot create output directory '%s': %s", buf, strerror(errno));
+            return -1;
+        }
+        *p = c;
+        if (!c) break;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "cannot use '%s' as the output directory: it is not a directory", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Steps between outputs: `steps` wins; else interval/dt rounded, at least 1;
+ * 0 when off, -1 when an interval cannot be converted. */
+static int64_t period_of(floe_every e, double dt)
+{
+    if (e.steps > 0) return e.steps;
+    if (e.interval > 0) {
+        if (!(dt > 0) || !isfinite(dt)) return -1;
+        double r = nearbyint(e.interval / dt);
+        if (!(r >= 1)) r = 1;
+        if (r > 1e18) r = 1e18;
+        return (int64_t)r;
+    }
+    return 0;
+}
+
+static int due(const stream *s, int64_t step) { return s->period > 0 && step >= s->next && step != s->last; }
+
+static void mark(stream *s, int64_t step)
+{
+    s->last = step;
+    s->next = (step / s->period + 1) * s->period;
+}
+
+/* ---- writers ----------------------------------------------------------- */
+
+static int write_frame(floe_output *o, floe_world *w)
+{
+    int64_t step = floe_step_count(w);
+    double t = floe_time(w);
+    for (int s = 0; s < SERIES_COUNT; s++) {
+        if (!o->series_on[s]) continue;
+        char name[256], path[PATH_CAP];
+        snprintf(name, sizeof name, "vtk/%s_%0*" PRId64 ".%s", series_name[s], o->width, step,
+                 series_ext[s]);
+        if (join(path, o->dir, name)) {
+            set_err(o->err, sizeof o->err, "output path too long: %s/%s", o->dir, name);
+            return -1;
+        }
+        int rc;
+        if (s == SERIES_PARTICLES) rc = floe_vtk_write_particles(o->vtk_w, path, w, o->err, sizeof o->err);
+        else if (s == SERIES_CONTACTS) rc = floe_vtk_write_contacts(o->vtk_w, path, w, o->err, sizeof o->err);
+        else rc = floe_vtk_write_boundaries(o->vtk_w, path, w, o->err, sizeof o->err);
+        /* the .pvd names a frame only once its file is complete */
+        if (rc || floe_pvd_add(o->pvd[s], t, name, o->err, sizeof o->err)) return -1;
+    }
+    mark(&o->vtk, step);
+    return 0;
+}
+
+static int csv_fail(floe_output *o, floe_csv *c)
+{
+    set_err(o->err, sizeof o->err, "%s", floe_csv_error(c));
+    return -1;
+}
+
+static int write_energy(floe_output *o, floe_world *w)
+{
+    mark(&o->energy, floe_step_count(w));
+    if (floe_csv_energy_row(o->energy_csv, w) || floe_csv_flush(o->energy_csv))
+        return csv_fail(o, o->energy_csv);
+    return 0;
+}
+
+static int write_history(floe_output *o, floe_world *w)
+{
+    mark(&o->history, floe_step_count(w));
+    if (floe_csv_history_row(o->history_csv, w, o->hist, o->nhist) || floe_csv_flush(o->history_csv))
+        return csv_fail(o, o->history_csv);
+    return 0;
+}
+
+static int flush_events(floe_output *o)
+{
+    if (o->event_failed) {
+        o->event_failed = 0;
+        return csv_fail(o, o->events_csv);
+    }
+    if (floe_csv_pending(o->events_csv) && floe_csv_flush(o->events_csv)) return csv_fail(o, o->events_csv);
+    return 0;
+}
+
+/* Called serially from inside floe_step. Rows are buffered; the buffer is
+ * flushed by the next floe_output_step. */
+static void on_event(const floe_event *ev, void *user)
+{
+    floe_output *o = user;
+    if (floe_csv_event_row(o->events_csv, ev)) o->event_failed = 1;
+}
+
+/* Writes every enabled output that is due (or, with force, every one not
+ * yet written at this step). */
+static int write_outputs(floe_output *o, floe_world *w, int force)
+{
+    int64_t step = floe_step_count(w);
+    int rc = 0;
+    if (o->vtk.period > 0 && (force ? o->vtk.last != step : due(&o->vtk, step))) rc |= write_frame(o, w);
+    if (o->energy_csv && (force ? o->energy.last != step : due(&o->energy, step))) rc |= write_energy(o, w);
+    if (o->history_csv && (force ? o->history.last != step : due(&o->history, step))) rc |= write_history(o, w);
+    rc |= flush_events(o);
+    return rc ? -1 : 0;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+static void destroy(floe_output *o)
+{
+    if (!o) return;
+    floe_csv_close(o->energy_csv, NULL, 0);
+    floe_csv_close(o->history_csv, NULL, 0);
+    floe_csv_close(o->events_csv, NULL, 0);
+    floe_vtk_destroy(o->vtk_w);
+    for (int s = 0; s < SERIES_COUNT; s++) floe_pvd_destroy(o->pvd[s]);
+    free(o->hist);
+    free(o);
+}
+
+floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w,
+                              int64_t total_steps, char *err, size_t errlen)
+{
+    if (!dir || !*dir || !cfg || !w) {
+        set_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
+        return NULL;
+    }
+    if (cfg->vtk.steps < 0 || cfg->energy.steps < 0 || cfg->history.steps < 0 || cfg->vtk.interval < 0 ||
+        cfg->energy.interval < 0 || cfg->history.interval < 0) {
+        set_err(err, errlen, "output cadence must not be negative");
+        return NULL;
+    }
+    if (cfg->n_history_cols < 0 || (cfg->n_history_cols > 0 && !cfg->history_cols)) {
+        set_err(err, errlen, "history: %d columns but no column list", cfg->n_history_cols);
+        return NULL;
+    }
+    if (strlen(dir) + 64 >= PATH_CAP) {
+        set_err(err, errlen, "output directory path too long");
+        return NULL;
+    }
+    floe_output *o = calloc(1, sizeof *o);
+    if (!o) {
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    o->w = w;
+    memcpy(o->dir, dir, strlen(dir) + 1);
+    double dt = floe_dt(w);
+    o->vtk.period = period_of(cfg->vtk, dt);
+    o->energy.period = period_of(cfg->energy, dt);
+    o->history.period = cfg->n_history_cols > 0 ? period_of(cfg->history, dt) : 0;
+    if (o->vtk.period < 0 || o->energy.period < 0 || o->history.period < 0) {
+        set_err(err, errlen, "cannot convert an output interval to steps: the time step is %g s", dt);
+        free(o);
+        return NULL;
+    }
+    o->vtk.last = o->energy.last = o->history.last = INT64_MIN;
+    o->final_state = cfg->final_state;
+    o->series_on[SERIES_PARTICLES] = o->vtk.period > 0;
+    o->series_on[SERIES_CONTACTS] = o->vtk.period > 0 && cfg->vtk_contacts;
+    o->series_on[SERIES_BOUNDARIES] = o->vtk.period > 0 && cfg->vtk_boundaries;
+    char digits[32];
+    o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
+    if (o->width < 6) o->width = 6;
+
+    char path[PATH_CAP];
+    if (mkdir_p(dir, err, errlen)) goto fail;
+    if (o->history.period > 0) {
+        o->nhist = cfg->n_history_cols;
+        o->hist = malloc((size_t)o->nhist * sizeof *o->hist);
+        if (!o->hist) {
+            set_err(err, errlen, "out of memory");
+            goto fail;
+        }
+        memcpy(o->hist, cfg->history_cols, (size_t)o->nhist * sizeof *o->hist);
+        for (int i = 0; i < o->nhist; i++)
+            if (floe_history_check(w, &o->hist[i], err, errlen)) goto fail;
+        join(path, dir, "history.csv");
+        if (!(o->history_csv = floe_csv_open(path, err, errlen))) goto fail;
+        if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) goto csv_fail_history;
+    }
+    if (o->energy.period > 0) {
+        join(path, dir, "energy.csv");
+        if (!(o->energy_csv = floe_csv_open(path, err, errlen))) goto fail;
+        if (floe_csv_energy_header(o->energy_csv)) goto csv_fail_energy;
+    }
+    join(path, dir, "events.csv");
+    if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
+    if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
+    if (o->vtk.period > 0) {
+        join(path, dir, "vtk");
+        if (mkdir_p(path, err, errlen)) goto fail;
+        if (!(o->vtk_w = floe_vtk_create())) {
+            set_err(err, errlen, "out of memory");
+            goto fail;
+        }
+        for (int s = 0; s < SERIES_COUNT; s++) {
+            if (!o->series_on[s]) continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s.pvd", series_name[s]);
+            join(path, dir, name);
+            if (!(o->pvd[s] = floe_pvd_create(path))) {
+                set_err(err, errlen, "out of memory");
+                goto fail;
+            }
+        }
+    }
+    /* the initial state */
+    if (write_outputs(o, w, 1)) {
+        set_err(err, errlen, "%s", o->err);
+        goto fail;
+    }
+    floe_set_event_callback(w, on_event, o);
+    return o;
+
+csv_fail_history:
+    set_err(err, errlen, "%s", floe_csv_error(o->history_csv));
+    goto fail;
+csv_fail_energy:
+    set_err(err, errlen, "%s", floe_csv_error(o->energy_csv));
+    goto fail;
+csv_fail_events:
+    set_err(err, errlen, "%s", floe_csv_error(o->events_csv));
+fail:
+    destroy(o);
+    return NULL;
+}
+
+const char *floe_output_error(const floe_output *o) { return o ? o->err : ""; }
+
+int floe_output_step(floe_output *o, floe_world *w)
+{
+    if (!o) return 0;
+    return write_outputs(o, w, 0);
+}
+
+int floe_output_snapshot(floe_output *o, floe_world *w)
+{
+    if (!o) return 0;
+    return write_outputs(o, w, 1);
+}
+
+int floe_output_close(floe_output *o, floe_world *w)
+{
+    if (!o) return 0;
+    int rc = write_outputs(o, w, 1);
+    if (o->final_state) {
+        char path[PATH_CAP], msg[1024];
+        join(path, o->dir, "particles.csv");
+        if (floe_csv_write_particles(path, w, msg, sizeof msg)) {
+            rc = -1;
+            set_err(o->err, sizeof o->err, "%s", msg);
+        }
+        join(path, o->dir, "contacts.csv");
+        if (floe_csv_write_contacts(path, w, msg, sizeof msg)) {
+            rc = -1;
+            set_err(o->err, sizeof o->err, "%s", msg);
+        }
+    }
+    /* the world may outlive o: it must not call back into freed memory */
+    floe_set_event_callback(o->w, NULL, NULL);
+    floe_csv **files[3] = {&o->energy_csv, &o->history_csv, &o->events_csv};
+    for (int i = 0; i < 3; i++) {
+        char msg[1024];
+        if (floe_csv_close(*files[i], msg, sizeof msg)) {
+            rc = -1;
+            set_err(o->err, sizeof o->err, "%s", msg);
+        }
+        *files[i] = NULL;
+    }
+    /* close frees o, so the message has no other way out */
+    if (rc) fprintf(stderr, "floe: output: %s\n", o->err);
+    destroy(o);
+    return rc ? -1 : 0;
+}

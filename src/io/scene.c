@@ -1,0 +1,698 @@
+/* Scene loader: YAML file -> world + run length + output settings.
+ *
+ * Order of work (docs/scene-format.md, "Processing order"):
+ *   world -> materials -> models -> interactions -> groups
+ *   -> pass 0 over the body sections (validate, count, read STL files)
+ *   -> run -> output (needs the particle count) -> memory check
+ *   -> pass 1 over the body sections (add to the world)
+ *   -> group motions -> run length in steps -> output defaults.
+ * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
+#include "scene_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared helpers -------------------------------------------------------- */
+
+const char *scene_path(char *buf, const char *base, const char *key)
+{
+    if (base && *base)
+        snprintf(buf, SCENE_PATH, "%s.%s", base, key);
+    else
+        snprintf(buf, SCENE_PATH, "%s", key);
+    return buf;
+}
+
+const char *scene_index(char *buf, const char *base, int i)
+{
+    snprintf(buf, SCENE_PATH, "%s[%d]", base, i);
+    return buf;
+}
+
+int scene_world_error(scene_ctx *c, sy_node *at, const char *where)
+{
+    return sy_error(c->d, at, "%s: %s", where, floe_last_error(c->w));
+}
+
+/* Bit-mask parameters (spec->bits lists the bit names) also accept a list of
+ * bit names: [bondN, bondT, brkT]. */
+static int bit_names(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out)
+{
+    enum { MAXBITS = 64 };
+    char names[512];
+    const char *bit[MAXBITS];
+    int nb = 0;
+    snprintf(names, sizeof names, "%s", spec->bits);
+    for (char *tok = names, *end; tok && nb < MAXBITS; tok = end) {
+        end = strchr(tok, ',');
+        if (end)
+            *end++ = 0;
+        bit[nb++] = tok;
+    }
+    uint64_t mask = 0;
+    for (int i = 0; i < sy_seq_size(n); i++) {
+        char p[SCENE_PATH];
+        const char *name;
+        sy_node *item = sy_seq_item(c->d, n, i);
+        scene_index(p, where, i);
+        if (sy_str(c->d, item, p, &name))
+            return -1;
+        int b = 0;
+        while (b < nb && strcmp(bit[b], name))
+            b++;
+        if (b == nb) {
+            char hint[600];
+            const char *sug = sy_suggest(name, bit, nb);
+            if (sug)
+                snprintf(hint, sizeof hint, "did you mean '%s'?", sug);
+            else
+                snprintf(hint, sizeof hint, "bits are %s", spec->bits);
+            return sy_error(c->d, item, "%s: unknown bit '%s'; %s", p, name, hint);
+        }
+        mask |= 1ull << b;
+    }
+    *out = (double)mask;
+    if (!(*out >= spec->min && *out <= spec->max))
+        return sy_error(c->d, n, "%s = %llu is out of range [%g, %g]", where, (unsigned long long)mask, spec->min,
+                        spec->max);
+    return 0;
+}
+
+int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out)
+{
+    int b;
+    double v;
+    if (spec->bits && sy_is_seq(n))
+        return bit_names(c, n, where, spec, out);
+    if (sy_is_bool(n, &b))
+        v = b;
+    else if (sy_number(c->d, n, where, &v))
+        return -1;
+    /* Masks and flags are integers whatever their range says. */
+    int integral = spec->bits || (spec->unit && !strcmp(spec->unit, "bool"));
+    if (integral && v != floor(v))
+        return sy_error(c->d, n, "%s = %s must be an integer", where, (const char *)n->data.scalar.value);
+    if (sy_range(c->d, n, where, v, spec->min, spec->max, spec->min_open, spec->max_open))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Message tail listing `names`, or a suggestion for `word`. */
+static void name_hint(char *buf, size_t len, const char *word, const char *const *names, int n, const char *what)
+{
+    const char *s = sy_suggest(word, names, n);
+    if (s) {
+        snprintf(buf, len, "; did you mean '%s'?", s);
+        return;
+    }
+    if (n == 0) {
+        snprintf(buf, len, " (no %s are declared)", what);
+        return;
+    }
+    size_t k = (size_t)snprintf(buf, len, "; known %s: ", what);
+    for (int i = 0; i < n && k + 1 < len; i++) {
+        int m = snprintf(buf + k, len - k, "%s%s", i ? ", " : "", names[i]);
+        if (m < 0)
+            break;
+        k += (size_t)m;
+    }
+}
+
+static int material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat)
+{
+    const char *name;
+    if (sy_str(c->d, n, where, &name))
+        return -1;
+    int id = floe_find_material(c->w, name);
+    if (id >= 0) {
+        *mat = id;
+        return 0;
+    }
+    int nm = floe_material_count(c->w);
+    const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
+    char hint[512] = "";
+    if (names) {
+        for (int i = 0; i < nm; i++)
+            names[i] = floe_material_name(c->w, i);
+        name_hint(hint, sizeof hint, name, names, nm, "materials");
+        free(names);
+    }
+    return sy_error(c->d, n, "%s: unknown material '%s'%s", where, name, hint);
+}
+
+int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat)
+{
+    sy_node *n = sy_get(c->d, map, "material");
+    if (!n) {
+        int nm = floe_material_count(c->w);
+        if (nm == 1) {
+            *mat = 0;  /* a single declared material is the default */
+            return 0;
+        }
+        return sy_error(c->d, map, "missing required key 'material' in %s (%s)", where,
+                        nm ? "required when more than one material is declared" : "no materials are declared");
+    }
+    char p[SCENE_PATH];
+    return material_by_name(c, n, scene_path(p, where, "material"), mat);
+}
+
+static int group_one(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask)
+{
+    const char *name;
+    if (sy_str(c->d, n, where, &name))
+        return -1;
+    int g = floe_find_group(c->w, name);
+    if (g < 0) {
+        /* Undeclared groups are created on first use (pass 0, file order). */
+        g = floe_add_group(c->w, name);
+        if (g < 0)
+            return scene_world_error(c, n, where);
+    }
+    *mask |= 1u << g;
+    return 0;
+}
+
+int scene_groups(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask)
+{
+    if (!sy_is_seq(n))
+        return group_one(c, n, where, mask);
+    for (int i = 0; i < sy_seq_size(n); i++) {
+        char p[SCENE_PATH];
+        if (group_one(c, sy_seq_item(c->d, n, i), scene_index(p, where, i), mask))
+            return -1;
+    }
+    return 0;
+}
+
+static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe_model_info **out)
+{
+    const char *name;
+    if (sy_str(c->d, n, where, &name))
+        return -1;
+    const floe_model_info *info = floe_model_find(name);
+    if (info) {
+        *out = info;
+        return 0;
+    }
+    int nm = floe_model_count();
+    const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
+    char hint[512] = "";
+    if (names) {
+        for (int i = 0; i < nm; i++)
+            names[i] = floe_model_get(i)->name;
+        name_hint(hint, sizeof hint, name, names, nm, "models");
+        free(names);
+    }
+    return sy_error(c->d, n, "%s: unknown contact model '%s'%s", where, name, hint);
+}
+
+/* Allowed keys = fixed ones + the keys of a parameter schema. */
+static const char **schema_keys(const char *const *fixed, int nf, const floe_param_spec *ps, int np, int *n)
+{
+    const char **k = malloc(sizeof *k * (size_t)(nf + np + 1));
+    if (!k)
+        return NULL;
+    for (int i = 0; i < nf; i++)
+        k[i] = fixed[i];
+    for (int i = 0; i < np; i++)
+        k[nf + i] = ps[i].key;
+    *n = nf + np;
+    return k;
+}
+
+static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(ps[i].key, key))
+            return &ps[i];
+    return NULL;
+}
+
+/* ---- world ------------------------------------------------------------------ */
+
+static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
+{
+    static const char *const keys[] = {"gravity", "dt",   "dt_safety",   "dyn_dt_period", "damping",
+                                       "skin",    "legacy_lens", "threads", "renorm_period"};
+    sy_doc *d = c->d;
+    if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys)))
+        return -1;
+    sy_node *n;
+    int64_t iv;
+    if ((n = sy_get(d, sec, "gravity")) && sy_vec3(d, n, "world.gravity", &def->gravity))
+        return -1;
+    if ((n = sy_get(d, sec, "dt"))) {
+        if (sy_is_text(n, "auto")) {
+            def->dt = 0;
+        } else {
+            double v;
+            if (n->type == YAML_SCALAR_NODE && sy_parse_number((const char *)n->data.scalar.value, &v))
+                return sy_error(d, n, "world.dt: expected a time step in seconds or 'auto', got '%s'",
+                                (const char *)n->data.scalar.value);
+            if (sy_number_in(d, n, "world.dt", &def->dt, 0, INFINITY, 1, 1))
+                return -1;
+        }
+    }
+    if ((n = sy_get(d, sec, "dt_safety")) && sy_number_in(d, n, "world.dt_safety", &def->dt_safety, 0, 1, 1, 0))
+        return -1;
+    if ((n = sy_get(d, sec, "dyn_dt_period"))) {
+        if (sy_int(d, n, "world.dyn_dt_period", &iv, 1, 1000000000))
+            return -1;
+        def->dyn_dt_period = (int)iv;
+    }
+    if ((n = sy_get(d, sec, "damping")) && sy_number_in(d, n, "world.damping", &def->damping, 0, 1, 0, 1))
+        return -1;
+    if ((n = sy_get(d, sec, "skin")) && sy_number_in(d, n, "world.skin", &def->skin, -INFINITY, INFINITY, 1, 1))
+        return -1;
+    if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens))
+        return -1;
+    if ((n = sy_get(d, sec, "threads"))) {
+        if (sy_int(d, n, "world.threads", &iv, 0, 4096))
+            return -1;
+        def->threads = (int)iv;
+    }
+    if ((n = sy_get(d, sec, "renorm_period"))) {
+        if (sy_int(d, n, "world.renorm_period", &iv, 1, 1000000000))
+            return -1;
+        def->renorm_period = (int)iv;
+    }
+    return 0;
+}
+
+/* ---- materials, models, interactions ------------------------------------------- */
+
+static int parse_materials(scene_ctx *c, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, sec, "materials"))
+        return -1;
+    static const char *const fixed[] = {"name", "model"};
+    for (int i = 0; i < sy_seq_size(sec); i++) {
+        sy_node *item = sy_seq_item(d, sec, i);
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "materials", i);
+        if (sy_want_map(d, item, where))
+            return -1;
+        /* The model decides which keys are allowed, so read it first. */
+        sy_node *mn = sy_get(d, item, "model");
+        const floe_model_info *info = floe_model_find("linear");
+        if (mn && model_by_name(c, mn, scene_path(p, where, "model"), &info))
+            return -1;
+        if (!info)
+            return sy_missing(d, item, where, "model");
+        int nk;
+        const char **keys = schema_keys(fixed, 2, info->mat_params, info->n_mat_params, &nk);
+        if (!keys)
+            return sy_error(d, item, "out of memory");
+        int bad = sy_check_keys(d, item, where, keys, nk);
+        free((void *)keys);
+        if (bad)
+            return -1;
+        sy_node *nn = sy_get(d, item, "name");
+        const char *name;
+        if (!nn)
+            return sy_missing(d, item, where, "name");
+        if (sy_str(d, nn, scene_path(p, where, "name"), &name))
+            return -1;
+        if (floe_find_material(c->w, name) >= 0)
+            return sy_error(d, nn, "%s: material '%s' is declared twice", p, name);
+        int id = floe_add_material(c->w, name, info->name);
+        if (id < 0)
+            return scene_world_error(c, nn, p);
+        for (int k = 0; k < sy_map_size(item); k++) {
+            const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
+            const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, key);
+            sy_node *vn = sy_map_value(d, item, k);
+            double v;
+            if (!spec)
+                continue; /* name, model */
+            scene_path(p, where, key);
+            if (scene_param(c, vn, p, spec, &v))
+                return -1;
+            if (floe_material_set(c->w, id, key, v) != FLOE_OK)
+                return scene_world_error(c, vn, p);
+        }
+    }
+    return 0;
+}
+
+/* Law parameters of one mapping (model defaults or a pair override). */
+static int set_law_params(scene_ctx *c, sy_node *map, const char *where, const floe_model_info *info, int ma,
+                          int mb)
+{
+    sy_doc *d = c->d;
+    for (int k = 0; k < sy_map_size(map); k++) {
+        const char *key = (const char *)sy_map_key(d, map, k)->data.scalar.value;
+        const floe_param_spec *spec = find_spec(info->law_params, info->n_law_params, key);
+        if (!spec)
+            continue;
+        sy_node *vn = sy_map_value(d, map, k);
+        char p[SCENE_PATH];
+        double v;
+        scene_path(p, where, key);
+        if (scene_param(c, vn, p, spec, &v))
+            return -1;
+        floe_status st = ma < 0 ? floe_model_set(c->w, info->name, key, v) : floe_pair_set(c->w, ma, mb, key, v);
+        if (st != FLOE_OK)
+            return scene_world_error(c, vn, p);
+    }
+    return 0;
+}
+
+static int parse_models(scene_ctx *c, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    int nm = floe_model_count();
+    const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
+    if (!names)
+        return sy_error(d, sec, "out of memory");
+    for (int i = 0; i < nm; i++)
+        names[i] = floe_model_get(i)->name;
+    int bad = sy_check_keys(d, sec, "models", names, nm);
+    free((void *)names);
+    if (bad)
+        return -1;
+    for (int i = 0; i < sy_map_size(sec); i++) {
+        const char *model = (const char *)sy_map_key(d, sec, i)->data.scalar.value;
+        const floe_model_info *info = floe_model_find(model);
+        sy_node *params = sy_map_value(d, sec, i);
+        char where[SCENE_PATH];
+        scene_path(where, "models", model);
+        int nk;
+        const char **keys = schema_keys(NULL, 0, info->law_params, info->n_law_params, &nk);
+        if (!keys)
+            return sy_error(d, sec, "out of memory");
+        bad = sy_check_keys(d, params, where, keys, nk);
+        free((void *)keys);
+        if (bad || set_law_params(c, params, where, info, -1, -1))
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_interactions(scene_ctx *c, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, sec, "interactions"))
+        return -1;
+    static const char *const fixed[] = {"materials", "model"};
+    int n = sy_seq_size(sec);
+    int(*pairs)[2] = malloc(sizeof *pairs * (size_t)(n ? n : 1));
+    if (!pairs)
+        return sy_error(d, sec, "out of memory");
+    int rc = -1;
+    for (int i = 0; i < n; i++) {
+        sy_node *item = sy_seq_item(d, sec, i);
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "interactions", i);
+        if (sy_want_map(d, item, where))
+            goto done;
+        sy_node *mn = sy_get(d, item, "model");
+        const floe_model_info *info;
+        if (!mn) {
+            sy_missing(d, item, where, "model");
+            goto done;
+        }
+        if (model_by_name(c, mn, scene_path(p, where, "model"), &info))
+            goto done;
+        int nk;
+        const char **keys = schema_keys(fixed, 2, info->law_params, info->n_law_params, &nk);
+        if (!keys) {
+            sy_error(d, item, "out of memory");
+            goto done;
+        }
+        int bad = sy_check_keys(d, item, where, keys, nk);
+        free((void *)keys);
+        if (bad)
+            goto done;
+        sy_node *pn = sy_get(d, item, "materials");
+        if (!pn) {
+            sy_missing(d, item, where, "materials");
+            goto done;
+        }
+        scene_path(p, where, "materials");
+        if (!sy_is_seq(pn) || sy_seq_size(pn) != 2) {
+            sy_error(d, pn, "%s: expected a list of 2 material names [a, b]", p);
+            goto done;
+        }
+        int m[2];
+        for (int k = 0; k < 2; k++) {
+            char q[SCENE_PATH];
+            if (material_by_name(c, sy_seq_item(d, pn, k), scene_index(q, p, k), &m[k]))
+                goto done;
+        }
+        for (int j = 0; j < i; j++)
+            if ((pairs[j][0] == m[0] && pairs[j][1] == m[1]) || (pairs[j][0] == m[1] && pairs[j][1] == m[0])) {
+                sy_error(d, pn, "%s: the pair %s-%s is already given in interactions[%d]", p,
+                         floe_material_name(c->w, m[0]), floe_material_name(c->w, m[1]), j);
+                goto done;
+            }
+        pairs[i][0] = m[0];
+        pairs[i][1] = m[1];
+        if (floe_pair_set_model(c->w, m[0], m[1], info->name) != FLOE_OK) {
+            scene_world_error(c, mn, where);
+            goto done;
+        }
+        if (set_law_params(c, item, where, info, m[0], m[1]))
+            goto done;
+    }
+    rc = 0;
+done:
+    free(pairs);
+    return rc;
+}
+
+/* ---- groups ---------------------------------------------------------------------- */
+
+static int parse_groups(scene_ctx *c, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, sec, "groups"))
+        return -1;
+    static const char *const keys[] = {"name", "velocity", "angular_velocity", "start", "end"};
+    for (int i = 0; i < sy_seq_size(sec); i++) {
+        sy_node *item = sy_seq_item(d, sec, i);
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "groups", i);
+        if (sy_check_keys(d, item, where, keys, 5))
+            return -1;
+        sy_node *nn = sy_get(d, item, "name");
+        const char *name;
+        if (!nn)
+            return sy_missing(d, item, where, "name");
+        if (sy_str(d, nn, scene_path(p, where, "name"), &name))
+            return -1;
+        if (floe_find_group(c->w, name) >= 0)
+            return sy_error(d, nn, "%s: group '%s' is declared twice", p, name);
+        int g = floe_add_group(c->w, name);
+        if (g < 0)
+            return scene_world_error(c, nn, p);
+        floe_motion m = floe_default_motion();
+        int has = 0;
+        sy_node *n;
+        if ((n = sy_get(d, item, "velocity")) && (has = 1, sy_vec3(d, n, scene_path(p, where, "velocity"), &m.vel)))
+            return -1;
+        if ((n = sy_get(d, item, "angular_velocity")) &&
+            (has = 1, sy_vec3(d, n, scene_path(p, where, "angular_velocity"), &m.angvel)))
+            return -1;
+        if ((n = sy_get(d, item, "start")) &&
+            (has = 1, sy_number_in(d, n, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1)))
+            return -1;
+        if ((n = sy_get(d, item, "end"))) {
+            has = 1;
+            if (sy_number_in(d, n, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0))
+                return -1;
+        }
+        if (has) {
+            /* Applied after every body exists: motion blocks the members. */
+            c->motions[c->n_motions++] = (scene_motion){g, item, m};
+        }
+    }
+    return 0;
+}
+
+/* ---- run ---------------------------------------------------------------------------- */
+
+static int parse_run(scene_ctx *c, sy_node *root, floe_scene *s)
+{
+    sy_doc *d = c->d;
+    sy_node *sec = sy_get(d, root, "run");
+    if (!sec)
+        return sy_error(d, root, "missing required key 'run' at the top level (give run.steps or run.time)");
+    static const char *const keys[] = {"steps", "time"};
+    if (sy_check_keys(d, sec, "run", keys, 2))
+        return -1;
+    sy_node *st = sy_get(d, sec, "steps"), *tm = sy_get(d, sec, "time");
+    if (st && tm) {
+        sy_node *second = sy_map_key(d, sec, 1);
+        return sy_error(d, second, "run: give either 'steps' or 'time', not both");
+    }
+    if (!st && !tm)
+        return sy_error(d, sec, "run: missing 'steps' or 'time' (give exactly one)");
+    if (st)
+        return sy_int(d, st, "run.steps", &s->steps, 0, INT64_MAX);
+    c->run_time = tm;
+    return sy_number_in(d, tm, "run.time", &s->duration, 0, INFINITY, 1, 1);
+}
+
+int64_t floe_scene_total_steps(const floe_scene *s)
+{
+    if (!s)
+        return 0;
+    if (!(s->duration > 0))
+        return s->steps;
+    if (!s->world)
+        return 0;
+    double dt = floe_dt(s->world);
+    if (!(dt > 0) || !isfinite(dt))
+        return 0;
+    double n = s->duration / dt;
+    /* time: 0.5 with dt 1e-4 is 5000 steps, not 5001 from rounding noise. */
+    double f = floor(n);
+    n = n - f <= 1e-9 * n ? f : ceil(n);
+    return n >= 9.2e18 ? INT64_MAX : (int64_t)n;
+}
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+static const char *const body_keys[] = {"particles", "walls", "facets", "meshes", "generators"};
+
+static int is_body_key(const char *k)
+{
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(k, body_keys[i]))
+            return 1;
+    return 0;
+}
+
+/* Runs one pass over the body sections in the order they appear in the file:
+ * that order defines the particle ids. */
+static int body_pass(scene_ctx *c, sy_node *root, int build)
+{
+    c->build = build;
+    for (int i = 0; i < sy_map_size(root); i++) {
+        const char *k = (const char *)sy_map_key(c->d, root, i)->data.scalar.value;
+        if (is_body_key(k) && scene_bodies(c, k, sy_map_value(c->d, root, i)))
+            return -1;
+    }
+    return 0;
+}
+
+static int load(scene_ctx *c, floe_scene *s)
+{
+    sy_doc *d = c->d;
+    sy_node *root = sy_root(d);
+    static const char *const top[] = {"world",  "run",   "materials", "models", "interactions", "groups",
+                                      "particles", "walls", "facets",   "meshes", "generators",   "output"};
+    if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top)))
+        return -1;
+
+    scene_output_init(&s->out);
+    floe_world_def def = floe_default_world_def();
+    sy_node *n;
+    if ((n = sy_get(d, root, "world")) && parse_world(c, n, &def))
+        return -1;
+    c->w = s->world = floe_world_create(&def);
+    if (!c->w)
+        return sy_error(d, n ? n : root, "cannot create the world (out of memory?)");
+
+    if ((n = sy_get(d, root, "materials")) && parse_materials(c, n))
+        return -1;
+    if ((n = sy_get(d, root, "models")) && parse_models(c, n))
+        return -1;
+    if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n))
+        return -1;
+    if ((n = sy_get(d, root, "groups")) && parse_groups(c, n))
+        return -1;
+    if (body_pass(c, root, 0))
+        return -1;
+    if (parse_run(c, root, s))
+        return -1;
+    n = sy_get(d, root, "output");
+    if (n && scene_output(c, n, &s->out))
+        return -1;
+    if (body_pass(c, root, 1))
+        return -1;
+    for (int i = 0; i < c->n_motions; i++) {
+        const scene_motion *m = &c->motions[i];
+        if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK)
+            return scene_world_error(c, m->node, "groups");
+    }
+    int64_t total = floe_scene_total_steps(s);
+    if (c->run_time && total == 0) {
+        double dt = floe_dt(c->w);
+        return sy_error(d, c->run_time,
+                        "run.time: cannot convert to steps with the world's time step %g s (auto dt needs at "
+                        "least one sphere; set world.dt or use run.steps)",
+                        dt);
+    }
+    scene_output_defaults(c, &s->out, total);
+    return 0;
+}
+
+int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen)
+{
+    char local[512];
+    if (!err || !errlen) {
+        err = local;
+        errlen = sizeof local;
+    }
+    err[0] = 0;
+    if (!scene)
+        return -1;
+    memset(scene, 0, sizeof *scene);
+    if (!path) {
+        snprintf(err, errlen, "floe_scene_load: no path given");
+        return -1;
+    }
+    if (strlen(path) >= sizeof scene->path) {
+        snprintf(err, errlen, "%s: path longer than %zu characters", path, sizeof scene->path - 1);
+        return -1;
+    }
+    sy_doc d;
+    if (sy_load(&d, path, err, errlen))
+        return -1;
+
+    scene_ctx c;
+    memset(&c, 0, sizeof c);
+    c.d = &d;
+    const char *slash = strrchr(path, '/');
+    if (slash) {
+        size_t len = (size_t)(slash - path);
+        if (len == 0)
+            len = 1; /* "/scene.yaml": the root directory */
+        memcpy(c.dir, path, len);
+        c.dir[len] = 0;
+    }
+    floe_scene tmp;
+    memset(&tmp, 0, sizeof tmp);
+    int rc = load(&c, &tmp);
+
+    for (int i = 0; i < c.n_meshes; i++)
+        floe_stl_free(&c.meshes[i]);
+    free(c.meshes);
+    sy_free(&d);
+    if (rc) {
+        if (tmp.world)
+            floe_world_destroy(tmp.world);
+        free(tmp.out.history_cols);
+        memset(scene, 0, sizeof *scene);
+        return -1;
+    }
+    snprintf(tmp.path, sizeof tmp.path, "%s", path);
+    *scene = tmp;
+    return 0;
+}
+
+void floe_scene_free(floe_scene *scene)
+{
+    if (!scene)
+        return;
+    if (scene->world)
+        floe_world_destroy(scene->world);
+    free(scene->out.history_cols);
+    memset(scene, 0, sizeof *scene);
+}

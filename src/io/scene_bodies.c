@@ -1,0 +1,512 @@
+/* Body sections of a scene: particles, walls, facets, meshes, generators.
+ * Each item is read twice (scene_ctx.build 0 then 1): the first pass
+ * validates and counts, the second adds to the world, so errors anywhere in
+ * the file are found before any large allocation. */
+#include "scene_internal.h"
+#include "generate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NKEYS(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* Pass 0: adds n particles to the count and refuses absurd scenes. */
+static int count(scene_ctx *c, sy_node *at, const char *where, double n)
+{
+    c->count += n;
+    double bytes = c->count * SCENE_BYTES_PER_PARTICLE;
+    if (c->count > SCENE_MAX_PARTICLES || bytes > SCENE_MAX_BYTES)
+        return sy_error(c->d, at,
+                        "%s: the scene would hold %.4g particles, needing about %.1f GiB of memory (limits: %.0f "
+                        "particles, %.0f GiB); refusing to allocate",
+                        where, c->count, bytes / (1024.0 * 1024 * 1024), SCENE_MAX_PARTICLES,
+                        SCENE_MAX_BYTES / (1024.0 * 1024 * 1024));
+    return 0;
+}
+
+/* Pass 1: checks the id returned by floe_add_*. */
+static int added(scene_ctx *c, sy_node *at, const char *where, int id)
+{
+    if (id < 0)
+        return scene_world_error(c, at, where);
+    c->added++;
+    return 0;
+}
+
+/* material, group, vel, angvel: whichever the item's key list allows. */
+static int common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
+{
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    *def = floe_default_body_def();
+    if (scene_material(c, item, where, &def->material))
+        return -1;
+    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &def->groups))
+        return -1;
+    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &def->vel))
+        return -1;
+    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &def->angvel))
+        return -1;
+    return 0;
+}
+
+static int required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out)
+{
+    *out = sy_get(c->d, item, key);
+    return *out ? 0 : sy_missing(c->d, item, where, key);
+}
+
+static int positive(scene_ctx *c, sy_node *n, const char *where, double *out)
+{
+    return sy_number_in(c->d, n, where, out, 0, INFINITY, 1, 1);
+}
+
+static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out, int allow_zero)
+{
+    if (sy_scalar_or_vec3(c->d, n, where, out))
+        return -1;
+    const double v[3] = {out->x, out->y, out->z};
+    for (int k = 0; k < 3; k++)
+        if (!(allow_zero ? v[k] >= 0 : v[k] > 0))
+            return sy_error(c->d, n, "%s: every component must be %s (got %g)", where, allow_zero ? ">= 0" : "> 0",
+                            v[k]);
+    return 0;
+}
+
+static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static double vdot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
+{
+    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/* Twice the triangle area; 0 for triangles too thin to have a normal. */
+static double tri_area2(const floe_vec3 v[3])
+{
+    floe_vec3 e1 = vsub(v[1], v[0]), e2 = vsub(v[2], v[0]);
+    double a2 = sqrt(vdot(vcross(e1, e2), vcross(e1, e2)));
+    double scale = fmax(vdot(e1, e1), vdot(e2, e2));
+    return a2 > 1e-12 * scale && isfinite(a2) ? a2 : 0;
+}
+
+/* ---- particles ------------------------------------------------------------- */
+
+static int parse_block(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask)
+{
+    const char *s;
+    if (sy_str(c->d, n, where, &s))
+        return -1;
+    static const char dofs[] = "xyzXYZ";
+    for (const char *q = s; *q; q++) {
+        const char *f = strchr(dofs, *q);
+        if (!f)
+            return sy_error(c->d, n, "%s: unknown degree of freedom '%c' in '%s' (x y z block translations, "
+                            "X Y Z rotations)", where, *q, s);
+        *mask |= 1u << (f - dofs); /* FLOE_DOF_X..RZ are bits 0..5 in this order */
+    }
+    return 0;
+}
+
+static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
+{
+    if (!sy_is_seq(n) || sy_seq_size(n) != 4)
+        return sy_error(c->d, n, "%s: expected a quaternion [w, x, y, z]", where);
+    double v[4];
+    for (int k = 0; k < 4; k++) {
+        char p[SCENE_PATH];
+        if (sy_number_in(c->d, sy_seq_item(c->d, n, k), scene_index(p, where, k), &v[k], -INFINITY, INFINITY, 1, 1))
+            return -1;
+    }
+    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    if (!(len > 1e-12))
+        return sy_error(c->d, n, "%s: quaternion has zero length", where);
+    *q = (floe_quat){v[0] / len, v[1] / len, v[2] / len, v[3] / len};
+    return 0;
+}
+
+static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"radius", "pos", "vel", "angvel", "ori", "material", "group", "fixed", "block"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    double r;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
+        return -1;
+    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def.pos))
+        return -1;
+    if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def.ori))
+        return -1;
+    int fixed = 0;
+    if ((n = sy_get(d, item, "fixed")) && sy_bool(d, n, scene_path(p, where, "fixed"), &fixed))
+        return -1;
+    if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def.blocked))
+        return -1;
+    if (fixed)
+        def.blocked = FLOE_DOF_ALL;
+    if (!c->build)
+        return count(c, item, where, 1);
+    return added(c, item, where, floe_add_sphere(c->w, &def, r));
+}
+
+/* ---- walls -------------------------------------------------------------------- */
+
+static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis)
+{
+    static const char *const names[] = {"x", "y", "z"};
+    for (int k = 0; k < 3; k++)
+        if (sy_is_text(n, names[k])) {
+            *axis = k;
+            return 0;
+        }
+    double v;
+    if (n->type != YAML_SCALAR_NODE || sy_parse_number((const char *)n->data.scalar.value, &v))
+        return sy_error(c->d, n, "%s: expected x, y, z or 0, 1, 2", where);
+    int64_t iv;
+    if (sy_int(c->d, n, where, &iv, 0, 2))
+        return -1;
+    *axis = (int)iv;
+    return 0;
+}
+
+static int body_wall(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"axis", "pos", "sense", "material", "group", "vel"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    int axis = 0;
+    double pos = 0;
+    int64_t sense = 0;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
+        return -1;
+    if ((n = sy_get(d, item, "pos")) && sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -INFINITY, INFINITY, 1, 1))
+        return -1;
+    if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1))
+        return -1;
+    if (!c->build)
+        return count(c, item, where, 1);
+    if (axis == 0)
+        def.pos.x = pos;
+    else if (axis == 1)
+        def.pos.y = pos;
+    else
+        def.pos.z = pos;
+    def.blocked = FLOE_DOF_ALL;
+    return added(c, item, where, floe_add_wall(c->w, &def, axis, (int)sense));
+}
+
+/* ---- facets ---------------------------------------------------------------------- */
+
+static int body_facet(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"vertices", "half_thick", "material", "group", "vel", "angvel", "center"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    floe_vec3 v[3];
+    double ht = 0;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "vertices", &n))
+        return -1;
+    scene_path(p, where, "vertices");
+    if (!sy_is_seq(n) || sy_seq_size(n) != 3)
+        return sy_error(d, n, "%s: expected a list of 3 vertices [[x,y,z], [x,y,z], [x,y,z]]", p);
+    for (int k = 0; k < 3; k++) {
+        char q[SCENE_PATH];
+        if (sy_vec3(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
+            return -1;
+    }
+    if (tri_area2(v) == 0)
+        return sy_error(d, n, "%s: the triangle is degenerate (zero area)", p);
+    if ((n = sy_get(d, item, "half_thick")) &&
+        sy_number_in(d, n, scene_path(p, where, "half_thick"), &ht, 0, INFINITY, 0, 1))
+        return -1;
+    def.pos = (floe_vec3){(v[0].x + v[1].x + v[2].x) / 3, (v[0].y + v[1].y + v[2].y) / 3,
+                          (v[0].z + v[1].z + v[2].z) / 3};
+    if ((n = sy_get(d, item, "center")) && sy_vec3(d, n, scene_path(p, where, "center"), &def.pos))
+        return -1;
+    if (!c->build)
+        return count(c, item, where, 1);
+    def.blocked = FLOE_DOF_ALL;
+    return added(c, item, where, floe_add_facet(c->w, &def, v, ht));
+}
+
+/* ---- meshes ------------------------------------------------------------------------ */
+
+typedef struct mesh_xf {
+    floe_vec3 scale, translate;
+} mesh_xf;
+
+static void mesh_tri(const floe_stl *m, size_t t, const mesh_xf *xf, floe_vec3 out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        floe_vec3 a = m->v[3 * t + (size_t)k];
+        out[k] = (floe_vec3){a.x * xf->scale.x + xf->translate.x, a.y * xf->scale.y + xf->translate.y,
+                             a.z * xf->scale.z + xf->translate.z};
+    }
+}
+
+static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
+{
+    static const char *const keys[] = {"stl", "scale", "translate", "material", "group", "half_thick",
+                                       "vel", "angvel", "center", "skip_degenerate"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n, *stl_node;
+    floe_body_def def;
+    mesh_xf xf = {{1, 1, 1}, {0, 0, 0}};
+    double ht = 0;
+    int skip = 0;
+    const char *file;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "stl", &stl_node) || sy_str(d, stl_node, scene_path(p, where, "stl"), &file))
+        return -1;
+    if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &xf.scale, 0))
+        return -1;
+    if ((n = sy_get(d, item, "translate")) && sy_vec3(d, n, scene_path(p, where, "translate"), &xf.translate))
+        return -1;
+    if ((n = sy_get(d, item, "half_thick")) &&
+        sy_number_in(d, n, scene_path(p, where, "half_thick"), &ht, 0, INFINITY, 0, 1))
+        return -1;
+    if ((n = sy_get(d, item, "skip_degenerate")) && sy_bool(d, n, scene_path(p, where, "skip_degenerate"), &skip))
+        return -1;
+    floe_vec3 center;
+    sy_node *cn = sy_get(d, item, "center");
+    if (cn && sy_vec3(d, cn, scene_path(p, where, "center"), &center))
+        return -1;
+    floe_stl *m = &c->meshes[index];
+    scene_path(p, where, "stl");
+    if (!c->build) {
+        /* Relative paths are relative to the scene file. */
+        char full[2048];
+        if (file[0] == '/' || !c->dir[0])
+            snprintf(full, sizeof full, "%s", file);
+        else
+            snprintf(full, sizeof full, "%s/%s", c->dir, file);
+        char msg[768];
+        if (floe_stl_read(full, m, msg, sizeof msg))
+            return sy_error(d, stl_node, "%s: %s", p, msg);
+        size_t usable = 0;
+        for (size_t t = 0; t < m->n_tri; t++) {
+            floe_vec3 v[3];
+            mesh_tri(m, t, &xf, v);
+            if (tri_area2(v) > 0)
+                usable++;
+            else if (!skip)
+                return sy_error(d, stl_node, "%s: triangle %zu of '%s' is degenerate (zero area); fix the mesh or "
+                                "set skip_degenerate: true", p, t, file);
+        }
+        if (usable == 0)
+            return sy_error(d, stl_node, "%s: '%s' has no usable triangles", p, file);
+        return count(c, item, where, (double)usable);
+    }
+    /* One rigid body: every facet shares the reference point, by default the
+     * area-weighted centroid of the mesh surface. */
+    floe_vec3 sum = {0, 0, 0};
+    double area = 0;
+    for (size_t t = 0; t < m->n_tri; t++) {
+        floe_vec3 v[3];
+        mesh_tri(m, t, &xf, v);
+        double a = tri_area2(v);
+        sum.x += a * (v[0].x + v[1].x + v[2].x) / 3;
+        sum.y += a * (v[0].y + v[1].y + v[2].y) / 3;
+        sum.z += a * (v[0].z + v[1].z + v[2].z) / 3;
+        area += a;
+    }
+    def.pos = cn ? center : (floe_vec3){sum.x / area, sum.y / area, sum.z / area};
+    def.blocked = FLOE_DOF_ALL;
+    for (size_t t = 0; t < m->n_tri; t++) {
+        floe_vec3 v[3];
+        mesh_tri(m, t, &xf, v);
+        if (tri_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht)))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- generators -------------------------------------------------------------------- */
+
+static int add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
+                       const double *rad, double r, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        def->pos = pos[i];
+        if (added(c, at, where, floe_add_sphere(c->w, def, rad ? rad[i] : r)))
+            return -1;
+    }
+    return 0;
+}
+
+static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
+{
+    static const char *const keys[] = {"origin", "spacing", "counts", "radius", "jitter",
+                                       "seed",   "material", "group", "vel",    "angvel"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    floe_lattice_def ld = {0};
+    double r;
+    int64_t seed = 0;
+    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def))
+        return -1;
+    if ((n = sy_get(d, g, "origin")) && sy_vec3(d, n, scene_path(p, where, "origin"), &ld.origin))
+        return -1;
+    if (required(c, g, where, "spacing", &n) || positive3(c, n, scene_path(p, where, "spacing"), &ld.spacing, 0))
+        return -1;
+    if (required(c, g, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
+        return -1;
+    if ((n = sy_get(d, g, "jitter")) && positive3(c, n, scene_path(p, where, "jitter"), &ld.jitter, 1))
+        return -1;
+    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX))
+        return -1;
+    ld.seed = (uint64_t)seed;
+    if (required(c, g, where, "counts", &n))
+        return -1;
+    scene_path(p, where, "counts");
+    if (!sy_is_seq(n) || sy_seq_size(n) != 3)
+        return sy_error(d, n, "%s: expected a list of 3 integers [nx, ny, nz]", p);
+    double total = 1;
+    for (int k = 0; k < 3; k++) {
+        char q[SCENE_PATH];
+        if (sy_int(d, sy_seq_item(d, n, k), scene_index(q, p, k), &ld.counts[k], 0, INT64_MAX))
+            return -1;
+        total *= (double)ld.counts[k];
+    }
+    if (!c->build)
+        return count(c, g, where, total);
+    floe_vec3 *pos;
+    int64_t np;
+    char msg[512];
+    if (floe_gen_lattice(&ld, &pos, &np, msg, sizeof msg))
+        return sy_error(d, g, "%s: %s", where, msg);
+    int rc = add_spheres(c, g, where, &def, pos, NULL, r, np);
+    free(pos);
+    return rc;
+}
+
+static int gen_random(scene_ctx *c, sy_node *g, const char *where)
+{
+    static const char *const keys[] = {"box", "radius", "count", "seed", "material", "group", "vel", "angvel"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    floe_random_def rd = {0};
+    int64_t seed = 0;
+    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def))
+        return -1;
+    if (required(c, g, where, "box", &n))
+        return -1;
+    scene_path(p, where, "box");
+    if (!sy_is_seq(n) || sy_seq_size(n) != 2)
+        return sy_error(d, n, "%s: expected two corners [[xmin, ymin, zmin], [xmax, ymax, zmax]]", p);
+    {
+        char q[SCENE_PATH];
+        if (sy_vec3(d, sy_seq_item(d, n, 0), scene_index(q, p, 0), &rd.lo) ||
+            sy_vec3(d, sy_seq_item(d, n, 1), scene_index(q, p, 1), &rd.hi))
+            return -1;
+        if (!(rd.lo.x < rd.hi.x && rd.lo.y < rd.hi.y && rd.lo.z < rd.hi.z))
+            return sy_error(d, n, "%s: the first corner must be below the second on every axis", p);
+    }
+    sy_node *box = n;
+    if (required(c, g, where, "radius", &n))
+        return -1;
+    scene_path(p, where, "radius");
+    if (sy_is_seq(n)) {
+        char q[SCENE_PATH];
+        if (sy_seq_size(n) != 2)
+            return sy_error(d, n, "%s: expected a radius or a range [rmin, rmax]", p);
+        if (positive(c, sy_seq_item(d, n, 0), scene_index(q, p, 0), &rd.rmin) ||
+            sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, p, 1), &rd.rmax, rd.rmin, INFINITY, 0, 1))
+            return -1;
+    } else {
+        if (positive(c, n, p, &rd.rmin))
+            return -1;
+        rd.rmax = rd.rmin;
+    }
+    double ex = rd.hi.x - rd.lo.x, ey = rd.hi.y - rd.lo.y, ez = rd.hi.z - rd.lo.z;
+    if (ex < 2 * rd.rmax || ey < 2 * rd.rmax || ez < 2 * rd.rmax)
+        return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold spheres of radius %g", where, ex, ey, ez,
+                        rd.rmax);
+    if (required(c, g, where, "count", &n) || sy_int(d, n, scene_path(p, where, "count"), &rd.count, 0, INT64_MAX))
+        return -1;
+    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX))
+        return -1;
+    rd.seed = (uint64_t)seed;
+    if (!c->build)
+        return count(c, g, where, (double)rd.count);
+    floe_vec3 *pos;
+    double *rad;
+    int64_t placed;
+    char msg[512];
+    if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg))
+        return sy_error(d, g, "%s: %s", where, msg);
+    int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
+    free(pos);
+    free(rad);
+    return rc;
+}
+
+static int body_generator(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"lattice", "random"};
+    sy_doc *d = c->d;
+    if (sy_check_keys(d, item, where, keys, 2))
+        return -1;
+    if (sy_map_size(item) != 1)
+        return sy_error(d, sy_map_size(item) ? sy_map_key(d, item, 1) : item,
+                        "%s: give exactly one generator (lattice or random) per list item", where);
+    const char *kind = (const char *)sy_map_key(d, item, 0)->data.scalar.value;
+    char p[SCENE_PATH];
+    scene_path(p, where, kind);
+    sy_node *g = sy_map_value(d, item, 0);
+    return kind[0] == 'l' ? gen_lattice(c, g, p) : gen_random(c, g, p);
+}
+
+/* ---- dispatch ------------------------------------------------------------------------ */
+
+int scene_bodies(scene_ctx *c, const char *key, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, sec, key))
+        return -1;
+    int n = sy_seq_size(sec);
+    if (!strcmp(key, "meshes") && !c->build) {
+        c->meshes = calloc((size_t)(n ? n : 1), sizeof *c->meshes);
+        if (!c->meshes)
+            return sy_error(d, sec, "out of memory");
+        c->n_meshes = n;
+    }
+    for (int i = 0; i < n; i++) {
+        sy_node *item = sy_seq_item(d, sec, i);
+        char where[SCENE_PATH];
+        scene_index(where, key, i);
+        if (sy_want_map(d, item, where))
+            return -1;
+        int rc;
+        switch (key[0]) {
+        case 'p': rc = body_sphere(c, item, where); break;
+        case 'w': rc = body_wall(c, item, where); break;
+        case 'f': rc = body_facet(c, item, where); break;
+        case 'm': rc = body_mesh(c, item, where, i); break;
+        default: rc = body_generator(c, item, where); break;
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* Shared state of the scene loader, split over scene.c (world, materials,
+ * models, groups, run), scene_bodies.c (particles, walls, facets, meshes,
+ * generators) and scene_output.c (output section). Not a public header. */
+#ifndef FLOE_IO_SCENE_INTERNAL_H
+#define FLOE_IO_SCENE_INTERNAL_H
+
+#include "scene.h"
+#include "scene_yaml.h"
+#include "stl.h"
+
+/* Refuse scenes that would need absurd memory before allocating anything.
+ * The estimate covers particle state plus a few contacts per particle. */
+#define SCENE_MAX_PARTICLES 200000000.0
+#define SCENE_BYTES_PER_PARTICLE 400.0
+#define SCENE_MAX_BYTES (16.0 * 1024 * 1024 * 1024)
+
+#define SCENE_PATH 256 /* length of key paths in messages */
+
+typedef struct scene_motion {
+    int group;
+    sy_node *node;
+    floe_motion m;
+} scene_motion;
+
+typedef struct scene_ctx {
+    sy_doc *d;
+    floe_world *w;
+    /* Bodies are read twice: pass 0 validates and counts (and reads STL
+     * files), pass 1 adds them to the world. */
+    int build;
+    double count;              /* particles counted in pass 0 */
+    int64_t added;             /* particles added in pass 1 */
+    char dir[1024];            /* directory of the scene file ("" = current) */
+    floe_stl *meshes;          /* STL contents per meshes[i], read in pass 0 */
+    int n_meshes;
+    scene_motion motions[FLOE_MAX_GROUPS];
+    int n_motions;
+    sy_node *run_time;         /* run.time node, for the dt conversion error */
+    /* output cadences given explicitly (others get defaults at the end) */
+    int set_vtk, set_energy, set_history, set_progress;
+} scene_ctx;
+
+/* scene_bodies.c: one top-level body section (key is particles, walls,
+ * facets, meshes or generators). */
+int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
+/* scene_output.c */
+void scene_output_init(floe_output_config *out);  /* defaults that do not depend on the run length */
+int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
+void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_steps);
+
+/* Shared helpers (scene.c). */
+const char *scene_path(char *buf, const char *base, const char *key);          /* "base.key" */
+const char *scene_index(char *buf, const char *base, int i);                   /* "base[i]" */
+int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
+int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
+int scene_world_error(scene_ctx *c, sy_node *at, const char *where);          /* floe_last_error */
+/* A schema value: true/false (1/0) or a number, range-checked against spec. */
+int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
+
+#endif

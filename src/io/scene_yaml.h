@@ -1,0 +1,99 @@
+/* Typed access to a libyaml document tree with positioned error messages.
+ *
+ * Every getter validates one node and, on failure, records the first error as
+ * "file:line:col: message" (1-based line and column) and returns -1. Later
+ * errors never overwrite the first one, so callers may simply propagate -1.
+ * `where` is the dotted key path used in messages, e.g. "particles[2].radius". */
+#ifndef FLOE_IO_SCENE_YAML_H
+#define FLOE_IO_SCENE_YAML_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include <floe/floe.h>
+
+typedef struct sy_doc {
+    const char *path;      /* file name used in messages */
+    yaml_document_t doc;
+    int loaded;            /* doc must be deleted */
+    char *err;
+    size_t errlen;
+    int failed;
+} sy_doc;
+
+typedef const yaml_node_t sy_node;
+
+/* Reads and parses `path` (exactly one YAML document). */
+int sy_load(sy_doc *d, const char *path, char *err, size_t errlen);
+void sy_free(sy_doc *d);
+sy_node *sy_root(sy_doc *d);
+
+/* Records "path:line:col: message" at node n (or 1:1 if n is NULL). Returns -1. */
+int sy_error(sy_doc *d, sy_node *n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- structure -------------------------------------------------------- */
+
+int sy_is_map(sy_node *n);
+int sy_is_seq(sy_node *n);
+int sy_is_null(sy_node *n);  /* empty, "~" or "null" plain scalar */
+const char *sy_type_name(sy_node *n);  /* "a mapping", "a list", "'text'" ... for messages */
+
+int sy_map_size(sy_node *n);
+sy_node *sy_map_key(sy_doc *d, sy_node *map, int i);
+sy_node *sy_map_value(sy_doc *d, sy_node *map, int i);
+int sy_seq_size(sy_node *n);
+sy_node *sy_seq_item(sy_doc *d, sy_node *seq, int i);
+
+/* Value of `key` in `map`, or NULL. Keys are assumed checked by sy_check_keys. */
+sy_node *sy_get(sy_doc *d, sy_node *map, const char *key);
+
+/* Requires a mapping whose keys are scalars, unique and in `allowed`
+ * (n_allowed entries). `where` names the mapping ("particles[2]"; "" for the
+ * top level). Unknown keys get an edit-distance suggestion. */
+int sy_check_keys(sy_doc *d, sy_node *map, const char *where,
+                  const char *const *allowed, int n_allowed);
+/* Requires a mapping / a list; `what` describes the expected content. */
+int sy_want_map(sy_doc *d, sy_node *n, const char *where);
+int sy_want_seq(sy_doc *d, sy_node *n, const char *where);
+/* Error for a missing required key of `map`. */
+int sy_missing(sy_doc *d, sy_node *map, const char *where, const char *key);
+
+/* ---- scalars ---------------------------------------------------------- */
+
+/* Closest candidate within a small edit distance, or NULL. */
+const char *sy_suggest(const char *word, const char *const *cands, int n);
+/* Optimal-string-alignment edit distance (exposed for tests). */
+int sy_edit_distance(const char *a, const char *b);
+
+/* Parses YAML number forms: 1, -2, 1e-3, 2.5E9, .5, +.inf, -.inf, .nan,
+ * 0x1F, 0o17, 0b101. Returns 0 on success. */
+int sy_parse_number(const char *s, double *out);
+
+int sy_str(sy_doc *d, sy_node *n, const char *where, const char **out);
+int sy_number(sy_doc *d, sy_node *n, const char *where, double *out);
+/* Range check of a value read from scalar n (the message quotes n's text). */
+int sy_range(sy_doc *d, sy_node *n, const char *where, double v, double lo, double hi, int lo_open, int hi_open);
+/* Number in a range; open bounds excluded; message "where = v is out of range [lo, hi)". */
+int sy_number_in(sy_doc *d, sy_node *n, const char *where, double *out,
+                 double lo, double hi, int lo_open, int hi_open);
+/* Integral value in [lo, hi]; accepts 1e6-style forms when integral. */
+int sy_int(sy_doc *d, sy_node *n, const char *where, int64_t *out, int64_t lo, int64_t hi);
+int sy_bool(sy_doc *d, sy_node *n, const char *where, int *out);
+/* 1 if n is a plain true/false scalar (value in *out), else 0; no error. */
+int sy_is_bool(sy_node *n, int *out);
+/* 1 if n is a scalar whose text equals s. */
+int sy_is_text(sy_node *n, const char *s);
+/* List of exactly 3 finite numbers. */
+int sy_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
+/* Either one finite number (all three components) or a list of 3. */
+int sy_scalar_or_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
+
+/* Formats a range bound for messages ("1e+09", "inf"). */
+void sy_fmt_bound(char *buf, size_t len, double v);
+
+#endif

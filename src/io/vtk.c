@@ -1,0 +1,775 @@
+/* VTK XML writers (see vtk.h and docs/outputs.md).
+ *
+ * A frame is built in two phases: every array is declared first (name, type,
+ * components, tuples), which fixes the appended-data offsets; then one buffer
+ * holding all blocks is allocated and filled in place, and the XML header and
+ * the buffer go out with two fwrite calls. No per-value formatting, so a
+ * 100k-particle frame is a memory copy plus one large write. */
+#include "vtk.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(floe_vec3) == 3 * sizeof(double), "floe_vec3 must be 3 packed doubles");
+_Static_assert(sizeof(floe_quat) == 4 * sizeof(double), "floe_quat must be 4 packed doubles");
+
+enum vtk_type { T_F64, T_I64, T_I32, T_U32, T_U8 };
+static const char *const type_name[] = {"Float64", "Int64", "Int32", "UInt32", "UInt8"};
+static const size_t type_size[] = {8, 8, 4, 4, 1};
+
+/* Where an array goes in the XML; the order of this enum is the element order. */
+enum vtk_section { S_FIELD, S_POINTDATA, S_CELLDATA, S_POINTS, S_CELLS, S_LINES, S_POLYS, S_COUNT };
+
+typedef struct vtk_array {
+    char name[96];
+    int type, ncomp, section;
+    size_t ntuples;
+    size_t offset; /* of the block's UInt64 byte count, from the byte after '_' */
+} vtk_array;
+
+struct floe_vtk {
+    vtk_array *arr;
+    int narr, carr;
+    unsigned char *data; /* all appended blocks, headers included */
+    size_t dlen, dcap;
+    char *xml;
+    size_t xlen, xcap;
+    int oom;             /* an allocation failed while building this frame */
+    int *idx;            /* particle or contact scratch indices */
+    size_t idx_cap;
+    double *state;       /* one contact's model state */
+    int state_cap;
+    unsigned char *seen; /* per registered model: appeared in some contacts frame */
+    int nmodels;
+    int *colmap;         /* per model, per state name: state column, or -1 */
+    char (*colname)[96];
+};
+
+struct floe_pvd {
+    char *path, *tmp;
+    char *body; /* the <DataSet .../> lines written so far */
+    size_t len, cap;
+    int n;
+};
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static const char *byte_order(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first ? "LittleEndian" : "BigEndian";
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* Typed stores into the byte buffer: blocks are not aligned, so go through memcpy. */
+static inline void put_f64(unsigned char *p, size_t i, double x) { memcpy(p + 8 * i, &x, 8); }
+static inline void put_i64(unsigned char *p, size_t i, int64_t x) { memcpy(p + 8 * i, &x, 8); }
+static inline void put_i32(unsigned char *p, size_t i, int32_t x) { memcpy(p + 4 * i, &x, 4); }
+static inline void put_u32(unsigned char *p, size_t i, uint32_t x) { memcpy(p + 4 * i, &x, 4); }
+static inline void put_vec(unsigned char *p, size_t i, floe_vec3 x) { memcpy(p + 24 * i, &x, 24); }
+
+static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == FLOE_SHAPE_FACET; }
+
+static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static floe_vec3 vadd(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
+{
+    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static double vget(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
+static void vset(floe_vec3 *v, int k, double x)
+{
+    if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x;
+}
+
+/* ---- frame builder ----------------------------------------------------- */
+
+floe_vtk *floe_vtk_create(void) { return calloc(1, sizeof(floe_vtk)); }
+
+void floe_vtk_destroy(floe_vtk *v)
+{
+    if (!v) return;
+    free(v->arr);
+    free(v->data);
+    free(v->xml);
+    free(v->idx);
+    free(v->state);
+    free(v->seen);
+    free(v->colmap);
+    free(v->colname);
+    free(v);
+}
+
+static void vtk_begin(floe_vtk *v)
+{
+    v->narr = 0;
+    v->dlen = 0;
+    v->xlen = 0;
+    v->oom = 0;
+}
+
+/* Keeps names to what XML attributes and ParaView's calculator accept. */
+static void clean_name(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < cap; i++) {
+        char c = src[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+        dst[i] = ok ? c : '_';
+    }
+    dst[i] = '\0';
+}
+
+/* Declares an array; returns its index (or -1 after an allocation failure). */
+static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples)
+{
+    size_t cap = (size_t)v->carr;
+    if (grow((void **)&v->arr, &cap, (size_t)v->narr + 1, sizeof(vtk_array))) {
+        v->oom = 1;
+        return -1;
+    }
+    v->carr = (int)cap;
+    vtk_array *a = &v->arr[v->narr];
+    clean_name(a->name, sizeof a->name, name);
+    a->type = type;
+    a->ncomp = ncomp;
+    a->section = section;
+    a->ntuples = ntuples;
+    a->offset = v->dlen;
+    v->dlen += 8 + ntuples * (size_t)ncomp * type_size[type];
+    return v->narr++;
+}
+
+/* Allocates the appended data and writes every block's byte count. */
+static int vtk_commit(floe_vtk *v)
+{
+    if (v->oom) return -1;
+    if (grow((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
+    for (int i = 0; i < v->narr; i++) {
+        const vtk_array *a = &v->arr[i];
+        uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
+        memcpy(v->data + a->offset, &nbytes, 8);
+    }
+    return 0;
+}
+
+/* Data of array i; valid after vtk_commit. */
+static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].offset + 8; }
+
+static void xml_add(floe_vtk *v, const char *fmt, ...)
+{
+    if (v->oom) return;
+    for (;;) {
+        size_t room = v->xcap - v->xlen;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(v->xml ? v->xml + v->xlen : NULL, v->xml ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) { v->oom = 1; return; }
+        if ((size_t)n < room) { v->xlen += (size_t)n; return; }
+        if (grow((void **)&v->xml, &v->xcap, v->xlen + (size_t)n + 1, 1)) { v->oom = 1; return; }
+    }
+}
+
+static void xml_section(floe_vtk *v, int section, const char *tag, const char *indent, int always)
+{
+    int any = 0;
+    for (int i = 0; i < v->narr; i++) any |= v->arr[i].section == section;
+    if (!any && !always) return;
+    xml_add(v, "%s<%s>\n", indent, tag);
+    for (int i = 0; i < v->narr; i++) {
+        const vtk_array *a = &v->arr[i];
+        if (a->section != section) continue;
+        xml_add(v, "%s  <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"", indent,
+                type_name[a->type], a->name, a->ncomp);
+        if (section == S_FIELD) xml_add(v, " NumberOfTuples=\"%zu\"", a->ntuples);
+        xml_add(v, " format=\"appended\" offset=\"%zu\"/>\n", a->offset);
+    }
+    xml_add(v, "%s</%s>\n", indent, tag);
+}
+
+/* Writes the XML header for `type` ("UnstructuredGrid" or "PolyData") with the
+ * given Piece attributes, then the appended data, to `path`. */
+static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs,
+                     const char *comment, char *err, size_t errlen)
+{
+    v->xlen = 0;
+    xml_add(v, "<?xml version=\"1.0\"?>\n");
+    xml_add(v, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
+            type, byte_order());
+    if (comment) xml_add(v, "  <!-- %s -->\n", comment);
+    xml_add(v, "  <%s>\n", type);
+    xml_section(v, S_FIELD, "FieldData", "    ", 0);
+    xml_add(v, "    <Piece %s>\n", piece_attrs);
+    xml_section(v, S_POINTDATA, "PointData", "      ", 1);
+    xml_section(v, S_CELLDATA, "CellData", "      ", 1);
+    xml_section(v, S_POINTS, "Points", "      ", 1);
+    xml_section(v, S_CELLS, "Cells", "      ", 0);
+    xml_section(v, S_LINES, "Lines", "      ", 0);
+    xml_section(v, S_POLYS, "Polys", "      ", 0);
+    xml_add(v, "    </Piece>\n  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
+    if (v->oom) {
+        set_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int ok = fwrite(v->xml, 1, v->xlen, f) == v->xlen;
+    ok = ok && fwrite(v->data, 1, v->dlen, f) == v->dlen;
+    ok = ok && fwrite(tail, 1, sizeof tail - 1, f) == sizeof tail - 1;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok) {
+        set_err(err, errlen, "error writing %s: %s", path, strerror(saved));
+        return -1;
+    }
+    return 0;
+}
+
+static int oom(char *err, size_t errlen, const char *path)
+{
+    set_err(err, errlen, "%s: out of memory", path);
+    return -1;
+}
+
+/* TimeValue is the name ParaView's XML readers take as the frame's time. */
+static void decl_time(floe_vtk *v, int *a_time, int *a_step)
+{
+    *a_time = vtk_decl(v, S_FIELD, "TimeValue", T_F64, 1, 1);
+    *a_step = vtk_decl(v, S_FIELD, "Step", T_I64, 1, 1);
+}
+
+static void fill_time(floe_vtk *v, const floe_world *w, int a_time, int a_step)
+{
+    put_f64(vtk_ptr(v, a_time), 0, floe_time(w));
+    put_i64(vtk_ptr(v, a_step), 0, floe_step_count(w));
+}
+
+/* ---- particles --------------------------------------------------------- */
+
+int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
+                             char *err, size_t errlen)
+{
+    int n = floe_particle_count(w);
+    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    size_t m = 0;
+    for (int i = 0; i < n; i++)
+        if (!is_boundary(floe_particle_shape(w, i))) v->idx[m++] = i;
+
+    vtk_begin(v);
+    int a_time, a_step;
+    decl_time(v, &a_time, &a_step);
+    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
+    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, m);
+    int a_rad = vtk_decl(v, S_POINTDATA, "radius", T_F64, 1, m);
+    int a_mass = vtk_decl(v, S_POINTDATA, "mass", T_F64, 1, m);
+    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, m);
+    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, m);
+    int a_force = vtk_decl(v, S_POINTDATA, "force", T_F64, 3, m);
+    int a_torque = vtk_decl(v, S_POINTDATA, "torque", T_F64, 3, m);
+    int a_ori = vtk_decl(v, S_POINTDATA, "orientation", T_F64, 4, m);
+    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, m);
+    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, m);
+    int a_blk = vtk_decl(v, S_POINTDATA, "blocked", T_U32, 1, m);
+    int a_conn = vtk_decl(v, S_CELLS, "connectivity", T_I64, 1, m);
+    int a_off = vtk_decl(v, S_CELLS, "offsets", T_I64, 1, m);
+    int a_types = vtk_decl(v, S_CELLS, "types", T_U8, 1, m);
+    if (vtk_commit(v)) return oom(err, errlen, path);
+    fill_time(v, w, a_time, a_step);
+
+    if (m > 0) {
+        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
+        const floe_vec3 *angvel = floe_angular_velocities(w);
+        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
+        const floe_quat *ori = floe_orientations(w);
+        const double *rad = floe_radii(w), *mass = floe_masses(w);
+        const int *mat = floe_particle_materials(w);
+        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        unsigned char *p_pts = vtk_ptr(v, a_pts), *p_id = vtk_ptr(v, a_id);
+        unsigned char *p_rad = vtk_ptr(v, a_rad), *p_mass = vtk_ptr(v, a_mass);
+        unsigned char *p_vel = vtk_ptr(v, a_vel), *p_angvel = vtk_ptr(v, a_angvel);
+        unsigned char *p_force = vtk_ptr(v, a_force), *p_torque = vtk_ptr(v, a_torque);
+        unsigned char *p_ori = vtk_ptr(v, a_ori), *p_mat = vtk_ptr(v, a_mat);
+        unsigned char *p_grp = vtk_ptr(v, a_grp), *p_blk = vtk_ptr(v, a_blk);
+        unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
+        unsigned char *p_types = vtk_ptr(v, a_types);
+        for (size_t k = 0; k < m; k++) {
+            int i = v->idx[k];
+            put_vec(p_pts, k, pos[i]);
+            put_i32(p_id, k, i);
+            put_f64(p_rad, k, rad[i]);
+            put_f64(p_mass, k, mass[i]);
+            put_vec(p_vel, k, vel[i]);
+            put_vec(p_angvel, k, angvel[i]);
+            put_vec(p_force, k, force[i]);
+            put_vec(p_torque, k, torque[i]);
+            memcpy(p_ori + 32 * k, &ori[i], 32); /* (w, x, y, z) */
+            put_i32(p_mat, k, mat[i]);
+            put_u32(p_grp, k, grp[i]);
+            put_u32(p_blk, k, blk[i]);
+            put_i64(p_conn, k, (int64_t)k);
+            put_i64(p_off, k, (int64_t)k + 1);
+            p_types[k] = 1; /* VTK_VERTEX */
+        }
+    }
+    char attrs[128];
+    snprintf(attrs, sizeof attrs, "NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\"", m, m);
+    return vtk_write(v, path, "UnstructuredGrid", attrs, NULL, err, errlen);
+}
+
+/* ---- contacts ---------------------------------------------------------- */
+
+static int model_index(int nmodels, const char *name)
+{
+    if (!name) return -1;
+    for (int m = 0; m < nmodels; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        if (mi && (mi->name == name || strcmp(mi->name, name) == 0)) return m;
+    }
+    return -1;
+}
+
+/* Fixed contact arrays; a model state name equal to one of these is written
+ * as "state_<name>" so the two never collide. */
+static const char *const contact_fixed[] = {
+    "id_a", "id_b", "model", "fn", "ft", "tw", "tr", "uN", "normal", "point", "force_local",
+    "torque_local", "force_global", "kn", "kt", "area", "step_created", "TimeValue", "Step", NULL};
+
+static int is_fixed_contact_name(const char *s)
+{
+    for (int i = 0; contact_fixed[i]; i++)
+        if (strcmp(contact_fixed[i], s) == 0) return 1;
+    return 0;
+}
+
+/* Builds the state columns: the union, by name, of the state names of every
+ * model seen so far, in registry order. Returns the column count or -1. */
+static int build_state_columns(floe_vtk *v)
+{
+    size_t total = 0;
+    for (int m = 0; m < v->nmodels; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        if (mi && mi->n_state > 0) total += (size_t)mi->n_state;
+    }
+    free(v->colmap);
+    free(v->colname);
+    v->colmap = malloc((total + 1) * sizeof *v->colmap);
+    v->colname = malloc((total + 1) * sizeof *v->colname);
+    if (!v->colmap || !v->colname) return -1;
+    int ncol = 0;
+    size_t base = 0;
+    int maxstate = 1;
+    for (int m = 0; m < v->nmodels; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        int ns = mi && mi->n_state > 0 ? mi->n_state : 0;
+        if (ns > maxstate) maxstate = ns;
+        for (int k = 0; k < ns; k++) {
+            v->colmap[base + (size_t)k] = -1;
+            if (!v->seen[m] || !mi->state_names || !mi->state_names[k]) continue;
+            char name[96];
+            if (is_fixed_contact_name(mi->state_names[k]))
+                snprintf(name, sizeof name, "state_%s", mi->state_names[k]);
+            else
+                snprintf(name, sizeof name, "%s", mi->state_names[k]);
+            clean_name(name, sizeof name, name);
+            int c = 0;
+            while (c < ncol && strcmp(v->colname[c], name) != 0) c++;
+            if (c == ncol) memcpy(v->colname[ncol++], name, sizeof name);
+            v->colmap[base + (size_t)k] = c;
+        }
+        base += (size_t)ns;
+    }
+    if (maxstate > v->state_cap) {
+        double *s = realloc(v->state, (size_t)maxstate * sizeof *s);
+        if (!s) return -1;
+        v->state = s;
+        v->state_cap = maxstate;
+    }
+    return ncol;
+}
+
+static size_t model_base(int model)
+{
+    size_t base = 0;
+    for (int m = 0; m < model; m++) {
+        const floe_model_info *mi = floe_model_get(m);
+        if (mi && mi->n_state > 0) base += (size_t)mi->n_state;
+    }
+    return base;
+}
+
+/* The end of a contact line on particle `id`: its centre for a sphere-like
+ * particle; the contact point for a wall or facet, whose reference point
+ * may be far away. */
+static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *ci)
+{
+    if (id < 0 || id >= floe_particle_count(w) || is_boundary(floe_particle_shape(w, id)))
+        return ci->point;
+    return floe_positions(w)[id];
+}
+
+int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
+                            char *err, size_t errlen)
+{
+    if (!v->seen) {
+        v->nmodels = floe_model_count();
+        v->seen = calloc((size_t)v->nmodels + 1, 1);
+        if (!v->seen) return oom(err, errlen, path);
+    }
+    int nc = floe_contact_count(w);
+    if (nc < 0) nc = 0;
+    size_t m = (size_t)nc;
+    if (grow((void **)&v->idx, &v->idx_cap, m + 1, sizeof(int))) return oom(err, errlen, path);
+    floe_contact_info ci;
+    for (int i = 0; i < nc; i++) {
+        int mod = -1;
+        if (floe_contact_get(w, i, &ci) == FLOE_OK) mod = model_index(v->nmodels, ci.model);
+        v->idx[i] = mod;
+        if (mod >= 0) v->seen[mod] = 1;
+    }
+    int ncol = build_state_columns(v);
+    if (ncol < 0) return oom(err, errlen, path);
+
+    vtk_begin(v);
+    int a_time, a_step;
+    decl_time(v, &a_time, &a_step);
+    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, 2 * m);
+    int a_a = vtk_decl(v, S_CELLDATA, "id_a", T_I32, 1, m);
+    int a_b = vtk_decl(v, S_CELLDATA, "id_b", T_I32, 1, m);
+    int a_model = vtk_decl(v, S_CELLDATA, "model", T_I32, 1, m);
+    int a_fn = vtk_decl(v, S_CELLDATA, "fn", T_F64, 1, m);
+    int a_ft = vtk_decl(v, S_CELLDATA, "ft", T_F64, 1, m);
+    int a_tw = vtk_decl(v, S_CELLDATA, "tw", T_F64, 1, m);
+    int a_tr = vtk_decl(v, S_CELLDATA, "tr", T_F64, 1, m);
+    int a_un = vtk_decl(v, S_CELLDATA, "uN", T_F64, 1, m);
+    int a_normal = vtk_decl(v, S_CELLDATA, "normal", T_F64, 3, m);
+    int a_point = vtk_decl(v, S_CELLDATA, "point", T_F64, 3, m);
+    int a_fl = vtk_decl(v, S_CELLDATA, "force_local", T_F64, 3, m);
+    int a_tl = vtk_decl(v, S_CELLDATA, "torque_local", T_F64, 3, m);
+    int a_fg = vtk_decl(v, S_CELLDATA, "force_global", T_F64, 3, m);
+    int a_kn = vtk_decl(v, S_CELLDATA, "kn", T_F64, 1, m);
+    int a_kt = vtk_decl(v, S_CELLDATA, "kt", T_F64, 1, m);
+    int a_area = vtk_decl(v, S_CELLDATA, "area", T_F64, 1, m);
+    int a_created = vtk_decl(v, S_CELLDATA, "step_created", T_I64, 1, m);
+    int a_state0 = v->narr;
+    for (int c = 0; c < ncol; c++) vtk_decl(v, S_CELLDATA, v->colname[c], T_F64, 1, m);
+    int a_conn = vtk_decl(v, S_LINES, "connectivity", T_I64, 1, 2 * m);
+    int a_off = vtk_decl(v, S_LINES, "offsets", T_I64, 1, m);
+    if (vtk_commit(v)) return oom(err, errlen, path);
+    fill_time(v, w, a_time, a_step);
+
+    unsigned char *p_pts = vtk_ptr(v, a_pts), *p_a = vtk_ptr(v, a_a), *p_b = vtk_ptr(v, a_b);
+    unsigned char *p_model = vtk_ptr(v, a_model), *p_fn = vtk_ptr(v, a_fn), *p_ft = vtk_ptr(v, a_ft);
+    unsigned char *p_tw = vtk_ptr(v, a_tw), *p_tr = vtk_ptr(v, a_tr), *p_un = vtk_ptr(v, a_un);
+    unsigned char *p_normal = vtk_ptr(v, a_normal), *p_point = vtk_ptr(v, a_point);
+    unsigned char *p_fl = vtk_ptr(v, a_fl), *p_tl = vtk_ptr(v, a_tl), *p_fg = vtk_ptr(v, a_fg);
+    unsigned char *p_kn = vtk_ptr(v, a_kn), *p_kt = vtk_ptr(v, a_kt), *p_area = vtk_ptr(v, a_area);
+    unsigned char *p_created = vtk_ptr(v, a_created);
+    unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
+    for (size_t i = 0; i < m; i++) {
+        if (floe_contact_get(w, (int)i, &ci) != FLOE_OK) {
+            memset(&ci, 0, sizeof ci);
+            ci.a = ci.b = -1;
+            ci.uN = ci.kn = ci.kt = ci.area = NAN;
+        }
+        put_vec(p_pts, 2 * i, line_end(w, ci.a, &ci));
+        put_vec(p_pts, 2 * i + 1, line_end(w, ci.b, &ci));
+        put_i32(p_a, i, ci.a);
+        put_i32(p_b, i, ci.b);
+        put_i32(p_model, i, v->idx[i]);
+        put_f64(p_fn, i, ci.force.x);
+        put_f64(p_ft, i, hypot(ci.force.y, ci.force.z));
+        put_f64(p_tw, i, ci.torque.x);
+        put_f64(p_tr, i, hypot(ci.torque.y, ci.torque.z));
+        put_f64(p_un, i, ci.uN);
+        put_vec(p_normal, i, ci.normal);
+        put_vec(p_point, i, ci.point);
+        put_vec(p_fl, i, ci.force);
+        put_vec(p_tl, i, ci.torque);
+        put_vec(p_fg, i, ci.force_global);
+        put_f64(p_kn, i, ci.kn);
+        put_f64(p_kt, i, ci.kt);
+        put_f64(p_area, i, ci.area);
+        put_i64(p_created, i, ci.step_created);
+        put_i64(p_conn, 2 * i, (int64_t)(2 * i));
+        put_i64(p_conn, 2 * i + 1, (int64_t)(2 * i + 1));
+        put_i64(p_off, i, (int64_t)(2 * i + 2));
+        /* Not-applicable state is NaN: ParaView shows it in the NaN colour. */
+        for (int c = 0; c < ncol; c++) put_f64(vtk_ptr(v, a_state0 + c), i, NAN);
+        int mod = v->idx[i];
+        if (mod >= 0 && ncol > 0) {
+            int ns = floe_contact_state(w, (int)i, v->state, v->state_cap);
+            const floe_model_info *mi = floe_model_get(mod);
+            if (ns > mi->n_state) ns = mi->n_state;
+            size_t base = model_base(mod);
+            for (int k = 0; k < ns; k++) {
+                int c = v->colmap[base + (size_t)k];
+                if (c >= 0) put_f64(vtk_ptr(v, a_state0 + c), i, v->state[k]);
+            }
+        }
+    }
+    char attrs[192];
+    snprintf(attrs, sizeof attrs,
+             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"0\"", 2 * m, m);
+    /* The cell array "model" holds registry indices; name them for readers. */
+    char comment[1024];
+    int len = snprintf(comment, sizeof comment, "model ids:");
+    for (int mod = 0; mod < v->nmodels && len > 0 && (size_t)len < sizeof comment - 100; mod++) {
+        const floe_model_info *mi = floe_model_get(mod);
+        char name[64];
+        clean_name(name, sizeof name, mi && mi->name ? mi->name : "?");
+        for (char *q = name; *q; q++)
+            if (*q == '-') *q = '_'; /* "--" may not appear in an XML comment */
+        len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", mod ? "," : "", mod, name);
+    }
+    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
+}
+
+/* ---- boundaries -------------------------------------------------------- */
+
+/* Bounding box of everything that is not a wall: spheres with their radii
+ * and facet vertices. Non-finite values (a runaway) are skipped. Returns 0
+ * when the box is empty. */
+static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
+{
+    int n = floe_particle_count(w), any = 0;
+    const floe_vec3 *pos = n > 0 ? floe_positions(w) : NULL;
+    const double *rad = n > 0 ? floe_radii(w) : NULL;
+    for (int i = 0; i < n; i++) {
+        floe_shape_type s = floe_particle_shape(w, i);
+        floe_vec3 pts[3];
+        int np = 0;
+        double r = 0;
+        if (s == FLOE_SHAPE_WALL) continue;
+        if (s == FLOE_SHAPE_FACET) {
+            if (floe_facet_vertices(w, i, pts) != FLOE_OK) continue;
+            np = 3;
+        } else {
+            pts[0] = pos[i];
+            r = isfinite(rad[i]) ? rad[i] : 0;
+            np = 1;
+        }
+        for (int j = 0; j < np; j++) {
+            if (!isfinite(pts[j].x) || !isfinite(pts[j].y) || !isfinite(pts[j].z)) continue;
+            for (int k = 0; k < 3; k++) {
+                double x = vget(pts[j], k);
+                if (!any || x - r < vget(*lo, k)) vset(lo, k, x - r);
+                if (!any || x + r > vget(*hi, k)) vset(hi, k, x + r);
+            }
+            any = 1;
+        }
+    }
+    return any;
+}
+
+int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
+                              char *err, size_t errlen)
+{
+    int n = floe_particle_count(w);
+    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    size_t ncell = 0, npts = 0;
+    for (int i = 0; i < n; i++) {
+        floe_shape_type s = floe_particle_shape(w, i);
+        if (s == FLOE_SHAPE_WALL) npts += 4;
+        else if (s == FLOE_SHAPE_FACET) npts += 3;
+        else continue;
+        v->idx[ncell++] = i;
+    }
+    /* Walls are infinite: draw them over the scene's extent plus 10 %. */
+    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    int have_box = scene_box(w, &lo, &hi);
+    double ext = 0;
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vget(hi, k) - vget(lo, k));
+    double margin = have_box && ext > 0 ? 0.1 * ext : 0.5;
+
+    vtk_begin(v);
+    int a_time, a_step;
+    decl_time(v, &a_time, &a_step);
+    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
+    int a_pvel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
+    int a_id = vtk_decl(v, S_CELLDATA, "id", T_I32, 1, ncell);
+    int a_shape = vtk_decl(v, S_CELLDATA, "shape", T_I32, 1, ncell);
+    int a_mat = vtk_decl(v, S_CELLDATA, "material", T_I32, 1, ncell);
+    int a_grp = vtk_decl(v, S_CELLDATA, "groups", T_U32, 1, ncell);
+    int a_vel = vtk_decl(v, S_CELLDATA, "velocity", T_F64, 3, ncell);
+    int a_angvel = vtk_decl(v, S_CELLDATA, "angular_velocity", T_F64, 3, ncell);
+    int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, ncell);
+    int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, ncell);
+    int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
+    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, npts);
+    int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
+    if (vtk_commit(v)) return oom(err, errlen, path);
+    fill_time(v, w, a_time, a_step);
+
+    if (ncell > 0) {
+        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
+        const floe_vec3 *angvel = floe_angular_velocities(w);
+        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
+        const double *rad = floe_radii(w);
+        const int *mat = floe_particle_materials(w);
+        const uint32_t *grp = floe_particle_groups(w);
+        unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
+        unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
+        size_t ip = 0;
+        for (size_t c = 0; c < ncell; c++) {
+            int i = v->idx[c];
+            floe_vec3 pts[4];
+            int np;
+            if (floe_particle_shape(w, i) == FLOE_SHAPE_WALL) {
+                int sense = 0;
+                int k = floe_wall_axis(w, i, &sense);
+                if (k < 0 || k > 2) k = 0;
+                int a1 = (k + 1) % 3, a2 = (k + 2) % 3;
+                double lo1 = (have_box ? vget(lo, a1) : vget(pos[i], a1)) - margin;
+                double hi1 = (have_box ? vget(hi, a1) : vget(pos[i], a1)) + margin;
+                double lo2 = (have_box ? vget(lo, a2) : vget(pos[i], a2)) - margin;
+                double hi2 = (have_box ? vget(hi, a2) : vget(pos[i], a2)) + margin;
+                const double c1[4] = {lo1, hi1, hi1, lo1}, c2[4] = {lo2, lo2, hi2, hi2};
+                for (int j = 0; j < 4; j++) {
+                    /* counter-clockwise about +axis; reversed for sense -1 so
+                     * the quad's normal faces the side contacts come from */
+                    int jj = sense < 0 ? 3 - j : j;
+                    pts[j] = pos[i];
+                    vset(&pts[j], a1, c1[jj]);
+                    vset(&pts[j], a2, c2[jj]);
+                }
+                np = 4;
+            } else {
+                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = pos[i];
+                np = 3;
+            }
+            for (int j = 0; j < np; j++, ip++) {
+                put_vec(p_pts, ip, pts[j]);
+                /* rigid-body velocity at the vertex (DECISIONS G6); walls translate only */
+                floe_vec3 pv = vel[i];
+                if (np == 3) pv = vadd(pv, vcross(angvel[i], vsub(pts[j], pos[i])));
+                put_vec(p_pvel, ip, pv);
+                put_i64(p_conn, ip, (int64_t)ip);
+            }
+            put_i64(p_off, c, (int64_t)ip);
+            put_i32(vtk_ptr(v, a_id), c, i);
+            put_i32(vtk_ptr(v, a_shape), c, (int32_t)floe_particle_shape(w, i));
+            put_i32(vtk_ptr(v, a_mat), c, mat[i]);
+            put_u32(vtk_ptr(v, a_grp), c, grp[i]);
+            put_vec(vtk_ptr(v, a_vel), c, vel[i]);
+            put_vec(vtk_ptr(v, a_angvel), c, angvel[i]);
+            put_vec(vtk_ptr(v, a_force), c, force[i]);
+            put_vec(vtk_ptr(v, a_torque), c, torque[i]);
+            put_f64(vtk_ptr(v, a_thick), c, rad[i]);
+        }
+    }
+    char attrs[192];
+    snprintf(attrs, sizeof attrs,
+             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ncell);
+    return vtk_write(v, path, "PolyData", attrs, NULL, err, errlen);
+}
+
+/* ---- .pvd collections -------------------------------------------------- */
+
+floe_pvd *floe_pvd_create(const char *path)
+{
+    floe_pvd *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    size_t n = strlen(path);
+    p->path = malloc(n + 1);
+    p->tmp = malloc(n + 5);
+    if (!p->path || !p->tmp) {
+        floe_pvd_destroy(p);
+        return NULL;
+    }
+    memcpy(p->path, path, n + 1);
+    memcpy(p->tmp, path, n);
+    memcpy(p->tmp + n, ".tmp", 5);
+    return p;
+}
+
+void floe_pvd_destroy(floe_pvd *p)
+{
+    if (!p) return;
+    free(p->path);
+    free(p->tmp);
+    free(p->body);
+    free(p);
+}
+
+int floe_pvd_count(const floe_pvd *p) { return p ? p->n : 0; }
+
+int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
+{
+    char line[1200];
+    int len = snprintf(line, sizeof line,
+                       "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", time, file);
+    if (len < 0 || (size_t)len >= sizeof line) {
+        set_err(err, errlen, "%s: file name too long", p->path);
+        return -1;
+    }
+    if (grow((void **)&p->body, &p->cap, p->len + (size_t)len + 1, 1)) return oom(err, errlen, p->path);
+    memcpy(p->body + p->len, line, (size_t)len + 1);
+    p->len += (size_t)len;
+    p->n++;
+
+    /* Readers see either the old or the new complete collection. */
+    FILE *f = fopen(p->tmp, "wb");
+    if (!f) {
+        set_err(err, errlen, "cannot write %s: %s", p->tmp, strerror(errno));
+        return -1;
+    }
+    int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
+                        "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
+                        "  <Collection>\n", byte_order()) > 0;
+    ok = ok && fwrite(p->body, 1, p->len, f) == p->len;
+    ok = ok && fputs("  </Collection>\n</VTKFile>\n", f) >= 0;
+    int saved = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok) {
+        set_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
+        remove(p->tmp);
+        return -1;
+    }
+    if (rename(p->tmp, p->path) != 0) {
+        set_err(err, errlen, "cannot rename %s to %s: %s", p->tmp, p->path, strerror(errno));
+        remove(p->tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* VTK XML writers for ParaView: particles (.vtu, one vertex cell per
+ * particle), contacts (.vtp, one line per contact), boundaries (.vtp, walls
+ * as quads and facets as triangles), and .pvd collections that tie the
+ * frames of a series together. Binary data is raw appended with UInt64
+ * block headers in the host byte order. Arrays and units: docs/outputs.md. */
+#ifndef FLOE_IO_VTK_H
+#define FLOE_IO_VTK_H
+
+#include <stddef.h>
+#include <floe/floe.h>
+
+/* Scratch buffers reused from frame to frame, plus the set of contact models
+ * seen so far (their state arrays stay in every later contacts frame). */
+typedef struct floe_vtk floe_vtk;
+
+floe_vtk *floe_vtk_create(void);
+void floe_vtk_destroy(floe_vtk *v);
+
+/* Each writes one complete file at `path` and returns 0, or -1 with a
+ * message in err. */
+int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
+                             char *err, size_t errlen);
+int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
+                            char *err, size_t errlen);
+int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
+                              char *err, size_t errlen);
+
+/* A .pvd collection. Every floe_pvd_add rewrites the whole file through a
+ * temporary and rename(), so the .pvd on disk is always complete. */
+typedef struct floe_pvd floe_pvd;
+
+floe_pvd *floe_pvd_create(const char *path);
+/* `file` is relative to the .pvd's directory. */
+int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen);
+int floe_pvd_count(const floe_pvd *p);
+void floe_pvd_destroy(floe_pvd *p);
+
+#endif

@@ -1,0 +1,150 @@
+/* Ice: elasticity, cohesion and friction in four senses (normal, shear,
+ * twist, roll), per-sense bonds and breakability as a bitmask, breakage,
+ * plastic limits on unbonded senses (woo-models §4, DECISIONS I1-I5, G5).
+ * Documented in docs/models/ice.md. */
+#include "models/model.h"
+
+static const floe_param_spec mat_params[] = {
+    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
+    {"young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus"},
+    {"kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-", "shear to normal stiffness ratio (averaged)"},
+    {"tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "friction coefficient (min of the pair)"},
+    {"break_n", 1e-4, 0, INFINITY, 0, 1, "-", "normal breakage strain: bond strength c_n = break_n E' (averaged)"},
+    {"alpha_w", 1, 0, INFINITY, 0, 1, "-", "twist stiffness factor: k_w = alpha_w kt A (averaged)"},
+    {"alpha_r", 1, 0, INFINITY, 0, 1, "-", "rolling stiffness factor: k_r = alpha_r kn A (averaged)"},
+    {"beta_t", 0.1, 0, INFINITY, 0, 1, "-", "shear strength factor: F_tb = beta_t c_n A (averaged)"},
+    {"beta_w", 0.1, 0, INFINITY, 0, 1, "-", "twist strength factor: T_wb = beta_w F_tb sqrt(A) (averaged)"},
+    {"beta_r", 0.1, 0, INFINITY, 0, 1, "-", "rolling strength factor: T_rb = beta_r F_nb sqrt(A) (averaged)"},
+    {"mu", 0.05, 0, INFINITY, 0, 1, "-", "rolling friction coefficient (min of the pair)"},
+};
+enum { M_BREAK_N = MAT_COMMON_COUNT, M_ALPHA_W, M_ALPHA_R, M_BETA_T, M_BETA_W, M_BETA_R, M_MU };
+
+static const char *const bond_bits = "bondN,bondT,bondW,bondR,brkN,brkT,brkW,brkR";
+static const floe_param_spec law_params[] = {
+    {"bonds0", 0, 0, 255, 0, 0, "mask", "bonds of contacts created while step < step01", bond_bits},
+    {"bonds1", 0, 0, 255, 0, 0, "mask", "bonds of contacts created later", bond_bits},
+    {"step01", 3, 0, 9.0e15, 0, 0, "step", "first step whose new contacts take bonds1"},
+    {"ini_eqlb", 1, 0, 1, 0, 0, "bool", "measure the normal displacement from the gap at creation"},
+    {"bond_tol", 0, 0, 1, 0, 0, "-",
+     "while step < step01, contacts are also created across gaps up to bond_tol x the smaller radius"},
+};
+enum { LP_BONDS0, LP_BONDS1, LP_STEP01, LP_INI_EQLB, LP_BOND_TOL };
+
+enum { BOND_N = 1, BOND_T = 2, BOND_W = 4, BOND_R = 8, BONDED_ALL = 15 };
+
+static const char *const state_names[] = {"bonds", "bonded", "uN0", "k_w", "k_r", "F_nb", "F_tb", "T_wb", "T_rb"};
+
+typedef struct ice_state {
+    double uN0, kw, kr, fnb, ftb, twb, trb, tan_phi, mu;
+    int bonds;
+} ice_state;
+
+static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma[k] + mb[k]); }
+
+static void ice_create(const double *lp, const double *ma, const double *mb, int64_t step,
+                       floe_contact *c, void *state) {
+    ice_state *s = state;
+    const floe_geom *g = &c->g;
+    double la = g->lens[0], lb = g->lens[1], A = g->area;
+    c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
+    c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
+    s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
+    s->mu = fmin(ma[M_MU], mb[M_MU]); /* min, like Woo's code (DECISIONS I1) */
+    s->kw = c->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
+    s->kr = c->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
+    double cn = mean(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
+    s->fnb = cn * A;
+    s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
+    s->twb = mean(ma, mb, M_BETA_W) * s->ftb * sqrt(A); /* final revision (DECISIONS G2) */
+    s->trb = mean(ma, mb, M_BETA_R) * s->fnb * sqrt(A);
+    s->bonds = (int)(step < (int64_t)lp[LP_STEP01] ? lp[LP_BONDS0] : lp[LP_BONDS1]);
+    s->uN0 = lp[LP_INI_EQLB] != 0 ? g->uN : 0.0;
+    if (s->bonds & BONDED_ALL) c->flags |= CF_BONDED;
+}
+
+static double elastic(const floe_contact *c, const ice_state *s) {
+    double e = 0.5 * c->f.x * c->f.x / c->kn;
+    if (c->kt > 0) e += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
+    if (s->kw > 0) e += 0.5 * c->m.x * c->m.x / s->kw;
+    if (s->kr > 0) e += 0.5 * (c->m.y * c->m.y + c->m.z * c->m.z) / s->kr;
+    return e;
+}
+
+/* Returns (y, z) to the limit `lim` if beyond it; returns the slip work. */
+static double limit2(double *y, double *z, double oy, double oz, double lim, double k) {
+    double n2 = *y * *y + *z * *z;
+    if (!(n2 > lim * lim)) return 0;
+    double r = lim / sqrt(n2);
+    double work = floe_slip_work(oy, oz, *y, *z, r, k);
+    *y *= r;
+    *z *= r;
+    return work;
+}
+
+static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
+    ice_state *s = state;
+    const floe_geom *g = &c->g;
+    const double dt = ctx->dt;
+    double e_old = elastic(c, s);
+    vec3 f0 = c->f, m0 = c->m;
+    /* 1. trial values: total normal force, incremental shear, twist, roll */
+    c->f.x = c->kn * (g->uN - s->uN0);
+    c->f.y += dt * c->kt * g->vel.y;
+    c->f.z += dt * c->kt * g->vel.z;
+    c->m.x += dt * s->kw * g->angvel.x;
+    c->m.y += dt * s->kr * g->angvel.y;
+    c->m.z += dt * s->kr * g->angvel.z;
+    /* 2. breakage on trial values: one sense over its limit unbonds all four */
+    int b = s->bonds, brk = b & (b >> 4);
+    uint32_t over = 0;
+    if ((brk & BOND_N) && c->f.x > s->fnb) over |= BOND_N; /* compression never breaks */
+    if ((brk & BOND_T) && c->f.y * c->f.y + c->f.z * c->f.z > s->ftb * s->ftb) over |= BOND_T;
+    if ((brk & BOND_W) && fabs(c->m.x) > s->twb) over |= BOND_W;
+    if ((brk & BOND_R) && c->m.y * c->m.y + c->m.z * c->m.z > s->trb * s->trb) over |= BOND_R;
+    int broke = over != 0;
+    if (broke) {
+        s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
+        c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
+        c->detail = over;
+    }
+    /* 3. unbonded in the normal sense and in tension: the contact goes */
+    if (!(s->bonds & BOND_N) && c->f.x > 0) {
+        /* the spring energy lost this step: mean of the start and end values */
+        e->broken += 0.5 * (e_old + elastic(c, s));
+        return 0;
+    }
+    /* 4. plastic limits on unbonded senses (yield values vanish in tension) */
+    double p = fmax(0.0, -c->f.x), rc = sqrt(g->area / FLOE_PI);
+    double slip = 0;
+    if (!(s->bonds & BOND_T)) slip += limit2(&c->f.y, &c->f.z, f0.y, f0.z, p * s->tan_phi, c->kt);
+    if (!(s->bonds & BOND_W)) {
+        double lim = rc * p * s->tan_phi, dummy = 0; /* symmetric (DECISIONS I3) */
+        slip += limit2(&c->m.x, &dummy, m0.x, 0, lim, s->kw);
+    }
+    if (!(s->bonds & BOND_R)) slip += limit2(&c->m.y, &c->m.z, m0.y, m0.z, rc * p * s->mu, s->kr);
+    if (broke) e->broken += slip; /* what the broken bond released */
+    else e->plastic += slip;
+    e->elastic += elastic(c, s);
+    return 1;
+}
+
+static void ice_get_state(const floe_contact *c, const void *state, double *out) {
+    const ice_state *s = state;
+    double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, s->kw, s->kr, s->fnb, s->ftb, s->twb, s->trb};
+    for (int i = 0; i < 9; i++) out[i] = v[i];
+}
+
+/* Start-up bonding across small gaps: lets generated packings be cemented. */
+static double ice_creation_gap(const double *lp, int64_t step, double rmin) {
+    return step < (int64_t)lp[LP_STEP01] ? lp[LP_BOND_TOL] * rmin : 0.0;
+}
+
+const floe_model floe_model_ice = {
+    .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds",
+             mat_params, 11, law_params, 5, state_names, 9},
+    .state_size = sizeof(ice_state),
+    .create = ice_create,
+    .law = ice_law,
+    .get_state = ice_get_state,
+    .creation_gap = ice_creation_gap,
+};

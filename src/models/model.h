@@ -1,0 +1,109 @@
+/* The contact-model seam. A model is one file exposing one const floe_model:
+ * its schemas, the size of its per-contact state, `create` (run once when a
+ * contact first becomes real: stiffnesses, limits, bonds) and `law` (every
+ * step: forces, history, energy; may ask for deletion). Models see only the
+ * shape-agnostic contact geometry, never shapes. Register in registry.c. */
+#ifndef FLOE_MODELS_MODEL_H
+#define FLOE_MODELS_MODEL_H
+
+#include "core/vec.h"
+#include <stdint.h>
+
+#define FLOE_MAX_MAT_PARAMS 32
+#define FLOE_MAX_LAW_PARAMS 16
+
+/* Every material schema starts with these four, in this order, so that the
+ * core (mass, time step) and mixed-pair averaging can read them. */
+enum { MAT_DENSITY = 0, MAT_YOUNG, MAT_KT_DIV_KN, MAT_TAN_PHI, MAT_COMMON_COUNT };
+
+/* Contact geometry (L6Geom): local frame carried with the contact. */
+typedef struct floe_geom {
+    vec3 n, t1, t2;   /* frame columns: normal (A->B) and the two tangents, global */
+    vec3 c;           /* contact point */
+    double uN;        /* gap, < 0 is overlap */
+    double lens[2];   /* lengths of A and B that deform */
+    double area;      /* contact area contA */
+    vec3 vel;         /* relative velocity of B w.r.t. A at the contact, local frame */
+    vec3 angvel;      /* relative angular velocity (B - A), local frame */
+} floe_geom;
+
+/* Per-step energy contributions of a model (summed deterministically). */
+typedef struct floe_energy_acc {
+    double elastic;   /* stored now */
+    double plastic;   /* dissipated this step */
+    double dashpot;   /* dissipated this step */
+    double broken;    /* released this step */
+} floe_energy_acc;
+
+/* What every contact carries besides the model's own state. */
+typedef struct floe_contact {
+    floe_geom g;
+    vec3 f, m;               /* local force and torque acting on A */
+    vec3 fA, mA, mB;         /* global force on A (B gets -fA) and torques on A and B */
+    double kn, kt;           /* set by create; used for the critical time step */
+    double kw, kr;           /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
+    int64_t step_created;
+    int32_t a, b;            /* particle ids */
+    int32_t nbr;             /* slot in the broad-phase pair list, -1 if none */
+    uint16_t inst;           /* model instance */
+    uint8_t flags;           /* CF_* */
+    int8_t side;             /* orientation remembered at creation (two-sided walls) */
+    uint32_t detail;         /* model event detail (e.g. senses that broke) */
+} floe_contact;
+
+enum {
+    CF_DELETE = 1,  /* the law asked for deletion this step */
+    CF_BROKE = 2,   /* a bond broke this step (detail says which senses) */
+    CF_NEW = 4,     /* created this step */
+    CF_BONDED = 8,  /* persistent: the contact carries a bond (set by the model) */
+    CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW
+};
+
+typedef struct floe_law_ctx {
+    double dt;
+    int64_t step;
+    int fresh;            /* the contact was created in this step */
+    const double *lp;     /* law parameters of the instance */
+} floe_law_ctx;
+
+typedef struct floe_model {
+    floe_model_info info;
+    size_t state_size;    /* bytes of per-contact state */
+    /* ma, mb: material parameter arrays of A and B (each in its own model's schema,
+     * which starts with MAT_COMMON_COUNT common entries). */
+    void (*create)(const double *lp, const double *ma, const double *mb, int64_t step,
+                   floe_contact *c, void *state);
+    /* Returns 1 to keep the contact, 0 to delete it (no force is applied then). */
+    int (*law)(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e);
+    /* Writes info.n_state values describing the state. */
+    void (*get_state)(const floe_contact *c, const void *state, double *out);
+    /* Optional: largest gap across which a new contact is created at `step`
+     * (e.g. bonding a packing generated with small gaps); rmin is the smaller
+     * radius of the pair. NULL means 0: contacts need overlap. */
+    double (*creation_gap)(const double *lp, int64_t step, double rmin);
+} floe_model;
+
+/* registry.c */
+int floe_registry_count(void);
+const floe_model *floe_registry_get(int i);
+int floe_registry_find(const char *name);
+
+/* Shared helpers for model files. */
+double floe_mat_param(const floe_model *m, const double *mat, const char *key);
+/* Series-spring normal stiffness of Woo's FrictMat (woo-models §3.1). */
+static inline double floe_series_kn(double la, double lb, double ea, double eb, double area) {
+    return 1.0 / (la / (ea * area) + lb / (eb * area));
+}
+
+/* Work dissipated by a return-map slip (DECISIONS G5: yield force x plastic
+ * slip). The trial force (ty, tz) is scaled by r <= 1 to the yield surface;
+ * the plastic slip is (1 - r) t / k and the yield force is taken at mid-step,
+ * the mean of the force before the increment (oy, oz) and after the return.
+ * In steady sliding this is exactly f_y (f_t - f_y) / k; taking the mean is
+ * what makes the energy balance close under leapfrog when f_y varies. */
+static inline double floe_slip_work(double oy, double oz, double ty, double tz, double r, double k) {
+    if (!(k > 0)) return 0;
+    return 0.5 * (1.0 - r) * ((oy + r * ty) * ty + (oz + r * tz) * tz) / k;
+}
+
+#endif

@@ -1,0 +1,30 @@
+/* Minimal test helpers: every CHECK prints what failed and where; the test
+ * executable returns non-zero if any check failed. */
+#ifndef FLOE_TEST_CHECK_H
+#define FLOE_TEST_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures = 0;
+
+#define CHECK(cond) do { if (!(cond)) { check_failures++; \
+    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+/* |got - want| <= tol (absolute). */
+#define CHECK_NEAR(got, want, tol) do { double g_ = (got), w_ = (want), t_ = (tol); \
+    if (!(fabs(g_ - w_) <= t_)) { check_failures++; \
+    fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g +- %.3g\n", __FILE__, __LINE__, #got, g_, w_, t_); } } while (0)
+
+/* relative error <= rel */
+#define CHECK_REL(got, want, rel) do { double g_ = (got), w_ = (want), r_ = (rel); \
+    if (!(fabs(g_ - w_) <= r_ * fabs(w_))) { check_failures++; \
+    fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g (rel %.3g, got rel %.3g)\n", __FILE__, __LINE__, \
+            #got, g_, w_, r_, fabs(g_ - w_) / fabs(w_)); } } while (0)
+
+#define REPORT(...) do { printf(__VA_ARGS__); fflush(stdout); } while (0)
+
+#define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d check(s) failed\n", check_failures), 1) : 0)
+
+#endif
