@@ -337,6 +337,16 @@ static void test_inline_errors(void)
                  "2:29: models.linel6.char_len = 0 is out of range (0, inf)");
     INLINE_ERROR("run: {steps: 1}\nmodels: {linear: {no_slip: 2}}\n",
                  "2:28: models.linear.no_slip = 2 is out of range [0, 1]");
+    INLINE_ERROR("run: {steps: 1}\nmodels: {linear: {no_slip: 0.5}}\n",
+                 "2:28: models.linear.no_slip = 0.5 must be an integer");
+    if (floe_model_find("ice")) {
+        /* bit masks: integers or lists of the schema's bit names */
+        INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: [bondN, bondQ]}}\n",
+                     "2:32: models.ice.bonds0[1]: unknown bit 'bondQ'; did you mean 'bondN'?");
+        INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: 2.5}}\n", "2:24: models.ice.bonds0 = 2.5 must be an integer");
+        INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: 0b100000000}}\n",
+                     "2:24: models.ice.bonds0 = 0b100000000 is out of range [0, 255]");
+    }
     INLINE_ERROR("run: {steps: 1}\nmodels: {lin: {}}\n", "2:10: unknown key 'lin' in models; did you mean 'linear'?");
     INLINE_ERROR("run: {steps: 1}\nmaterials: [{name: a}, {name: b}]\ninteractions:\n"
                  "  - {materials: [a, b], model: linel6}\n  - {materials: [b, a], model: linear}\n",
@@ -476,6 +486,13 @@ static void test_inline_valid(void)
     CHECK_REL(floe_material_get(s.world, 0, "young"), 2.5e9, 1e-15);
     CHECK_REL(floe_material_get(s.world, 0, "tan_phi"), 0.5, 1e-15);
     floe_scene_free(&s);
+
+    if (floe_model_find("ice")) {
+        CHECK(load_inline("run: {steps: 1}\nmodels:\n  ice: {bonds0: [bondN, bondT, bondW, bondR, brkT], "
+                          "bonds1: '0b00101111', step01: 5}\n",
+                          &s) == 0);
+        floe_scene_free(&s);
+    }
 
     /* time with a fixed dt, rounding noise does not add a step */
     CHECK(load_inline("world: {dt: 1e-4}\nrun: {time: 0.5}\n", &s) == 0);

@@ -2,8 +2,9 @@
  *
  * Order of work (docs/scene-format.md, "Processing order"):
  *   world -> materials -> models -> interactions -> groups
- *   -> pass 0 over the body sections (validate, count, read STL files)
- *   -> run -> output (needs the particle count) -> memory check
+ *   -> pass 0 over the body sections (validate, read STL files, count
+ *      particles and refuse absurd sizes before anything big is allocated)
+ *   -> run -> output (needs the particle count)
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
@@ -491,21 +492,17 @@ static int parse_groups(scene_ctx *c, sy_node *sec)
         if (g < 0)
             return scene_world_error(c, nn, p);
         floe_motion m = floe_default_motion();
-        int has = 0;
-        sy_node *n;
-        if ((n = sy_get(d, item, "velocity")) && (has = 1, sy_vec3(d, n, scene_path(p, where, "velocity"), &m.vel)))
+        sy_node *vn = sy_get(d, item, "velocity"), *an = sy_get(d, item, "angular_velocity");
+        sy_node *sn = sy_get(d, item, "start"), *en = sy_get(d, item, "end");
+        int has = vn || an || sn || en;
+        if (vn && sy_vec3(d, vn, scene_path(p, where, "velocity"), &m.vel))
             return -1;
-        if ((n = sy_get(d, item, "angular_velocity")) &&
-            (has = 1, sy_vec3(d, n, scene_path(p, where, "angular_velocity"), &m.angvel)))
+        if (an && sy_vec3(d, an, scene_path(p, where, "angular_velocity"), &m.angvel))
             return -1;
-        if ((n = sy_get(d, item, "start")) &&
-            (has = 1, sy_number_in(d, n, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1)))
+        if (sn && sy_number_in(d, sn, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1))
             return -1;
-        if ((n = sy_get(d, item, "end"))) {
-            has = 1;
-            if (sy_number_in(d, n, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0))
-                return -1;
-        }
+        if (en && sy_number_in(d, en, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0))
+            return -1;
         if (has) {
             /* Applied after every body exists: motion blocks the members. */
             c->motions[c->n_motions++] = (scene_motion){g, item, m};
@@ -616,6 +613,9 @@ static int load(scene_ctx *c, floe_scene *s)
         return -1;
     if (body_pass(c, root, 1))
         return -1;
+    if ((double)c->added != c->count) /* both passes must agree: history ids depend on it */
+        return sy_error(d, root, "internal error: counted %.0f particles but created %lld", c->count,
+                        (long long)c->added);
     for (int i = 0; i < c->n_motions; i++) {
         const scene_motion *m = &c->motions[i];
         if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK)

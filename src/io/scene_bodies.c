@@ -189,7 +189,8 @@ static int body_wall(scene_ctx *c, sy_node *item, const char *where)
         return -1;
     if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
         return -1;
-    if ((n = sy_get(d, item, "pos")) && sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -INFINITY, INFINITY, 1, 1))
+    if ((n = sy_get(d, item, "pos")) &&
+        sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -INFINITY, INFINITY, 1, 1))
         return -1;
     if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1))
         return -1;

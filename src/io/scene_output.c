@@ -177,7 +177,8 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
     switch (kind) {
     case 0:
         col->kind = FLOE_HIST_PARTICLE;
-        if (particle_id(c, src, p, &col->a) || pick(c, qn, qp, "quantity", body_quantities, NKEYS(body_quantities), &q))
+        if (particle_id(c, src, p, &col->a) ||
+            pick(c, qn, qp, "quantity", body_quantities, NKEYS(body_quantities), &q))
             return -1;
         snprintf(col->quantity, sizeof col->quantity, "%s", body_quantities[q]);
         break;

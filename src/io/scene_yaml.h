@@ -57,7 +57,7 @@ sy_node *sy_get(sy_doc *d, sy_node *map, const char *key);
  * top level). Unknown keys get an edit-distance suggestion. */
 int sy_check_keys(sy_doc *d, sy_node *map, const char *where,
                   const char *const *allowed, int n_allowed);
-/* Requires a mapping / a list; `what` describes the expected content. */
+/* Requires a mapping / a list at `where`. */
 int sy_want_map(sy_doc *d, sy_node *n, const char *where);
 int sy_want_seq(sy_doc *d, sy_node *n, const char *where);
 /* Error for a missing required key of `map`. */

@@ -95,7 +95,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     c->m.y += dt * s->kr * g->angvel.y;
     c->m.z += dt * s->kr * g->angvel.z;
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
-    int b = s->bonds, brk = b & (b >> 4);
+    int b = s->bonds, brk = b & (b >> 4), was_bonded = b & BONDED_ALL;
     uint32_t over = 0;
     if ((brk & BOND_N) && c->f.x > s->fnb) over |= BOND_N; /* compression never breaks */
     if ((brk & BOND_T) && c->f.y * c->f.y + c->f.z * c->f.z > s->ftb * s->ftb) over |= BOND_T;
@@ -109,8 +109,9 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     }
     /* 3. unbonded in the normal sense and in tension: the contact goes */
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
-        /* the spring energy lost this step: mean of the start and end values */
-        e->broken += 0.5 * (e_old + elastic(c, s));
+        /* a bond lets go of real energy; an unbonded contact opening at its
+         * equilibrium gap holds none (its limits vanish with Fn) */
+        if (was_bonded) e->broken += floe_deletion_loss(g, f0, m0, e_old, dt);
         return 0;
     }
     /* 4. plastic limits on unbonded senses (yield values vanish in tension) */

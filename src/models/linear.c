@@ -40,7 +40,13 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     linear_state *s = state;
     double u = c->g.uN - s->uN0;
     if (u > 0 && ctx->lp[LP_NO_BREAK] == 0) {
-        e->broken += elastic(c); /* the springs vanish with whatever they stored */
+        /* Opening at u = 0 releases nothing in the continuum limit: Fn -> 0 and
+         * |Ft| <= tan_phi |Fn|. Only an uncapped (no_slip) shear spring takes
+         * real energy with it. */
+        if (ctx->lp[LP_NO_SLIP] != 0 && c->kt > 0) {
+            vec3 ft = v3(0, c->f.y, c->f.z);
+            e->broken += floe_deletion_loss(&c->g, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt, ctx->dt);
+        }
         return 0;
     }
     c->f.x = c->kn * u;

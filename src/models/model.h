@@ -95,6 +95,15 @@ static inline double floe_series_kn(double la, double lb, double ea, double eb, 
     return 1.0 / (la / (ea * area) + lb / (eb * area));
 }
 
+/* Energy lost when a contact is deleted: what its springs held at the last
+ * step (e_old, forces f0 and moments m0) plus the work the pair did on them
+ * during this step with the force falling from f0 to zero (trapezoid, as
+ * leapfrog applies it). Negative when the springs were still pushing the
+ * pair apart: that energy went into motion, not into a loss. */
+static inline double floe_deletion_loss(const floe_geom *g, vec3 f0, vec3 m0, double e_old, double dt) {
+    return e_old + 0.5 * dt * (vdot(f0, g->vel) + vdot(m0, g->angvel));
+}
+
 /* Work dissipated by a return-map slip (DECISIONS G5: yield force x plastic
  * slip). The trial force (ty, tz) is scaled by r <= 1 to the yield surface;
  * the plastic slip is (1 - r) t / k and the yield force is taken at mid-step,
