@@ -20,7 +20,7 @@ test: build
 
 # Runs the main example; open out/*.pvd in ParaView afterwards.
 demo: build
-	@$(BUILD)/floe run examples/demo.yaml --out out
+	@$(BUILD)/floe run examples/chute.yaml --out out
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize: deps

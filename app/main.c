@@ -5,6 +5,7 @@
 #include "io/scene.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,27 +41,33 @@ static void fmt_duration(double s, char *buf, size_t n) {
     else snprintf(buf, n, "%d:%02d", (int)s / 60, (int)s % 60);
 }
 
+/* Fraction of the run done: by simulated time for `run: time` (the step
+ * may change with dt: auto), by steps otherwise. */
+static double fraction(const floe_world *w, int64_t done, int64_t total, double duration) {
+    if (duration > 0) return fmin(1.0, floe_time(w) / duration);
+    return total > 0 ? (double)done / total : 1.0;
+}
+
 /* One progress report: a redrawn bar on a terminal, a plain line otherwise. */
-static void progress(floe_world *w, int64_t done, int64_t total, double t0, int tty, int final) {
+static void progress(floe_world *w, int64_t done, double frac, double t0, int tty, int final) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     double el = now() - t0, rate = el > 0 ? done / el : 0;
     char eta[32];
-    fmt_duration(rate > 0 ? (total - done) / rate : -1, eta, sizeof eta);
+    fmt_duration(frac > 0 ? el * (1 - frac) / frac : -1, eta, sizeof eta);
     int64_t step = floe_step_count(w);
     if (tty) {
-        int width = 24, fill = total > 0 ? (int)(width * done / total) : width;
+        int width = 24, fill = (int)(width * frac);
         char bar[32];
         for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
         bar[width] = 0;
         fprintf(stderr, "\r[%s] %3d%% step %lld  t=%.4g s  %.0f steps/s  ETA %s  contacts %d  E.err %+.1e ",
-                bar, total > 0 ? (int)(100 * done / total) : 100, (long long)step, floe_time(w), rate, eta,
+                bar, (int)(100 * frac), (long long)step, floe_time(w), rate, eta,
                 floe_contact_count(w), e[FLOE_E_ERROR]);
         if (final) fputc('\n', stderr);
     } else {
-        fprintf(stderr, "step %lld/%lld  t=%.6g s  %.0f steps/s  ETA %s  contacts %d  energy_error %.3e\n",
-                (long long)step, (long long)(step - done + total), floe_time(w), rate, eta,
-                floe_contact_count(w), e[FLOE_E_ERROR]);
+        fprintf(stderr, "%5.1f%%  step %lld  t=%.6g s  %.0f steps/s  ETA %s  contacts %d  energy_error %.3e\n",
+                100 * frac, (long long)step, floe_time(w), rate, eta, floe_contact_count(w), e[FLOE_E_ERROR]);
     }
     fflush(stderr);
 }
@@ -124,6 +131,7 @@ static int cmd_run(int argc, char **argv) {
     floe_world *w = sc.world;
     if (threads > 0) floe_set_threads(w, (int)threads);
     int64_t total = steps >= 0 ? steps : floe_scene_total_steps(&sc);
+    double duration = steps >= 0 ? 0 : sc.duration; /* run: time ends on simulated time */
     floe_output *out = floe_output_open(dir, &sc.out, w, total, err, sizeof err);
     if (!out) {
         fprintf(stderr, "floe: %s\n", err);
@@ -143,7 +151,7 @@ static int cmd_run(int argc, char **argv) {
     int64_t log_every = sc.out.progress.steps > 0 ? sc.out.progress.steps : 0;
     int rc = 0;
     int64_t done = 0;
-    for (; done < total && !interrupted; done++) {
+    for (; (duration > 0 ? floe_time(w) < duration * (1 - 1e-12) : done < total) && !interrupted; done++) {
         floe_status st = floe_step(w);
         if (st != FLOE_OK) {
             if (tty) fputc('\n', stderr);
@@ -160,12 +168,12 @@ static int cmd_run(int argc, char **argv) {
             double t = now();
             int due = log_every ? (done + 1) % log_every == 0 : t - last >= (tty ? 0.25 : 10.0);
             if (due) {
-                progress(w, done + 1, total, t0, tty, 0);
+                progress(w, done + 1, fraction(w, done + 1, total, duration), t0, tty, 0);
                 last = t;
             }
         }
     }
-    if (rc == 0) progress(w, done, total, t0, tty, 1);
+    if (rc == 0) progress(w, done, fraction(w, done, total, duration), t0, tty, 1);
     if (interrupted) {
         fprintf(stderr, "floe: interrupted at step %lld; writing outputs\n", (long long)floe_step_count(w));
         rc = 130;

@@ -749,6 +749,33 @@ static void test_off_and_errors(const char *tmp)
     snprintf(path, sizeof path, "%s/events.csv", dir);
     CHECK(exists(path));
 
+    /* events: only some types, or none (no file) */
+    static const uint32_t skip[2] = {1u << FLOE_EVENT_CONTACT_CREATED, (1u << FLOE_EVENT_COUNT) - 1};
+    for (int k = 0; k < 2; k++) {
+        floe_world *w2 = make_world(&g);
+        cfg.events_skip = skip[k];
+        snprintf(dir, sizeof dir, "%s/events%d", tmp, k);
+        o = floe_output_open(dir, &cfg, w2, NSTEPS, err, sizeof err);
+        CHECK(o != NULL);
+        for (int s = 0; o && s < NSTEPS; s++) {
+            floe_step(w2);
+            CHECK(floe_output_step(o, w2) == 0);
+        }
+        CHECK(floe_output_close(o, w2) == 0);
+        snprintf(path, sizeof path, "%s/events.csv", dir);
+        char **lines;
+        int n = read_lines(path, &lines), created = 0, deleted = 0;
+        for (int i = 1; i < n; i++) {
+            created += strstr(lines[i], ",created,") != NULL;
+            deleted += strstr(lines[i], ",deleted,") != NULL;
+        }
+        free_lines(lines, n);
+        if (k == 0) CHECK(created == 0 && deleted >= 1);
+        else CHECK(!exists(path));
+        floe_world_destroy(w2);
+    }
+    cfg.events_skip = 0;
+
     /* a file where the directory should be */
     snprintf(path, sizeof path, "%s/plain_file", tmp);
     FILE *f = fopen(path, "w");

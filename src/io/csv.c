@@ -135,9 +135,8 @@ static void put_text(floe_csv *c, const char *s)
 }
 
 /* Ends the line: it becomes part of what the next flush writes. */
-static int end_line(floe_csv *c)
+static int commit_line(floe_csv *c)
 {
-    put(c, "\n");
     if (c->bad) {
         c->len = c->done; /* drop the torn line */
         c->bad = 0;
@@ -147,6 +146,12 @@ static int end_line(floe_csv *c)
     c->done = c->len;
     if (c->done >= CSV_FLUSH_AT) return floe_csv_flush(c);
     return 0;
+}
+
+static int end_line(floe_csv *c)
+{
+    put(c, "\n");
+    return commit_line(c);
 }
 
 /* ---- energy ------------------------------------------------------------ */
@@ -396,16 +401,14 @@ int floe_csv_events_header(floe_csv *c)
     return end_line(c);
 }
 
+/* One formatting call per row: granular runs can produce millions of events. */
 int floe_csv_event_row(floe_csv *c, const floe_event *ev)
 {
-    put(c, "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d", ev->step, ev->time,
-        floe_event_type_name(ev->type), ev->a, ev->b);
-    put(c, "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT, ev->force.x, ev->force.y,
-        ev->force.z);
-    put(c, "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT, ev->torque.x, ev->torque.y,
-        ev->torque.z);
-    put(c, ",%" PRIu32, ev->detail);
-    return end_line(c);
+    put(c, "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT
+           "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT ",%" PRIu32 "\n",
+        ev->step, ev->time, floe_event_type_name(ev->type), ev->a, ev->b, ev->force.x, ev->force.y,
+        ev->force.z, ev->torque.x, ev->torque.y, ev->torque.z, ev->detail);
+    return commit_line(c);
 }
 
 /* ---- final state ------------------------------------------------------- */

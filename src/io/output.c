@@ -39,6 +39,7 @@ struct floe_output {
     floe_vtk *vtk_w;
     floe_pvd *pvd[SERIES_COUNT];
     int width;         /* digits of the step number in frame file names */
+    uint32_t events_skip; /* bit t: do not write events of type t */
     int event_failed;  /* the event callback could not write a row */
     char err[1024];
 };
@@ -169,7 +170,8 @@ static int flush_events(floe_output *o)
         o->event_failed = 0;
         return csv_fail(o, o->events_csv);
     }
-    if (floe_csv_pending(o->events_csv) && floe_csv_flush(o->events_csv)) return csv_fail(o, o->events_csv);
+    if (o->events_csv && floe_csv_pending(o->events_csv) && floe_csv_flush(o->events_csv))
+        return csv_fail(o, o->events_csv);
     return 0;
 }
 
@@ -178,6 +180,7 @@ static int flush_events(floe_output *o)
 static void on_event(const floe_event *ev, void *user)
 {
     floe_output *o = user;
+    if ((unsigned)ev->type < 32 && (o->events_skip >> ev->type & 1u)) return;
     if (floe_csv_event_row(o->events_csv, ev)) o->event_failed = 1;
 }
 
@@ -246,6 +249,7 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
     }
     o->vtk.last = o->energy.last = o->history.last = INT64_MIN;
     o->final_state = cfg->final_state;
+    o->events_skip = cfg->events_skip;
     o->series_on[SERIES_PARTICLES] = o->vtk.period > 0;
     o->series_on[SERIES_CONTACTS] = o->vtk.period > 0 && cfg->vtk_contacts;
     o->series_on[SERIES_BOUNDARIES] = o->vtk.period > 0 && cfg->vtk_boundaries;
@@ -274,9 +278,14 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
         if (!(o->energy_csv = floe_csv_open(path, err, errlen))) goto fail;
         if (floe_csv_energy_header(o->energy_csv)) goto csv_fail_energy;
     }
-    join(path, dir, "events.csv");
-    if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
-    if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
+    /* Granular flows create and delete contacts by the million: a scene may
+     * keep only some event types, or none (then no file, no callback). */
+    const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
+    if ((o->events_skip & all_events) != all_events) {
+        join(path, dir, "events.csv");
+        if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
+        if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
+    }
     if (o->vtk.period > 0) {
         join(path, dir, "vtk");
         if (mkdir_p(path, err, errlen)) goto fail;
@@ -300,7 +309,7 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
         set_err(err, errlen, "%s", o->err);
         goto fail;
     }
-    floe_set_event_callback(w, on_event, o);
+    if (o->events_csv) floe_set_event_callback(w, on_event, o);
     return o;
 
 csv_fail_history:
@@ -348,7 +357,7 @@ int floe_output_close(floe_output *o, floe_world *w)
         }
     }
     /* the world may outlive o: it must not call back into freed memory */
-    floe_set_event_callback(o->w, NULL, NULL);
+    if (o->events_csv) floe_set_event_callback(o->w, NULL, NULL);
     floe_csv **files[3] = {&o->energy_csv, &o->history_csv, &o->events_csv};
     for (int i = 0; i < 3; i++) {
         char msg[1024];

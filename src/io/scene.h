@@ -39,6 +39,8 @@ typedef struct floe_output_config {
     int n_history_cols;
     int final_state;         /* particles.csv and contacts.csv at the end (default 1) */
     floe_every progress;     /* plain log lines when not on a terminal */
+    uint32_t events_skip;    /* bit t set: events of floe_event_type t are not written to
+                              * events.csv (default 0: all; all bits: no events.csv) */
 } floe_output_config;
 
 typedef struct floe_scene {
