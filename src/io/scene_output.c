@@ -14,6 +14,37 @@ void scene_output_init(floe_output_config *out)
     out->vtk_contacts = 1;
     out->vtk_boundaries = 1;
     out->final_state = 1;
+    /* by default only bond breaks: created/deleted rows swamp granular runs */
+    out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN);
+}
+
+/* `events: all | none | [created, deleted, broken]` */
+static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
+{
+    static const char *const names[FLOE_EVENT_COUNT] = {"created", "deleted", "broken"};
+    sy_doc *d = c->d;
+    if (sy_is_text(n, "all")) {
+        out->events_skip = 0;
+        return 0;
+    }
+    if (sy_is_text(n, "none")) {
+        out->events_skip = ~0u;
+        return 0;
+    }
+    if (!sy_is_seq(n))
+        return sy_error(d, n, "output.events: expected all, none or a list of event types "
+                              "(created, deleted, broken)");
+    out->events_skip = ~0u;
+    for (int i = 0; i < sy_seq_size(n); i++) {
+        sy_node *it = sy_seq_item(d, n, i);
+        int t = -1;
+        for (int k = 0; k < FLOE_EVENT_COUNT; k++)
+            if (sy_is_text(it, names[k])) t = k;
+        if (t < 0)
+            return sy_error(d, it, "output.events[%d]: unknown event type; expected created, deleted or broken", i);
+        out->events_skip &= ~(1u << t);
+    }
+    return 0;
 }
 
 static int64_t fraction(int64_t total, int64_t parts)
@@ -266,7 +297,7 @@ static int history(scene_ctx *c, sy_node *n, floe_output_config *out)
 
 int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
 {
-    static const char *const keys[] = {"vtk", "energy", "history", "final_state", "progress"};
+    static const char *const keys[] = {"vtk", "energy", "history", "final_state", "progress", "events"};
     static const char *const vtk_keys[] = {"every", "interval", "contacts", "boundaries"};
     static const char *const every_keys[] = {"every", "interval"};
     sy_doc *d = c->d;
@@ -292,6 +323,8 @@ int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
     if ((n = sy_get(d, sec, "history")) && history(c, n, out))
         return -1;
     if ((n = sy_get(d, sec, "final_state")) && sy_bool(d, n, "output.final_state", &out->final_state))
+        return -1;
+    if ((n = sy_get(d, sec, "events")) && events(c, n, out))
         return -1;
     return 0;
 }
