@@ -41,6 +41,8 @@ typedef enum floe_event_type {
     FLOE_EVENT_CONTACT_CREATED = 0,
     FLOE_EVENT_CONTACT_DELETED,
     FLOE_EVENT_BOND_BROKEN,
+    FLOE_EVENT_CONTACT_ACTIVATED,  /* a model's contact became active (soft-bond) */
+    FLOE_EVENT_SLIP_CHANGE,        /* a model's slip state changed (soft-bond) */
     FLOE_EVENT_COUNT
 } floe_event_type;
 
@@ -66,6 +68,7 @@ typedef struct floe_world_def {
     int legacy_lens;       /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
     int threads;           /* OpenMP threads, 0 = runtime default */
     int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
+    int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
     floe_event_fn *on_event; /* called serially, in a deterministic order */
     void *event_user;
 } floe_world_def;
@@ -229,6 +232,16 @@ int floe_contact_find(const floe_world *w, int a, int b);
 /* Model-specific state of contact i (names from floe_model_info.state_names
  * of its model); returns the number of values written (<= cap). */
 int floe_contact_state(const floe_world *w, int i, double *out, int cap);
+
+/* Model methods (e.g. the soft-bond model's bond, unbond, area, deformability):
+ * applied now to the contacts of `model`, all of them (group < 0) or those with
+ * a particle in group `group`. *applied (may be NULL) receives the count. */
+floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
+                              const double *args, int nargs, int *applied);
+/* The same, applied at the start of step `step` (before its update). */
+#define FLOE_MAX_METHOD_ARGS 8
+floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method,
+                                 int group, const double *args, int nargs);
 
 /* ---- stepping ---------------------------------------------------------- */
 

@@ -38,6 +38,20 @@ static void *scratch(floe_world *w, int slot, size_t bytes) {
     return w->scratch[slot];
 }
 
+void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx) {
+    int ids[2] = {c->a, c->b};
+    ctx->dt = w->dt;
+    ctx->step = w->step;
+    ctx->fresh = fresh;
+    ctx->dim = w->def.dimension == 2 ? 2 : 3;
+    ctx->lp = w->insts[c->inst].lp;
+    for (int s = 0; s < 2; s++) {
+        int i = ids[s];
+        int free_ = w->mass[i] > 0 && (w->blocked[i] & 7u) != 7u;
+        ctx->mass[s] = free_ ? w->mass[i] : INFINITY;
+    }
+}
+
 /* Largest gap across which a, b may start a contact now (model-defined). */
 static double creation_gap(const floe_world *w, int a, int b, const floe_instance *in) {
     const floe_model *m = floe_registry_get(in->model);
@@ -56,17 +70,18 @@ static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
     const floe_model *m = floe_registry_get(in->model);
     void *st = state_of(w, k);
     int fresh = (c->flags & CF_NEW) != 0;
+    floe_law_ctx ctx;
+    floe__law_ctx(w, c, fresh, &ctx);
     floe_raw_contact raw;
     if (fresh) {
         fn(w, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
         floe_l6geom_create(&c->g, &raw, w->def.legacy_lens);
-        m->create(in->lp, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, w->step, c, st);
+        m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
         fn(w, a, b, c, 0, &raw);
         floe_l6geom_update(&c->g, &raw, w->dt, w->step % w->def.renorm_period == 0, w->pos[a], w->vel[a],
                            w->angvel[a], w->pos[b], w->vel[b], w->angvel[b]);
     }
-    floe_law_ctx ctx = {w->dt, w->step, fresh, in->lp};
     if (!m->law(&ctx, c, st, acc)) {
         c->flags |= CF_DELETE;
         return;
@@ -97,9 +112,9 @@ static void process_range(floe_world *w, int k0, int k1, floe_energy_acc *accs) 
     }
 }
 
-static void emit(floe_world *w, floe_event_type type, const floe_contact *c) {
+static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
     if (!w->on_event) return;
-    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, c->detail};
+    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, detail};
     w->on_event(&ev, w->event_user);
 }
 
@@ -150,13 +165,15 @@ static floe_status contact_phase(floe_world *w) {
     int bad = -1;
     for (int k = 0; k < w->ncon; k++) {
         floe_contact *c = &w->con[k];
-        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c);
+        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
+        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
+        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
         if (c->flags & CF_BROKE) {
             w->n_breaks++;
-            emit(w, FLOE_EVENT_BOND_BROKEN, c);
+            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff);
         }
         if (c->flags & CF_DELETE) {
-            emit(w, FLOE_EVENT_CONTACT_DELETED, c);
+            emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0);
             continue;
         }
         c->flags &= ~CF_TRANSIENT;
@@ -251,6 +268,10 @@ floe_status floe_step(floe_world *w) {
     if (!w->prepared && w->started && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     floe_status st = FLOE_OK;
     if (!w->started) st = start(w);
+    for (int i = 0; i < w->nsched && st == FLOE_OK; i++) {
+        const floe_scheduled *s = &w->sched[i];
+        if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
+    }
     if (st == FLOE_OK) st = floe__integrate(w);
     if (st == FLOE_OK) {
         w->step++;

@@ -9,6 +9,7 @@
 #define FLOE_BLOCK 1024
 
 floe_status floe__integrate(floe_world *w);
+void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx);
 void floe__update_dt(floe_world *w);
 
 #endif

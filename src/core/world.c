@@ -1,6 +1,6 @@
 /* World lifetime, materials, model instances, particles, groups and the
  * read-only views of the public API. */
-#include "core/world.h"
+#include "core/step.h"
 #include "shapes/shape.h"
 
 #include <stdarg.h>
@@ -40,6 +40,7 @@ floe_world_def floe_default_world_def(void) {
         .legacy_lens = 0,
         .threads = 0,
         .renorm_period = 100,
+        .dimension = 3,
     };
 }
 
@@ -49,6 +50,7 @@ floe_world *floe_world_create(const floe_world_def *def) {
     w->def = def ? *def : floe_default_world_def();
     if (w->def.dt_safety <= 0) w->def.dt_safety = 0.9;
     if (w->def.renorm_period <= 0) w->def.renorm_period = 100;
+    if (w->def.dimension != 2) w->def.dimension = 3;
     w->dt_auto = !(w->def.dt > 0);
     w->dt = w->dt_auto ? 0 : w->def.dt;
     w->on_event = w->def.on_event;
@@ -73,7 +75,7 @@ void floe_world_destroy(floe_world *w) {
     void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < 4; i++) free(w->scratch[i]);
     free(w);
@@ -313,6 +315,11 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->shape_idx[n] = idx;
     w->mat[n] = d->material;
     w->blocked[n] = d->blocked & FLOE_DOF_ALL;
+    if (w->def.dimension == 2) { /* plane world: no motion out of the xy plane */
+        w->blocked[n] |= FLOE_DOF_Z | FLOE_DOF_RX | FLOE_DOF_RY;
+        w->vel[n].z = 0;
+        w->angvel[n].x = w->angvel[n].y = 0;
+    }
     w->groups[n] = d->groups;
     w->mass[n] = w->inertia[n] = 0;
     if (shape == FLOE_SHAPE_SPHERE)
@@ -515,6 +522,66 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
     if (n > cap) n = cap;
     memcpy(out, buf, sizeof(double) * (size_t)n);
     return n;
+}
+
+/* ---- model methods -------------------------------------------------------- */
+
+floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
+                              const double *args, int nargs, int *applied) {
+    int mi = floe_registry_find(model);
+    const floe_model *m = floe_registry_get(mi);
+    if (applied) *applied = 0;
+    if (!m || !m->method) {
+        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", model);
+        return FLOE_ERR_ARG;
+    }
+    if (group >= w->ngroups || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+        floe__error(w, "method %s.%s: bad group id %d or argument count %d", model, method, group, nargs);
+        return FLOE_ERR_ARG;
+    }
+    uint32_t gm = group < 0 ? ~0u : 1u << group;
+    int n = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        floe_contact *c = &w->con[k];
+        if (w->insts[c->inst].model != mi) continue;
+        if (group >= 0 && !((w->groups[c->a] | w->groups[c->b]) & gm)) continue;
+        floe_law_ctx ctx;
+        floe__law_ctx(w, c, 0, &ctx);
+        int r = m->method(method, args, nargs, &ctx, c, w->cstate + (size_t)k * w->cstride);
+        if (r == -1) {
+            floe__error(w, "model %s has no method '%s'", model, method);
+            return FLOE_ERR_ARG;
+        }
+        if (r == -2) {
+            floe__error(w, "method %s.%s: bad arguments", model, method);
+            return FLOE_ERR_ARG;
+        }
+        n++;
+    }
+    if (applied) *applied = n;
+    return FLOE_OK;
+}
+
+floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method,
+                                 int group, const double *args, int nargs) {
+    const floe_model *m = floe_registry_get(floe_registry_find(model));
+    int known = 0;
+    for (int i = 0; m && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    if (!known || step < 0 || group >= w->ngroups || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+        floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
+                    model, method);
+        return FLOE_ERR_ARG;
+    }
+    if (!floe__grow((void **)&w->sched, &w->schedcap, w->nsched + 1, sizeof *w->sched)) return FLOE_ERR_MEMORY;
+    floe_scheduled *s = &w->sched[w->nsched++];
+    memset(s, 0, sizeof *s);
+    s->step = step;
+    snprintf(s->model, sizeof s->model, "%s", model);
+    snprintf(s->method, sizeof s->method, "%s", method);
+    s->group = group;
+    s->nargs = nargs;
+    for (int i = 0; i < nargs; i++) s->args[i] = args[i];
+    return FLOE_OK;
 }
 
 /* ---- time ---------------------------------------------------------------- */

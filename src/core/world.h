@@ -19,6 +19,13 @@ typedef struct floe_instance {
 
 typedef struct floe_pair_override { int a, b, inst; } floe_pair_override;
 
+typedef struct floe_scheduled {
+    int64_t step;
+    char model[32], method[32];
+    int group, nargs;
+    double args[FLOE_MAX_METHOD_ARGS];
+} floe_scheduled;
+
 typedef struct floe_group {
     char name[64];
     int has_motion, has_load;
@@ -88,6 +95,8 @@ struct floe_world {
     double e_total0;                    /* total at the start */
 
     floe_event_fn *on_event; void *event_user;
+
+    floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
 
     void *scratch[4]; size_t scratch_size[4];  /* per-step work buffers, reused */
 };

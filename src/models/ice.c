@@ -41,8 +41,8 @@ typedef struct ice_state {
 
 static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma[k] + mb[k]); }
 
-static void ice_create(const double *lp, const double *ma, const double *mb, int64_t step,
-                       floe_contact *c, void *state) {
+static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c,
+                       void *state) {
     ice_state *s = state;
     const floe_geom *g = &c->g;
     double la = g->lens[0], lb = g->lens[1], A = g->area;
@@ -57,7 +57,8 @@ static void ice_create(const double *lp, const double *ma, const double *mb, int
     s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
     s->twb = mean(ma, mb, M_BETA_W) * s->ftb * sqrt(A); /* final revision (DECISIONS G2) */
     s->trb = mean(ma, mb, M_BETA_R) * s->fnb * sqrt(A);
-    s->bonds = (int)(step < (int64_t)lp[LP_STEP01] ? lp[LP_BONDS0] : lp[LP_BONDS1]);
+    const double *lp = ctx->lp;
+    s->bonds = (int)(ctx->step < (int64_t)lp[LP_STEP01] ? lp[LP_BONDS0] : lp[LP_BONDS1]);
     s->uN0 = lp[LP_INI_EQLB] != 0 ? g->uN : 0.0;
     if (s->bonds & BONDED_ALL) c->flags |= CF_BONDED;
 }

@@ -19,14 +19,14 @@ static const char *const state_names[] = {"k_w", "k_b"};
 
 typedef struct linel6_state { double kw, kb; } linel6_state;
 
-static void linel6_create(const double *lp, const double *ma, const double *mb, int64_t step,
-                          floe_contact *c, void *state) {
+static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c,
+                          void *state) {
     linel6_state *s = state;
     const floe_geom *g = &c->g;
     c->kn = floe_series_kn(g->lens[0], g->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], g->area);
     c->kt = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
-    s->kw = c->kw = lp[LP_CHAR_LEN] * c->kn;
-    s->kb = c->kr = lp[LP_CHAR_LEN] * c->kt;
+    s->kw = c->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
+    s->kb = c->kr = ctx->lp[LP_CHAR_LEN] * c->kt;
 }
 
 static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {

@@ -52,27 +52,38 @@ typedef struct floe_contact {
 } floe_contact;
 
 enum {
-    CF_DELETE = 1,  /* the law asked for deletion this step */
-    CF_BROKE = 2,   /* a bond broke this step (detail says which senses) */
-    CF_NEW = 4,     /* created this step */
-    CF_BONDED = 8,  /* persistent: the contact carries a bond (set by the model) */
-    CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW
+    CF_DELETE = 1,     /* the law asked for deletion this step */
+    CF_BROKE = 2,      /* a bond broke this step: event detail = detail & 0xff */
+    CF_NEW = 4,        /* created this step */
+    CF_BONDED = 8,     /* persistent: the contact carries a bond (set by the model) */
+    CF_ACTIVATED = 16, /* the model reports the contact became active this step */
+    CF_SLIP = 32,      /* the model reports a slip-state change: detail = (detail >> 8) & 0xff */
+    CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW | CF_ACTIVATED | CF_SLIP
 };
 
 typedef struct floe_law_ctx {
     double dt;
     int64_t step;
     int fresh;            /* the contact was created in this step */
+    int dim;              /* 3, or 2 for a plane world (motion in xy) */
     const double *lp;     /* law parameters of the instance */
+    double mass[2];       /* masses of A and B; INFINITY for bodies that do not move freely */
 } floe_law_ctx;
+
+/* Contact mass for dashpots: m_A m_B / (m_A + m_B), or the free body's mass. */
+static inline double floe_contact_mass(const floe_law_ctx *ctx) {
+    double a = ctx->mass[0], b = ctx->mass[1];
+    if (isinf(a)) return b;
+    if (isinf(b)) return a;
+    return a * b / (a + b);
+}
 
 typedef struct floe_model {
     floe_model_info info;
     size_t state_size;    /* bytes of per-contact state */
     /* ma, mb: material parameter arrays of A and B (each in its own model's schema,
-     * which starts with MAT_COMMON_COUNT common entries). */
-    void (*create)(const double *lp, const double *ma, const double *mb, int64_t step,
-                   floe_contact *c, void *state);
+     * which starts with MAT_COMMON_COUNT common entries). The state is zeroed. */
+    void (*create)(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state);
     /* Returns 1 to keep the contact, 0 to delete it (no force is applied then). */
     int (*law)(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e);
     /* Writes info.n_state values describing the state. */
@@ -81,6 +92,11 @@ typedef struct floe_model {
      * (e.g. bonding a packing generated with small gaps); rmin is the smaller
      * radius of the pair. NULL means 0: contacts need overlap. */
     double (*creation_gap)(const double *lp, int64_t step, double rmin);
+    /* Optional: a named method applied to one contact (e.g. bond, unbond);
+     * returns 0, or -1 for an unknown method, -2 for bad arguments. */
+    int (*method)(const char *name, const double *args, int nargs, const floe_law_ctx *ctx,
+                  floe_contact *c, void *state);
+    const char *const *method_names; int n_methods;
 } floe_model;
 
 /* registry.c */
