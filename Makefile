@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo sanitize clean
+.PHONY: all deps build test demo sanitize clean bench
 
 all: build
 
@@ -27,6 +27,12 @@ sanitize: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_WERROR=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 FLOE_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+# Side-by-side benchmark against LAMMPS, LIGGGHTS and Yade (docs/performance.md):
+# release build in build-release/, results in build-bench/. QUICK=1: 10k, 1 thread,
+# one short pass (about a minute). Extra options: BENCH_ARGS="--install-peers --reps 5".
+bench:
+	@bench/run.sh $(if $(filter-out 0,$(QUICK)),--quick) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) build-asan out

@@ -226,6 +226,8 @@ typedef struct floe_contact_info {
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);
+int floe_bonded_count(const floe_world *w);      /* contacts that carry a bond now */
+int64_t floe_break_count(const floe_world *w);   /* bonds broken since the start */
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
 /* Index of the contact between a and b, or -1. */
 int floe_contact_find(const floe_world *w, int a, int b);

@@ -20,15 +20,10 @@ static inline double advance(double v, double f, double fext, double g, double m
                              double damping, integ_acc *acc) {
     double ftot = f + fext + m * g;
     double a = ftot / m;
-    if (damping > 0) {
-        double ad = a * (1.0 - damping * sgn(ftot * (v + 0.5 * dt * a)));
-        double vn = v + dt * ad;
-        acc->damping += m * (a - ad) * 0.5 * (v + vn) * dt;
-        acc->gravity += m * g * vn * dt;
-        acc->boundary += fext * vn * dt;
-        return vn;
-    }
-    double vn = v + dt * a;
+    /* Cundall: the unbalanced force is reduced by D in the direction of motion */
+    double ad = a * (1.0 - damping * sgn(ftot * (v + 0.5 * dt * a)));
+    double vn = v + dt * ad;
+    acc->damping += m * (a - ad) * 0.5 * (v + vn) * dt;
     acc->gravity += m * g * vn * dt;
     acc->boundary += fext * vn * dt;
     return vn;
@@ -72,7 +67,33 @@ floe_status floe__integrate(floe_world *w) {
                 v = mv[g];
                 om = mw[g];
             }
-            if (bl != FLOE_DOF_ALL) {
+            if (bl == 0 && !(w->groups[i] & loaded) && w->mass[i] > 0) {
+                /* the common case: a free body without external load */
+                double m = w->mass[i], I = w->inertia[i];
+                vec3 f = vadd(w->force[i], vscale(grav, m)), a = vscale(f, 1.0 / m);
+                if (D > 0) {
+                    vec3 vm = vmadd(v, a, 0.5 * dt);
+                    vec3 ad = v3(a.x * (1 - D * sgn(f.x * vm.x)), a.y * (1 - D * sgn(f.y * vm.y)),
+                                 a.z * (1 - D * sgn(f.z * vm.z)));
+                    vec3 vn = vmadd(v, ad, dt);
+                    acc.damping += m * vdot(vsub(a, ad), vadd(v, vn)) * 0.5 * dt;
+                    a = ad;
+                }
+                v = vmadd(v, a, dt);
+                acc.gravity += m * vdot(grav, v) * dt;
+                if (I > 0) {
+                    vec3 t = w->torque[i], al = vscale(t, 1.0 / I);
+                    if (D > 0) {
+                        vec3 wm = vmadd(om, al, 0.5 * dt);
+                        vec3 ad = v3(al.x * (1 - D * sgn(t.x * wm.x)), al.y * (1 - D * sgn(t.y * wm.y)),
+                                     al.z * (1 - D * sgn(t.z * wm.z)));
+                        vec3 wn = vmadd(om, ad, dt);
+                        acc.damping += I * vdot(vsub(al, ad), vadd(om, wn)) * 0.5 * dt;
+                        al = ad;
+                    }
+                    om = vmadd(om, al, dt);
+                }
+            } else if (bl != FLOE_DOF_ALL) {
                 double m = w->mass[i], I = w->inertia[i];
                 vec3 fe, te;
                 floe__external_load(w, i, loaded, &fe, &te);
@@ -86,7 +107,7 @@ floe_status floe__integrate(floe_world *w) {
                 }
             }
             /* blocked DOFs keep their velocity; the system receives their work */
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; bl && k < 3; k++) {
                 if (bl & (1u << k)) acc.boundary -= vcomp(w->force[i], k) * vcomp(v, k) * dt;
                 if (bl & (8u << k)) acc.boundary -= vcomp(w->torque[i], k) * vcomp(om, k) * dt;
             }

@@ -38,20 +38,6 @@ static void *scratch(floe_world *w, int slot, size_t bytes) {
     return w->scratch[slot];
 }
 
-void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx) {
-    int ids[2] = {c->a, c->b};
-    ctx->dt = w->dt;
-    ctx->step = w->step;
-    ctx->fresh = fresh;
-    ctx->dim = w->def.dimension == 2 ? 2 : 3;
-    ctx->lp = w->insts[c->inst].lp;
-    for (int s = 0; s < 2; s++) {
-        int i = ids[s];
-        int free_ = w->mass[i] > 0 && (w->blocked[i] & 7u) != 7u;
-        ctx->mass[s] = free_ ? w->mass[i] : INFINITY;
-    }
-}
-
 /* Largest gap across which a, b may start a contact now (model-defined). */
 static double creation_gap(const floe_world *w, int a, int b, const floe_instance *in) {
     const floe_model *m = floe_registry_get(in->model);
@@ -130,7 +116,7 @@ static floe_status contact_phase(floe_world *w) {
     w->e_elastic = 0;
     process_range(w, 0, nold, accs);
 
-    int np = bp->npairs;
+    int np = bp->npairs, any_gap = bp->margin > 0;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 4096)
     for (int p = 0; p < np; p++) {
         const floe_pair *pr = &bp->pairs[p];
@@ -139,7 +125,7 @@ static floe_status contact_phase(floe_world *w) {
             continue;
         }
         floe_raw_contact raw;
-        double gap = creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b]));
+        double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
         hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap, &raw);
     }
     for (int p = 0; p < np; p++) {

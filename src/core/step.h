@@ -9,7 +9,18 @@
 #define FLOE_BLOCK 1024
 
 floe_status floe__integrate(floe_world *w);
-void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx);
+
+/* What a model sees of the world for contact c. */
+static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx) {
+    ctx->dt = w->dt;
+    ctx->step = w->step;
+    ctx->fresh = fresh;
+    ctx->dim = w->def.dimension;
+    ctx->lp = w->insts[c->inst].lp;
+    /* bodies that cannot translate freely act as infinitely heavy */
+    ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
+    ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
+}
 void floe__update_dt(floe_world *w);
 
 #endif

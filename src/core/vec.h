@@ -31,7 +31,11 @@ static inline double vcomp(vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y 
 static inline void vset(vec3 *a, int i, double s) {
     if (i == 0) a->x = s; else if (i == 1) a->y = s; else a->z = s;
 }
-static inline int visfinite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+/* 1 if no component is NaN or infinite (inf * 0 and NaN * 0 are NaN). */
+static inline int visfinite(vec3 a) {
+    double z = a.x * 0.0 + a.y * 0.0 + a.z * 0.0;
+    return z == z;
+}
 
 static inline quat qidentity(void) { return (quat){1, 0, 0, 0}; }
 static inline quat qmul(quat a, quat b) {
@@ -51,12 +55,20 @@ static inline vec3 qrotate(quat q, vec3 v) {
     vec3 t = vscale(vcross(u, v), 2.0);
     return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
 }
-/* Rotation by angle |w|*dt about w. */
+/* Rotation by angle |w|*dt about w. Small angles (every DEM step, nearly)
+ * use the series of cos(a/2) and sin(a/2)/a to machine precision, without
+ * the cost of sin and cos. */
 static inline quat qfrom_rotvec(vec3 w, double dt) {
-    double a = vlen(w) * dt;
-    if (a == 0) return qidentity();
-    double s = sin(0.5 * a) / (vlen(w));
-    return (quat){cos(0.5 * a), w.x * s, w.y * s, w.z * s};
+    double a2 = vlen2(w) * dt * dt, c, s; /* s: sin(a/2) / |w| */
+    if (a2 < 1e-4) {
+        c = 1 - a2 / 8 * (1 - a2 / 48 * (1 - a2 / 120));
+        s = 0.5 * dt * (1 - a2 / 24 * (1 - a2 / 80 * (1 - a2 / 168)));
+    } else {
+        double a = sqrt(a2);
+        c = cos(0.5 * a);
+        s = sin(0.5 * a) / (a / dt);
+    }
+    return (quat){c, w.x * s, w.y * s, w.z * s};
 }
 
 #endif

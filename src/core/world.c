@@ -485,6 +485,14 @@ floe_vec3 floe_group_torque(const floe_world *w, int g) {
 
 int floe_contact_count(const floe_world *w) { return w->ncon; }
 
+int floe_bonded_count(const floe_world *w) {
+    int n = 0;
+    for (int k = 0; k < w->ncon; k++) n += (w->con[k].flags & CF_BONDED) != 0;
+    return n;
+}
+
+int64_t floe_break_count(const floe_world *w) { return w->n_breaks; }
+
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     if (i < 0 || i >= w->ncon) return FLOE_ERR_ARG;
     const floe_contact *c = &w->con[i];

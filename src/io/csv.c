@@ -220,8 +220,8 @@ static int contact_quantity(const char *q)
     return strcmp(q, "uN") == 0 ? CQ_UN : -1;
 }
 
-enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_COUNT };
-static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt"};
+enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_BONDED, NQ_BREAKS, NQ_COUNT };
+static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
 
 static int counter_quantity(const char *q)
 {
@@ -287,7 +287,7 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
     case FLOE_HIST_COUNTER:
         if (counter_quantity(col->quantity) < 0) {
             set_err(err, errlen, "history column '%s': unknown counter '%s' "
-                    "(contacts, step, time, particles, dt)", col->name, col->quantity);
+                    "(contacts, step, time, particles, dt, bonded, breaks)", col->name, col->quantity);
             return -1;
         }
         return 0;
@@ -352,6 +352,8 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
         case NQ_TIME: return floe_time(w);
         case NQ_PARTICLES: return np;
         case NQ_DT: return floe_dt(w);
+        case NQ_BONDED: return floe_bonded_count(w);
+        case NQ_BREAKS: return (double)floe_break_count(w);
         default: return NAN;
         }
     }

@@ -142,7 +142,7 @@ static const char *const body_quantities[] = {
     "force.y", "force.z", "torque.x", "torque.y", "torque.z", "ori.w",  "ori.x",    "ori.y",    "ori.z"};
 static const char *const group_quantities[] = {"force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
-static const char *const counters[] = {"contacts", "step", "time", "particles", "dt"};
+static const char *const counters[] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id)
 {

@@ -86,7 +86,6 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     ice_state *s = state;
     const floe_geom *g = &c->g;
     const double dt = ctx->dt;
-    double e_old = elastic(c, s);
     vec3 f0 = c->f, m0 = c->m;
     /* 1. trial values: total normal force, incremental shear, twist, roll */
     c->f.x = c->kn * (g->uN - s->uN0);
@@ -112,7 +111,12 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
         /* a bond lets go of real energy; an unbonded contact opening at its
          * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded) e->broken += floe_deletion_loss(g, f0, m0, e_old, dt);
+        if (was_bonded) {
+            floe_contact old = *c;
+            old.f = f0;
+            old.m = m0;
+            e->broken += floe_deletion_loss(g, f0, m0, elastic(&old, s), dt);
+        }
         return 0;
     }
     /* 4. plastic limits on unbonded senses (yield values vanish in tension) */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define FLOE_MAX_MAT_PARAMS 32
-#define FLOE_MAX_LAW_PARAMS 16
+#define FLOE_MAX_LAW_PARAMS 24
 
 /* Every material schema starts with these four, in this order, so that the
  * core (mass, time step) and mixed-pair averaging can read them. */
