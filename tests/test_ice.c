@@ -176,8 +176,86 @@ static void test_bonds0_bonds1(void) {
     floe_world_destroy(w);
 }
 
+/* Plastic limits of unbonded senses: with p = -Fn and rho = sqrt(A/pi) = R,
+ * |Ft| <= p tan_phi, |Tw| <= rho p tan_phi for both signs of twist
+ * (DECISIONS I3; Woo limits only positive twist), |Tr| <= rho p mu. */
+static void test_plastic_limits(void) {
+    const double ov = 1e-6, p_n = KN * ov;
+    const double lim_t = p_n * 0.5, lim_w = R * p_n * 0.5, lim_r = R * p_n * 0.05;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        pair p;
+        make(&p, ov, 0, 0, 0, 1e-7); /* unbonded, ini_eqlb off: Fn = -kn ov */
+        floe_set_angular_velocity(p.w, p.b, (floe_vec3){sign * 10.0, 0, 0});
+        for (int i = 0; i < 2000; i++) floe_step(p.w);
+        floe_contact_info ci = info(&p);
+        REPORT("twist %+d: Tw = %.7g (limit %.7g)\n", sign, ci.torque.x, sign * lim_w);
+        CHECK_REL(ci.torque.x, sign * lim_w, 1e-6);
+        double e[FLOE_E_COUNT];
+        floe_energy(p.w, e);
+        CHECK(e[FLOE_E_PLASTIC] > 0);
+        floe_world_destroy(p.w);
+    }
+    pair p;
+    make(&p, ov, 0, 0, 0, 1e-7);
+    floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 1.0}); /* rolls B: bends and shears */
+    for (int i = 0; i < 200; i++) floe_step(p.w);
+    floe_contact_info ci = info(&p);
+    CHECK_REL(hypot(ci.torque.y, ci.torque.z), lim_r, 1e-6);
+    CHECK(hypot(ci.force.y, ci.force.z) < lim_t); /* shear still elastic */
+    floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 0});
+    floe_set_velocity(p.w, p.b, (floe_vec3){0, 0, 1e-2}); /* slide */
+    for (int i = 0; i < 3000; i++) floe_step(p.w);
+    ci = info(&p);
+    CHECK_REL(hypot(ci.force.y, ci.force.z), -ci.force.x * 0.5, 1e-9); /* p changed slightly with the slide */
+    CHECK_REL(-ci.force.x, p_n, 1e-3);
+    floe_world_destroy(p.w);
+}
+
+/* Energy balance of a breaking run: a heavy ball (Linear contacts with the
+ * ice) punches through a bonded 12 x 12 plate at 5 m/s, no damping, no
+ * gravity. Kinetic + elastic + plastic + broken must stay equal to the
+ * initial kinetic energy. Tolerance 1e-2 of it (contact onsets and bond
+ * breaks are sampled once per step; measured below). */
+static void test_breaking_energy(void) {
+    floe_world_def def = floe_default_world_def();
+    floe_world *w = floe_world_create(&def);
+    int ice = floe_add_material(w, "ice", "ice");
+    int steel = floe_add_material(w, "steel", "linear");
+    floe_material_set(w, steel, "density", 7800);
+    floe_model_set(w, "ice", "bonds0", 255);
+    floe_model_set(w, "ice", "bond_tol", 1e-6);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = ice;
+    for (int j = 0; j < 12; j++)
+        for (int i = 0; i < 12; i++) {
+            bd.pos = (floe_vec3){2 * R * i, 2 * R * j, 0};
+            floe_add_sphere(w, &bd, R);
+        }
+    bd.material = steel;
+    bd.pos = (floe_vec3){11 * R, 11 * R, 4.5 * R};
+    bd.vel = (floe_vec3){0, 0, -5};
+    floe_add_sphere(w, &bd, 3 * R);
+    double e[FLOE_E_COUNT], e0 = 0, worst = 0;
+    for (int s = 0; s < 4000; s++) {
+        floe_step(w);
+        floe_energy(w, e);
+        if (s == 0) e0 = e[FLOE_E_TOTAL];
+        worst = fmax(worst, fabs(e[FLOE_E_TOTAL] - e0));
+    }
+    REPORT("punch-through: %lld bonds broken; kinetic %.4g, elastic %.3g, plastic %.3g, broken %.3g J; "
+           "worst |total - total0| = %.3g J = %.2e of the initial %.4g J\n", (long long)floe_break_count(w),
+           e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], e[FLOE_E_ELASTIC], e[FLOE_E_PLASTIC], e[FLOE_E_BROKEN],
+           worst, worst / e0, e0);
+    CHECK(floe_break_count(w) > 10);
+    CHECK(e[FLOE_E_BROKEN] > 0);
+    CHECK(worst < 1e-2 * e0);
+    floe_world_destroy(w);
+}
+
 int main(void) {
     test_parameters();
+    test_plastic_limits();
+    test_breaking_energy();
     for (int s = 0; s < 4; s++) test_break_sense(s);
     test_unbonded_tension();
     test_bonds0_bonds1();
