@@ -57,9 +57,11 @@ static void write_file(const char *path, const char *text) {
 
 /* The last line of a text file ends with a newline (no torn record). */
 static int complete_lines(const char *path) {
-    char *s = slurp(path);
-    size_t n = s ? strlen(s) : 0;
-    return n > 0 && s[n - 1] == '\n';
+    FILE *f = fopen(path, "r");
+    int c = EOF;
+    if (f && fseek(f, -1, SEEK_END) == 0) c = fgetc(f);
+    if (f) fclose(f);
+    return c == '\n';
 }
 
 int main(void) {
