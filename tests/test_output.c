@@ -489,10 +489,10 @@ static void test_full_run(const char *tmp)
     snprintf(path, sizeof path, "%s/events.csv", dir);
     n = read_lines(path, &lines);
     int created = 0, deleted = 0;
-    if (n > 0) CHECK(strcmp(lines[0], "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail") == 0);
+    if (n > 0) CHECK(strcmp(lines[0], "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail,value1,value2") == 0);
     for (int i = 1; i < n; i++) {
         char *f[64];
-        CHECK(split(lines[i], f, 64) == 12);
+        CHECK(split(lines[i], f, 64) == 14);
         created += !strcmp(f[2], "created");
         deleted += !strcmp(f[2], "deleted");
     }

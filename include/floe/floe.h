@@ -54,6 +54,7 @@ typedef struct floe_event {
     floe_vec3 force;      /* local force at the event (on A) */
     floe_vec3 torque;     /* local torque at the event (on A) */
     uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit */
+    double value[2];      /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
 } floe_event;
 
 typedef void floe_event_fn(const floe_event *ev, void *user);

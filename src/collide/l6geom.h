@@ -10,8 +10,39 @@
 void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens);
 
 /* Later steps: carry the frame with the pair's rigid motion, relative
- * velocities at the mid-step contact point. */
-void floe_l6geom_update(floe_geom *g, const floe_raw_contact *r, double dt, int renormalize,
-                        vec3 xa, vec3 va, vec3 wa, vec3 xb, vec3 vb, vec3 wb);
+ * velocities at the mid-step contact point. Inline: it runs for every
+ * contact every step. */
+static inline void floe_l6geom_update(floe_geom *g, const floe_raw_contact *r, double dt, int renormalize,
+                                      vec3 xa, vec3 va, vec3 wa, vec3 xb, vec3 vb, vec3 wb) {
+    vec3 n0 = g->n, n = r->n, t1 = g->t1;
+    vec3 nm = vadd(n0, n);
+    double l = vlen(nm);
+    nm = l > 0 ? vscale(nm, 1.0 / l) : n;
+    /* rigid rotation of the frame: tilt of the normal plus the mean spin about it */
+    vec3 rho = vadd(vcross(n0, n), vscale(nm, 0.5 * dt * vdot(nm, vadd(wa, wb))));
+    vec3 tm1 = vsub(t1, vscale(vcross(t1, rho), 0.5));
+    vec3 tm2 = vcross(nm, tm1);
+    vec3 t1n = vsub(t1, vcross(tm1, rho));
+    vec3 t2n = vcross(n, t1n);
+    if (renormalize) {
+        n = vnormalize(n);
+        t1n = vnormalize(vsub(t1n, vscale(n, vdot(t1n, n))));
+        t2n = vcross(n, t1n);
+    }
+    /* relative velocity at the mid-step contact point (positions are at t+dt,
+     * velocities at t+dt/2) */
+    vec3 cm = vscale(vadd(g->c, r->c), 0.5);
+    vec3 ba = vsub(cm, vmadd(xa, va, -0.5 * dt));
+    vec3 bb = vsub(cm, vmadd(xb, vb, -0.5 * dt));
+    vec3 vrel = vsub(vadd(vb, vcross(wb, bb)), vadd(va, vcross(wa, ba)));
+    vec3 wrel = vsub(wb, wa);
+    g->vel = v3(vdot(nm, vrel), vdot(tm1, vrel), vdot(tm2, vrel));
+    g->angvel = v3(vdot(nm, wrel), vdot(tm1, wrel), vdot(tm2, wrel));
+    g->n = n;
+    g->t1 = t1n;
+    g->t2 = t2n;
+    g->c = r->c;
+    g->uN = r->uN;
+}
 
 #endif

@@ -29,7 +29,29 @@ static inline double advance(double v, double f, double fext, double g, double m
     return vn;
 }
 
+/* Particles farther than this many initial bounding-box sizes from its
+ * centre have left the domain: the run stops as a runaway. */
+#define FLOE_RUNAWAY_REACH 1e3
+
+/* The initial domain, set at the first step (and restored by restarts): the
+ * box of the particles and their radii, at least ten sphere diameters. */
+static void set_domain(floe_world *w) {
+    vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = vneg(lo);
+    double rmax = 0;
+    for (int i = 0; i < w->np; i++) {
+        double r = w->radius[i];
+        vec3 p = w->pos[i];
+        lo = v3(fmin(lo.x, p.x - r), fmin(lo.y, p.y - r), fmin(lo.z, p.z - r));
+        hi = v3(fmax(hi.x, p.x + r), fmax(hi.y, p.y + r), fmax(hi.z, p.z + r));
+        if (w->shape[i] == FLOE_SHAPE_SPHERE) rmax = fmax(rmax, r);
+    }
+    double size = fmax(vlen(vsub(hi, lo)), 20 * rmax), reach = FLOE_RUNAWAY_REACH * size;
+    w->box_centre = w->np > 0 ? vscale(vadd(lo, hi), 0.5) : v3(0, 0, 0);
+    w->box_reach2 = reach > 0 && isfinite(reach) && visfinite(w->box_centre) ? reach * reach : INFINITY;
+}
+
 floe_status floe__integrate(floe_world *w) {
+    if (!(w->box_reach2 > 0)) set_domain(w);
     const double dt = w->dt, D = w->def.damping;
     const vec3 grav = w->def.gravity;
     /* velocities imposed by group motions at this time */
@@ -44,15 +66,10 @@ floe_status floe__integrate(floe_world *w) {
         mw[g] = active ? gr->motion.angvel : v3(0, 0, 0);
     }
     int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
-    integ_acc *accs = w->scratch[2];
-    if ((size_t)nb * sizeof *accs > w->scratch_size[2]) {
-        void *p = realloc(w->scratch[2], (size_t)nb * sizeof *accs);
-        if (!p) {
-            floe__error(w, "out of memory in the integrator");
-            return FLOE_ERR_MEMORY;
-        }
-        w->scratch[2] = accs = p;
-        w->scratch_size[2] = (size_t)nb * sizeof *accs;
+    integ_acc *accs = floe__scratch(w, SCR_INTEG_ACC, (size_t)(nb > 0 ? nb : 1) * sizeof *accs);
+    if (!accs) {
+        floe__error(w, "out of memory in the integrator");
+        return FLOE_ERR_MEMORY;
     }
     int bad = n;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad)
@@ -116,7 +133,9 @@ floe_status floe__integrate(floe_world *w) {
             w->pos[i] = vmadd(w->pos[i], v, dt);
             if (om.x != 0 || om.y != 0 || om.z != 0)
                 w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
-            if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om)) bad = bad < i ? bad : i;
+            if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om) ||
+                vlen2(vsub(w->pos[i], w->box_centre)) > w->box_reach2)
+                bad = bad < i ? bad : i;
         }
         accs[blk] = acc;
     }
@@ -126,8 +145,14 @@ floe_status floe__integrate(floe_world *w) {
         w->e_gravity_work += accs[blk].gravity;
     }
     if (bad < n) {
-        floe__error(w, "runaway at step %lld: particle %d has a non-finite position or velocity",
-                    (long long)w->step, bad);
+        if (visfinite(w->pos[bad]) && visfinite(w->vel[bad]) && visfinite(w->angvel[bad]))
+            floe__error(w, "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
+                        "initial bounding box, more than %g times the box size (%g m)", (long long)w->step, bad,
+                        vlen(vsub(w->pos[bad], w->box_centre)), FLOE_RUNAWAY_REACH,
+                        sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH);
+        else
+            floe__error(w, "runaway at step %lld: particle %d has a non-finite position or velocity",
+                        (long long)w->step, bad);
         return FLOE_ERR_RUNAWAY;
     }
     return FLOE_OK;

@@ -27,17 +27,6 @@ static int reserve_contacts(floe_world *w, int need) {
     return 1;
 }
 
-/* Scratch buffer owned by the world, grown on demand, reused every step. */
-static void *scratch(floe_world *w, int slot, size_t bytes) {
-    if (bytes > w->scratch_size[slot]) {
-        void *p = realloc(w->scratch[slot], bytes);
-        if (!p) return NULL;
-        w->scratch[slot] = p;
-        w->scratch_size[slot] = bytes;
-    }
-    return w->scratch[slot];
-}
-
 /* Largest gap across which a, b may start a contact now (model-defined). */
 static double creation_gap(const floe_world *w, int a, int b, const floe_instance *in) {
     const floe_model *m = floe_registry_get(in->model);
@@ -53,7 +42,7 @@ static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
     const floe_instance *in = &w->insts[c->inst];
-    const floe_model *m = floe_registry_get(in->model);
+    const floe_model *m = in->m;
     void *st = state_of(w, k);
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
@@ -100,8 +89,105 @@ static void process_range(floe_world *w, int k0, int k1, floe_energy_acc *accs) 
 
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
     if (!w->on_event) return;
-    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, detail};
+    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, detail, {0, 0}};
+    const floe_model *m = floe_registry_get(w->insts[c->inst].model);
+    if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev.value);
     w->on_event(&ev, w->event_user);
+}
+
+/* Force assembly. Contacts are cut into FLOE_PARTS fixed contiguous ranges;
+ * each range is summed in contact order into its own buffer, and buffers
+ * are added in range order: the same arithmetic for any thread count.
+ * Contacts with events or deletions are listed for the serial pass. */
+static floe_status assemble(floe_world *w) {
+    const int np = w->np, nc = w->ncon;
+    vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * FLOE_PARTS);
+    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + FLOE_PARTS));
+    if (!buf || !flagged) {
+        floe__error(w, "out of memory assembling forces at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    int nflag[FLOE_PARTS], bad[FLOE_PARTS];
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
+    for (int p = 0; p < FLOE_PARTS; p++) {
+        vec3 *f = buf + (size_t)2 * np * p, *t = f + np;
+        memset(f, 0, sizeof(vec3) * 2 * (size_t)np);
+        int k0 = (int)((int64_t)nc * p / FLOE_PARTS), k1 = (int)((int64_t)nc * (p + 1) / FLOE_PARTS);
+        int nf = 0, b = -1;
+        for (int k = k0; k < k1; k++) {
+            const floe_contact *c = &w->con[k];
+            if (c->flags & CF_TRANSIENT) flagged[k0 + p + nf++] = k;
+            if (c->flags & CF_DELETE) continue;
+            f[c->a] = vadd(f[c->a], c->fA);
+            f[c->b] = vsub(f[c->b], c->fA);
+            t[c->a] = vadd(t[c->a], c->mA);
+            t[c->b] = vadd(t[c->b], c->mB);
+            if (b < 0 && (!visfinite(c->fA) || !visfinite(c->mA) || !visfinite(c->mB) ||
+                          c->g.uN < -fmin(c->g.lens[0], c->g.lens[1])))
+                b = k;
+        }
+        nflag[p] = nf;
+        bad[p] = b;
+    }
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
+    for (int i = 0; i < np; i++) {
+        vec3 f = buf[i], t = buf[np + i];
+        for (int p = 1; p < FLOE_PARTS; p++) {
+            f = vadd(f, buf[(size_t)2 * np * p + i]);
+            t = vadd(t, buf[(size_t)2 * np * p + np + i]);
+        }
+        w->force[i] = f;
+        w->torque[i] = t;
+    }
+    for (int p = 0; p < FLOE_PARTS; p++) {
+        if (bad[p] < 0) continue;
+        const floe_contact *c = &w->con[bad[p]];
+        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
+                    (long long)w->step, c->a, c->b,
+                    visfinite(c->fA) ? "an overlap larger than the particle size" : "a non-finite force",
+                    c->g.uN, c->f.x);
+        w->stopped = 1;
+        return FLOE_ERR_RUNAWAY;
+    }
+    /* compact the flagged lists in contact order */
+    int n = 0;
+    for (int p = 0; p < FLOE_PARTS; p++) {
+        int k0 = (int)((int64_t)nc * p / FLOE_PARTS);
+        for (int j = 0; j < nflag[p]; j++) flagged[n++] = flagged[k0 + p + j];
+    }
+    w->nflagged = n;
+    return FLOE_OK;
+}
+
+/* Serial: events in contact order, transient flags cleared, deleted contacts
+ * removed (descending swap-remove keeps the order deterministic). */
+static floe_status finish_contacts(floe_world *w) {
+    const int *flagged = w->scratch[SCR_FLAGGED];
+    floe_broadphase *bp = &w->bp;
+    for (int j = 0; j < w->nflagged; j++) {
+        floe_contact *c = &w->con[flagged[j]];
+        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
+        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
+        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
+        if (c->flags & CF_BROKE) {
+            w->n_breaks++;
+            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff);
+        }
+        if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0);
+        else c->flags &= ~CF_TRANSIENT;
+    }
+    for (int j = w->nflagged - 1; j >= 0; j--) {
+        int k = flagged[j];
+        if (!(w->con[k].flags & CF_DELETE)) continue;
+        if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = -1;
+        int last = --w->ncon;
+        if (k != last) {
+            w->con[k] = w->con[last];
+            memcpy(state_of(w, k), state_of(w, last), w->cstride);
+            if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = k;
+        }
+    }
+    return FLOE_OK;
 }
 
 /* Updates live contacts, creates contacts for overlapping candidate pairs,
@@ -110,8 +196,8 @@ static floe_status contact_phase(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     int nold = w->ncon;
     int nblk = (nold > bp->npairs ? nold : bp->npairs) / FLOE_BLOCK + 2;
-    floe_energy_acc *accs = scratch(w, 0, sizeof *accs * (size_t)nblk);
-    unsigned char *hit = scratch(w, 1, (size_t)bp->npairs + 1);
+    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)nblk);
+    unsigned char *hit = floe__scratch(w, SCR_HITS, (size_t)bp->npairs + 1);
     if (!accs || !hit) goto oom;
     w->e_elastic = 0;
     process_range(w, 0, nold, accs);
@@ -124,8 +210,14 @@ static floe_status contact_phase(floe_world *w) {
             hit[p] = 0;
             continue;
         }
-        floe_raw_contact raw;
         double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
+        if (w->shape[pr->a] == FLOE_SHAPE_SPHERE && w->shape[pr->b] == FLOE_SHAPE_SPHERE) {
+            /* most candidate pairs are sphere pairs that do not touch: decide here */
+            double r = w->radius[pr->a] + w->radius[pr->b] + gap;
+            hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
+            continue;
+        }
+        floe_raw_contact raw;
         hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap, &raw);
     }
     for (int p = 0; p < np; p++) {
@@ -145,52 +237,8 @@ static floe_status contact_phase(floe_world *w) {
     }
     process_range(w, nold, w->ncon, accs);
 
-    /* force assembly in contact order (deterministic), events, runaway check */
-    memset(w->force, 0, sizeof *w->force * (size_t)w->np);
-    memset(w->torque, 0, sizeof *w->torque * (size_t)w->np);
-    int bad = -1;
-    for (int k = 0; k < w->ncon; k++) {
-        floe_contact *c = &w->con[k];
-        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
-        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
-        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
-        if (c->flags & CF_BROKE) {
-            w->n_breaks++;
-            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff);
-        }
-        if (c->flags & CF_DELETE) {
-            emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0);
-            continue;
-        }
-        c->flags &= ~CF_TRANSIENT;
-        w->force[c->a] = vadd(w->force[c->a], c->fA);
-        w->force[c->b] = vsub(w->force[c->b], c->fA);
-        w->torque[c->a] = vadd(w->torque[c->a], c->mA);
-        w->torque[c->b] = vadd(w->torque[c->b], c->mB);
-        if (bad < 0 && (!visfinite(c->fA) || !visfinite(c->mA) || !visfinite(c->mB) ||
-                        c->g.uN < -fmin(c->g.lens[0], c->g.lens[1])))
-            bad = k;
-    }
-    if (bad >= 0) {
-        const floe_contact *c = &w->con[bad];
-        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
-                    (long long)w->step, c->a, c->b,
-                    visfinite(c->fA) ? "an overlap larger than the particle size" : "a non-finite force",
-                    c->g.uN, c->f.x);
-        return FLOE_ERR_RUNAWAY;
-    }
-    /* remove deleted contacts: descending swap-remove keeps the order deterministic */
-    for (int k = w->ncon - 1; k >= 0; k--) {
-        if (!(w->con[k].flags & CF_DELETE)) continue;
-        if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = -1;
-        int last = --w->ncon;
-        if (k != last) {
-            w->con[k] = w->con[last];
-            memcpy(state_of(w, k), state_of(w, last), w->cstride);
-            if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = k;
-        }
-    }
-    return FLOE_OK;
+    if (assemble(w) != FLOE_OK) return w->stopped ? FLOE_ERR_RUNAWAY : FLOE_ERR_MEMORY;
+    return finish_contacts(w);
 oom:
     floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
     return FLOE_ERR_MEMORY;

@@ -7,6 +7,9 @@
 /* Items per work block. Partial sums are taken per block and added in block
  * order, which makes results independent of the thread count. */
 #define FLOE_BLOCK 1024
+/* Fixed number of contact ranges summed separately in the force assembly
+ * (the parallelism of that phase; fixed so results do not depend on threads). */
+#define FLOE_PARTS 4
 
 floe_status floe__integrate(floe_world *w);
 

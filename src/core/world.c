@@ -29,6 +29,16 @@ int floe__grow(void **p, int *cap, int need, size_t elem) {
     return 1;
 }
 
+void *floe__scratch(floe_world *w, int slot, size_t bytes) {
+    if (bytes > w->scratch_size[slot]) {
+        void *p = realloc(w->scratch[slot], bytes);
+        if (!p) return NULL;
+        w->scratch[slot] = p;
+        w->scratch_size[slot] = bytes;
+    }
+    return w->scratch[slot];
+}
+
 floe_world_def floe_default_world_def(void) {
     return (floe_world_def){
         .gravity = {0, 0, 0},
@@ -64,6 +74,7 @@ floe_world *floe_world_create(const floe_world_def *def) {
     for (int i = 0; i < nm; i++) {
         const floe_model *m = floe_registry_get(i);
         w->insts[i].model = i;
+        w->insts[i].m = m;
         for (int k = 0; k < m->info.n_law_params; k++) w->insts[i].lp[k] = m->info.law_params[k].def;
     }
     w->ninsts = nm;
@@ -77,7 +88,7 @@ void floe_world_destroy(floe_world *w) {
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
                       w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
-    for (int i = 0; i < 4; i++) free(w->scratch[i]);
+    for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
 }
 
@@ -578,6 +589,11 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
     if (!known || step < 0 || group >= w->ngroups || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
         floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
                     model, method);
+        return FLOE_ERR_ARG;
+    }
+    /* arguments are checked now, not when the step comes (c == NULL: check only) */
+    if (m->method && m->method(method, args, nargs, NULL, NULL, NULL) == -2) {
+        floe__error(w, "method %s.%s: bad arguments", model, method);
         return FLOE_ERR_ARG;
     }
     if (!floe__grow((void **)&w->sched, &w->schedcap, w->nsched + 1, sizeof *w->sched)) return FLOE_ERR_MEMORY;

@@ -6,6 +6,10 @@
 #include "models/model.h"
 #include <stdint.h>
 
+/* Scratch slots: contact energy blocks, pair hits, assembly buffers,
+ * flagged contacts, integrator energy blocks. */
+enum { SCR_CONTACT_ACC, SCR_HITS, SCR_ASSEMBLY, SCR_FLAGGED, SCR_INTEG_ACC, FLOE_SCRATCH };
+
 typedef struct floe_material {
     char name[64];
     int model;                          /* preferred model (registry index) */
@@ -14,6 +18,7 @@ typedef struct floe_material {
 
 typedef struct floe_instance {
     int model;                          /* registry index */
+    const floe_model *m;                /* the model itself */
     double lp[FLOE_MAX_LAW_PARAMS];
 } floe_instance;
 
@@ -62,6 +67,7 @@ struct floe_world {
     int64_t n_breaks;                   /* bonds broken so far */
     int64_t last_dyn_dt;
     double skin;                        /* resolved absolute skin */
+    vec3 box_centre; double box_reach2; /* runaway: squared distance from the initial centre (0: not set) */
 
     /* particles (SoA) */
     int np, pcap;
@@ -98,11 +104,14 @@ struct floe_world {
 
     floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
 
-    void *scratch[4]; size_t scratch_size[4];  /* per-step work buffers, reused */
+    void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
+    int nflagged;                              /* contacts listed in scratch[3] this step */
 };
 
 /* world.c */
 int floe__grow(void **p, int *cap, int need, size_t elem);
+/* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
+void *floe__scratch(floe_world *w, int slot, size_t bytes);
 void floe__error(floe_world *w, const char *fmt, ...);
 int floe__prepare(floe_world *w);
 const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Complete lines are written out once this many bytes are waiting, so the
@@ -53,6 +54,46 @@ floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     return c;
+}
+
+floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen)
+{
+    floe_csv *c = calloc(1, sizeof *c);
+    size_t n = strlen(path);
+    if (!c || !(c->path = malloc(n + 1))) {
+        free(c);
+        set_err(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    memcpy(c->path, path, n + 1);
+    c->fd = open(path, O_WRONLY | O_CLOEXEC);
+    struct stat st;
+    const char *why = NULL;
+    if (c->fd < 0) why = strerror(errno);
+    else if (fstat(c->fd, &st) != 0) why = strerror(errno);
+    else if (length < 0 || st.st_size < length) why = "the file is shorter than when the restart was written";
+    /* rows written after the restart step are dropped: the resumed run writes them again */
+    else if (ftruncate(c->fd, (off_t)length) != 0 || lseek(c->fd, 0, SEEK_END) < 0) why = strerror(errno);
+    if (why) {
+        set_err(err, errlen, "cannot continue %s: %s", path, why);
+        if (c->fd >= 0) close(c->fd);
+        free(c->path);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+long long floe_csv_sync(floe_csv *c)
+{
+    if (!c || floe_csv_flush(c)) return -1;
+    if (fsync(c->fd) != 0) {
+        set_err(c->err, sizeof c->err, "cannot sync %s: %s", c->path, strerror(errno));
+        return -1;
+    }
+    off_t end = lseek(c->fd, 0, SEEK_CUR);
+    if (end < 0) set_err(c->err, sizeof c->err, "%s: %s", c->path, strerror(errno));
+    return (long long)end;
 }
 
 const char *floe_csv_error(const floe_csv *c) { return c ? c->err : ""; }
@@ -393,13 +434,15 @@ const char *floe_event_type_name(floe_event_type t)
     case FLOE_EVENT_CONTACT_CREATED: return "created";
     case FLOE_EVENT_CONTACT_DELETED: return "deleted";
     case FLOE_EVENT_BOND_BROKEN: return "broken";
+    case FLOE_EVENT_CONTACT_ACTIVATED: return "activated";
+    case FLOE_EVENT_SLIP_CHANGE: return "slip_change";
     default: return "unknown";
     }
 }
 
 int floe_csv_events_header(floe_csv *c)
 {
-    put(c, "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail");
+    put(c, "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail,value1,value2");
     return end_line(c);
 }
 
@@ -407,9 +450,10 @@ int floe_csv_events_header(floe_csv *c)
 int floe_csv_event_row(floe_csv *c, const floe_event *ev)
 {
     put(c, "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT
-           "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT ",%" PRIu32 "\n",
+           "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT ",%" PRIu32 "," FLOE_CSV_SHORT
+           "," FLOE_CSV_SHORT "\n",
         ev->step, ev->time, floe_event_type_name(ev->type), ev->a, ev->b, ev->force.x, ev->force.y,
-        ev->force.z, ev->torque.x, ev->torque.y, ev->torque.z, ev->detail);
+        ev->force.z, ev->torque.x, ev->torque.y, ev->torque.z, ev->detail, ev->value[0], ev->value[1]);
     return commit_line(c);
 }
 

@@ -19,6 +19,12 @@ typedef struct floe_csv floe_csv;
 
 /* Creates (truncates) `path`. NULL with a message in err on failure. */
 floe_csv *floe_csv_open(const char *path, char *err, size_t errlen);
+/* Reopens `path` to continue a run from a restart: the file is cut back to
+ * its first `length` bytes (rows past the restart step are written again);
+ * a file shorter than that is an error. */
+floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen);
+/* Flushes and fsyncs; returns the file's length in bytes, or -1. */
+long long floe_csv_sync(floe_csv *c);
 /* Writes every complete buffered line; 0 or -1 (see floe_csv_error). */
 int floe_csv_flush(floe_csv *c);
 /* Bytes of complete lines waiting to be flushed. */

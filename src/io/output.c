@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -41,6 +42,9 @@ struct floe_output {
     int width;         /* digits of the step number in frame file names */
     uint32_t events_skip; /* bit t: do not write events of type t */
     int event_failed;  /* the event callback could not write a row */
+    int64_t *fr_step;  /* frames in the .pvd collections, for restarts */
+    double *fr_time;
+    size_t nfr, cfr;
     char err[1024];
 };
 
@@ -118,6 +122,13 @@ static void mark(stream *s, int64_t step)
 
 /* ---- writers ----------------------------------------------------------- */
 
+/* Frame file name of series s at `step` into name (relative to the directory). */
+static void frame_name(const floe_output *o, int s, int64_t step, char *name, size_t n)
+{
+    snprintf(name, n, "vtk/%s_%0*" PRId64 ".%s", series_name[s], o->width, step, series_ext[s]);
+}
+
+
 static int write_frame(floe_output *o, floe_world *w)
 {
     int64_t step = floe_step_count(w);
@@ -125,8 +136,7 @@ static int write_frame(floe_output *o, floe_world *w)
     for (int s = 0; s < SERIES_COUNT; s++) {
         if (!o->series_on[s]) continue;
         char name[256], path[PATH_CAP];
-        snprintf(name, sizeof name, "vtk/%s_%0*" PRId64 ".%s", series_name[s], o->width, step,
-                 series_ext[s]);
+        frame_name(o, s, step, name, sizeof name);
         if (join(path, o->dir, name)) {
             set_err(o->err, sizeof o->err, "output path too long: %s/%s", o->dir, name);
             return -1;
@@ -138,6 +148,20 @@ static int write_frame(floe_output *o, floe_world *w)
         /* the .pvd names a frame only once its file is complete */
         if (rc || floe_pvd_add(o->pvd[s], t, name, o->err, sizeof o->err)) return -1;
     }
+    if (o->nfr == o->cfr) {
+        size_t nc = o->cfr ? 2 * o->cfr : 64;
+        int64_t *ns = realloc(o->fr_step, nc * sizeof *ns);
+        if (ns) o->fr_step = ns;
+        double *nt = realloc(o->fr_time, nc * sizeof *nt);
+        if (nt) o->fr_time = nt;
+        if (!ns || !nt) {
+            set_err(o->err, sizeof o->err, "out of memory");
+            return -1;
+        }
+        o->cfr = nc;
+    }
+    o->fr_step[o->nfr] = step;
+    o->fr_time[o->nfr++] = t;
     mark(&o->vtk, step);
     return 0;
 }
@@ -208,11 +232,83 @@ static void destroy(floe_output *o)
     floe_vtk_destroy(o->vtk_w);
     for (int s = 0; s < SERIES_COUNT; s++) floe_pvd_destroy(o->pvd[s]);
     free(o->hist);
+    free(o->fr_step);
+    free(o->fr_time);
     free(o);
 }
 
+/* Resuming at `step`: frames of the interrupted run past the restart (and a
+ * snapshot at it that no collection lists) are removed; the resumed run
+ * writes the frames that are due again. */
+static void remove_stale_frames(const floe_output *o, int64_t step)
+{
+    char path[PATH_CAP];
+    if (join(path, o->dir, "vtk")) return;
+    DIR *d = opendir(path);
+    if (!d) return;
+    int64_t last_listed = o->nfr ? o->fr_step[o->nfr - 1] : INT64_MIN;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        for (int s = 0; s < SERIES_COUNT; s++) {
+            size_t k = strlen(series_name[s]);
+            if (strncmp(e->d_name, series_name[s], k) != 0 || e->d_name[k] != '_') continue;
+            char *end;
+            long long st = strtoll(e->d_name + k + 1, &end, 10);
+            if (end == e->d_name + k + 1 || *end != '.' || strcmp(end + 1, series_ext[s]) != 0) continue;
+            if (st < step || st == last_listed) continue;
+            char name[512], full[PATH_CAP];
+            snprintf(name, sizeof name, "vtk/%s", e->d_name);
+            if (!join(full, o->dir, name)) remove(full);
+        }
+    }
+    closedir(d);
+}
+
+static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                int64_t total_steps, const floe_output_state *rs, char *err, size_t errlen);
+
 floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w,
                               int64_t total_steps, char *err, size_t errlen)
+{
+    return open_common(dir, cfg, w, total_steps, NULL, err, errlen);
+}
+
+floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                const floe_output_state *st, char *err, size_t errlen)
+{
+    if (!st) {
+        set_err(err, errlen, "floe_output_resume: no output state");
+        return NULL;
+    }
+    return open_common(dir, cfg, w, 0, st, err, errlen);
+}
+
+int floe_output_get_state(floe_output *o, floe_output_state *st)
+{
+    memset(st, 0, sizeof *st);
+    stream *ss[3] = {&o->vtk, &o->energy, &o->history};
+    floe_output_stream *ds[3] = {&st->vtk, &st->energy, &st->history};
+    for (int i = 0; i < 3; i++) *ds[i] = (floe_output_stream){ss[i]->period, ss[i]->next, ss[i]->last};
+    st->width = o->width;
+    st->nframes = o->nfr;
+    st->frame_step = o->fr_step;
+    st->frame_time = o->fr_time;
+    floe_csv *files[3] = {o->energy_csv, o->history_csv, o->events_csv};
+    int rc = flush_events(o);
+    for (int i = 0; i < 3; i++) {
+        st->csv_bytes[i] = -1;
+        if (!files[i]) continue;
+        /* synced: a restart never points past what is on disk */
+        st->csv_bytes[i] = floe_csv_sync(files[i]);
+        if (st->csv_bytes[i] < 0) rc = csv_fail(o, files[i]);
+    }
+    for (int m = 0; m < floe_model_count() && m < 64; m++)
+        if (floe_vtk_model_seen(o->vtk_w, m)) st->models_seen |= 1ull << m;
+    return rc ? -1 : 0;
+}
+
+static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                int64_t total_steps, const floe_output_state *rs, char *err, size_t errlen)
 {
     if (!dir || !*dir || !cfg || !w) {
         set_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
@@ -248,6 +344,13 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
         return NULL;
     }
     o->vtk.last = o->energy.last = o->history.last = INT64_MIN;
+    if (rs) {
+        /* the cadences of the original run: dt may have changed since */
+        stream *ss[3] = {&o->vtk, &o->energy, &o->history};
+        const floe_output_stream *src[3] = {&rs->vtk, &rs->energy, &rs->history};
+        for (int i = 0; i < 3; i++) *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last};
+        if (o->history.period > 0 && cfg->n_history_cols == 0) o->history.period = 0;
+    }
     o->final_state = cfg->final_state;
     o->events_skip = cfg->events_skip;
     o->series_on[SERIES_PARTICLES] = o->vtk.period > 0;
@@ -256,6 +359,7 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
     char digits[32];
     o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
     if (o->width < 6) o->width = 6;
+    if (rs) o->width = rs->width > 0 && rs->width < 20 ? rs->width : 6;
 
     char path[PATH_CAP];
     if (mkdir_p(dir, err, errlen)) goto fail;
@@ -270,21 +374,33 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
         for (int i = 0; i < o->nhist; i++)
             if (floe_history_check(w, &o->hist[i], err, errlen)) goto fail;
         join(path, dir, "history.csv");
-        if (!(o->history_csv = floe_csv_open(path, err, errlen))) goto fail;
-        if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) goto csv_fail_history;
+        if (rs) {
+            if (!(o->history_csv = floe_csv_reopen(path, rs->csv_bytes[1], err, errlen))) goto fail;
+        } else {
+            if (!(o->history_csv = floe_csv_open(path, err, errlen))) goto fail;
+            if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) goto csv_fail_history;
+        }
     }
     if (o->energy.period > 0) {
         join(path, dir, "energy.csv");
-        if (!(o->energy_csv = floe_csv_open(path, err, errlen))) goto fail;
-        if (floe_csv_energy_header(o->energy_csv)) goto csv_fail_energy;
+        if (rs) {
+            if (!(o->energy_csv = floe_csv_reopen(path, rs->csv_bytes[0], err, errlen))) goto fail;
+        } else {
+            if (!(o->energy_csv = floe_csv_open(path, err, errlen))) goto fail;
+            if (floe_csv_energy_header(o->energy_csv)) goto csv_fail_energy;
+        }
     }
     /* Granular flows create and delete contacts by the million: a scene may
      * keep only some event types, or none (then no file, no callback). */
     const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
     if ((o->events_skip & all_events) != all_events) {
         join(path, dir, "events.csv");
-        if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
-        if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
+        if (rs) {
+            if (!(o->events_csv = floe_csv_reopen(path, rs->csv_bytes[2], err, errlen))) goto fail;
+        } else {
+            if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
+            if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
+        }
     }
     if (o->vtk.period > 0) {
         join(path, dir, "vtk");
@@ -304,8 +420,39 @@ floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, fl
             }
         }
     }
-    /* the initial state */
-    if (write_outputs(o, w, 1)) {
+    if (rs) {
+        /* the collections list exactly the frames written up to the restart */
+        if (rs->nframes > 0 && (!rs->frame_step || !rs->frame_time)) {
+            set_err(err, errlen, "restart: frame list missing");
+            goto fail;
+        }
+        if (rs->nframes > 0 && o->vtk.period > 0) {
+            o->fr_step = malloc(rs->nframes * sizeof *o->fr_step);
+            o->fr_time = malloc(rs->nframes * sizeof *o->fr_time);
+            if (!o->fr_step || !o->fr_time) {
+                set_err(err, errlen, "out of memory");
+                goto fail;
+            }
+            memcpy(o->fr_step, rs->frame_step, rs->nframes * sizeof *o->fr_step);
+            memcpy(o->fr_time, rs->frame_time, rs->nframes * sizeof *o->fr_time);
+            o->nfr = o->cfr = rs->nframes;
+        }
+        for (int s = 0; s < SERIES_COUNT; s++) {
+            if (!o->pvd[s]) continue;
+            for (size_t i = 0; i < o->nfr; i++) {
+                char name[256];
+                frame_name(o, s, o->fr_step[i], name, sizeof name);
+                if (floe_pvd_append(o->pvd[s], o->fr_time[i], name, err, errlen)) goto fail;
+            }
+            if (floe_pvd_write(o->pvd[s], err, errlen)) goto fail;
+        }
+        for (int m = 0; m < floe_model_count() && m < 64 && o->vtk_w; m++)
+            if ((rs->models_seen >> m & 1u) && floe_vtk_set_model_seen(o->vtk_w, m)) {
+                set_err(err, errlen, "out of memory");
+                goto fail;
+            }
+        remove_stale_frames(o, floe_step_count(w));
+    } else if (write_outputs(o, w, 1)) { /* the initial state */
         set_err(err, errlen, "%s", o->err);
         goto fail;
     }

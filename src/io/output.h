@@ -19,6 +19,29 @@ int floe_output_snapshot(floe_output *o, floe_world *w);
 /* Writes the final state files, flushes and closes everything; frees o.
  * On failure returns -1 and prints the reason to stderr (o is gone). */
 int floe_output_close(floe_output *o, floe_world *w);
+/* What a restart file records so that a resumed run continues every output
+ * seamlessly: the cadences and next due steps, the frames listed in the
+ * .pvd collections, and the byte length of every CSV at the restart step. */
+typedef struct floe_output_stream { int64_t period, next, last; } floe_output_stream;
+typedef struct floe_output_state {
+    floe_output_stream vtk, energy, history;
+    int width;                 /* digits of the step in frame file names */
+    size_t nframes;            /* frames listed in the .pvd collections */
+    int64_t *frame_step;       /* get_state: owned by the output; resume: by the caller */
+    double *frame_time;
+    long long csv_bytes[3];    /* energy.csv, history.csv, events.csv; -1: not written */
+    uint64_t models_seen;      /* bit m: contacts frames carry model m's state arrays */
+} floe_output_state;
+
+/* Flushes and fsyncs every CSV and fills *st (valid until the next output
+ * call). 0, or -1 (see floe_output_error). */
+int floe_output_get_state(floe_output *o, floe_output_state *st);
+/* Reopens the outputs of an interrupted run at the world's current step:
+ * CSVs are cut back to their length in *st and appended to, the .pvd
+ * collections are rewritten with the frames up to the restart, frames of
+ * later steps are removed. Nothing is written for the current step. */
+floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                const floe_output_state *st, char *err, size_t errlen);
 /* Message of the latest failure of floe_output_step/snapshot ("" if none). */
 const char *floe_output_error(const floe_output *o);
 

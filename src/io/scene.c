@@ -4,7 +4,7 @@
  *   world -> materials -> models -> interactions -> groups
  *   -> pass 0 over the body sections (validate, read STL files, count
  *      particles and refuse absurd sizes before anything big is allocated)
- *   -> run -> output (needs the particle count)
+ *   -> methods (groups are known now) -> run -> output (needs the particle count)
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
@@ -92,7 +92,7 @@ int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_sp
     else if (sy_number(c->d, n, where, &v))
         return -1;
     /* Masks and flags are integers whatever their range says. */
-    int integral = spec->bits || (spec->unit && !strcmp(spec->unit, "bool"));
+    int integral = spec->bits || (spec->unit && (!strcmp(spec->unit, "bool") || !strcmp(spec->unit, "int")));
     if (integral && v != floor(v))
         return sy_error(c->d, n, "%s = %s must be an integer", where, (const char *)n->data.scalar.value);
     if (sy_range(c->d, n, where, v, spec->min, spec->max, spec->min_open, spec->max_open))
@@ -237,7 +237,7 @@ static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const 
 static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
 {
     static const char *const keys[] = {"gravity", "dt",   "dt_safety",   "dyn_dt_period", "damping",
-                                       "skin",    "legacy_lens", "threads", "renorm_period"};
+                                       "skin",    "legacy_lens", "threads", "renorm_period", "dimension"};
     sy_doc *d = c->d;
     if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys)))
         return -1;
@@ -279,6 +279,11 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
         if (sy_int(d, n, "world.renorm_period", &iv, 1, 1000000000))
             return -1;
         def->renorm_period = (int)iv;
+    }
+    if ((n = sy_get(d, sec, "dimension"))) {
+        if (sy_int(d, n, "world.dimension", &iv, 2, 3))
+            return -1;
+        def->dimension = (int)iv;
     }
     return 0;
 }
@@ -511,6 +516,77 @@ static int parse_groups(scene_ctx *c, sy_node *sec)
     return 0;
 }
 
+/* ---- methods -------------------------------------------------------------------------- */
+
+/* `methods: [{step, model, method, group, args}]`: model methods applied at
+ * the start of a step (floe_schedule_method). Read after the bodies, so that
+ * groups used only by bodies are known. */
+static int parse_methods(scene_ctx *c, sy_node *sec)
+{
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, sec, "methods"))
+        return -1;
+    static const char *const keys[] = {"step", "model", "method", "group", "args"};
+    for (int i = 0; i < sy_seq_size(sec); i++) {
+        sy_node *item = sy_seq_item(d, sec, i);
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "methods", i);
+        if (sy_check_keys(d, item, where, keys, (int)(sizeof keys / sizeof *keys)))
+            return -1;
+        sy_node *sn = sy_get(d, item, "step"), *mn = sy_get(d, item, "model"), *fn = sy_get(d, item, "method");
+        sy_node *gn = sy_get(d, item, "group"), *an = sy_get(d, item, "args");
+        if (!sn)
+            return sy_missing(d, item, where, "step");
+        if (!mn)
+            return sy_missing(d, item, where, "model");
+        if (!fn)
+            return sy_missing(d, item, where, "method");
+        int64_t step;
+        if (sy_int(d, sn, scene_path(p, where, "step"), &step, 0, INT64_MAX))
+            return -1;
+        const floe_model_info *info;
+        if (model_by_name(c, mn, scene_path(p, where, "model"), &info))
+            return -1;
+        const char *method;
+        if (sy_str(d, fn, scene_path(p, where, "method"), &method))
+            return -1;
+        int group = -1;
+        if (gn) {
+            const char *gname;
+            if (sy_str(d, gn, scene_path(p, where, "group"), &gname))
+                return -1;
+            group = floe_find_group(c->w, gname);
+            if (group < 0) {
+                int ng = floe_group_count(c->w);
+                const char *names[FLOE_MAX_GROUPS];
+                char hint[512];
+                for (int g = 0; g < ng; g++)
+                    names[g] = floe_group_name(c->w, g);
+                name_hint(hint, sizeof hint, gname, names, ng, "groups");
+                return sy_error(d, gn, "%s: unknown group '%s'%s", p, gname, hint);
+            }
+        }
+        double args[FLOE_MAX_METHOD_ARGS];
+        int nargs = 0;
+        if (an) {
+            scene_path(p, where, "args");
+            if (!sy_is_seq(an))
+                return sy_error(d, an, "%s: expected a list of numbers", p);
+            nargs = sy_seq_size(an);
+            if (nargs > FLOE_MAX_METHOD_ARGS)
+                return sy_error(d, an, "%s: at most %d arguments", p, FLOE_MAX_METHOD_ARGS);
+            for (int k = 0; k < nargs; k++) {
+                char q[SCENE_PATH];
+                if (sy_number(d, sy_seq_item(d, an, k), scene_index(q, p, k), &args[k]))
+                    return -1;
+            }
+        }
+        if (floe_schedule_method(c->w, step, info->name, method, group, args, nargs) != FLOE_OK)
+            return scene_world_error(c, fn, where);
+    }
+    return 0;
+}
+
 /* ---- run ---------------------------------------------------------------------------- */
 
 static int parse_run(scene_ctx *c, sy_node *root, floe_scene *s)
@@ -582,8 +658,9 @@ static int load(scene_ctx *c, floe_scene *s)
 {
     sy_doc *d = c->d;
     sy_node *root = sy_root(d);
-    static const char *const top[] = {"world",  "run",   "materials", "models", "interactions", "groups",
-                                      "particles", "walls", "facets",   "meshes", "generators",   "output"};
+    static const char *const top[] = {"world",     "run",   "materials", "models", "interactions", "groups",
+                                      "particles", "walls", "facets",    "meshes", "generators",   "output",
+                                      "methods"};
     if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top)))
         return -1;
 
@@ -605,6 +682,8 @@ static int load(scene_ctx *c, floe_scene *s)
     if ((n = sy_get(d, root, "groups")) && parse_groups(c, n))
         return -1;
     if (body_pass(c, root, 0))
+        return -1;
+    if ((n = sy_get(d, root, "methods")) && parse_methods(c, n))
         return -1;
     if (parse_run(c, root, s))
         return -1;

@@ -18,10 +18,10 @@ void scene_output_init(floe_output_config *out)
     out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN);
 }
 
-/* `events: all | none | [created, deleted, broken]` */
+/* `events: all | none | [created, deleted, broken, activated, slip_change]` */
 static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
 {
-    static const char *const names[FLOE_EVENT_COUNT] = {"created", "deleted", "broken"};
+    static const char *const names[FLOE_EVENT_COUNT] = {"created", "deleted", "broken", "activated", "slip_change"};
     sy_doc *d = c->d;
     if (sy_is_text(n, "all")) {
         out->events_skip = 0;
@@ -33,7 +33,7 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
     }
     if (!sy_is_seq(n))
         return sy_error(d, n, "output.events: expected all, none or a list of event types "
-                              "(created, deleted, broken)");
+                              "(created, deleted, broken, activated, slip_change)");
     out->events_skip = ~0u;
     for (int i = 0; i < sy_seq_size(n); i++) {
         sy_node *it = sy_seq_item(d, n, i);
@@ -41,7 +41,7 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
         for (int k = 0; k < FLOE_EVENT_COUNT; k++)
             if (sy_is_text(it, names[k])) t = k;
         if (t < 0)
-            return sy_error(d, it, "output.events[%d]: unknown event type; expected created, deleted or broken", i);
+            return sy_error(d, it, "output.events[%d]: unknown event type; expected created, deleted, broken, activated or slip_change", i);
         out->events_skip &= ~(1u << t);
     }
     return 0;

@@ -443,14 +443,30 @@ static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *
     return floe_positions(w)[id];
 }
 
+static int alloc_seen(floe_vtk *v)
+{
+    if (v->seen) return 0;
+    v->nmodels = floe_model_count();
+    v->seen = calloc((size_t)v->nmodels + 1, 1);
+    return v->seen ? 0 : -1;
+}
+
+int floe_vtk_model_seen(const floe_vtk *v, int model)
+{
+    return v && v->seen && model >= 0 && model < v->nmodels && v->seen[model];
+}
+
+int floe_vtk_set_model_seen(floe_vtk *v, int model)
+{
+    if (alloc_seen(v)) return -1;
+    if (model >= 0 && model < v->nmodels) v->seen[model] = 1;
+    return 0;
+}
+
 int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
                             char *err, size_t errlen)
 {
-    if (!v->seen) {
-        v->nmodels = floe_model_count();
-        v->seen = calloc((size_t)v->nmodels + 1, 1);
-        if (!v->seen) return oom(err, errlen, path);
-    }
+    if (alloc_seen(v)) return oom(err, errlen, path);
     int nc = floe_contact_count(w);
     if (nc < 0) nc = 0;
     size_t m = (size_t)nc;
@@ -731,7 +747,7 @@ void floe_pvd_destroy(floe_pvd *p)
 
 int floe_pvd_count(const floe_pvd *p) { return p ? p->n : 0; }
 
-int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
+int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
 {
     char line[1200];
     int len = snprintf(line, sizeof line,
@@ -744,7 +760,17 @@ int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t e
     memcpy(p->body + p->len, line, (size_t)len + 1);
     p->len += (size_t)len;
     p->n++;
+    return 0;
+}
 
+int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
+{
+    if (floe_pvd_append(p, time, file, err, errlen)) return -1;
+    return floe_pvd_write(p, err, errlen);
+}
+
+int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
+{
     /* Readers see either the old or the new complete collection. */
     FILE *f = fopen(p->tmp, "wb");
     if (!f) {

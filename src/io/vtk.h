@@ -25,6 +25,12 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
                               char *err, size_t errlen);
 
+/* Contact models (registry index) whose state arrays the contacts frames
+ * carry; a resumed run restores the set so that its frames keep the same
+ * arrays. set returns 0, or -1 when out of memory. */
+int floe_vtk_model_seen(const floe_vtk *v, int model);
+int floe_vtk_set_model_seen(floe_vtk *v, int model);
+
 /* A .pvd collection. Every floe_pvd_add rewrites the whole file through a
  * temporary and rename(), so the .pvd on disk is always complete. */
 typedef struct floe_pvd floe_pvd;
@@ -32,6 +38,9 @@ typedef struct floe_pvd floe_pvd;
 floe_pvd *floe_pvd_create(const char *path);
 /* `file` is relative to the .pvd's directory. */
 int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen);
+/* Rebuilding a collection (resumed run): append entries, then write once. */
+int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen);
+int floe_pvd_write(floe_pvd *p, char *err, size_t errlen);
 int floe_pvd_count(const floe_pvd *p);
 void floe_pvd_destroy(floe_pvd *p);
 

@@ -93,10 +93,14 @@ typedef struct floe_model {
      * radius of the pair. NULL means 0: contacts need overlap. */
     double (*creation_gap)(const double *lp, int64_t step, double rmin);
     /* Optional: a named method applied to one contact (e.g. bond, unbond);
-     * returns 0, or -1 for an unknown method, -2 for bad arguments. */
+     * returns 0, or -1 for an unknown method, -2 for bad arguments. With
+     * c == NULL (and ctx, state NULL) it only checks the arguments. */
     int (*method)(const char *name, const double *args, int nargs, const floe_law_ctx *ctx,
                   floe_contact *c, void *state);
     const char *const *method_names; int n_methods;
+    /* Optional: the two floating-point arguments of an event this contact
+     * raises (floe_event.value), e.g. a bond's strength and strain energy. */
+    void (*event_values)(const floe_contact *c, const void *state, int type, double out[2]);
 } floe_model;
 
 /* registry.c */
