@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo sanitize clean bench
+.PHONY: all deps build test demo sanitize fuzz clean bench
 
 all: build
 
@@ -28,6 +28,12 @@ sanitize: deps
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 FLOE_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
+# libFuzzer on the scene loader and the STL reader, FUZZ_TIME seconds each
+# (default 60; clang-14 and libclang-rt-14-dev). See tests/fuzz/README.md.
+fuzz: deps
+	@tools/ensure-deps.sh clang-14 libclang-rt-14-dev
+	@tools/fuzz.sh
+
 # Side-by-side benchmark against LAMMPS, LIGGGHTS and Yade (docs/performance.md):
 # release build in build-release/, results in build-bench/. QUICK=1: 10k, 1 thread,
 # one short pass (about a minute). Extra options: BENCH_ARGS="--install-peers --reps 5".
@@ -35,4 +41,4 @@ bench:
 	@bench/run.sh $(if $(filter-out 0,$(QUICK)),--quick) $(BENCH_ARGS)
 
 clean:
-	rm -rf $(BUILD) build-asan out
+	rm -rf $(BUILD) build-asan build-fuzz out

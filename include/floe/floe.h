@@ -67,7 +67,7 @@ typedef struct floe_world_def {
     double damping;        /* Cundall non-viscous damping coefficient, [0,1), default 0 */
     double skin;           /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
     int legacy_lens;       /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
-    int threads;           /* OpenMP threads, 0 = runtime default */
+    int threads;           /* OpenMP threads; 0: the runtime default, at most one per 4000 bodies */
     int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
     int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
     floe_event_fn *on_event; /* called serially, in a deterministic order */
@@ -78,7 +78,7 @@ floe_world_def floe_default_world_def(void);
 floe_world *floe_world_create(const floe_world_def *def);
 void floe_world_destroy(floe_world *w);
 void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user);
-void floe_set_threads(floe_world *w, int threads);   /* 0 = runtime default */
+void floe_set_threads(floe_world *w, int threads);   /* 0: automatic (see floe_world_def) */
 void floe_set_gravity(floe_world *w, floe_vec3 g);
 
 /* ---- contact models and materials -------------------------------------- */
@@ -127,8 +127,11 @@ floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, 
 
 typedef enum floe_shape_type {
     FLOE_SHAPE_SPHERE = 0,
-    FLOE_SHAPE_WALL,   /* axis-aligned infinite plane */
-    FLOE_SHAPE_FACET,  /* triangle with optional half thickness */
+    FLOE_SHAPE_WALL,        /* axis-aligned infinite plane */
+    FLOE_SHAPE_FACET,       /* triangle with optional half thickness */
+    FLOE_SHAPE_CAPSULE,     /* segment along the body x axis, swept by a radius */
+    FLOE_SHAPE_ELLIPSOID,   /* semi-axes along the body x, y, z axes */
+    FLOE_SHAPE_INFCYLINDER, /* infinite cylinder along a global axis */
     FLOE_SHAPE_COUNT
 } floe_shape_type;
 
@@ -159,6 +162,16 @@ int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense);
  * a mesh and they move as one body). Fully blocked by default. */
 int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick);
 
+/* Capsule: radius and shaft length (distance between the end-cap centres);
+ * the shaft lies along the body x axis (def->ori). */
+int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft);
+/* Ellipsoid with semi-axes along the body x, y, z axes (def->ori). */
+int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 semi_axes);
+/* Infinite cylinder through def->pos along the global axis `axis` (0, 1, 2).
+ * Fully blocked; it may move with a prescribed velocity along its axis and
+ * spin about it (def->vel, def->angvel or a group motion). */
+int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius);
+
 int floe_particle_count(const floe_world *w);
 floe_shape_type floe_particle_shape(const floe_world *w, int id);
 const floe_vec3 *floe_positions(const floe_world *w);
@@ -167,7 +180,16 @@ const floe_vec3 *floe_angular_velocities(const floe_world *w);
 const floe_quat *floe_orientations(const floe_world *w);
 const floe_vec3 *floe_forces(const floe_world *w);   /* contact forces only (no gravity) */
 const floe_vec3 *floe_torques(const floe_world *w);
-const double *floe_radii(const floe_world *w);        /* sphere radius; facet half thickness; 0 for walls */
+/* Characteristic radius: sphere and capsule radius, smallest ellipsoid
+ * semi-axis, facet half thickness, cylinder radius, 0 for walls. */
+const double *floe_radii(const floe_world *w);
+/* Principal moments of inertia (body frame). */
+const floe_vec3 *floe_inertia(const floe_world *w);
+/* Capsule shaft length (-1 if not a capsule); ellipsoid semi-axes (FLOE_ERR_ARG if not one);
+ * cylinder axis (-1 if not a cylinder). */
+double floe_capsule_shaft(const floe_world *w, int id);
+floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out);
+int floe_infcylinder_axis(const floe_world *w, int id);
 const double *floe_masses(const floe_world *w);
 const int *floe_particle_materials(const floe_world *w);
 const uint32_t *floe_particle_groups(const floe_world *w);

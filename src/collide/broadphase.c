@@ -3,6 +3,7 @@
  * the grid: walls test every sphere, facets test the cells their box covers.
  * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
 #include "collide/broadphase.h"
+#include "collide/narrowphase.h"
 #include "shapes/shape.h"
 
 #include <stdlib.h>
@@ -17,12 +18,17 @@ static int push_pair(floe_broadphase *bp, int a, int b) {
 /* Largest distance any point of body i moved since the last rebuild. */
 static double moved(const floe_world *w, int i) {
     double d = vlen(vsub(w->pos[i], w->bp.ref_pos[i]));
-    if (w->shape[i] == FLOE_SHAPE_FACET) {
-        /* rotation moves the vertices: bound by angle x farthest vertex */
+    int sh = w->shape[i];
+    if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
+        /* rotation moves the surface: bound by angle x farthest point, which
+         * is what re-bins a body whose oriented box may have left its skin */
         quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
         double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
-        const floe_facet *f = &w->facets[w->shape_idx[i]];
-        double ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
+        double ext = w->bound[i];
+        if (sh == FLOE_SHAPE_FACET) {
+            const floe_facet *f = &w->facets[w->shape_idx[i]];
+            ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
+        }
         d += ang * ext;
     }
     return d;
@@ -85,6 +91,36 @@ static int link_contacts(floe_world *w) {
     return 1;
 }
 
+/* Half extents of the axis-aligned box of a gridded body in its current
+ * orientation (spheres: the radius). */
+static vec3 half_extent(const floe_world *w, int i) {
+    double r = w->radius[i];
+    if (w->shape[i] == FLOE_SHAPE_CAPSULE) {
+        vec3 ax = qrotate(w->ori[i], v3(0.5 * w->capsules[w->shape_idx[i]].shaft, 0, 0));
+        return v3(fabs(ax.x) + r, fabs(ax.y) + r, fabs(ax.z) + r);
+    }
+    if (w->shape[i] == FLOE_SHAPE_ELLIPSOID) {
+        vec3 s = w->ellipsoids[w->shape_idx[i]].semi;
+        vec3 e0 = qrotate(w->ori[i], v3(s.x, 0, 0)), e1 = qrotate(w->ori[i], v3(0, s.y, 0)),
+             e2 = qrotate(w->ori[i], v3(0, 0, s.z));
+        return v3(sqrt(e0.x * e0.x + e1.x * e1.x + e2.x * e2.x), sqrt(e0.y * e0.y + e1.y * e1.y + e2.y * e2.y),
+                  sqrt(e0.z * e0.z + e1.z * e1.z + e2.z * e2.z));
+    }
+    return v3(w->bound[i], w->bound[i], w->bound[i]);
+}
+
+/* Narrow-phase order of a pair: boundaries first, then by shape, then by id. */
+static int push_ordered(floe_broadphase *bp, const floe_world *w, int i, int j) {
+    int ri = floe_shape_rank(w->shape[i]), rj = floe_shape_rank(w->shape[j]);
+    if (ri > rj || (ri == rj && i > j)) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    /* pairs without a narrow phase (none exist between bodies today) never collide */
+    return floe_narrowphase(w->shape[i], w->shape[j]) ? push_pair(bp, i, j) : 1;
+}
+
 int floe_broadphase_rebuild(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     bp->npairs = 0;
@@ -93,16 +129,16 @@ int floe_broadphase_rebuild(floe_world *w) {
     double rmax = 0;
     vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = vneg(lo);
     for (int i = 0; i < w->np; i++) {
-        if (w->shape[i] != FLOE_SHAPE_SPHERE) continue;
+        if (!(w->bound[i] > 0)) continue;
         ns++;
-        rmax = fmax(rmax, w->radius[i]);
+        rmax = fmax(rmax, w->bound[i]);
         vec3 p = w->pos[i];
         lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
         hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
     }
     grid g = {lo, 2 * rmax + skin, 1, 1, 1};
     if (ns > 0) {
-        /* bound the cell count by ~2 per sphere, whatever the spread */
+        /* bound the cell count by ~2 per body, whatever the spread */
         for (;;) {
             double ex = (hi.x - lo.x) / g.h + 1, ey = (hi.y - lo.y) / g.h + 1, ez = (hi.z - lo.z) / g.h + 1;
             if (ex * ey * ez <= 2.0 * ns + 64) {
@@ -117,10 +153,13 @@ int floe_broadphase_rebuild(floe_world *w) {
     if (!floe__grow((void **)&bp->cell_items, &bp->nitems_cap, w->np, sizeof(int)) ||
         !floe__grow((void **)&bp->cell_of, &bp->cell_of_cap, w->np, sizeof(int)))
         return 0;
-    /* counting sort of spheres into cells (stable: ids ascend within a cell) */
+    vec3 *ext = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * (size_t)(w->np > 0 ? w->np : 1));
+    if (!ext) return 0;
+    /* counting sort of gridded bodies into cells (stable: ids ascend within a cell) */
     memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
     for (int i = 0; i < w->np; i++) {
-        if (w->shape[i] != FLOE_SHAPE_SPHERE) { bp->cell_of[i] = -1; continue; }
+        if (!(w->bound[i] > 0)) { bp->cell_of[i] = -1; continue; }
+        ext[i] = half_extent(w, i);
         vec3 p = w->pos[i];
         int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
                 g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));
@@ -129,24 +168,31 @@ int floe_broadphase_rebuild(floe_world *w) {
     }
     for (int c = 0; c < ncells; c++) bp->cell_start[c + 1] += bp->cell_start[c];
     {
-        int *fill = bp->cell_of; /* reuse: convert cell ids to slots in order */
         int *next = malloc(sizeof(int) * (size_t)ncells);
         if (!next) return 0;
         memcpy(next, bp->cell_start, sizeof(int) * (size_t)ncells);
         for (int i = 0; i < w->np; i++)
-            if (fill[i] >= 0) bp->cell_items[next[fill[i]]++] = i;
+            if (bp->cell_of[i] >= 0) bp->cell_items[next[bp->cell_of[i]]++] = i;
         free(next);
     }
-    /* walls and facets first so that the pair order matches (A, B) = (boundary, sphere) */
+    /* boundaries (walls, cylinders, facets) against the gridded bodies */
     for (int i = 0; i < w->np; i++) {
-        if (w->shape[i] == FLOE_SHAPE_WALL) {
-            int ax = w->walls[w->shape_idx[i]].axis;
-            double x0 = vcomp(w->pos[i], ax);
-            for (int j = 0; j < w->np; j++)
-                if (w->shape[j] == FLOE_SHAPE_SPHERE &&
-                    fabs(vcomp(w->pos[j], ax) - x0) < w->radius[j] + skin && !push_pair(bp, i, j))
-                    return 0;
-        } else if (w->shape[i] == FLOE_SHAPE_FACET && ns > 0) {
+        int sh = w->shape[i];
+        if (sh == FLOE_SHAPE_WALL || sh == FLOE_SHAPE_INFCYLINDER) {
+            int ax = sh == FLOE_SHAPE_WALL ? w->walls[w->shape_idx[i]].axis : w->cylinders[w->shape_idx[i]].axis;
+            double rc = sh == FLOE_SHAPE_WALL ? 0 : w->cylinders[w->shape_idx[i]].radius;
+            for (int j = 0; j < w->np; j++) {
+                if (!(w->bound[j] > 0)) continue;
+                vec3 d = vsub(w->pos[j], w->pos[i]);
+                double dist;
+                if (sh == FLOE_SHAPE_WALL) dist = fabs(vcomp(d, ax)) - vcomp(ext[j], ax);
+                else {
+                    vset(&d, ax, 0);
+                    dist = vlen(d) - rc - w->bound[j];
+                }
+                if (dist < skin && !push_ordered(bp, w, i, j)) return 0;
+            }
+        } else if (sh == FLOE_SHAPE_FACET && ns > 0) {
             vec3 v[3];
             floe_facet_global(w, i, v);
             double m = w->radius[i] + rmax + skin;
@@ -167,17 +213,19 @@ int floe_broadphase_rebuild(floe_world *w) {
                         for (int s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
                             int j = bp->cell_items[s];
                             vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
-                            double lim = w->radius[j] + w->radius[i] + skin;
-                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_pair(bp, i, j)) return 0;
+                            double lim = w->bound[j] + w->radius[i] + skin;
+                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return 0;
                         }
                     }
         }
     }
-    /* sphere-sphere: each sphere against the spheres of higher id in the 27 cells around it */
+    /* gridded pairs: each body against those of higher id in the 27 cells
+     * around it; bounding spheres, then oriented boxes */
     for (int i = 0; i < w->np; i++) {
         int c = bp->cell_of[i];
         if (c < 0) continue;
         int cx = c % g.nx, cy = (c / g.nx) % g.ny, cz = c / (g.nx * g.ny);
+        int round_i = w->shape[i] == FLOE_SHAPE_SPHERE;
         for (int dz = -1; dz <= 1; dz++) {
             int z = cz + dz;
             if (z < 0 || z >= g.nz) continue;
@@ -191,8 +239,14 @@ int floe_broadphase_rebuild(floe_world *w) {
                     for (int s = bp->cell_start[cc]; s < bp->cell_start[cc + 1]; s++) {
                         int j = bp->cell_items[s];
                         if (j <= i) continue;
-                        double lim = w->radius[i] + w->radius[j] + skin;
-                        if (vlen2(vsub(w->pos[j], w->pos[i])) < lim * lim && !push_pair(bp, i, j)) return 0;
+                        double lim = w->bound[i] + w->bound[j] + skin;
+                        vec3 d = vsub(w->pos[j], w->pos[i]);
+                        if (vlen2(d) >= lim * lim) continue;
+                        if (!(round_i && w->shape[j] == FLOE_SHAPE_SPHERE)) {
+                            vec3 e = vadd(ext[i], ext[j]);
+                            if (fabs(d.x) >= e.x + skin || fabs(d.y) >= e.y + skin || fabs(d.z) >= e.z + skin) continue;
+                        }
+                        if (!push_ordered(bp, w, i, j)) return 0;
                     }
                 }
             }

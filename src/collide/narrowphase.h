@@ -9,5 +9,7 @@
 floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
 /* 1 if a pair (a, b) must be stored as (b, a) to match the table. */
 int floe_pair_swapped(int shape_a, int shape_b);
+/* Position of a shape in the pair order: A has the lower rank. */
+int floe_shape_rank(int shape);
 
 #endif

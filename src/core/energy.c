@@ -21,9 +21,23 @@ static void kinetic(const floe_world *w, double *trans, double *rot) {
     for (int i = 0; i < w->np; i++) {
         uint32_t bl = w->blocked[i];
         if (bl == FLOE_DOF_ALL) continue;
-        double m = w->mass[i], I = w->inertia[i];
+        double m = w->mass[i];
+        vec3 In = w->inertia[i];
+        double I = In.x;
         vec3 fe, te;
         floe__external_load(w, i, loaded, &fe, &te);
+        if (I > 0 && (In.x != In.y || In.y != In.z) && (bl & 56u) != 56u) {
+            /* aspherical: 1/2 w.(R I R^T) w, from the angular momentum at t */
+            quat q = w->ori[i];
+            vec3 L = w->angmom[i];
+            if (!visfinite(L)) L = qrotate(q, vmul(In, qrotate(qconj(q), w->angvel[i])));
+            vec3 t = vadd(w->torque[i], te);
+            for (int k = 0; k < 3; k++)
+                if (bl & (8u << k)) vset(&t, k, 0);
+            vec3 lb = qrotate(qconj(q), vmadd(L, t, h));
+            er += 0.5 * (lb.x * lb.x / In.x + lb.y * lb.y / In.y + lb.z * lb.z / In.z);
+            I = 0; /* done */
+        }
         for (int k = 0; k < 3; k++) {
             if (!(bl & (1u << k)) && m > 0) {
                 double v = vcomp(w->vel[i], k) + h * ((vcomp(w->force[i], k) + vcomp(fe, k)) / m + vcomp(g, k));
@@ -63,7 +77,7 @@ void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
 double floe__pwave_dt(const floe_world *w) {
     double dt = INFINITY;
     for (int i = 0; i < w->np; i++) {
-        if (w->shape[i] != FLOE_SHAPE_SPHERE) continue;
+        if (!(w->bound[i] > 0)) continue; /* spheres, capsules, ellipsoids */
         const double *p = w->mats[w->mat[i]].p;
         dt = fmin(dt, w->radius[i] / sqrt(p[MAT_YOUNG] / p[MAT_DENSITY]));
     }
@@ -99,7 +113,8 @@ double floe__crit_dt(const floe_world *w) {
         for (int k = 0; k < 3; k++) {
             double kk = vcomp(kt[i], k), kw = vcomp(kr[i], k);
             if (!(bl & (1u << k)) && kk > 0 && w->mass[i] > 0) best = fmin(best, w->mass[i] / kk);
-            if (!(bl & (8u << k)) && kw > 0 && w->inertia[i] > 0) best = fmin(best, w->inertia[i] / kw);
+            double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z));
+            if (!(bl & (8u << k)) && kw > 0 && Imin > 0) best = fmin(best, Imin / kw);
         }
     }
     free(kt);

@@ -50,6 +50,71 @@ static void set_domain(floe_world *w) {
     w->box_reach2 = reach > 0 && isfinite(reach) && visfinite(w->box_centre) ? reach * reach : INFINITY;
 }
 
+/* Free translation of a body: gravity, contact and external forces, Cundall
+ * damping on the unbalanced force. f includes fext. */
+static inline vec3 translate(vec3 v, vec3 f, vec3 fext, vec3 grav, double m, double dt, double D, integ_acc *acc) {
+    f = vadd(f, vscale(grav, m));
+    vec3 a = vscale(f, 1.0 / m);
+    if (D > 0) {
+        vec3 vm = vmadd(v, a, 0.5 * dt);
+        vec3 ad = v3(a.x * (1 - D * sgn(f.x * vm.x)), a.y * (1 - D * sgn(f.y * vm.y)), a.z * (1 - D * sgn(f.z * vm.z)));
+        vec3 vn = vmadd(v, ad, dt);
+        acc->damping += m * vdot(vsub(a, ad), vadd(v, vn)) * 0.5 * dt;
+        a = ad;
+    }
+    v = vmadd(v, a, dt);
+    acc->gravity += m * vdot(grav, v) * dt;
+    acc->boundary += vdot(fext, v) * dt;
+    return v;
+}
+
+/* Free rotation of a body with isotropic inertia I. */
+static inline vec3 rotate_sphere(vec3 om, vec3 t, double I, double dt, double D, integ_acc *acc) {
+    vec3 al = vscale(t, 1.0 / I);
+    if (D > 0) {
+        vec3 wm = vmadd(om, al, 0.5 * dt);
+        vec3 ad = v3(al.x * (1 - D * sgn(t.x * wm.x)), al.y * (1 - D * sgn(t.y * wm.y)), al.z * (1 - D * sgn(t.z * wm.z)));
+        vec3 wn = vmadd(om, ad, dt);
+        acc->damping += I * vdot(vsub(al, ad), vadd(om, wn)) * 0.5 * dt;
+        al = ad;
+    }
+    return vmadd(om, al, dt);
+}
+
+/* Global angular velocity for angular momentum L at orientation q. */
+static inline vec3 omega_of(quat q, vec3 I, vec3 L) {
+    vec3 lb = qrotate(qconj(q), L);
+    return qrotate(q, v3(lb.x / I.x, lb.y / I.y, lb.z / I.z));
+}
+
+/* Rotation of a body with distinct principal moments. Angular momentum L is
+ * kept in the global frame and advanced by the torque (leapfrog: L at half
+ * steps, like velocities). The orientation turns by the angular velocity of
+ * the mid-step orientation, found by a few fixed-point passes (implicit
+ * midpoint on the rotation group): time-reversible, so the kinetic energy of
+ * a free body stays bounded instead of drifting as with Woo's explicit
+ * scheme (§5.3). Cundall damping acts on the torque (first order). Returns
+ * the global omega(t + dt/2) consistent with L at the new orientation. */
+static vec3 rotate_aspherical(floe_world *w, int i, vec3 t, uint32_t bl, double dt, double D, integ_acc *acc) {
+    quat q = w->ori[i];
+    vec3 I = w->inertia[i], om = w->angvel[i], L = w->angmom[i];
+    if (!visfinite(L)) L = qrotate(q, vmul(I, qrotate(qconj(q), om))); /* from omega at first use */
+    for (int k = 0; k < 3; k++)
+        if (bl & (8u << k)) vset(&t, k, 0);
+    if (D > 0) {
+        vec3 td = v3(t.x * (1 - D * sgn(t.x * om.x)), t.y * (1 - D * sgn(t.y * om.y)), t.z * (1 - D * sgn(t.z * om.z)));
+        acc->damping += vdot(vsub(t, td), om) * dt;
+        t = td;
+    }
+    L = vmadd(L, t, dt); /* L(t + dt/2) */
+    vec3 wm = omega_of(q, I, L);
+    for (int it = 0; it < 4; it++) wm = omega_of(qmul(qfrom_rotvec(wm, 0.5 * dt), q), I, L);
+    q = qnormalize(qmul(qfrom_rotvec(wm, dt), q));
+    w->ori[i] = q;
+    w->angmom[i] = L;
+    return omega_of(q, I, L);
+}
+
 floe_status floe__integrate(floe_world *w) {
     if (!(w->box_reach2 > 0)) set_domain(w);
     const double dt = w->dt, D = w->def.damping;
@@ -84,43 +149,33 @@ floe_status floe__integrate(floe_world *w) {
                 v = mv[g];
                 om = mw[g];
             }
-            if (bl == 0 && !(w->groups[i] & loaded) && w->mass[i] > 0) {
-                /* the common case: a free body without external load */
-                double m = w->mass[i], I = w->inertia[i];
-                vec3 f = vadd(w->force[i], vscale(grav, m)), a = vscale(f, 1.0 / m);
-                if (D > 0) {
-                    vec3 vm = vmadd(v, a, 0.5 * dt);
-                    vec3 ad = v3(a.x * (1 - D * sgn(f.x * vm.x)), a.y * (1 - D * sgn(f.y * vm.y)),
-                                 a.z * (1 - D * sgn(f.z * vm.z)));
-                    vec3 vn = vmadd(v, ad, dt);
-                    acc.damping += m * vdot(vsub(a, ad), vadd(v, vn)) * 0.5 * dt;
-                    a = ad;
-                }
-                v = vmadd(v, a, dt);
-                acc.gravity += m * vdot(grav, v) * dt;
-                if (I > 0) {
-                    vec3 t = w->torque[i], al = vscale(t, 1.0 / I);
-                    if (D > 0) {
-                        vec3 wm = vmadd(om, al, 0.5 * dt);
-                        vec3 ad = v3(al.x * (1 - D * sgn(t.x * wm.x)), al.y * (1 - D * sgn(t.y * wm.y)),
-                                     al.z * (1 - D * sgn(t.z * wm.z)));
-                        vec3 wn = vmadd(om, ad, dt);
-                        acc.damping += I * vdot(vsub(al, ad), vadd(om, wn)) * 0.5 * dt;
-                        al = ad;
+            int spun = 0; /* orientation already advanced (aspherical integrator) */
+            if (bl != FLOE_DOF_ALL) {
+                vec3 fe = v3(0, 0, 0), te = v3(0, 0, 0);
+                if (w->groups[i] & loaded) floe__external_load(w, i, loaded, &fe, &te);
+                double m = w->mass[i];
+                vec3 I = w->inertia[i];
+                if (!(bl & 7u) && m > 0) {
+                    v = translate(v, vadd(w->force[i], fe), fe, grav, m, dt, D, &acc);
+                } else {
+                    for (int k = 0; k < 3; k++) {
+                        if ((bl & (1u << k)) || m <= 0) continue;
+                        vset(&v, k, advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
                     }
-                    om = vmadd(om, al, dt);
                 }
-            } else if (bl != FLOE_DOF_ALL) {
-                double m = w->mass[i], I = w->inertia[i];
-                vec3 fe, te;
-                floe__external_load(w, i, loaded, &fe, &te);
-                for (int k = 0; k < 3; k++) {
-                    if (bl & (1u << k)) continue;
-                    vset(&v, k, advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
-                }
-                for (int k = 0; k < 3; k++) {
-                    if ((bl & (8u << k)) || I <= 0) continue;
-                    vset(&om, k, advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I, dt, D, &acc));
+                vec3 t = vadd(w->torque[i], te);
+                if (I.x > 0 && (bl & 56u) != 56u) {
+                    if (I.x != I.y || I.y != I.z) {
+                        om = rotate_aspherical(w, i, t, bl, dt, D, &acc);
+                        spun = 1;
+                    } else if (!(bl & 56u)) {
+                        om = rotate_sphere(om, t, I.x, dt, D, &acc);
+                    } else {
+                        for (int k = 0; k < 3; k++) {
+                            if (bl & (8u << k)) continue;
+                            vset(&om, k, advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I.x, dt, D, &acc));
+                        }
+                    }
                 }
             }
             /* blocked DOFs keep their velocity; the system receives their work */
@@ -131,7 +186,7 @@ floe_status floe__integrate(floe_world *w) {
             w->vel[i] = v;
             w->angvel[i] = om;
             w->pos[i] = vmadd(w->pos[i], v, dt);
-            if (om.x != 0 || om.y != 0 || om.z != 0)
+            if (!spun && (om.x != 0 || om.y != 0 || om.z != 0))
                 w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
             if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om) ||
                 vlen2(vsub(w->pos[i], w->box_centre)) > w->box_reach2)

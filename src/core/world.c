@@ -3,6 +3,7 @@
 #include "core/step.h"
 #include "shapes/shape.h"
 
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +84,8 @@ floe_world *floe_world_create(const floe_world_def *def) {
 
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
-    void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia,
+    void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia, w->angmom, w->bound,
+                      w->capsules, w->ellipsoids, w->cylinders,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
                       w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
@@ -96,7 +98,10 @@ void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
     w->on_event = fn;
     w->event_user = user;
 }
-void floe_set_threads(floe_world *w, int threads) { w->def.threads = threads > 0 ? threads : 0; }
+void floe_set_threads(floe_world *w, int threads) {
+    w->def.threads = threads > 0 ? threads : 0;
+    if (w->started) w->nthreads = threads > 0 ? threads : omp_get_max_threads(); /* resolved at start */
+}
 void floe_set_gravity(floe_world *w, floe_vec3 g) { w->def.gravity = g; }
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -290,8 +295,10 @@ floe_body_def floe_default_body_def(void) {
     return (floe_body_def){.ori = {1, 0, 0, 0}, .material = 0};
 }
 
-static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx,
-                        double radius) {
+/* mass, inertia: of the body (0 for boundaries); bound: bounding-sphere
+ * radius for the broad-phase grid (0 keeps the body off the grid). */
+static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx, double radius,
+                        double mass, vec3 inertia, double bound) {
     if (d->material < 0 || d->material >= w->nmats) {
         floe__error(w, "particle material id %d does not exist (%d materials)", d->material, w->nmats);
         return -1;
@@ -308,7 +315,7 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
         if (q_) w->arr = q_; else ok = 0; } while (0)
         GROW(pos); GROW(vel); GROW(angvel); GROW(force); GROW(torque); GROW(ori); GROW(mass);
         GROW(inertia); GROW(radius); GROW(shape); GROW(shape_idx); GROW(mat); GROW(blocked);
-        GROW(groups); GROW(bp.ref_pos); GROW(bp.ref_ori);
+        GROW(groups); GROW(bp.ref_pos); GROW(bp.ref_ori); GROW(angmom); GROW(bound);
 #undef GROW
         if (!ok) {
             floe__error(w, "out of memory adding particle %d", n);
@@ -332,12 +339,17 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
         w->angvel[n].x = w->angvel[n].y = 0;
     }
     w->groups[n] = d->groups;
-    w->mass[n] = w->inertia[n] = 0;
-    if (shape == FLOE_SHAPE_SPHERE)
-        floe_sphere_mass(radius, w->mats[d->material].p[MAT_DENSITY], &w->mass[n], &w->inertia[n]);
+    w->mass[n] = mass;
+    w->inertia[n] = inertia;
+    w->angmom[n] = v3(NAN, NAN, NAN);
+    w->bound[n] = bound;
     w->bp.valid = 0;
     w->np = n + 1;
     return n;
+}
+
+static double density_of(const floe_world *w, const floe_body_def *d) {
+    return d->material >= 0 && d->material < w->nmats ? w->mats[d->material].p[MAT_DENSITY] : 0;
 }
 
 int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
@@ -345,7 +357,51 @@ int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
         floe__error(w, "sphere radius must be > 0 (got %g)", radius);
         return -1;
     }
-    return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius);
+    double m, I;
+    floe_sphere_mass(radius, density_of(w, def), &m, &I);
+    return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius, m, v3(I, I, I), radius);
+}
+
+int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft) {
+    if (!(radius > 0) || !isfinite(radius) || !(shaft >= 0) || !isfinite(shaft)) {
+        floe__error(w, "capsule needs radius > 0 and shaft >= 0 (got %g, %g)", radius, shaft);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->capsules, &w->capcap, w->ncapsules + 1, sizeof *w->capsules)) return -1;
+    double m;
+    vec3 I;
+    floe_capsule_mass(radius, shaft, density_of(w, def), &m, &I);
+    int id = add_particle(w, def, FLOE_SHAPE_CAPSULE, w->ncapsules, radius, m, I, radius + 0.5 * shaft);
+    if (id >= 0) w->capsules[w->ncapsules++] = (floe_capsule){radius, shaft};
+    return id;
+}
+
+int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
+    if (!(s.x > 0 && s.y > 0 && s.z > 0) || !visfinite(s)) {
+        floe__error(w, "ellipsoid semi-axes must be > 0 (got %g, %g, %g)", s.x, s.y, s.z);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->ellipsoids, &w->ellcap, w->nellipsoids + 1, sizeof *w->ellipsoids)) return -1;
+    double m;
+    vec3 I;
+    floe_ellipsoid_mass(s, density_of(w, def), &m, &I);
+    int id = add_particle(w, def, FLOE_SHAPE_ELLIPSOID, w->nellipsoids, fmin(s.x, fmin(s.y, s.z)), m, I,
+                          fmax(s.x, fmax(s.y, s.z)));
+    if (id >= 0) w->ellipsoids[w->nellipsoids++] = (floe_ellipsoid){s};
+    return id;
+}
+
+int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {
+    if (axis < 0 || axis > 2 || !(radius > 0) || !isfinite(radius)) {
+        floe__error(w, "infinite cylinder needs axis 0, 1 or 2 and radius > 0 (got %d, %g)", axis, radius);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->cylinders, &w->cylcap, w->ncylinders + 1, sizeof *w->cylinders)) return -1;
+    floe_body_def d = *def;
+    d.blocked = FLOE_DOF_ALL;
+    int id = add_particle(w, &d, FLOE_SHAPE_INFCYLINDER, w->ncylinders, radius, 0, v3(0, 0, 0), 0);
+    if (id >= 0) w->cylinders[w->ncylinders++] = (floe_infcyl){axis, radius};
+    return id;
 }
 
 int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {
@@ -356,7 +412,7 @@ int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) 
     if (!floe__grow((void **)&w->walls, &w->wcap, w->nwalls + 1, sizeof *w->walls)) return -1;
     floe_body_def d = *def;
     d.blocked = FLOE_DOF_ALL;
-    int id = add_particle(w, &d, FLOE_SHAPE_WALL, w->nwalls, 0);
+    int id = add_particle(w, &d, FLOE_SHAPE_WALL, w->nwalls, 0, 0, v3(0, 0, 0), 0);
     if (id >= 0) w->walls[w->nwalls++] = (floe_wall){axis, sense};
     return id;
 }
@@ -378,7 +434,7 @@ int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3]
     if (!floe__grow((void **)&w->facets, &w->fcap, w->nfacets + 1, sizeof *w->facets)) return -1;
     floe_body_def d = *def;
     if (d.blocked == 0) d.blocked = FLOE_DOF_ALL; /* facets have no mass of their own */
-    int id = add_particle(w, &d, FLOE_SHAPE_FACET, w->nfacets, half_thick);
+    int id = add_particle(w, &d, FLOE_SHAPE_FACET, w->nfacets, half_thick, 0, v3(0, 0, 0), 0);
     if (id < 0) return -1;
     floe_facet *f = &w->facets[w->nfacets++];
     quat inv = qconj(w->ori[id]);
@@ -396,6 +452,23 @@ const floe_quat *floe_orientations(const floe_world *w) { return w->ori; }
 const floe_vec3 *floe_forces(const floe_world *w) { return w->force; }
 const floe_vec3 *floe_torques(const floe_world *w) { return w->torque; }
 const double *floe_radii(const floe_world *w) { return w->radius; }
+const floe_vec3 *floe_inertia(const floe_world *w) { return w->inertia; }
+
+double floe_capsule_shaft(const floe_world *w, int id) {
+    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_CAPSULE) return -1;
+    return w->capsules[w->shape_idx[id]].shaft;
+}
+
+floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out) {
+    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_ELLIPSOID) return FLOE_ERR_ARG;
+    *out = w->ellipsoids[w->shape_idx[id]].semi;
+    return FLOE_OK;
+}
+
+int floe_infcylinder_axis(const floe_world *w, int id) {
+    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_INFCYLINDER) return -1;
+    return w->cylinders[w->shape_idx[id]].axis;
+}
 const double *floe_masses(const floe_world *w) { return w->mass; }
 const int *floe_particle_materials(const floe_world *w) { return w->mat; }
 const uint32_t *floe_particle_groups(const floe_world *w) { return w->groups; }
@@ -416,7 +489,10 @@ floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]) {
 
 void floe_set_position(floe_world *w, int id, floe_vec3 p) { w->pos[id] = p; w->bp.valid = 0; }
 void floe_set_velocity(floe_world *w, int id, floe_vec3 v) { w->vel[id] = v; }
-void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) { w->angvel[id] = v; }
+void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) {
+    w->angvel[id] = v;
+    w->angmom[id] = v3(NAN, NAN, NAN); /* re-derived from the new angular velocity */
+}
 void floe_set_blocked(floe_world *w, int id, uint32_t b) { w->blocked[id] = b & FLOE_DOF_ALL; }
 
 /* ---- groups -------------------------------------------------------------- */

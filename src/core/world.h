@@ -38,9 +38,12 @@ typedef struct floe_group {
     vec3 load_f, load_t;                /* external load on each member */
 } floe_group;
 
-/* Shape data beyond the radius: walls and facets. */
+/* Shape data beyond the radius. */
 typedef struct floe_wall { int axis, sense; } floe_wall;
 typedef struct floe_facet { vec3 v[3]; double half_thick; } floe_facet; /* vertices in the body frame */
+typedef struct floe_capsule { double radius, shaft; } floe_capsule;   /* shaft along the body x axis */
+typedef struct floe_ellipsoid { vec3 semi; } floe_ellipsoid;           /* semi-axes along body x, y, z */
+typedef struct floe_infcyl { int axis; double radius; } floe_infcyl;  /* along a global axis */
 
 /* Broad-phase candidate pair; `contact` is the live contact index or -1. */
 typedef struct floe_pair { int32_t a, b, contact; } floe_pair;
@@ -73,13 +76,19 @@ struct floe_world {
     int np, pcap;
     vec3 *pos, *vel, *angvel, *force, *torque;
     quat *ori;
-    double *mass, *inertia, *radius;
+    double *mass, *radius;
+    vec3 *inertia;                      /* principal moments, body frame */
+    vec3 *angmom;                       /* angular momentum, global frame (aspherical bodies; NaN: from angvel) */
+    double *bound;                      /* bounding-sphere radius about pos (0: not on the grid) */
     uint8_t *shape;
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
 
     floe_wall *walls; int nwalls, wcap;
     floe_facet *facets; int nfacets, fcap;
+    floe_capsule *capsules; int ncapsules, capcap;
+    floe_ellipsoid *ellipsoids; int nellipsoids, ellcap;
+    floe_infcyl *cylinders; int ncylinders, cylcap;
 
     floe_material *mats; int nmats, mcap;
     floe_instance *insts; int ninsts, icap;   /* first floe_registry_count() are the defaults */

@@ -101,7 +101,7 @@ size_t floe_csv_pending(const floe_csv *c) { return c ? c->done : 0; }
 
 int floe_csv_flush(floe_csv *c)
 {
-    if (!c) return 0;
+    if (!c || !c->buf) return 0; /* nothing was ever buffered (a reopened file) */
     size_t off = 0;
     while (off < c->done) {
         ssize_t k = write(c->fd, c->buf + off, c->done - off);

@@ -133,13 +133,14 @@ static int64_t cell_of(const grid *g, double x, int axis)
     return c;
 }
 
-static int grid_init(grid *g, const floe_random_def *d)
+/* Cells of width >= 2 rmax (rmax: the largest bounding radius) over [lo, hi]. */
+static int grid_init(grid *g, floe_vec3 lo, floe_vec3 hi, double rmax, int64_t count)
 {
-    floe_vec3 ext = {d->hi.x - d->lo.x, d->hi.y - d->lo.y, d->hi.z - d->lo.z};
-    g->lo = d->lo;
-    g->h = 2 * d->rmax;
+    floe_vec3 ext = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
+    g->lo = lo;
+    g->h = 2 * rmax;
     /* Large boxes with few spheres: widen the cells to keep memory O(count). */
-    double max_cells = 2.0 * (double)d->count + 64;
+    double max_cells = 2.0 * (double)count + 64;
     for (;;) {
         double c = ceil(ext.x / g->h) * ceil(ext.y / g->h) * ceil(ext.z / g->h);
         if (c <= max_cells)
@@ -151,7 +152,7 @@ static int grid_init(grid *g, const floe_random_def *d)
     g->dim[2] = (int64_t)fmax(1, ceil(ext.z / g->h));
     size_t cells = (size_t)(g->dim[0] * g->dim[1] * g->dim[2]);
     g->head = malloc(cells * sizeof *g->head);
-    g->next = malloc((size_t)(d->count ? d->count : 1) * sizeof *g->next);
+    g->next = malloc((size_t)(count ? count : 1) * sizeof *g->next);
     if (!g->head || !g->next)
         return -1;
     memset(g->head, 0xff, cells * sizeof *g->head); /* all -1 */
@@ -203,7 +204,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     double *rad = malloc((size_t)n * sizeof *rad);
     grid g = {0};
     int rc = 0;
-    if (!pos || !rad || grid_init(&g, d)) {
+    if (!pos || !rad || grid_init(&g, d->lo, d->hi, d->rmax, d->count)) {
         rc = gen_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
@@ -249,6 +250,342 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
 done:
     free(pos);
     free(rad);
+    free(g.head);
+    free(g.next);
+    return rc;
+}
+
+/* ---- random packings of capsules and ellipsoids ------------------------------ */
+
+static floe_vec3 g_sub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static double g_dot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static floe_vec3 g_cross(floe_vec3 a, floe_vec3 b)
+{
+    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static floe_vec3 g_madd(floe_vec3 a, floe_vec3 b, double s) { return (floe_vec3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
+
+/* Rotates v by the unit quaternion q (body -> global). */
+static floe_vec3 g_rotate(floe_quat q, floe_vec3 v)
+{
+    floe_vec3 u = {q.x, q.y, q.z};
+    floe_vec3 t = g_cross(u, v);
+    t = (floe_vec3){2 * t.x, 2 * t.y, 2 * t.z};
+    return g_madd(g_madd(v, t, q.w), g_cross(u, t), 1);
+}
+
+/* Uniform on SO(3): a point uniform in the 4-ball, projected onto the unit
+ * sphere (rejection instead of Shoemake's sin/cos keeps every platform's
+ * libm out of the result). Antipodal quaternions are the same rotation, so
+ * uniform on S^3 is uniform on SO(3). */
+static floe_quat random_rotation(floe_rng *r)
+{
+    for (int k = 0; k < 1000; k++) {
+        double q[4], s = 0;
+        for (int i = 0; i < 4; i++) {
+            q[i] = 2 * floe_rng_uniform(r) - 1;
+            s += q[i] * q[i];
+        }
+        if (s > 1e-6 && s <= 1) {
+            double n = sqrt(s);
+            return (floe_quat){q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+        }
+    }
+    return (floe_quat){1, 0, 0, 0}; /* unreachable for a working generator */
+}
+
+double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b)
+{
+    if (shape == FLOE_SHAPE_ELLIPSOID) return fmax(b->semi.x, fmax(b->semi.y, b->semi.z));
+    return b->radius + 0.5 * b->shaft;
+}
+
+/* Squared distance from p to the segment [a, b]. */
+static double point_segment_d2(floe_vec3 p, floe_vec3 a, floe_vec3 b)
+{
+    floe_vec3 ab = g_sub(b, a), ap = g_sub(p, a);
+    double l2 = g_dot(ab, ab), t = l2 > 0 ? g_dot(ap, ab) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    floe_vec3 d = g_sub(g_madd(a, ab, t), p);
+    return g_dot(d, d);
+}
+
+/* Squared distance between segments [p0, p1] and [q0, q1]. The minimum is
+ * either at an end of one segment (four point-segment distances) or at an
+ * interior pair, where it is the distance of the two lines. The line distance
+ * is used only when the interior parameters are inside; near the border an
+ * error in them can only make the result smaller, which errs on the safe
+ * side (a pair refused, never an overlap accepted). */
+static double segment_d2(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1)
+{
+    double d2 = point_segment_d2(p0, q0, q1);
+    d2 = fmin(d2, point_segment_d2(p1, q0, q1));
+    d2 = fmin(d2, point_segment_d2(q0, p0, p1));
+    d2 = fmin(d2, point_segment_d2(q1, p0, p1));
+    floe_vec3 d1 = g_sub(p1, p0), e1 = g_sub(q1, q0), r = g_sub(p0, q0);
+    double a = g_dot(d1, d1), b = g_dot(d1, e1), e = g_dot(e1, e1), c = g_dot(d1, r), f = g_dot(e1, r);
+    double den = a * e - b * b;
+    if (den > 1e-14 * a * e && a > 0 && e > 0) {
+        double s = (b * f - c * e) / den, t = (a * f - b * c) / den;
+        if (s > 0 && s < 1 && t > 0 && t < 1) {
+            floe_vec3 n = g_cross(d1, e1);
+            double rn = g_dot(r, n);
+            d2 = fmin(d2, rn * rn / g_dot(n, n));
+        }
+    }
+    return d2;
+}
+
+/* A placed (or candidate) body in the form the overlap tests need. */
+typedef struct placed {
+    floe_vec3 c;        /* centre */
+    double bound;       /* bounding radius */
+    double inner;       /* radius of a sphere inside the body, about c */
+    floe_vec3 p0, p1;   /* capsule: axis segment */
+    double m[6];        /* ellipsoid: R diag(a^2) R^T as xx, yy, zz, xy, yz, zx */
+} placed;
+
+static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
+{
+    placed p;
+    memset(&p, 0, sizeof p);
+    p.c = b->pos;
+    p.bound = floe_gen_body_bound(shape, b);
+    if (shape == FLOE_SHAPE_CAPSULE) {
+        floe_vec3 h = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
+        p.p0 = g_sub(b->pos, h);
+        p.p1 = g_madd(b->pos, h, 1);
+        p.inner = b->radius;
+    } else {
+        floe_vec3 ex = g_rotate(b->ori, (floe_vec3){1, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, 1, 0}),
+                  ez = g_rotate(b->ori, (floe_vec3){0, 0, 1});
+        double a2 = b->semi.x * b->semi.x, b2 = b->semi.y * b->semi.y, c2 = b->semi.z * b->semi.z;
+        p.m[0] = a2 * ex.x * ex.x + b2 * ey.x * ey.x + c2 * ez.x * ez.x;
+        p.m[1] = a2 * ex.y * ex.y + b2 * ey.y * ey.y + c2 * ez.y * ez.y;
+        p.m[2] = a2 * ex.z * ex.z + b2 * ey.z * ey.z + c2 * ez.z * ez.z;
+        p.m[3] = a2 * ex.x * ex.y + b2 * ey.x * ey.y + c2 * ez.x * ez.y;
+        p.m[4] = a2 * ex.y * ex.z + b2 * ey.y * ey.z + c2 * ez.y * ez.z;
+        p.m[5] = a2 * ex.z * ex.x + b2 * ey.z * ey.x + c2 * ez.z * ez.x;
+        p.inner = fmin(b->semi.x, fmin(b->semi.y, b->semi.z));
+    }
+    return p;
+}
+
+/* Perram-Wertheim: F(l) = l (1 - l) r^T G^-1 r with G = (1 - l) A^-1 + l B^-1,
+ * A^-1 = R diag(a^2) R^T. max over l in [0, 1] of F is the square of the
+ * factor by which both ellipsoids can be scaled about their centres until
+ * they touch, so F(l) > 1 at any single l proves them apart. */
+static double pw_f(const double *A, const double *B, floe_vec3 r, double l)
+{
+    double g[6];
+    for (int k = 0; k < 6; k++) g[k] = (1 - l) * A[k] + l * B[k];
+    double a = g[0], b = g[1], c = g[2], d = g[3], e = g[4], f = g[5];
+    /* G is symmetric positive definite: solve through its adjugate */
+    double c00 = b * c - e * e, c01 = f * e - d * c, c02 = d * e - b * f;
+    double c11 = a * c - f * f, c12 = d * f - a * e, c22 = a * b - d * d;
+    double det = a * c00 + d * c01 + f * c02;
+    if (!(det > 0)) return 0;
+    double q = c00 * r.x * r.x + c11 * r.y * r.y + c22 * r.z * r.z +
+               2 * (c01 * r.x * r.y + c02 * r.x * r.z + c12 * r.y * r.z);
+    return l * (1 - l) * q / det;
+}
+
+#define SEP_REL 1e-9 /* required clearance, relative to the contact distance */
+
+static int ellipsoids_apart(const placed *p, const placed *q)
+{
+    const double thr = (1 + SEP_REL) * (1 + SEP_REL);
+    floe_vec3 r = g_sub(q->c, p->c);
+    /* golden-section search for the maximum of the unimodal F; stop at the
+     * first certificate F > 1 */
+    const double g = 0.38196601125010515; /* 2 - golden ratio */
+    double lo = 0, hi = 1, x1 = g, x2 = 1 - g;
+    double f1 = pw_f(p->m, q->m, r, x1), f2 = pw_f(p->m, q->m, r, x2);
+    for (int it = 0; it < 60; it++) {
+        if (f1 > thr || f2 > thr) return 1;
+        if (f1 >= f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = lo + g * (hi - lo);
+            f1 = pw_f(p->m, q->m, r, x1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = hi - g * (hi - lo);
+            f2 = pw_f(p->m, q->m, r, x2);
+        }
+    }
+    return f1 > thr || f2 > thr;
+}
+
+static int apart(floe_shape_type shape, const placed *p, const placed *q)
+{
+    floe_vec3 d = g_sub(q->c, p->c);
+    double d2 = g_dot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
+    if (d2 > rb * rb) return 1;  /* bounding spheres apart */
+    if (d2 <= ri * ri) return 0; /* inner spheres overlap */
+    if (shape == FLOE_SHAPE_CAPSULE) {
+        double rr = ri * (1 + SEP_REL); /* inner = radius for capsules */
+        return segment_d2(p->p0, p->p1, q->p0, q->p1) > rr * rr;
+    }
+    return ellipsoids_apart(p, q);
+}
+
+/* Half extents of the body's axis-aligned bounding box (exact). */
+static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b)
+{
+    if (shape == FLOE_SHAPE_CAPSULE) {
+        floe_vec3 u = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
+        return (floe_vec3){fabs(u.x) + b->radius, fabs(u.y) + b->radius, fabs(u.z) + b->radius};
+    }
+    floe_vec3 ex = g_rotate(b->ori, (floe_vec3){b->semi.x, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, b->semi.y, 0}),
+              ez = g_rotate(b->ori, (floe_vec3){0, 0, b->semi.z});
+    return (floe_vec3){sqrt(ex.x * ex.x + ey.x * ey.x + ez.x * ez.x), sqrt(ex.y * ex.y + ey.y * ey.y + ez.y * ez.y),
+                       sqrt(ex.z * ex.z + ey.z * ey.z + ez.z * ez.z)};
+}
+
+static double body_volume(floe_shape_type shape, const floe_gen_body *b)
+{
+    const double pi = 3.14159265358979324;
+    if (shape == FLOE_SHAPE_CAPSULE)
+        return pi * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
+    return 4.0 / 3.0 * pi * b->semi.x * b->semi.y * b->semi.z;
+}
+
+typedef struct size_key {
+    double bound;
+    int64_t index;
+} size_key;
+
+static int cmp_size(const void *a, const void *b)
+{
+    const size_key *x = a, *y = b;
+    if (x->bound != y->bound) return x->bound < y->bound ? 1 : -1;
+    return (x->index > y->index) - (x->index < y->index); /* ties in draw order: qsort is not stable */
+}
+
+static int shapes_fit(const grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
+{
+    int64_t cx = cell_of(g, cand->c.x, 0), cy = cell_of(g, cand->c.y, 1), cz = cell_of(g, cand->c.z, 2);
+    for (int64_t z = cz - 1; z <= cz + 1; z++) {
+        if (z < 0 || z >= g->dim[2]) continue;
+        for (int64_t y = cy - 1; y <= cy + 1; y++) {
+            if (y < 0 || y >= g->dim[1]) continue;
+            for (int64_t x = cx - 1; x <= cx + 1; x++) {
+                if (x < 0 || x >= g->dim[0]) continue;
+                for (int64_t j = g->head[x + g->dim[0] * (y + g->dim[1] * z)]; j >= 0; j = g->next[j])
+                    if (!apart(shape, cand, &pl[j])) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, int64_t *placed_n, char *err,
+                           size_t errlen)
+{
+    *out = NULL;
+    *placed_n = 0;
+    const int caps = d->shape == FLOE_SHAPE_CAPSULE;
+    if (!caps && d->shape != FLOE_SHAPE_ELLIPSOID)
+        return gen_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
+    if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
+        return gen_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+                       (long long)FLOE_GEN_MAX_COUNT);
+    double rmax_bound;
+    if (caps) {
+        if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
+            return gen_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+        if (!(d->smin >= 0 && d->smin <= d->smax && isfinite(d->smax)))
+            return gen_err(err, errlen, "shafts must satisfy 0 <= smin <= smax");
+        rmax_bound = d->rmax + 0.5 * d->smax;
+    } else {
+        const double lo[3] = {d->amin.x, d->amin.y, d->amin.z}, hi[3] = {d->amax.x, d->amax.y, d->amax.z};
+        rmax_bound = 0;
+        for (int k = 0; k < 3; k++) {
+            if (!(lo[k] > 0 && lo[k] <= hi[k] && isfinite(hi[k])))
+                return gen_err(err, errlen, "semi-axes must satisfy 0 < min <= max");
+            rmax_bound = fmax(rmax_bound, hi[k]);
+        }
+    }
+    const char *what = caps ? "capsules" : "ellipsoids";
+    double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
+    if (!(ex >= 2 * rmax_bound && ey >= 2 * rmax_bound && ez >= 2 * rmax_bound) || !isfinite(ex + ey + ez))
+        return gen_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez, what,
+                       rmax_bound);
+    if (d->count == 0) return 0;
+
+    int64_t n = d->count;
+    floe_gen_body *drawn = malloc((size_t)n * sizeof *drawn), *bodies = malloc((size_t)n * sizeof *bodies);
+    size_key *order = malloc((size_t)n * sizeof *order);
+    placed *pl = malloc((size_t)n * sizeof *pl);
+    grid g = {0};
+    int rc = 0;
+    if (!drawn || !bodies || !order || !pl || grid_init(&g, d->lo, d->hi, rmax_bound, n)) {
+        rc = gen_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
+        goto done;
+    }
+    floe_rng rng;
+    floe_rng_seed(&rng, d->seed);
+    for (int64_t i = 0; i < n; i++) {
+        floe_gen_body *b = &drawn[i];
+        memset(b, 0, sizeof *b);
+        if (caps) {
+            b->radius = d->rmin + (d->rmax - d->rmin) * floe_rng_uniform(&rng);
+            b->shaft = d->smin + (d->smax - d->smin) * floe_rng_uniform(&rng);
+        } else {
+            b->semi.x = d->amin.x + (d->amax.x - d->amin.x) * floe_rng_uniform(&rng);
+            b->semi.y = d->amin.y + (d->amax.y - d->amin.y) * floe_rng_uniform(&rng);
+            b->semi.z = d->amin.z + (d->amax.z - d->amin.z) * floe_rng_uniform(&rng);
+        }
+        order[i] = (size_key){floe_gen_body_bound(d->shape, b), i};
+    }
+    /* Largest first: small bodies still fit in the gaps left by big ones. */
+    qsort(order, (size_t)n, sizeof *order, cmp_size);
+
+    double vol = 0;
+    for (int64_t i = 0; i < n; i++) {
+        floe_gen_body b = drawn[order[i].index];
+        int ok = 0;
+        for (int t = 0; t < FLOE_GEN_MAX_TRIES && !ok; t++) {
+            b.ori = random_rotation(&rng);
+            floe_vec3 h = half_extent(d->shape, &b);
+            /* the bounding box lies inside the box: h <= bound <= half a side */
+            b.pos = (floe_vec3){d->lo.x + h.x + fmax(0, ex - 2 * h.x) * floe_rng_uniform(&rng),
+                                d->lo.y + h.y + fmax(0, ey - 2 * h.y) * floe_rng_uniform(&rng),
+                                d->lo.z + h.z + fmax(0, ez - 2 * h.z) * floe_rng_uniform(&rng)};
+            placed cand = make_placed(d->shape, &b);
+            if (shapes_fit(&g, pl, d->shape, &cand)) {
+                bodies[i] = b;
+                pl[i] = cand;
+                int64_t cell = cell_of(&g, b.pos.x, 0) +
+                               g.dim[0] * (cell_of(&g, b.pos.y, 1) + g.dim[1] * cell_of(&g, b.pos.z, 2));
+                g.next[i] = g.head[cell];
+                g.head[cell] = i;
+                ok = 1;
+            }
+        }
+        if (!ok) {
+            *placed_n = i;
+            rc = gen_err(err, errlen,
+                         "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
+                         "free spot in %d tries; enlarge the box or lower the count (random placement of "
+                         "elongated bodies stalls at lower volume fractions than spheres)",
+                         (long long)i, (long long)n, what, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
+            goto done;
+        }
+        vol += body_volume(d->shape, &b);
+    }
+    *placed_n = n;
+    *out = bodies;
+    bodies = NULL;
+done:
+    free(drawn);
+    free(bodies);
+    free(order);
+    free(pl);
     free(g.head);
     free(g.next);
     return rc;

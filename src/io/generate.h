@@ -57,4 +57,44 @@ typedef struct floe_random_def {
 int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,
                     size_t errlen);
 
+/* Random sequential placement of `count` capsules or ellipsoids with
+ * uniformly random orientations (uniform on SO(3)), fully inside the box
+ * [lo, hi], pairwise non-overlapping:
+ *  - capsules: exact test, the distance between the two axis segments must
+ *    exceed r1 + r2 (by a relative 1e-9);
+ *  - ellipsoids: a sufficient test, the Perram-Wertheim contact function
+ *    F(lambda) must exceed 1 (by 1e-9) for some lambda in [0, 1]: ellipsoids
+ *    that are apart by a hair may be refused, touching ones never accepted.
+ * Sizes are drawn first (uniform in each range), bodies are placed by
+ * decreasing bounding radius (r + shaft/2, or the largest semi-axis; ties in
+ * draw order); each gets up to FLOE_GEN_MAX_TRIES (orientation, position)
+ * draws. Only + - * / and sqrt are used after seeding, so the packing is the
+ * same on every IEEE-754 platform. Every box side must be at least the
+ * largest bounding diameter. */
+typedef struct floe_random_shape_def {
+    floe_vec3 lo, hi;
+    floe_shape_type shape;  /* FLOE_SHAPE_CAPSULE or FLOE_SHAPE_ELLIPSOID */
+    double rmin, rmax;      /* capsule radius, 0 < rmin <= rmax */
+    double smin, smax;      /* capsule shaft, 0 <= smin <= smax */
+    floe_vec3 amin, amax;   /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
+    int64_t count;
+    uint64_t seed;
+} floe_random_shape_def;
+
+typedef struct floe_gen_body {
+    floe_vec3 pos;
+    floe_quat ori;    /* body -> global; a capsule's shaft is the body x axis */
+    double radius;    /* capsule radius */
+    double shaft;     /* capsule shaft */
+    floe_vec3 semi;   /* ellipsoid semi-axes */
+} floe_gen_body;
+
+/* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */
+double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b);
+
+/* Writes the bodies into *bodies (malloc'd; NULL when count == 0) in
+ * placement order. 0 on success; on a too full box non-zero with *placed. */
+int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **bodies, int64_t *placed, char *err,
+                           size_t errlen);
+
 #endif

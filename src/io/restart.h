@@ -19,6 +19,7 @@ typedef struct floe_restart {
     floe_scene scene;          /* world, run length, output configuration, scene path */
     int64_t total_steps;       /* run length in steps when the run started */
     int64_t restart_every;     /* steps between restart files (0: none) */
+    int stopped;               /* load: the world had stopped at a runaway */
     int has_output;            /* `output` holds the output counters */
     floe_output_state output;
 } floe_restart;

@@ -631,11 +631,12 @@ int64_t floe_scene_total_steps(const floe_scene *s)
 
 /* ---- loading -------------------------------------------------------------------------- */
 
-static const char *const body_keys[] = {"particles", "walls", "facets", "meshes", "generators"};
+static const char *const body_keys[] = {"particles", "capsules", "ellipsoids", "cylinders",
+                                        "walls",     "facets",   "meshes",     "generators"};
 
 static int is_body_key(const char *k)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < (int)(sizeof body_keys / sizeof *body_keys); i++)
         if (!strcmp(k, body_keys[i]))
             return 1;
     return 0;
@@ -658,8 +659,9 @@ static int load(scene_ctx *c, floe_scene *s)
 {
     sy_doc *d = c->d;
     sy_node *root = sy_root(d);
-    static const char *const top[] = {"world",     "run",   "materials", "models", "interactions", "groups",
-                                      "particles", "walls", "facets",    "meshes", "generators",   "output",
+    static const char *const top[] = {"world",     "run",      "materials",  "models",    "interactions",
+                                      "groups",    "particles", "capsules",  "ellipsoids", "cylinders",
+                                      "walls",     "facets",   "meshes",     "generators", "output",
                                       "methods"};
     if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top)))
         return -1;
@@ -705,7 +707,7 @@ static int load(scene_ctx *c, floe_scene *s)
         double dt = floe_dt(c->w);
         return sy_error(d, c->run_time,
                         "run.time: cannot convert to steps with the world's time step %g s (auto dt needs at "
-                        "least one sphere; set world.dt or use run.steps)",
+                        "least one sphere, capsule or ellipsoid; set world.dt or use run.steps)",
                         dt);
     }
     scene_output_defaults(c, &s->out, total);
@@ -713,6 +715,11 @@ static int load(scene_ctx *c, floe_scene *s)
 }
 
 int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen)
+{
+    return floe_scene_load_limited(path, 0, scene, err, errlen);
+}
+
+int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scene, char *err, size_t errlen)
 {
     char local[512];
     if (!err || !errlen) {
@@ -737,6 +744,7 @@ int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errle
 
     scene_ctx c;
     memset(&c, 0, sizeof c);
+    c.max_bytes = max_bytes > 0 && max_bytes < SCENE_MAX_BYTES ? max_bytes : SCENE_MAX_BYTES;
     c.d = &d;
     const char *slash = strrchr(path, '/');
     if (slash) {

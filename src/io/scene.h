@@ -54,6 +54,9 @@ typedef struct floe_scene {
 /* Parses and validates `path`, builds the world. On failure returns non-zero,
  * writes "file:line:col: message" into err and leaves *scene empty. */
 int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
+/* The same with a smaller memory budget for the size guard (bytes; <= 0:
+ * the default), e.g. for fuzzing. */
+int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scene, char *err, size_t errlen);
 void floe_scene_free(floe_scene *scene);
 
 /* Total steps the scene asks for (resolves duration with the world's dt). */

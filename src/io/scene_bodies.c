@@ -1,4 +1,5 @@
-/* Body sections of a scene: particles, walls, facets, meshes, generators.
+/* Body sections of a scene: particles, capsules, ellipsoids, cylinders,
+ * walls, facets, meshes, generators.
  * Each item is read twice (scene_ctx.build 0 then 1): the first pass
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
@@ -17,12 +18,12 @@ static int count(scene_ctx *c, sy_node *at, const char *where, double n)
 {
     c->count += n;
     double bytes = c->count * SCENE_BYTES_PER_PARTICLE;
-    if (c->count > SCENE_MAX_PARTICLES || bytes > SCENE_MAX_BYTES)
+    if (c->count > SCENE_MAX_PARTICLES || bytes > c->max_bytes)
         return sy_error(c->d, at,
                         "%s: the scene would hold %.4g particles, needing about %.1f GiB of memory (limits: %.0f "
-                        "particles, %.0f GiB); refusing to allocate",
+                        "particles, %.3g GiB); refusing to allocate",
                         where, c->count, bytes / (1024.0 * 1024 * 1024), SCENE_MAX_PARTICLES,
-                        SCENE_MAX_BYTES / (1024.0 * 1024 * 1024));
+                        c->max_bytes / (1024.0 * 1024 * 1024));
     return 0;
 }
 
@@ -127,6 +128,27 @@ static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
     return 0;
 }
 
+/* pos (required), ori, fixed, block: the keys of free bodies (spheres,
+ * capsules, ellipsoids) besides common(). */
+static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
+{
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def->pos))
+        return -1;
+    if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def->ori))
+        return -1;
+    int fixed = 0;
+    if ((n = sy_get(d, item, "fixed")) && sy_bool(d, n, scene_path(p, where, "fixed"), &fixed))
+        return -1;
+    if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def->blocked))
+        return -1;
+    if (fixed)
+        def->blocked = FLOE_DOF_ALL;
+    return 0;
+}
+
 static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
 {
     static const char *const keys[] = {"radius", "pos", "vel", "angvel", "ori", "material", "group", "fixed", "block"};
@@ -139,29 +161,98 @@ static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
         return -1;
     if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
         return -1;
-    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def.pos))
+    if (free_body(c, item, where, &def))
         return -1;
-    if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def.ori))
-        return -1;
-    int fixed = 0;
-    if ((n = sy_get(d, item, "fixed")) && sy_bool(d, n, scene_path(p, where, "fixed"), &fixed))
-        return -1;
-    if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def.blocked))
-        return -1;
-    if (fixed)
-        def.blocked = FLOE_DOF_ALL;
     if (!c->build)
         return count(c, item, where, 1);
     return added(c, item, where, floe_add_sphere(c->w, &def, r));
 }
 
+/* ---- capsules, ellipsoids ------------------------------------------------------ */
+
+/* The shortest-arc rotation taking the body x axis to the unit vector u
+ * (a half turn about z when u is -x): q = (1 + u.x, x-hat cross u), normalised. */
+static floe_quat quat_from_x(floe_vec3 u)
+{
+    double w = 1 + u.x;
+    if (w < 1e-12)
+        return (floe_quat){0, 0, 0, 1};
+    double y = -u.z, z = u.y, len = sqrt(w * w + y * y + z * z);
+    return (floe_quat){w / len, 0, y / len, z / len};
+}
+
+static int body_capsule(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"radius", "shaft", "pos", "ori", "axis", "vel", "angvel",
+                                       "material", "group", "fixed", "block"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    double r, shaft;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
+        return -1;
+    if (required(c, item, where, "shaft", &n) ||
+        sy_number_in(d, n, scene_path(p, where, "shaft"), &shaft, 0, INFINITY, 0, 1))
+        return -1;
+    if (free_body(c, item, where, &def))
+        return -1;
+    sy_node *an = sy_get(d, item, "axis");
+    if (an) {
+        if (sy_get(d, item, "ori"))
+            return sy_error(d, an, "%s: give either 'ori' or 'axis', not both", scene_path(p, where, "axis"));
+        floe_vec3 u;
+        if (sy_vec3(d, an, scene_path(p, where, "axis"), &u))
+            return -1;
+        double len = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+        if (!(len > 0) || !isfinite(len))
+            return sy_error(d, an, "%s: the direction has zero length", p);
+        def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
+    }
+    if (!c->build)
+        return count(c, item, where, 1);
+    return added(c, item, where, floe_add_capsule(c->w, &def, r, shaft));
+}
+
+static int body_ellipsoid(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"semi_axes", "pos", "ori", "vel", "angvel", "material", "group", "fixed", "block"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    floe_vec3 semi;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "semi_axes", &n))
+        return -1;
+    scene_path(p, where, "semi_axes");
+    if (!sy_is_seq(n) || sy_seq_size(n) != 3)
+        return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c]", p);
+    double v[3];
+    for (int k = 0; k < 3; k++) {
+        char q[SCENE_PATH];
+        if (positive(c, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
+            return -1;
+    }
+    semi = (floe_vec3){v[0], v[1], v[2]};
+    if (free_body(c, item, where, &def))
+        return -1;
+    if (!c->build)
+        return count(c, item, where, 1);
+    return added(c, item, where, floe_add_ellipsoid(c->w, &def, semi));
+}
+
 /* ---- walls -------------------------------------------------------------------- */
+
+static const char *const axis_names[] = {"x", "y", "z"};
 
 static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis)
 {
-    static const char *const names[] = {"x", "y", "z"};
     for (int k = 0; k < 3; k++)
-        if (sy_is_text(n, names[k])) {
+        if (sy_is_text(n, axis_names[k])) {
             *axis = k;
             return 0;
         }
@@ -204,6 +295,48 @@ static int body_wall(scene_ctx *c, sy_node *item, const char *where)
         def.pos.z = pos;
     def.blocked = FLOE_DOF_ALL;
     return added(c, item, where, floe_add_wall(c->w, &def, axis, (int)sense));
+}
+
+/* ---- infinite cylinders ------------------------------------------------------------ */
+
+/* A cylinder may only slide along and spin about its own axis: any other
+ * component of a prescribed velocity would move an infinite body sideways. */
+static int along_axis(scene_ctx *c, sy_node *item, const char *where, const char *key, floe_vec3 v, int axis)
+{
+    const double comp[3] = {v.x, v.y, v.z};
+    for (int k = 0; k < 3; k++)
+        if (k != axis && comp[k] != 0) {
+            char p[SCENE_PATH];
+            return sy_error(c->d, sy_get(c->d, item, key), "%s: an infinite cylinder can only %s its axis (%s); "
+                            "got [%g, %g, %g]", scene_path(p, where, key),
+                            key[0] == 'v' ? "move along" : "spin about", axis_names[axis], v.x, v.y, v.z);
+        }
+    return 0;
+}
+
+static int body_cylinder(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"axis", "pos", "radius", "vel", "angvel", "material", "group"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n;
+    floe_body_def def;
+    int axis = 0;
+    double r;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
+        return -1;
+    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
+        return -1;
+    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def.pos))
+        return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
+        return -1;
+    if (along_axis(c, item, where, "vel", def.vel, axis) || along_axis(c, item, where, "angvel", def.angvel, axis))
+        return -1;
+    if (!c->build)
+        return count(c, item, where, 1);
+    def.blocked = FLOE_DOF_ALL;
+    return added(c, item, where, floe_add_infcylinder(c->w, &def, axis, r));
 }
 
 /* ---- facets ---------------------------------------------------------------------- */
@@ -399,17 +532,97 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     return rc;
 }
 
+/* A number, or a range [min, max] with min <= max; min > 0 (>= 0 with
+ * allow_zero). `what` names the value in the message ("radius"). */
+static int value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, int allow_zero, double *lo,
+                          double *hi)
+{
+    sy_doc *d = c->d;
+    if (!sy_is_seq(n)) {
+        if (sy_number_in(d, n, where, lo, 0, INFINITY, !allow_zero, 1))
+            return -1;
+        *hi = *lo;
+        return 0;
+    }
+    char q[SCENE_PATH];
+    if (sy_seq_size(n) != 2)
+        return sy_error(d, n, "%s: expected a %s or a range [min, max]", where, what);
+    if (sy_number_in(d, sy_seq_item(d, n, 0), scene_index(q, where, 0), lo, 0, INFINITY, !allow_zero, 1) ||
+        sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, where, 1), hi, *lo, INFINITY, 0, 1))
+        return -1;
+    return 0;
+}
+
+/* `shape` of a random generator: sphere (default), capsule or ellipsoid. */
+static int random_shape(scene_ctx *c, sy_node *g, const char *where, floe_shape_type *shape)
+{
+    static const char *const names[] = {"sphere", "capsule", "ellipsoid"};
+    static const floe_shape_type types[] = {FLOE_SHAPE_SPHERE, FLOE_SHAPE_CAPSULE, FLOE_SHAPE_ELLIPSOID};
+    sy_node *n = sy_get(c->d, g, "shape");
+    char p[SCENE_PATH];
+    const char *s;
+    *shape = FLOE_SHAPE_SPHERE;
+    if (!n)
+        return 0;
+    if (sy_str(c->d, n, scene_path(p, where, "shape"), &s))
+        return -1;
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, names[k])) {
+            *shape = types[k];
+            return 0;
+        }
+    const char *sug = sy_suggest(s, names, 3);
+    if (sug)
+        return sy_error(c->d, n, "%s: unknown shape '%s'; did you mean '%s'?", p, s, sug);
+    return sy_error(c->d, n, "%s: unknown shape '%s'; allowed: sphere, capsule, ellipsoid", p, s);
+}
+
+static int add_shapes(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, floe_shape_type shape,
+                      const floe_gen_body *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        def->pos = b[i].pos;
+        def->ori = b[i].ori;
+        int id = shape == FLOE_SHAPE_CAPSULE ? floe_add_capsule(c->w, def, b[i].radius, b[i].shaft)
+                                             : floe_add_ellipsoid(c->w, def, b[i].semi);
+        if (added(c, at, where, id))
+            return -1;
+    }
+    return 0;
+}
+
 static int gen_random(scene_ctx *c, sy_node *g, const char *where)
 {
-    static const char *const keys[] = {"box", "radius", "count", "seed", "material", "group", "vel", "angvel"};
+    static const char *const keys[] = {"box", "shape", "radius", "shaft", "semi_axes", "count", "seed",
+                                       "material", "group", "vel", "angvel"};
+    static const char *const shape_name[FLOE_SHAPE_COUNT] = {[FLOE_SHAPE_SPHERE] = "sphere",
+                                                             [FLOE_SHAPE_CAPSULE] = "capsule",
+                                                             [FLOE_SHAPE_ELLIPSOID] = "ellipsoid"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
     floe_random_def rd = {0};
+    floe_random_shape_def sd = {0};
+    floe_shape_type shape;
     int64_t seed = 0;
-    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def))
+    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || random_shape(c, g, where, &shape) || common(c, g, where, &def))
         return -1;
+    /* size keys of the other shapes are errors, not silently ignored */
+    {
+        const char *own[FLOE_SHAPE_COUNT][2] = {[FLOE_SHAPE_SPHERE] = {"radius", NULL},
+                                                [FLOE_SHAPE_CAPSULE] = {"radius", "shaft"},
+                                                [FLOE_SHAPE_ELLIPSOID] = {"semi_axes", NULL}};
+        static const char *const sizes[] = {"radius", "shaft", "semi_axes"};
+        for (int k = 0; k < 3; k++) {
+            if (!(n = sy_get(d, g, sizes[k])) || !strcmp(sizes[k], own[shape][0]) ||
+                (own[shape][1] && !strcmp(sizes[k], own[shape][1])))
+                continue;
+            const char *owner = k == 2 ? "ellipsoid" : "capsule";
+            return sy_error(d, n, "%s: only for shape: %s%s (this generator makes %ss)",
+                            scene_path(p, where, sizes[k]), owner, k == 0 ? " or sphere" : "", shape_name[shape]);
+        }
+    }
     if (required(c, g, where, "box", &n))
         return -1;
     scene_path(p, where, "box");
@@ -424,25 +637,49 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
             return sy_error(d, n, "%s: the first corner must be below the second on every axis", p);
     }
     sy_node *box = n;
-    if (required(c, g, where, "radius", &n))
-        return -1;
-    scene_path(p, where, "radius");
-    if (sy_is_seq(n)) {
-        char q[SCENE_PATH];
-        if (sy_seq_size(n) != 2)
-            return sy_error(d, n, "%s: expected a radius or a range [rmin, rmax]", p);
-        if (positive(c, sy_seq_item(d, n, 0), scene_index(q, p, 0), &rd.rmin) ||
-            sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, p, 1), &rd.rmax, rd.rmin, INFINITY, 0, 1))
+    double bound; /* largest bounding radius */
+    if (shape == FLOE_SHAPE_ELLIPSOID) {
+        if (required(c, g, where, "semi_axes", &n))
             return -1;
+        scene_path(p, where, "semi_axes");
+        if (!sy_is_seq(n) || sy_seq_size(n) != 3)
+            return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c], each a number or a range "
+                            "[min, max]", p);
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; k++) {
+            char q[SCENE_PATH];
+            if (value_or_range(c, sy_seq_item(d, n, k), scene_index(q, p, k), "semi-axis", 0, &lo[k], &hi[k]))
+                return -1;
+        }
+        sd.amin = (floe_vec3){lo[0], lo[1], lo[2]};
+        sd.amax = (floe_vec3){hi[0], hi[1], hi[2]};
+        bound = fmax(hi[0], fmax(hi[1], hi[2]));
     } else {
-        if (positive(c, n, p, &rd.rmin))
+        if (required(c, g, where, "radius", &n))
             return -1;
-        rd.rmax = rd.rmin;
+        scene_path(p, where, "radius");
+        if (sy_is_seq(n) && sy_seq_size(n) != 2)
+            return sy_error(d, n, "%s: expected a radius or a range [rmin, rmax]", p);
+        if (value_or_range(c, n, p, "radius", 0, &rd.rmin, &rd.rmax))
+            return -1;
+        bound = rd.rmax;
+        if (shape == FLOE_SHAPE_CAPSULE) {
+            if (required(c, g, where, "shaft", &n) ||
+                value_or_range(c, n, scene_path(p, where, "shaft"), "shaft", 1, &sd.smin, &sd.smax))
+                return -1;
+            sd.rmin = rd.rmin;
+            sd.rmax = rd.rmax;
+            bound = rd.rmax + 0.5 * sd.smax;
+        }
     }
     double ex = rd.hi.x - rd.lo.x, ey = rd.hi.y - rd.lo.y, ez = rd.hi.z - rd.lo.z;
-    if (ex < 2 * rd.rmax || ey < 2 * rd.rmax || ez < 2 * rd.rmax)
-        return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold spheres of radius %g", where, ex, ey, ez,
-                        rd.rmax);
+    if (ex < 2 * bound || ey < 2 * bound || ez < 2 * bound) {
+        if (shape == FLOE_SHAPE_SPHERE)
+            return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold spheres of radius %g", where, ex, ey, ez,
+                            bound);
+        return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold %ss of bounding radius %g (every side "
+                        "must be at least the bounding diameter)", where, ex, ey, ez, shape_name[shape], bound);
+    }
     if (required(c, g, where, "count", &n) || sy_int(d, n, scene_path(p, where, "count"), &rd.count, 0, INT64_MAX))
         return -1;
     if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX))
@@ -450,10 +687,23 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     rd.seed = (uint64_t)seed;
     if (!c->build)
         return count(c, g, where, (double)rd.count);
+    char msg[512];
+    int64_t placed;
+    if (shape != FLOE_SHAPE_SPHERE) {
+        floe_gen_body *bodies;
+        sd.lo = rd.lo;
+        sd.hi = rd.hi;
+        sd.shape = shape;
+        sd.count = rd.count;
+        sd.seed = rd.seed;
+        if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg))
+            return sy_error(d, g, "%s: %s", where, msg);
+        int rc = add_shapes(c, g, where, &def, shape, bodies, placed);
+        free(bodies);
+        return rc;
+    }
     floe_vec3 *pos;
     double *rad;
-    int64_t placed;
-    char msg[512];
     if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg))
         return sy_error(d, g, "%s: %s", where, msg);
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
@@ -499,13 +749,22 @@ int scene_bodies(scene_ctx *c, const char *key, sy_node *sec)
         if (sy_want_map(d, item, where))
             return -1;
         int rc;
-        switch (key[0]) {
-        case 'p': rc = body_sphere(c, item, where); break;
-        case 'w': rc = body_wall(c, item, where); break;
-        case 'f': rc = body_facet(c, item, where); break;
-        case 'm': rc = body_mesh(c, item, where, i); break;
-        default: rc = body_generator(c, item, where); break;
-        }
+        if (!strcmp(key, "particles"))
+            rc = body_sphere(c, item, where);
+        else if (!strcmp(key, "capsules"))
+            rc = body_capsule(c, item, where);
+        else if (!strcmp(key, "ellipsoids"))
+            rc = body_ellipsoid(c, item, where);
+        else if (!strcmp(key, "cylinders"))
+            rc = body_cylinder(c, item, where);
+        else if (!strcmp(key, "walls"))
+            rc = body_wall(c, item, where);
+        else if (!strcmp(key, "facets"))
+            rc = body_facet(c, item, where);
+        else if (!strcmp(key, "meshes"))
+            rc = body_mesh(c, item, where, i);
+        else
+            rc = body_generator(c, item, where);
         if (rc)
             return -1;
     }

@@ -28,6 +28,7 @@ typedef struct scene_ctx {
     /* Bodies are read twice: pass 0 validates and counts (and reads STL
      * files), pass 1 adds them to the world. */
     int build;
+    double max_bytes;          /* memory budget of the size guard */
     double count;              /* particles counted in pass 0 */
     int64_t added;             /* particles added in pass 1 */
     char dir[1024];            /* directory of the scene file ("" = current) */
@@ -40,8 +41,8 @@ typedef struct scene_ctx {
     int set_vtk, set_energy, set_history, set_progress;
 } scene_ctx;
 
-/* scene_bodies.c: one top-level body section (key is particles, walls,
- * facets, meshes or generators). */
+/* scene_bodies.c: one top-level body section (key is particles, capsules,
+ * ellipsoids, cylinders, walls, facets, meshes or generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 /* scene_output.c */
 void scene_output_init(floe_output_config *out);  /* defaults that do not depend on the run length */

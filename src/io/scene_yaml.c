@@ -46,6 +46,10 @@ int sy_error(sy_doc *d, sy_node *n, const char *fmt, ...)
 
 /* ---- loading ------------------------------------------------------------ */
 
+/* Larger scene files are refused: the parsed document takes several times
+ * the text, and a device such as /dev/zero never ends. */
+#define SCENE_MAX_FILE_BYTES ((size_t)1 << 30)
+
 static unsigned char *read_file(const char *path, size_t *len, int *err_no)
 {
     FILE *f = fopen(path, "rb");
@@ -64,6 +68,12 @@ static unsigned char *read_file(const char *path, size_t *len, int *err_no)
                 free(buf);
                 buf = NULL;
             }
+            break;
+        }
+        if (cap >= SCENE_MAX_FILE_BYTES) {
+            *err_no = EFBIG;
+            free(buf);
+            buf = NULL;
             break;
         }
         unsigned char *nb = realloc(buf, cap * 2);

@@ -297,6 +297,10 @@ int floe_stl_parse(const char *name, const unsigned char *buf, size_t len, floe_
                    "STL text starting with 'solid')", name, len);
 }
 
+/* 2 GiB of binary STL is 43 million triangles, about 16 GiB of facets:
+ * the scene size guard would refuse them anyway, so stop reading there. */
+#define FLOE_STL_MAX_BYTES ((size_t)1 << 31)
+
 int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -308,6 +312,12 @@ int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
     int rc = 0;
     for (;;) {
         if (len == cap) {
+            if (cap >= FLOE_STL_MAX_BYTES) {
+                rc = stl_err(err, errlen, "%s: larger than %.0f GiB: as facets its triangles would need more "
+                             "memory than a scene may use (or it is not a regular file)", path,
+                             (double)FLOE_STL_MAX_BYTES / (1 << 30));
+                break;
+            }
             size_t nc = cap ? 2 * cap : 1 << 16;
             unsigned char *nb = realloc(buf, nc);
             if (!nb) {

@@ -96,8 +96,12 @@ static inline void put_u32(unsigned char *p, size_t i, uint32_t x) { memcpy(p + 
 static inline void put_vec(unsigned char *p, size_t i, floe_vec3 x) { memcpy(p + 24 * i, &x, 24); }
 
 static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == FLOE_SHAPE_FACET; }
+/* Bodies whose reference point says nothing about where they are: not
+ * particle points; a contact line ends at the contact point on them. */
+static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == FLOE_SHAPE_INFCYLINDER; }
 
 static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static floe_vec3 vscale(floe_vec3 a, double s) { return (floe_vec3){a.x * s, a.y * s, a.z * s}; }
 static floe_vec3 vadd(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
 static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
 {
@@ -107,6 +111,26 @@ static double vget(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.
 static void vset(floe_vec3 *v, int k, double x)
 {
     if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x;
+}
+
+/* v rotated by the unit quaternion q (body -> global). */
+static floe_vec3 qrot(floe_quat q, floe_vec3 v)
+{
+    floe_vec3 u = {q.x, q.y, q.z};
+    floe_vec3 t = vscale(vcross(u, v), 2);
+    return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
+}
+
+/* Half extents along the body axes: a sphere's radius thrice, an
+ * ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
+static floe_vec3 body_half_extents(const floe_world *w, int i)
+{
+    double r = floe_radii(w)[i];
+    floe_vec3 h = {r, r, r};
+    floe_shape_type s = floe_particle_shape(w, i);
+    if (s == FLOE_SHAPE_CAPSULE) h.x += 0.5 * floe_capsule_shaft(w, i);
+    else if (s == FLOE_SHAPE_ELLIPSOID) floe_ellipsoid_semi_axes(w, i, &h);
+    return h;
 }
 
 /* ---- frame builder ----------------------------------------------------- */
@@ -289,14 +313,16 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t m = 0;
     for (int i = 0; i < n; i++)
-        if (!is_boundary(floe_particle_shape(w, i))) v->idx[m++] = i;
+        if (!is_fixed_geometry(floe_particle_shape(w, i))) v->idx[m++] = i;
 
     vtk_begin(v);
     int a_time, a_step;
     decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
     int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, m);
+    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, m);
     int a_rad = vtk_decl(v, S_POINTDATA, "radius", T_F64, 1, m);
+    int a_half = vtk_decl(v, S_POINTDATA, "half_extents", T_F64, 3, m);
     int a_mass = vtk_decl(v, S_POINTDATA, "mass", T_F64, 1, m);
     int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, m);
     int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, m);
@@ -332,7 +358,9 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
             int i = v->idx[k];
             put_vec(p_pts, k, pos[i]);
             put_i32(p_id, k, i);
+            put_i32(vtk_ptr(v, a_shape), k, (int32_t)floe_particle_shape(w, i));
             put_f64(p_rad, k, rad[i]);
+            put_vec(vtk_ptr(v, a_half), k, body_half_extents(w, i));
             put_f64(p_mass, k, mass[i]);
             put_vec(p_vel, k, vel[i]);
             put_vec(p_angvel, k, angvel[i]);
@@ -438,7 +466,7 @@ static size_t model_base(int model)
  * may be far away. */
 static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *ci)
 {
-    if (id < 0 || id >= floe_particle_count(w) || is_boundary(floe_particle_shape(w, id)))
+    if (id < 0 || id >= floe_particle_count(w) || is_fixed_geometry(floe_particle_shape(w, id)))
         return ci->point;
     return floe_positions(w)[id];
 }
@@ -579,39 +607,62 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
 
 /* ---- boundaries -------------------------------------------------------- */
 
-/* Bounding box of everything that is not a wall: spheres with their radii
- * and facet vertices. Non-finite values (a runaway) are skipped. Returns 0
- * when the box is empty. */
+/* Bounding box of every body but walls and infinite cylinders: spheres,
+ * capsules and ellipsoids (their exact boxes) and facet vertices.
+ * Non-finite values (a runaway) are skipped. Returns 0 when the box is empty. */
 static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
 {
     int n = floe_particle_count(w), any = 0;
     const floe_vec3 *pos = n > 0 ? floe_positions(w) : NULL;
-    const double *rad = n > 0 ? floe_radii(w) : NULL;
+    const floe_quat *ori = n > 0 ? floe_orientations(w) : NULL;
     for (int i = 0; i < n; i++) {
         floe_shape_type s = floe_particle_shape(w, i);
         floe_vec3 pts[3];
         int np = 0;
-        double r = 0;
-        if (s == FLOE_SHAPE_WALL) continue;
+        floe_vec3 ext = {0, 0, 0}; /* half extent about each point */
+        if (s == FLOE_SHAPE_WALL || s == FLOE_SHAPE_INFCYLINDER) continue;
         if (s == FLOE_SHAPE_FACET) {
             if (floe_facet_vertices(w, i, pts) != FLOE_OK) continue;
             np = 3;
         } else {
+            /* box of the rotated body: |R| applied to its half extents */
+            floe_vec3 h = body_half_extents(w, i);
+            floe_vec3 ax[3] = {qrot(ori[i], (floe_vec3){h.x, 0, 0}), qrot(ori[i], (floe_vec3){0, h.y, 0}),
+                               qrot(ori[i], (floe_vec3){0, 0, h.z})};
+            if (s == FLOE_SHAPE_ELLIPSOID) {
+                for (int k = 0; k < 3; k++)
+                    vset(&ext, k, sqrt(vget(ax[0], k) * vget(ax[0], k) + vget(ax[1], k) * vget(ax[1], k) +
+                                       vget(ax[2], k) * vget(ax[2], k)));
+            } else {
+                /* sphere, capsule: segment of half length h.x - r, swept by r */
+                double r = h.y;
+                floe_vec3 u = qrot(ori[i], (floe_vec3){h.x - r, 0, 0});
+                ext = (floe_vec3){fabs(u.x) + r, fabs(u.y) + r, fabs(u.z) + r};
+            }
             pts[0] = pos[i];
-            r = isfinite(rad[i]) ? rad[i] : 0;
             np = 1;
         }
         for (int j = 0; j < np; j++) {
             if (!isfinite(pts[j].x) || !isfinite(pts[j].y) || !isfinite(pts[j].z)) continue;
+            if (!isfinite(ext.x) || !isfinite(ext.y) || !isfinite(ext.z)) ext = (floe_vec3){0, 0, 0};
             for (int k = 0; k < 3; k++) {
-                double x = vget(pts[j], k);
-                if (!any || x - r < vget(*lo, k)) vset(lo, k, x - r);
-                if (!any || x + r > vget(*hi, k)) vset(hi, k, x + r);
+                double x = vget(pts[j], k), e = vget(ext, k);
+                if (!any || x - e < vget(*lo, k)) vset(lo, k, x - e);
+                if (!any || x + e > vget(*hi, k)) vset(hi, k, x + e);
             }
             any = 1;
         }
     }
     return any;
+}
+
+/* Infinite bodies (walls, cylinders) are drawn over the scene's extent plus
+ * 10 % of its largest side. */
+static double scene_margin(int have_box, floe_vec3 lo, floe_vec3 hi)
+{
+    double ext = 0;
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vget(hi, k) - vget(lo, k));
+    return have_box && ext > 0 ? 0.1 * ext : 0.5;
 }
 
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
@@ -630,9 +681,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
     /* Walls are infinite: draw them over the scene's extent plus 10 %. */
     floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
     int have_box = scene_box(w, &lo, &hi);
-    double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, vget(hi, k) - vget(lo, k));
-    double margin = have_box && ext > 0 ? 0.1 * ext : 0.5;
+    double margin = scene_margin(have_box, lo, hi);
 
     vtk_begin(v);
     int a_time, a_step;

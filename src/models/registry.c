@@ -5,12 +5,14 @@
 extern const floe_model floe_model_linear;
 extern const floe_model floe_model_linel6;
 extern const floe_model floe_model_ice;
+extern const floe_model floe_model_softbond;
 
 /* Index 0 is the fallback for mixed material pairs (DECISIONS G7). */
 static const floe_model *const models[] = {
     &floe_model_linear,
     &floe_model_linel6,
     &floe_model_ice,
+    &floe_model_softbond,
 };
 
 int floe_registry_count(void) { return (int)(sizeof models / sizeof models[0]); }

@@ -20,9 +20,20 @@ typedef struct floe_raw_contact {
 typedef int floe_collide_fn(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
                             floe_raw_contact *out);
 
-/* sphere.c, wall.c, facet.c */
+/* Mass and principal inertia (woo-models §5.5). */
 void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
+void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
+void floe_ellipsoid_mass(vec3 semi, double density, double *mass, vec3 *inertia);
 floe_collide_fn floe_collide_sphere_sphere, floe_collide_wall_sphere, floe_collide_facet_sphere;
+/* capsule.c, infcylinder.c */
+floe_collide_fn floe_collide_sphere_capsule, floe_collide_capsule_capsule, floe_collide_wall_capsule,
+    floe_collide_facet_capsule, floe_collide_infcyl_sphere, floe_collide_infcyl_capsule;
+/* ellipsoid.c */
+floe_collide_fn floe_collide_sphere_ellipsoid, floe_collide_capsule_ellipsoid, floe_collide_ellipsoid_ellipsoid,
+    floe_collide_wall_ellipsoid, floe_collide_facet_ellipsoid, floe_collide_infcyl_ellipsoid;
+void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1);
+vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
+void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Closest point on triangle (v0,v1,v2) to p. */
 vec3 floe_closest_on_triangle(vec3 p, vec3 v0, vec3 v1, vec3 v2);
 /* Facet vertices in global coordinates. */

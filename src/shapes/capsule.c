@@ -1,0 +1,201 @@
+/* Capsule: a segment of length `shaft` along the body x axis, swept by a
+ * sphere of `radius`. Mass and inertia, and its narrow-phase pairs. */
+#include "shapes/shape.h"
+
+void floe_capsule_mass(double r, double s, double rho, double *mass, vec3 *inertia) {
+    double mc = 4.0 / 3.0 * FLOE_PI * r * r * r * rho, ms = FLOE_PI * r * r * s * rho;
+    double ix = 0.4 * mc * r * r + 0.5 * ms * r * r;
+    double a = 0.5 * s + 0.375 * r; /* centroid of a hemisphere from the shaft centre */
+    double iy = 83.0 / 320.0 * mc * r * r + mc * a * a + ms * (3 * r * r + s * s) / 12.0;
+    *mass = mc + ms;
+    *inertia = v3(ix, iy, iy);
+}
+
+/* The capsule's axis segment, global: centre +- half. */
+void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1) {
+    vec3 half = qrotate(w->ori[id], v3(0.5 * w->capsules[w->shape_idx[id]].shaft, 0, 0));
+    *p0 = vsub(w->pos[id], half);
+    *p1 = vadd(w->pos[id], half);
+}
+
+vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b) {
+    vec3 ab = vsub(b, a);
+    double l2 = vlen2(ab), t = l2 > 0 ? vdot(vsub(p, a), ab) / l2 : 0;
+    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    return vmadd(a, ab, t);
+}
+
+/* Closest points of segments [p0,p1] and [q0,q1]. Parallel segments have a
+ * whole range of closest pairs: take the middle of the overlapping part, so
+ * that the contact point of two capsules lying side by side does not jump
+ * from end to end. */
+void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq) {
+    vec3 d1 = vsub(p1, p0), d2 = vsub(q1, q0), r = vsub(p0, q0);
+    double a = vdot(d1, d1), e = vdot(d2, d2), f = vdot(d2, r);
+    double s, t;
+    if (a <= 0 && e <= 0) {
+        *cp = p0;
+        *cq = q0;
+        return;
+    }
+    if (a <= 0) {
+        s = 0;
+        t = fmin(fmax(f / e, 0), 1);
+    } else {
+        double c = vdot(d1, r);
+        if (e <= 0) {
+            t = 0;
+            s = fmin(fmax(-c / a, 0), 1);
+        } else {
+            double b = vdot(d1, d2), den = a * e - b * b;
+            if (den <= 1e-12 * a * e) {
+                /* parallel: overlap of the projections of q0, q1 on [p0, p1] */
+                double s0 = fmin(fmax(-c / a, 0), 1), s1 = fmin(fmax((b - c) / a, 0), 1);
+                s = 0.5 * (s0 + s1);
+                vec3 ps = vmadd(p0, d1, s);
+                t = fmin(fmax(vdot(vsub(ps, q0), d2) / e, 0), 1);
+            } else {
+                s = fmin(fmax((b * f - c * e) / den, 0), 1);
+                t = (b * s + f) / e;
+                if (t < 0) {
+                    t = 0;
+                    s = fmin(fmax(-c / a, 0), 1);
+                } else if (t > 1) {
+                    t = 1;
+                    s = fmin(fmax((b - c) / a, 0), 1);
+                }
+            }
+        }
+    }
+    *cp = vmadd(p0, d1, s);
+    *cq = vmadd(q0, d2, t);
+}
+
+/* A round contact between the points pa (on A's axis, radius ra) and pb (on
+ * B's, radius rb): normal from A to B, contact point in the middle of the
+ * overlap. */
+static int round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
+                         floe_raw_contact *out) {
+    vec3 d = vsub(pb, pa);
+    double dist = vlen(d);
+    if (!prev && dist > ra + rb + gap) return 0;
+    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
+    out->uN = dist - (ra + rb);
+    out->c = vmadd(pa, out->n, ra + 0.5 * out->uN);
+    out->r1 = ra;
+    out->r2 = rb;
+    return 1;
+}
+
+int floe_collide_sphere_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                floe_raw_contact *out) {
+    vec3 q0, q1;
+    floe_capsule_segment(w, b, &q0, &q1);
+    vec3 p = floe_closest_on_segment(w->pos[a], q0, q1);
+    return round_contact(w->pos[a], p, w->radius[a], w->radius[b], prev, gap, out);
+}
+
+int floe_collide_capsule_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                 floe_raw_contact *out) {
+    vec3 p0, p1, q0, q1, pa, pb;
+    floe_capsule_segment(w, a, &p0, &p1);
+    floe_capsule_segment(w, b, &q0, &q1);
+    floe_closest_segments(p0, p1, q0, q1, &pa, &pb);
+    return round_contact(pa, pb, w->radius[a], w->radius[b], prev, gap, out);
+}
+
+/* Wall + capsule: the two end spheres against the plane. One end in contact
+ * gives the contact; both (a capsule lying on the wall) give a point
+ * weighted by their overlaps, with the deeper overlap as the gap. */
+int floe_collide_wall_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                              floe_raw_contact *out) {
+    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+    int ax = wl->axis;
+    double r = w->radius[b], x0 = vcomp(w->pos[a], ax);
+    vec3 e[2];
+    floe_capsule_segment(w, b, &e[0], &e[1]);
+    double sgn;
+    if (wl->sense != 0) sgn = wl->sense;
+    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
+    else sgn = vcomp(w->pos[b], ax) - x0 >= 0 ? 1 : -1;
+    double d0 = sgn * (vcomp(e[0], ax) - x0) - r, d1 = sgn * (vcomp(e[1], ax) - x0) - r;
+    double un = fmin(d0, d1);
+    if (!prev && un > gap) return 0;
+    vec3 c;
+    if (d0 < 0 && d1 < 0) {
+        double w0 = -d0, w1 = -d1;
+        c = vscale(vadd(vscale(e[0], w0), vscale(e[1], w1)), 1.0 / (w0 + w1));
+    } else {
+        c = d0 <= d1 ? e[0] : e[1];
+    }
+    vset(&c, ax, x0);
+    out->n = v3(0, 0, 0);
+    vset(&out->n, ax, sgn);
+    out->uN = un;
+    out->c = c;
+    out->r1 = -r;
+    out->r2 = r;
+    return 1;
+}
+
+/* Facet + capsule: the closest points of the triangle and the capsule's
+ * axis; a capsule lying on the face (both end spheres over the face and in
+ * contact) gets a point weighted by the two overlaps, like a wall. */
+int floe_collide_facet_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                               floe_raw_contact *out) {
+    vec3 v[3], e[2];
+    floe_facet_global(w, a, v);
+    floe_capsule_segment(w, b, &e[0], &e[1]);
+    double h = w->facets[w->shape_idx[a]].half_thick, r = w->radius[b];
+    vec3 fn = vnormalize(vcross(vsub(v[1], v[0]), vsub(v[2], v[0])));
+    /* candidates: each end against the triangle, the axis against each edge */
+    vec3 best_c = e[0], best_f = floe_closest_on_triangle(e[0], v[0], v[1], v[2]);
+    double best = vlen2(vsub(best_c, best_f));
+    vec3 f1 = floe_closest_on_triangle(e[1], v[0], v[1], v[2]);
+    double d1 = vlen2(vsub(e[1], f1));
+    int both_on_face = 0;
+    {
+        /* both ends project inside the face and overlap: lying flat */
+        double s0 = vdot(vsub(e[0], v[0]), fn), s1 = vdot(vsub(e[1], v[0]), fn);
+        vec3 p0 = vmadd(e[0], fn, -s0), p1 = vmadd(e[1], fn, -s1);
+        int in0 = vlen2(vsub(p0, best_f)) < 1e-24 * (1 + vlen2(p0));
+        int in1 = vlen2(vsub(p1, f1)) < 1e-24 * (1 + vlen2(p1));
+        double o0 = r + h - fabs(s0), o1 = r + h - fabs(s1);
+        if (in0 && in1 && o0 > 0 && o1 > 0 && s0 * s1 > 0) {
+            both_on_face = 1;
+            double sg = s0 > 0 ? 1 : -1;
+            vec3 p = vscale(vadd(vscale(p0, o0), vscale(p1, o1)), 1.0 / (o0 + o1));
+            out->n = vscale(fn, sg);
+            out->uN = -fmax(o0, o1);
+            out->c = vmadd(p, out->n, h);
+        }
+    }
+    if (!both_on_face) {
+        if (d1 < best) {
+            best = d1;
+            best_c = e[1];
+            best_f = f1;
+        }
+        for (int k = 0; k < 3; k++) {
+            vec3 pc, pf;
+            floe_closest_segments(e[0], e[1], v[k], v[(k + 1) % 3], &pc, &pf);
+            double d = vlen2(vsub(pc, pf));
+            if (d < best) {
+                best = d;
+                best_c = pc;
+                best_f = pf;
+            }
+        }
+        double dist = sqrt(best);
+        if (!prev && dist > r + h + gap) return 0;
+        vec3 d = vsub(best_c, best_f);
+        out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : fn);
+        out->uN = dist - r - h;
+        out->c = vmadd(best_f, out->n, h);
+    } else if (!prev && out->uN > gap) {
+        return 0;
+    }
+    out->r1 = fmax(h, r);
+    out->r2 = r;
+    return 1;
+}

@@ -1,0 +1,482 @@
+/* Ellipsoid: semi-axes along the body x, y, z axes. Mass properties and the
+ * narrow phase of every pair with an ellipsoid (docs/geometry.md,
+ * "Ellipsoids"). Ellipsoid pairs use the Perram-Wertheim contact function
+ * (woo-models §2.4). Every other pair is solved exactly: the signed distance
+ * from the other body's core (a point, segment, triangle or line) to the
+ * ellipsoid, minus the core's radius. */
+#include "shapes/shape.h"
+
+void floe_ellipsoid_mass(vec3 s, double rho, double *mass, vec3 *inertia) {
+    double m = 4.0 / 3.0 * FLOE_PI * s.x * s.y * s.z * rho;
+    *mass = m;
+    *inertia = v3(0.2 * m * (s.y * s.y + s.z * s.z), 0.2 * m * (s.z * s.z + s.x * s.x),
+                  0.2 * m * (s.x * s.x + s.y * s.y));
+}
+
+/* ---- an ellipsoid in global coordinates ---------------------------------- */
+
+typedef struct ell {
+    vec3 x;        /* centre */
+    vec3 ax[3];    /* body axes, global unit vectors */
+    double a[3];   /* semi-axes along them */
+    double amax;
+} ell;
+
+static ell ell_get(const floe_world *w, int id) {
+    ell e;
+    quat q = w->ori[id];
+    vec3 s = w->ellipsoids[w->shape_idx[id]].semi;
+    e.x = w->pos[id];
+    e.ax[0] = qrotate(q, v3(1, 0, 0));
+    e.ax[1] = qrotate(q, v3(0, 1, 0));
+    e.ax[2] = qrotate(q, v3(0, 0, 1));
+    e.a[0] = s.x;
+    e.a[1] = s.y;
+    e.a[2] = s.z;
+    e.amax = fmax(s.x, fmax(s.y, s.z));
+    return e;
+}
+
+/* Q u with Q = sum a_k^2 ax_k ax_k^T: the ellipsoid is {x + Q u / sqrt(u.Q u)}
+ * over unit u, so Q u / sqrt(u.Q u) is the surface point with outward normal u. */
+static vec3 ell_Q(const ell *e, vec3 u) {
+    vec3 r = v3(0, 0, 0);
+    for (int k = 0; k < 3; k++) r = vmadd(r, e->ax[k], e->a[k] * e->a[k] * vdot(e->ax[k], u));
+    return r;
+}
+
+/* Half width along unit u: max over the ellipsoid of u.(p - x) = sqrt(u.Q u). */
+static double ell_extent(const ell *e, vec3 u) { return sqrt(vdot(u, ell_Q(e, u))); }
+
+/* ---- signed distance from a point ---------------------------------------- */
+
+/* In the principal frame the closest surface point to y is
+ * z_k = a_k^2 y_k / (a_k^2 + t), where t is the root of the secular equation
+ * S(t) = sum (a_k y_k / (a_k^2 + t))^2 = 1 with t > -min a_k^2 (unique there,
+ * S decreasing; t > 0 outside, < 0 inside). Newton runs on g = S^(-1/2), which
+ * is concave and increasing (a power mean with exponent -2 of affine
+ * functions), so from a lower bound it climbs to the root without overshoot,
+ * and it is nearly linear both near the pole and far away. The roots of the
+ * sub-problems that drop the smallest axes are lower bounds, taken in turn
+ * (largest axis first): a point near a principal plane, where the smallest
+ * axis' term is tiny, then starts next to its root. a2 ascending, c_k = a_k |y_k| > 0. */
+static double secular_root(int n, const double a2[], const double c[]) {
+    double t = c[n - 1] - a2[n - 1]; /* one axis: exact */
+    for (int j = n - 2; j >= 0; j--) {
+        t = fmax(t, c[j] - a2[j]); /* S >= (c_j / (a2_j + t))^2 */
+        for (int it = 0; it < 60; it++) {
+            double s = 0, s3 = 0;
+            for (int i = j; i < n; i++) {
+                double d = a2[i] + t, q = c[i] / d;
+                s += q * q;
+                s3 += q * q / d;
+            }
+            double dt = s * (sqrt(s) - 1) / s3; /* (1 - g) / g' */
+            if (!(dt > 1e-15 * (a2[j] + t))) {
+                if (dt > 0) t += dt;
+                break;
+            }
+            t += dt;
+        }
+    }
+    return t;
+}
+
+/* Signed distance from y (principal frame, n <= 3 axes a) to the surface;
+ * g receives the outward normal, unnormalised: y - z = t g. Components of y
+ * below 1e-14 a_max are moved off zero to the side of `hint` (+ if none): on
+ * a principal plane inside the ellipsoid the closest point is not unique. */
+static double axes_point(int n, const double a[], double y[], const double hint[], double g[]) {
+    double amax = 0;
+    for (int k = 0; k < n; k++) amax = fmax(amax, a[k]);
+    double tiny = 1e-14 * amax;
+    int ord[3] = {0, 1, 2};
+    for (int i = 1; i < n; i++) /* ascending semi-axes */
+        for (int j = i; j > 0 && a[ord[j]] < a[ord[j - 1]]; j--) {
+            int tmp = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = tmp;
+        }
+    double a2[3], c[3];
+    for (int i = 0; i < n; i++) {
+        int k = ord[i];
+        if (fabs(y[k]) < tiny) y[k] = hint[k] < 0 ? -tiny : tiny;
+        a2[i] = a[k] * a[k];
+        c[i] = a[k] * fabs(y[k]);
+    }
+    double t = secular_root(n, a2, c), gl = 0;
+    for (int k = 0; k < n; k++) {
+        g[k] = y[k] / (a[k] * a[k] + t);
+        gl += g[k] * g[k];
+    }
+    return t * sqrt(gl);
+}
+
+/* Signed distance of a point to an ellipsoid, its closest surface point and
+ * the outward unit normal there. */
+typedef struct closest {
+    double sd;
+    vec3 z, m;
+} closest;
+
+static closest ell_point(const ell *e, vec3 p, vec3 hint) {
+    vec3 r = vsub(p, e->x);
+    double y[3], h[3], g[3];
+    for (int k = 0; k < 3; k++) {
+        y[k] = vdot(r, e->ax[k]);
+        h[k] = vdot(hint, e->ax[k]);
+    }
+    closest out;
+    out.sd = axes_point(3, e->a, y, h, g);
+    vec3 m = vadd(vadd(vscale(e->ax[0], g[0]), vscale(e->ax[1], g[1])), vscale(e->ax[2], g[2]));
+    out.m = vnormalize(m);
+    out.z = vmadd(p, out.m, -out.sd);
+    return out;
+}
+
+/* Point of the segment [p0, p1] nearest to (deepest in) the ellipsoid. The
+ * signed distance to a convex body is convex, so its derivative along the
+ * segment, m.d, increases: a sign change is bracketed and found by the
+ * Illinois variant of regula falsi. *q receives the segment point. */
+static closest ell_segment(const ell *e, vec3 p0, vec3 p1, vec3 hint, vec3 *q) {
+    vec3 d = vsub(p1, p0);
+    closest c0 = ell_point(e, p0, hint);
+    double f0 = vdot(c0.m, d);
+    if (f0 >= 0) {
+        *q = p0;
+        return c0;
+    }
+    closest c1 = ell_point(e, p1, hint);
+    double f1 = vdot(c1.m, d);
+    if (f1 <= 0) {
+        *q = p1;
+        return c1;
+    }
+    double s0 = 0, s1 = 1, tol = 1e-14 * vlen(d);
+    int side = 0;
+    closest cs = c0;
+    vec3 p = p0;
+    for (int it = 0; it < 100; it++) {
+        double s = (s0 * f1 - s1 * f0) / (f1 - f0);
+        p = vmadd(p0, d, s);
+        cs = ell_point(e, p, hint);
+        double fs = vdot(cs.m, d);
+        if (fabs(fs) <= tol) break;
+        if (fs > 0) {
+            s1 = s;
+            f1 = fs;
+            if (side > 0) f0 *= 0.5;
+            side = 1;
+        } else {
+            s0 = s;
+            f0 = fs;
+            if (side < 0) f1 *= 0.5;
+            side = -1;
+        }
+        if (s1 - s0 <= 1e-13) break;
+    }
+    *q = p;
+    return cs;
+}
+
+/* The contact of a round core (point p of B's counterpart A, radius r) with
+ * the ellipsoid B: normal from A to B, point in the middle of the overlap,
+ * r1 = |c - p| (the core point acts as a sphere centre), r2 = |c - x_B|. */
+static void round_out(const ell *e, vec3 p, double r, closest cl, floe_raw_contact *out) {
+    out->n = vneg(cl.m);
+    out->uN = cl.sd - r;
+    out->c = vmadd(p, out->n, r + 0.5 * out->uN);
+    out->r1 = vlen(vsub(out->c, p));
+    out->r2 = vlen(vsub(out->c, e->x));
+}
+
+/* hint for degenerate points: B's outward normal of the previous step */
+static vec3 prev_hint(const floe_contact *prev) { return prev ? vneg(prev->g.n) : v3(0, 0, 0); }
+
+int floe_collide_sphere_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                  floe_raw_contact *out) {
+    ell e = ell_get(w, b);
+    vec3 p = w->pos[a];
+    double r = w->radius[a];
+    if (!prev && vlen2(vsub(p, e.x)) > (e.amax + r + gap) * (e.amax + r + gap)) return 0;
+    closest cl = ell_point(&e, p, prev_hint(prev));
+    if (!prev && cl.sd - r > gap) return 0;
+    round_out(&e, p, r, cl, out);
+    return 1;
+}
+
+int floe_collide_capsule_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                   floe_raw_contact *out) {
+    ell e = ell_get(w, b);
+    vec3 p0, p1, q;
+    floe_capsule_segment(w, a, &p0, &p1);
+    double r = w->radius[a];
+    if (!prev) {
+        double lim = e.amax + r + gap;
+        if (vlen2(vsub(floe_closest_on_segment(e.x, p0, p1), e.x)) > lim * lim) return 0;
+    }
+    closest cl = ell_segment(&e, p0, p1, prev_hint(prev), &q);
+    if (!prev && cl.sd - r > gap) return 0;
+    round_out(&e, q, r, cl, out);
+    return 1;
+}
+
+/* Wall + ellipsoid (woo-models §2.4): the extent along the wall axis is
+ * sqrt(Q_kk); the extreme point x - sgn Q e_k / sqrt(Q_kk), projected onto
+ * the plane, is the contact point. A flat body: r1 = -d, r2 = d. */
+int floe_collide_wall_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                floe_raw_contact *out) {
+    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+    int ax = wl->axis;
+    ell e = ell_get(w, b);
+    vec3 u = v3(0, 0, 0);
+    vset(&u, ax, 1);
+    vec3 qu = ell_Q(&e, u);
+    double ext = sqrt(vcomp(qu, ax));
+    double dist = vcomp(e.x, ax) - vcomp(w->pos[a], ax);
+    if (!prev && fabs(dist) - ext > gap) return 0;
+    double sgn;
+    if (wl->sense != 0) sgn = wl->sense;
+    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
+    else sgn = dist >= 0 ? 1 : -1;
+    double un = sgn * dist - ext;
+    if (!prev && un > gap) return 0;
+    out->n = v3(0, 0, 0);
+    vset(&out->n, ax, sgn);
+    out->uN = un;
+    out->c = vmadd(e.x, qu, -sgn / ext);
+    vset(&out->c, ax, vcomp(w->pos[a], ax));
+    double d = vlen(vsub(out->c, e.x));
+    out->r1 = -d;
+    out->r2 = d;
+    return 1;
+}
+
+/* Facet + ellipsoid (absent in Woo). Face: the ellipsoid's extreme point
+ * towards the plane projects inside the triangle; the gap is the plane's
+ * (exact, even when the ellipsoid pokes through a thin facet). Otherwise the
+ * deepest point lies on an edge facing that projection: the segment search.
+ * The contact point lies on the facet's surface; r1 = max(h, d), r2 = d with
+ * d = |c - x| (the facet rule of §2.3 with the ellipsoid's length d). */
+int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                 floe_raw_contact *out) {
+    vec3 v[3];
+    floe_facet_global(w, a, v);
+    double h = w->facets[w->shape_idx[a]].half_thick;
+    ell e = ell_get(w, b);
+    vec3 fn = vcross(vsub(v[1], v[0]), vsub(v[2], v[0]));
+    double fl = vlen(fn);
+    if (!(fl > 0)) { /* degenerate triangle: its longest edge */
+        int k = 0;
+        for (int i = 1; i < 3; i++)
+            if (vlen2(vsub(v[(i + 1) % 3], v[i])) > vlen2(vsub(v[(k + 1) % 3], v[k]))) k = i;
+        vec3 q;
+        closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], prev_hint(prev), &q);
+        if (!prev && cl.sd - h > gap) return 0;
+        out->n = vneg(cl.m);
+        out->uN = cl.sd - h;
+        out->c = vmadd(q, out->n, h);
+    } else {
+        fn = vscale(fn, 1.0 / fl);
+        double s = vdot(vsub(e.x, v[0]), fn);
+        double sgn = s > 0 ? 1 : (s < 0 ? -1 : (prev && vdot(prev->g.n, fn) < 0 ? -1 : 1));
+        vec3 nf = vscale(fn, sgn); /* from the facet towards the ellipsoid centre */
+        vec3 qn = ell_Q(&e, nf);
+        double ext = sqrt(vdot(nf, qn));
+        if (!prev) {
+            if (fabs(s) - ext > h + gap) return 0;
+            double lim = e.amax + h + gap;
+            if (vlen2(vsub(floe_closest_on_triangle(e.x, v[0], v[1], v[2]), e.x)) > lim * lim) return 0;
+        }
+        vec3 ps = vmadd(vmadd(e.x, qn, -1.0 / ext), nf, ext - fabs(s)); /* extreme point on the plane */
+        int outside[3], nout = 0;
+        for (int k = 0; k < 3; k++) {
+            vec3 o = vcross(vsub(v[(k + 1) % 3], v[k]), fn); /* outward edge normal */
+            outside[k] = vdot(o, vsub(ps, v[k])) > 0;
+            nout += outside[k];
+        }
+        if (!nout) {
+            out->n = nf;
+            out->uN = fabs(s) - ext - h;
+            out->c = vmadd(ps, nf, h);
+        } else {
+            closest best = {INFINITY, v3(0, 0, 0), v3(0, 0, 0)};
+            vec3 bq = v[0];
+            for (int k = 0; k < 3; k++) {
+                if (!outside[k]) continue;
+                vec3 q;
+                closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], prev_hint(prev), &q);
+                if (cl.sd < best.sd) {
+                    best = cl;
+                    bq = q;
+                }
+            }
+            out->n = vneg(best.m);
+            out->uN = best.sd - h;
+            out->c = vmadd(bq, out->n, h);
+        }
+        if (!prev && out->uN > gap) return 0;
+    }
+    double d = vlen(vsub(out->c, e.x));
+    out->r1 = fmax(h, d);
+    out->r2 = d;
+    return 1;
+}
+
+/* Infinite cylinder + ellipsoid: in the plane normal to the axis the
+ * ellipsoid's shadow is the ellipse with matrix Q restricted to that plane
+ * (its support function is the ellipsoid's); the cylinder is a disc there.
+ * The exact point-ellipse distance in 2D gives uN and the normal; the
+ * ellipsoid's surface point with that normal gives the axial coordinate. */
+int floe_collide_infcyl_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                  floe_raw_contact *out) {
+    const floe_infcyl *cy = &w->cylinders[w->shape_idx[a]];
+    int k = cy->axis, i = (k + 1) % 3, j = (k + 2) % 3;
+    double rc = cy->radius;
+    ell e = ell_get(w, b);
+    vec3 rel = vsub(w->pos[a], e.x); /* from the ellipsoid centre to the axis */
+    double pi = vcomp(rel, i), pj = vcomp(rel, j);
+    if (!prev && pi * pi + pj * pj > (e.amax + rc + gap) * (e.amax + rc + gap)) return 0;
+    vec3 ui = v3(0, 0, 0), uj = v3(0, 0, 0);
+    vset(&ui, i, 1);
+    vset(&uj, j, 1);
+    vec3 qi = ell_Q(&e, ui);
+    double qii = vcomp(qi, i), qij = vcomp(qi, j), qjj = vcomp(ell_Q(&e, uj), j);
+    /* principal axes of the shadow: eigenvalues l1 >= l2 (l2 = det / l1, no cancellation) */
+    double mean = 0.5 * (qii + qjj), dif = 0.5 * (qii - qjj), rad = sqrt(dif * dif + qij * qij);
+    double l1 = mean + rad, l2 = (qii * qjj - qij * qij) / l1;
+    double th = 0.5 * atan2(qij, dif), ct = cos(th), st = sin(th); /* e1 = (ct, st) for l1 */
+    double ax2[2] = {sqrt(l1), sqrt(fmax(l2, 1e-30 * l1))};
+    double y[2] = {ct * pi + st * pj, -st * pi + ct * pj}, g[2], hnt[2] = {0, 0};
+    if (prev) { /* hint: the ellipsoid's previous outward normal, -n */
+        hnt[0] = -(ct * vcomp(prev->g.n, i) + st * vcomp(prev->g.n, j));
+        hnt[1] = -(-st * vcomp(prev->g.n, i) + ct * vcomp(prev->g.n, j));
+    }
+    double sd = axes_point(2, ax2, y, hnt, g);
+    double gx = ct * g[0] - st * g[1], gy = st * g[0] + ct * g[1], gl = sqrt(gx * gx + gy * gy);
+    vec3 m = v3(0, 0, 0); /* outward normal of the shadow, towards the axis */
+    vset(&m, i, gx / gl);
+    vset(&m, j, gy / gl);
+    double un = sd - rc;
+    if (!prev && un > gap) return 0;
+    vec3 zs = vmadd(e.x, ell_Q(&e, m), 1.0 / ell_extent(&e, m)); /* surface point with normal m */
+    vec3 ap = w->pos[a];
+    vset(&ap, k, vcomp(zs, k));
+    out->n = vneg(m);
+    out->uN = un;
+    out->c = vmadd(ap, out->n, rc + 0.5 * un);
+    out->r1 = rc;
+    out->r2 = vlen(vsub(out->c, e.x));
+    return 1;
+}
+
+/* ---- ellipsoid pairs: Perram-Wertheim ------------------------------------ */
+
+typedef struct sym3 { double xx, yy, zz, xy, xz, yz; } sym3;
+
+static sym3 ell_Qmat(const ell *e) {
+    sym3 q = {0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        vec3 u = e->ax[k];
+        double s = e->a[k] * e->a[k];
+        q.xx += s * u.x * u.x;
+        q.yy += s * u.y * u.y;
+        q.zz += s * u.z * u.z;
+        q.xy += s * u.x * u.y;
+        q.xz += s * u.x * u.z;
+        q.yz += s * u.y * u.z;
+    }
+    return q;
+}
+
+static vec3 symmul(const sym3 *m, vec3 v) {
+    return v3(m->xx * v.x + m->xy * v.y + m->xz * v.z, m->xy * v.x + m->yy * v.y + m->yz * v.z,
+              m->xz * v.x + m->yz * v.y + m->zz * v.z);
+}
+
+/* Inverse of a symmetric positive-definite matrix by its adjugate. */
+static sym3 syminv(const sym3 *m) {
+    sym3 r = {m->yy * m->zz - m->yz * m->yz, m->xx * m->zz - m->xz * m->xz, m->xx * m->yy - m->xy * m->xy,
+              m->xz * m->yz - m->xy * m->zz, m->xy * m->yz - m->xz * m->yy, m->xy * m->xz - m->xx * m->yz};
+    double det = m->xx * r.xx + m->xy * r.xy + m->xz * r.xz, id = 1.0 / det;
+    r.xx *= id;
+    r.yy *= id;
+    r.zz *= id;
+    r.xy *= id;
+    r.xz *= id;
+    r.yz *= id;
+    return r;
+}
+
+/* With Q_A, Q_B the ellipsoids' Q matrices (inverse shape matrices),
+ * R = x_B - x_A and G(l) = (1-l) Q_A + l Q_B, the contact function is
+ * F(l) = l (1-l) R.G^-1 R, concave on [0, 1]; its maximum F* is the square of
+ * the factor by which both ellipsoids must be scaled about their centres to
+ * touch. With s = G^-1 R, D = Q_B - Q_A and phi = R.s:
+ *   phi' = -s.D s,  phi'' = 2 (D s).G^-1 (D s),
+ *   F' = (1-2l) phi + l(1-l) phi',  F'' = -2 phi + 2(1-2l) phi' + l(1-l) phi''.
+ * Newton on F' = 0, kept inside the bracket that F' > 0 > F' defines
+ * (bisection otherwise), starts from e_A / (e_A + e_B) with e the extents
+ * along R: exact for aligned ellipsoids (and spheres). At l*, the scaled
+ * ellipsoids touch at x_A + (1-l) Q_A s with normal s (from A to B), so
+ *   uN = |R| (1 - 1/sqrt(F*)) (R^.n^) = (1 - 1/sqrt(F*)) R.n^:
+ * the distance by which the centres would have to separate along R for the
+ * unscaled ellipsoids to touch, projected on the normal. */
+int floe_collide_ellipsoid_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                     floe_raw_contact *out) {
+    ell ea = ell_get(w, a), eb = ell_get(w, b);
+    vec3 R = vsub(eb.x, ea.x);
+    double L = vlen(R), reach = ea.amax + eb.amax;
+    if (!prev && L > reach + gap) return 0;
+    if (!(L > 1e-12 * reach)) {
+        /* coincident centres: keep the previous normal (x for a new contact)
+         * and take the overlap of the extents along it */
+        vec3 n = prev ? prev->g.n : v3(1, 0, 0);
+        double ra = ell_extent(&ea, n), rb = ell_extent(&eb, n);
+        out->n = n;
+        out->uN = vdot(R, n) - ra - rb;
+        out->c = vmadd(ea.x, n, ra + 0.5 * out->uN);
+        out->r1 = vlen(vsub(out->c, ea.x));
+        out->r2 = vlen(vsub(out->c, eb.x));
+        return 1;
+    }
+    sym3 qa = ell_Qmat(&ea), qb = ell_Qmat(&eb);
+    sym3 dq = {qb.xx - qa.xx, qb.yy - qa.yy, qb.zz - qa.zz, qb.xy - qa.xy, qb.xz - qa.xz, qb.yz - qa.yz};
+    vec3 rh = vscale(R, 1.0 / L);
+    double ra = sqrt(vdot(rh, symmul(&qa, rh))), rb = sqrt(vdot(rh, symmul(&qb, rh)));
+    double l = ra / (ra + rb), lo = 0, hi = 1;
+    vec3 s = R;
+    for (int it = 0; it < 60; it++) {
+        sym3 g = {(1 - l) * qa.xx + l * qb.xx, (1 - l) * qa.yy + l * qb.yy, (1 - l) * qa.zz + l * qb.zz,
+                  (1 - l) * qa.xy + l * qb.xy, (1 - l) * qa.xz + l * qb.xz, (1 - l) * qa.yz + l * qb.yz};
+        sym3 gi = syminv(&g);
+        s = symmul(&gi, R);
+        double phi = vdot(R, s);
+        if (it == 0 && !prev && gap <= 0 && l * (1 - l) * phi > 1) return 0; /* F* >= F(l0) > 1 */
+        vec3 ds = symmul(&dq, s);
+        double d1 = -vdot(s, ds), d2 = 2 * vdot(ds, symmul(&gi, ds));
+        double f1 = (1 - 2 * l) * phi + l * (1 - l) * d1;
+        double f2 = -2 * phi + 2 * (1 - 2 * l) * d1 + l * (1 - l) * d2;
+        if (f1 > 0) lo = l;
+        else hi = l;
+        double ln = f2 < 0 ? l - f1 / f2 : -1;
+        if (!(ln > lo && ln < hi)) ln = 0.5 * (lo + hi);
+        double step = fabs(ln - l);
+        l = ln;
+        if (step < 1e-14) break;
+    }
+    sym3 g = {(1 - l) * qa.xx + l * qb.xx, (1 - l) * qa.yy + l * qb.yy, (1 - l) * qa.zz + l * qb.zz,
+              (1 - l) * qa.xy + l * qb.xy, (1 - l) * qa.xz + l * qb.xz, (1 - l) * qa.yz + l * qb.yz};
+    sym3 gi = syminv(&g);
+    s = symmul(&gi, R);
+    double F = l * (1 - l) * vdot(R, s);
+    vec3 n = vnormalize(s);
+    double un = (1 - 1 / sqrt(F)) * vdot(R, n);
+    if (!prev && un > gap) return 0;
+    out->n = n;
+    out->uN = un;
+    out->c = vmadd(ea.x, symmul(&qa, s), 1 - l);
+    out->r1 = vlen(vsub(out->c, ea.x));
+    out->r2 = vlen(vsub(out->c, eb.x));
+    return 1;
+}

@@ -1,0 +1,436 @@
+/* Restart files: for every registered contact model, running 2N steps equals
+ * running N, writing a restart, loading it into a new world and running N
+ * more, bit for bit (particles, contacts with their model state, pair list,
+ * dt, energy). Then the CLI: a run stopped and resumed twice writes the
+ * same files, byte for byte, as a run that never stopped; runaways (a
+ * particle leaving the domain) stop with a message, a runaway restart and
+ * exit status 1; damaged restart files are refused, never crash. */
+#include "check.h"
+#include "core/world.h"
+#include "io/restart.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmp[256];
+
+/* Deterministic pseudo-random numbers in [0, 1). */
+static double rnd(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+static void set_if(floe_world *w, int mat, const char *key, double v) {
+    if (!isnan(floe_material_get(w, mat, key))) CHECK(floe_material_set(w, mat, key, v) == FLOE_OK);
+}
+
+/* A bed of spheres with small gaps (bonded by ice/softbond), dropped on a
+ * floor and a tilted facet, a driven group and a loaded group: contacts are
+ * created, slip, break and are deleted during the run. */
+static floe_world *build(const char *model) {
+    floe_world_def def = floe_default_world_def();
+    def.gravity = (floe_vec3){0, 0, -9.81};
+    def.dt = 0;               /* auto: dt changes during the run */
+    def.dt_safety = 0.4;
+    def.dyn_dt_period = 37;   /* not a divisor of the restart steps */
+    def.damping = 0.02;
+    def.renorm_period = 13;
+    def.threads = 1;
+    floe_world *w = floe_world_create(&def);
+    int m = floe_add_material(w, "m", model);
+    int steel = floe_add_material(w, "steel", "linear");
+    CHECK(m == 0 && steel == 1);
+    set_if(w, m, "density", 2000);
+    set_if(w, m, "young", 2e6);
+    set_if(w, m, "tan_phi", 0.4);
+    set_if(w, m, "fric", 0.4);
+    set_if(w, m, "break_n", 2e-3);
+    set_if(w, m, "kn", 2e8);
+    set_if(w, m, "ks", 1e8);
+    CHECK(floe_material_set(w, steel, "young", 5e6) == FLOE_OK);
+    if (!strcmp(model, "ice")) {
+        CHECK(floe_model_set(w, "ice", "bonds0", 255) == FLOE_OK);
+        CHECK(floe_model_set(w, "ice", "bond_tol", 0.2) == FLOE_OK);
+    }
+    if (!strcmp(model, "linel6")) CHECK(floe_model_set(w, "linel6", "char_len", 1e-4) == FLOE_OK);
+    if (!strcmp(model, "linear")) CHECK(floe_model_set(w, "linear", "dp_nratio", 0.1) == FLOE_OK);
+    if (!strcmp(model, "softbond")) {
+        CHECK(floe_model_set(w, "softbond", "proximity", 5e-4) == FLOE_OK);
+        CHECK(floe_model_set(w, "softbond", "sb_ten", 2e4) == FLOE_OK);
+        CHECK(floe_model_set(w, "softbond", "sb_coh", 2e4) == FLOE_OK);
+        CHECK(floe_model_set(w, "softbond", "sb_soft", 0.5) == FLOE_OK);
+        CHECK(floe_model_set(w, "softbond", "sb_cut", 0.5) == FLOE_OK);
+    }
+    /* a model method at a step (soft-bond: bond what touches) */
+    if (floe_registry_get(floe_registry_find(model))->n_methods > 0 &&
+        !strcmp(floe_registry_get(floe_registry_find(model))->method_names[0], "bond"))
+    {
+        double gap = 1e-3; /* bond pairs closer than this */
+        CHECK(floe_schedule_method(w, 4, model, "bond", -1, &gap, 1) == FLOE_OK);
+    }
+    /* interactions: steel against the bed through a pair override */
+    CHECK(floe_pair_set_model(w, m, steel, "linear") == FLOE_OK);
+    CHECK(floe_pair_set(w, m, steel, "dp_nratio", 0.2) == FLOE_OK);
+
+    int piston = floe_add_group(w, "piston"), loaded = floe_add_group(w, "loaded");
+    floe_body_def d = floe_default_body_def();
+    d.material = steel;
+    floe_add_wall(w, &d, 2, 1);
+    floe_vec3 v[3] = {{-0.05, -0.05, 0.0}, {0.12, -0.05, 0.03}, {-0.05, 0.12, 0.0}};
+    d.groups = 0;
+    CHECK(floe_add_facet(w, &d, v, 0.001) >= 0);
+    uint64_t seed = 12345;
+    d.material = m;
+    double r = 0.01;
+    for (int k = 0; k < 4; k++)
+        for (int j = 0; j < 4; j++)
+            for (int i = 0; i < 4; i++) {
+                d.pos = (floe_vec3){i * 2.0004 * r, j * 2.0004 * r, 0.03 + k * 2.0004 * r};
+                d.vel = (floe_vec3){0.05 * (rnd(&seed) - 0.5), 0.05 * (rnd(&seed) - 0.5), -0.2};
+                d.angvel = (floe_vec3){rnd(&seed), rnd(&seed), rnd(&seed)};
+                d.groups = (i == 0 && j == 0) ? 1u << loaded : 0;
+                CHECK(floe_add_sphere(w, &d, r * (0.97 + 0.03 * rnd(&seed))) >= 0);
+            }
+    /* a driven sphere that plows through the bed */
+    d.pos = (floe_vec3){-0.03, 0.03, 0.05};
+    d.vel = d.angvel = (floe_vec3){0, 0, 0};
+    d.groups = 1u << piston;
+    CHECK(floe_add_sphere(w, &d, 0.012) >= 0);
+    floe_motion mo = floe_default_motion();
+    mo.vel = (floe_vec3){0.4, 0, -0.05};
+    mo.t_start = 0.002;
+    CHECK(floe_group_set_motion(w, piston, &mo) == FLOE_OK);
+    CHECK(floe_group_set_load(w, loaded, (floe_vec3){0.5, 0, 0}, (floe_vec3){0, 0, 1e-4}) == FLOE_OK);
+    return w;
+}
+
+/* Bitwise equality of everything step() reads. Reports the first difference. */
+static int same(const floe_world *a, const floe_world *b, const char *model) {
+    int ok = 1;
+#define SAME(cond, what) do { if (!(cond)) { if (ok) fprintf(stderr, "%s: differs: %s\n", model, what); ok = 0; } } while (0)
+#define SAMEMEM(x, y, n, what) SAME((n) == 0 || memcmp((x), (y), (n)) == 0, what)
+    SAME(a->step == b->step && a->time == b->time && a->dt == b->dt && a->last_dyn_dt == b->last_dyn_dt, "step/time/dt");
+    SAME(a->np == b->np && a->ncon == b->ncon && a->bp.npairs == b->bp.npairs, "counts");
+    if (!ok) return 0;
+    size_t n = (size_t)a->np;
+    SAMEMEM(a->pos, b->pos, n * sizeof(vec3), "pos");
+    SAMEMEM(a->vel, b->vel, n * sizeof(vec3), "vel");
+    SAMEMEM(a->angvel, b->angvel, n * sizeof(vec3), "angvel");
+    SAMEMEM(a->ori, b->ori, n * sizeof(quat), "ori");
+    SAMEMEM(a->force, b->force, n * sizeof(vec3), "force");
+    SAMEMEM(a->torque, b->torque, n * sizeof(vec3), "torque");
+    SAMEMEM(a->blocked, b->blocked, n * sizeof(uint32_t), "blocked");
+    SAMEMEM(a->mass, b->mass, n * sizeof(double), "mass");
+    for (int k = 0; k < a->ncon && ok; k++) {
+        const floe_contact *x = &a->con[k], *y = &b->con[k];
+        SAMEMEM(&x->g, &y->g, sizeof x->g, "contact geometry");
+        SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&x->m, &y->m, sizeof x->m) &&
+                 !memcmp(&x->fA, &y->fA, sizeof x->fA) && !memcmp(&x->mA, &y->mA, sizeof x->mA) &&
+                 !memcmp(&x->mB, &y->mB, sizeof x->mB),
+             "contact forces");
+        SAME(x->kn == y->kn && x->kt == y->kt && x->kw == y->kw && x->kr == y->kr, "contact stiffness");
+        SAME(x->a == y->a && x->b == y->b && x->nbr == y->nbr && x->inst == y->inst && x->flags == y->flags &&
+                 x->side == y->side && x->detail == y->detail && x->step_created == y->step_created,
+             "contact ids and flags");
+        size_t ss = floe_registry_get(a->insts[x->inst].model)->state_size;
+        SAMEMEM(a->cstate + (size_t)k * a->cstride, b->cstate + (size_t)k * b->cstride, ss, "contact model state");
+    }
+    SAMEMEM(a->bp.pairs, b->bp.pairs, (size_t)a->bp.npairs * sizeof(floe_pair), "pair list");
+    double ea[FLOE_E_COUNT], eb[FLOE_E_COUNT];
+    floe_energy(a, ea);
+    floe_energy(b, eb);
+    SAMEMEM(ea, eb, sizeof ea, "energy");
+    SAME(a->n_breaks == b->n_breaks && a->e_total0 == b->e_total0 && a->e_gravity_work == b->e_gravity_work,
+         "counters");
+    return ok;
+}
+
+/* Writes w to a file, frees it, loads a new world from the file. */
+static floe_world *roundtrip(floe_world *w, const char *name) {
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/%s.h5", tmp, name);
+    floe_restart r;
+    memset(&r, 0, sizeof r);
+    r.scene.world = w;
+    r.scene.steps = 600;
+    r.total_steps = 600;
+    CHECK(floe_restart_write(path, &r, err, sizeof err) == 0);
+    floe_world_destroy(w);
+    floe_restart back;
+    if (floe_restart_load(path, &back, err, sizeof err) != 0) {
+        fprintf(stderr, "load failed: %s\n", err);
+        CHECK(0);
+        return NULL;
+    }
+    CHECK(back.total_steps == 600 && back.scene.steps == 600 && !back.has_output);
+    w = back.scene.world;
+    back.scene.world = NULL;
+    floe_restart_free(&back);
+    return w;
+}
+
+static int steps(floe_world *w, int n, const char *model) {
+    floe_status st = floe_run(w, n);
+    if (st != FLOE_OK) fprintf(stderr, "%s: %s\n", model, floe_last_error(w));
+    return st == FLOE_OK;
+}
+
+static void check_model(const char *model) {
+    enum { N1 = 150, N2 = 377, TOTAL = 600 };
+    floe_world *ref = build(model);
+    CHECK(steps(ref, TOTAL, model));
+    floe_world *w = build(model);
+    CHECK(steps(w, N1, model));
+    int nc1 = floe_contact_count(w), nb1 = floe_bonded_count(w);
+    double dt1 = floe_dt(w);
+    w = roundtrip(w, model);
+    if (!w) {
+        floe_world_destroy(ref);
+        return;
+    }
+    CHECK(steps(w, N2 - N1, model));
+    w = roundtrip(w, model);
+    if (w) {
+        CHECK(steps(w, TOTAL - N2, model));
+        int ok = same(ref, w, model);
+        CHECK(ok);
+        REPORT("%-9s bit-exact after restarts at steps %d and %d: %s (contacts %d, bonded %d at step %d; "
+               "%d contacts, %lld breaks, dt %.3g -> %.3g at the end)\n",
+               model, N1, N2, ok ? "yes" : "NO", nc1, nb1, N1, floe_contact_count(ref),
+               (long long)floe_break_count(ref), dt1, floe_dt(ref));
+        CHECK(floe_contact_count(ref) > 0);
+        floe_world_destroy(w);
+    }
+    floe_world_destroy(ref);
+}
+
+/* ---- CLI ------------------------------------------------------------------ */
+
+static int run(const char *const *argv, const char *errfile) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        dup2(fd, 1);
+        execv(FLOE_CLI, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (b) b[got] = 0;
+    if (len) *len = got;
+    return b;
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Every file of `ref` (restart files aside) exists in `dir` with the same bytes. */
+static int same_tree(const char *ref, const char *dir, const char *sub) {
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s/%s", ref, sub);
+    DIR *d = opendir(p);
+    if (!d) return 0;
+    int ok = 1, files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".h5")) continue;
+        char name[600];
+        snprintf(name, sizeof name, "%s%s%s", sub, *sub ? "/" : "", e->d_name);
+        snprintf(p, sizeof p, "%s/%s", ref, name);
+        snprintf(q, sizeof q, "%s/%s", dir, name);
+        struct stat st;
+        stat(p, &st);
+        if (S_ISDIR(st.st_mode)) {
+            ok &= same_tree(ref, dir, name);
+            continue;
+        }
+        size_t la, lb;
+        char *a = slurp(p, &la), *b = slurp(q, &lb);
+        files++;
+        if (!a || !b || la != lb || memcmp(a, b, la) != 0) {
+            fprintf(stderr, "%s differs from %s\n", q, p);
+            ok = 0;
+        }
+        free(a);
+        free(b);
+    }
+    closedir(d);
+    /* and nothing extra (e.g. a frame of a snapshot the resumed run dropped) */
+    snprintf(q, sizeof q, "%s/%s", dir, sub);
+    d = opendir(q);
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".h5")) continue;
+        snprintf(p, sizeof p, "%s/%s/%s", ref, sub, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            fprintf(stderr, "%s/%s/%s is not in the uninterrupted run\n", dir, sub, e->d_name);
+            ok = 0;
+        }
+    }
+    if (d) closedir(d);
+    return ok && files > 0;
+}
+
+static int count_files(const char *dir, const char *prefix) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d) closedir(d);
+    return n;
+}
+
+static void check_cli(void) {
+    char scene[512], ref[512], out[512], err[512];
+    snprintf(err, sizeof err, "%s/stderr.txt", tmp);
+    snprintf(scene, sizeof scene, "%s/bed.yaml", tmp);
+    /* time-based run with auto dt: the output cadence and the end of the
+     * run depend on dt, which the restart must carry */
+    write_file(scene,
+               "world: {gravity: [0, 0, -9.81], dt: auto, dt_safety: 0.5, dyn_dt_period: 29, damping: 0.05}\n"
+               "run: {time: 0.06}\n"
+               "materials:\n"
+               "  - {name: ice, model: ice, density: 900, young: 2e6, break_n: 1e-3}\n"
+               "  - {name: steel, model: linear, density: 7800, young: 5e6}\n"
+               "models: {ice: {bonds0: [bondN, bondT, bondW, bondR, brkN, brkT, brkW, brkR], bond_tol: 0.1}}\n"
+               "walls: [{axis: z, pos: 0, sense: 1, material: steel}]\n"
+               "generators:\n"
+               "  - lattice: {origin: [0, 0, 0.015], spacing: 0.0201, counts: [5, 5, 3], radius: 0.01, "
+               "material: ice, vel: [0.1, 0, -0.3]}\n"
+               "output:\n"
+               "  vtk: {interval: 0.01}\n"
+               "  energy: {every: 25}\n"
+               "  events: all\n"
+               "  history: {every: 10, columns: [{name: nc, counter: contacts}, {name: z0, particle: 1, "
+               "quantity: pos.z}, {name: dt, counter: dt}]}\n");
+    snprintf(ref, sizeof ref, "%s/ref", tmp);
+    const char *run_ref[] = {"floe", "run", scene, "--out", ref, "--threads", "1", NULL};
+    CHECK(run(run_ref, err) == 0);
+
+    snprintf(out, sizeof out, "%s/cut", tmp);
+    const char *run_cut[] = {"floe", "run", scene, "--out", out, "--threads", "1", "--restart-every", "97",
+                             "--stop-at", "250", NULL};
+    CHECK(run(run_cut, err) == 0);
+    char *msg = slurp(err, NULL);
+    CHECK(msg && strstr(msg, "stopped at step 250"));
+    free(msg);
+    CHECK(count_files(out, "restart_") == 2); /* 194 and 250: the last two */
+    const char *resume1[] = {"floe", "resume", out, "--stop-at", "600", NULL};
+    CHECK(run(resume1, err) == 0);
+    const char *resume2[] = {"floe", "resume", out, "--threads", "2", NULL};
+    CHECK(run(resume2, err) == 0);
+    msg = slurp(err, NULL);
+    CHECK(msg && strstr(msg, "resuming") && strstr(msg, "at step 600"));
+    free(msg);
+    int ok = same_tree(ref, out, "");
+    CHECK(ok);
+    REPORT("CLI: run stopped at steps 250 and 600 and resumed: every output file identical to the "
+           "uninterrupted run: %s\n", ok ? "yes" : "NO");
+
+    /* restart files are plain HDF5 */
+    char h5[1024], cmd[1600];
+    snprintf(h5, sizeof h5, "%s/restart_000000000250.h5", out);
+    if (system("command -v h5dump >/dev/null 2>&1") == 0) {
+        DIR *d = opendir(out);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (!strncmp(e->d_name, "restart_", 8)) snprintf(h5, sizeof h5, "%s/%s", out, e->d_name);
+        if (d) closedir(d);
+        snprintf(cmd, sizeof cmd, "h5dump -H %s > %s/h5dump.txt 2>&1", h5, tmp);
+        CHECK(system(cmd) == 0);
+        snprintf(cmd, sizeof cmd, "%s/h5dump.txt", tmp);
+        msg = slurp(cmd, NULL);
+        CHECK(msg && strstr(msg, "GROUP \"model_state\"") && strstr(msg, "DATASET \"pos\""));
+        free(msg);
+    }
+
+    /* damaged restart files: refused with a message, the previous one is used */
+    char bad[700];
+    snprintf(bad, sizeof bad, "%s/damaged", tmp);
+    mkdir(bad, 0777);
+    snprintf(cmd, sizeof cmd, "%s/restart_000000000010.h5", bad);
+    write_file(cmd, "not HDF5 at all\n");
+    floe_restart r;
+    char e2[1024];
+    CHECK(floe_restart_load(cmd, &r, e2, sizeof e2) != 0 && strstr(e2, "not an HDF5 file"));
+    size_t len;
+    char *good = slurp(h5, &len);
+    for (size_t cut = 64; good && cut < len; cut = cut * 3 / 2 + 7) { /* truncated copies */
+        FILE *f = fopen(cmd, "wb");
+        fwrite(good, 1, cut, f);
+        fclose(f);
+        int rc = floe_restart_load(cmd, &r, e2, sizeof e2);
+        CHECK(rc != 0);
+        if (rc == 0) floe_restart_free(&r);
+    }
+    free(good);
+    write_file(cmd, "not HDF5 at all\n");
+    const char *resume_bad[] = {"floe", "resume", bad, NULL};
+    CHECK(run(resume_bad, err) == 2);
+    const char *resume_none[] = {"floe", "resume", tmp, NULL};
+    CHECK(run(resume_none, err) == 2);
+
+    /* runaway: a particle that leaves the domain */
+    snprintf(scene, sizeof scene, "%s/away.yaml", tmp);
+    write_file(scene, "run: {steps: 100000}\n"
+                      "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                      "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
+                      "  - {radius: 0.01, pos: [0.05, 0, 0], vel: [1e5, 0, 0]}\n"
+                      "output: {energy: {every: 1}}\n");
+    snprintf(out, sizeof out, "%s/away", tmp);
+    const char *run_away[] = {"floe", "run", scene, "--out", out, "--restart-every", "5", NULL};
+    CHECK(run(run_away, err) == 1);
+    msg = slurp(err, NULL);
+    CHECK(msg && strstr(msg, "runaway at step") && strstr(msg, "particle 1 left the domain") &&
+          strstr(msg, "runaway_"));
+    free(msg);
+    CHECK(count_files(out, "runaway_") == 1);
+    snprintf(cmd, sizeof cmd, "%s/energy.csv", out);
+    msg = slurp(cmd, &len);
+    CHECK(msg && len > 0 && msg[len - 1] == '\n');
+    free(msg);
+    /* resuming runs into the same runaway at the same step */
+    const char *resume_away[] = {"floe", "resume", out, NULL};
+    CHECK(run(resume_away, err) == 1);
+    DIR *d = opendir(out);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (!strncmp(e->d_name, "runaway_", 8)) snprintf(h5, sizeof h5, "%s/%s", out, e->d_name);
+    if (d) closedir(d);
+    const char *resume_dead[] = {"floe", "resume", h5, NULL};
+    CHECK(run(resume_dead, err) == 2);
+    msg = slurp(err, NULL);
+    CHECK(msg && strstr(msg, "blew up"));
+    free(msg);
+}
+
+int main(void) {
+    snprintf(tmp, sizeof tmp, "/tmp/floe_restart_XXXXXX");
+    CHECK(mkdtemp(tmp) != NULL);
+    for (int i = 0; i < floe_model_count(); i++) check_model(floe_model_get(i)->name);
+    check_cli();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (!check_failures) CHECK(system(cmd) == 0);
+    return CHECK_DONE();
+}
