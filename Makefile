@@ -18,9 +18,13 @@ build: deps
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Runs the main example; open out/*.pvd in ParaView afterwards.
+# Runs the main example (level ice breaking against a sloping structure);
+# open out/*.pvd in ParaView afterwards. With Debian's python3-matplotlib the
+# final state is also rendered to out/ice-floe.png.
 demo: build
-	@$(BUILD)/floe run examples/chute.yaml --out out
+	@$(BUILD)/floe run examples/ice-floe.yaml --out out
+	@if /usr/bin/python3 -c "import matplotlib, numpy" 2>/dev/null; then \
+		/usr/bin/python3 tools/render_floes.py out out/ice-floe.png; fi
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize: deps

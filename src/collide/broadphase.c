@@ -15,35 +15,9 @@ static int push_pair(floe_broadphase *bp, int a, int b) {
     return 1;
 }
 
-/* Largest distance any point of body i moved since the last rebuild. */
-static double moved(const floe_world *w, int i) {
-    double d = vlen(vsub(w->pos[i], w->bp.ref_pos[i]));
-    int sh = w->shape[i];
-    if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
-        /* rotation moves the surface: bound by angle x farthest point, which
-         * is what re-bins a body whose oriented box may have left its skin */
-        quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
-        double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
-        double ext = w->bound[i];
-        if (sh == FLOE_SHAPE_FACET) {
-            const floe_facet *f = &w->facets[w->shape_idx[i]];
-            ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
-        }
-        d += ang * ext;
-    }
-    return d;
-}
-
 int floe_broadphase_needs_rebuild(const floe_world *w) {
-    if (!w->bp.valid) return 1;
-    double lim = 0.5 * w->skin, worst = 0;
-    int n = w->np;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(max : worst)
-    for (int i = 0; i < n; i++) {
-        double d = moved(w, i);
-        if (d > worst) worst = d;
-    }
-    return !(worst <= lim); /* NaN positions also trigger (and get caught later) */
+    /* max_moved comes from the integrator's pass over the bodies */
+    return !w->bp.valid || !(w->bp.max_moved <= 0.5 * w->skin); /* NaN also triggers */
 }
 
 typedef struct grid {

@@ -4,6 +4,25 @@
 
 #include "core/world.h"
 
+/* Largest distance any point of body i moved since the last rebuild. */
+static inline double floe_moved(const floe_world *w, int i) {
+    double d = vlen(vsub(w->pos[i], w->bp.ref_pos[i]));
+    int sh = w->shape[i];
+    if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
+        /* rotation moves the surface: bound by angle x farthest point, which
+         * is what re-bins a body whose oriented box may have left its skin */
+        quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
+        double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
+        double ext = w->bound[i];
+        if (sh == FLOE_SHAPE_FACET) {
+            const floe_facet *f = &w->facets[w->shape_idx[i]];
+            ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
+        }
+        d += ang * ext;
+    }
+    return d;
+}
+
 /* 1 if some body moved more than half the skin since the last rebuild. */
 int floe_broadphase_needs_rebuild(const floe_world *w);
 /* Rebuilds the pair list and links live contacts to their pairs; 0 on OOM. */

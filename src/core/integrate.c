@@ -1,6 +1,7 @@
 /* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
  * DOFs and prescribed motion (woo-models §5.2). Velocities live at half
  * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
+#include "collide/broadphase.h"
 #include "core/step.h"
 
 #include <stdlib.h>
@@ -137,7 +138,8 @@ floe_status floe__integrate(floe_world *w) {
         return FLOE_ERR_MEMORY;
     }
     int bad = n;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad)
+    double worst = 0;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad) reduction(max : worst)
     for (int blk = 0; blk < nb; blk++) {
         integ_acc acc = {0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
@@ -188,14 +190,18 @@ floe_status floe__integrate(floe_world *w) {
             w->pos[i] = vmadd(w->pos[i], v, dt);
             if (!spun && (om.x != 0 || om.y != 0 || om.z != 0))
                 w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
+            double mv_i = floe_moved(w, i);
+            if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
             if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om) ||
                 vlen2(vsub(w->pos[i], w->box_centre)) > w->box_reach2)
                 bad = bad < i ? bad : i;
         }
         accs[blk] = acc;
     }
+    w->bp.max_moved = worst;
     for (int blk = 0; blk < nb; blk++) {
         w->e_damping += accs[blk].damping;
+
         w->e_boundary += accs[blk].boundary;
         w->e_gravity_work += accs[blk].gravity;
     }
