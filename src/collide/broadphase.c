@@ -65,6 +65,41 @@ static int link_contacts(floe_world *w) {
     return 1;
 }
 
+/* Puts the contacts in pair-list order (the pair list follows the cell
+ * grid), contacts without a pair last: neighbouring contacts then touch
+ * neighbouring bodies, and the order stays deterministic. Skipped, keeping
+ * the current order, if the temporary copy cannot be allocated. */
+static void sort_contacts(floe_world *w) {
+    floe_broadphase *bp = &w->bp;
+    int n = w->ncon;
+    if (n < 2) return;
+    floe_contact *con = malloc(sizeof *con * (size_t)w->ccap);
+    unsigned char *st = malloc(w->cstride * (size_t)w->ccap);
+    if (!con || !st) {
+        free(con);
+        free(st);
+        return;
+    }
+    int j = 0;
+    for (int p = 0; p < bp->npairs; p++) {
+        int k = bp->pairs[p].contact;
+        if (k < 0) continue;
+        con[j] = w->con[k];
+        memcpy(st + (size_t)j * w->cstride, w->cstate + (size_t)k * w->cstride, w->cstride);
+        bp->pairs[p].contact = j++;
+    }
+    for (int k = 0; k < n; k++) {
+        if (w->con[k].nbr >= 0) continue;
+        con[j] = w->con[k];
+        memcpy(st + (size_t)j * w->cstride, w->cstate + (size_t)k * w->cstride, w->cstride);
+        j++;
+    }
+    free(w->con);
+    free(w->cstate);
+    w->con = con;
+    w->cstate = st;
+}
+
 /* Half extents of the axis-aligned box of a gridded body in its current
  * orientation (spheres: the radius). */
 static vec3 half_extent(const floe_world *w, int i) {
@@ -231,6 +266,7 @@ int floe_broadphase_rebuild(floe_world *w) {
         bp->ref_ori[i] = w->ori[i];
     }
     if (!link_contacts(w)) return 0;
+    sort_contacts(w);
     bp->rebuilds++;
     bp->valid = 1;
     return 1;
