@@ -51,10 +51,10 @@ static void set_domain(floe_world *w) {
     w->box_reach2 = reach > 0 && isfinite(reach) && visfinite(w->box_centre) ? reach * reach : INFINITY;
 }
 
-/* Free translation of a body: gravity, contact and external forces, Cundall
- * damping on the unbalanced force. f includes fext. */
-static inline vec3 translate(vec3 v, vec3 f, vec3 fext, vec3 grav, double m, double dt, double D, integ_acc *acc) {
-    f = vadd(f, vscale(grav, m));
+/* One leapfrog kick of the three free DOFs of a body: velocity v, inertia m,
+ * unbalanced force f. Cundall damping reduces the acceleration by D in the
+ * direction of motion; the energy it takes is accumulated. */
+static inline vec3 kick(vec3 v, vec3 f, double m, double dt, double D, integ_acc *acc) {
     vec3 a = vscale(f, 1.0 / m);
     if (D > 0) {
         vec3 vm = vmadd(v, a, 0.5 * dt);
@@ -63,23 +63,15 @@ static inline vec3 translate(vec3 v, vec3 f, vec3 fext, vec3 grav, double m, dou
         acc->damping += m * vdot(vsub(a, ad), vadd(v, vn)) * 0.5 * dt;
         a = ad;
     }
-    v = vmadd(v, a, dt);
+    return vmadd(v, a, dt);
+}
+
+/* Free translation: gravity, contact and external forces (f includes fext). */
+static inline vec3 translate(vec3 v, vec3 f, vec3 fext, vec3 grav, double m, double dt, double D, integ_acc *acc) {
+    v = kick(v, vadd(f, vscale(grav, m)), m, dt, D, acc);
     acc->gravity += m * vdot(grav, v) * dt;
     acc->boundary += vdot(fext, v) * dt;
     return v;
-}
-
-/* Free rotation of a body with isotropic inertia I. */
-static inline vec3 rotate_sphere(vec3 om, vec3 t, double I, double dt, double D, integ_acc *acc) {
-    vec3 al = vscale(t, 1.0 / I);
-    if (D > 0) {
-        vec3 wm = vmadd(om, al, 0.5 * dt);
-        vec3 ad = v3(al.x * (1 - D * sgn(t.x * wm.x)), al.y * (1 - D * sgn(t.y * wm.y)), al.z * (1 - D * sgn(t.z * wm.z)));
-        vec3 wn = vmadd(om, ad, dt);
-        acc->damping += I * vdot(vsub(al, ad), vadd(om, wn)) * 0.5 * dt;
-        al = ad;
-    }
-    return vmadd(om, al, dt);
 }
 
 /* Global angular velocity for angular momentum L at orientation q. */
@@ -171,7 +163,7 @@ floe_status floe__integrate(floe_world *w) {
                         om = rotate_aspherical(w, i, t, bl, dt, D, &acc);
                         spun = 1;
                     } else if (!(bl & 56u)) {
-                        om = rotate_sphere(om, t, I.x, dt, D, &acc);
+                        om = kick(om, t, I.x, dt, D, &acc); /* isotropic inertia */
                     } else {
                         for (int k = 0; k < 3; k++) {
                             if (bl & (8u << k)) continue;

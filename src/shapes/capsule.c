@@ -74,8 +74,8 @@ void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *c
 /* A round contact between the points pa (on A's axis, radius ra) and pb (on
  * B's, radius rb): normal from A to B, contact point in the middle of the
  * overlap. */
-static int round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
-                         floe_raw_contact *out) {
+int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
+                       floe_raw_contact *out) {
     vec3 d = vsub(pb, pa);
     double dist = vlen(d);
     if (!prev && dist > ra + rb + gap) return 0;
@@ -92,7 +92,7 @@ int floe_collide_sphere_capsule(const floe_world *w, int a, int b, const floe_co
     vec3 q0, q1;
     floe_capsule_segment(w, b, &q0, &q1);
     vec3 p = floe_closest_on_segment(w->pos[a], q0, q1);
-    return round_contact(w->pos[a], p, w->radius[a], w->radius[b], prev, gap, out);
+    return floe_round_contact(w->pos[a], p, w->radius[a], w->radius[b], prev, gap, out);
 }
 
 int floe_collide_capsule_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
@@ -101,7 +101,7 @@ int floe_collide_capsule_capsule(const floe_world *w, int a, int b, const floe_c
     floe_capsule_segment(w, a, &p0, &p1);
     floe_capsule_segment(w, b, &q0, &q1);
     floe_closest_segments(p0, p1, q0, q1, &pa, &pb);
-    return round_contact(pa, pb, w->radius[a], w->radius[b], prev, gap, out);
+    return floe_round_contact(pa, pb, w->radius[a], w->radius[b], prev, gap, out);
 }
 
 /* Wall + capsule: the two end spheres against the plane. One end in contact

@@ -15,16 +15,9 @@ static vec3 radial(const floe_world *w, int cyl, vec3 p, vec3 *axis_point) {
 
 static int cylinder_round(const floe_world *w, int a, vec3 p, double r, const floe_contact *prev, double gap,
                           floe_raw_contact *out) {
-    double rc = w->cylinders[w->shape_idx[a]].radius;
-    vec3 ap, rel = radial(w, a, p, &ap);
-    double dist = vlen(rel);
-    if (!prev && dist > rc + r + gap) return 0;
-    out->n = dist > 0 ? vscale(rel, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
-    out->uN = dist - (rc + r);
-    out->c = vmadd(ap, out->n, rc + 0.5 * out->uN);
-    out->r1 = rc;
-    out->r2 = r;
-    return 1;
+    vec3 ap;
+    radial(w, a, p, &ap);
+    return floe_round_contact(ap, p, w->cylinders[w->shape_idx[a]].radius, r, prev, gap, out);
 }
 
 int floe_collide_infcyl_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,

@@ -32,6 +32,9 @@ floe_collide_fn floe_collide_sphere_capsule, floe_collide_capsule_capsule, floe_
 floe_collide_fn floe_collide_sphere_ellipsoid, floe_collide_capsule_ellipsoid, floe_collide_ellipsoid_ellipsoid,
     floe_collide_wall_ellipsoid, floe_collide_facet_ellipsoid, floe_collide_infcyl_ellipsoid;
 void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1);
+/* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
+int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
+                       floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
 void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Closest point on triangle (v0,v1,v2) to p. */
