@@ -101,7 +101,8 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
  * Contacts with events or deletions are listed for the serial pass. */
 static floe_status assemble(floe_world *w) {
     const int np = w->np, nc = w->ncon;
-    vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * FLOE_PARTS);
+    /* range 0 sums into the force arrays themselves, the others into buffers */
+    vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + FLOE_PARTS));
     if (!buf || !flagged) {
         floe__error(w, "out of memory assembling forces at step %lld", (long long)w->step);
@@ -110,8 +111,9 @@ static floe_status assemble(floe_world *w) {
     int nflag[FLOE_PARTS], bad[FLOE_PARTS];
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
-        vec3 *f = buf + (size_t)2 * np * p, *t = f + np;
-        memset(f, 0, sizeof(vec3) * 2 * (size_t)np);
+        vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
+        memset(f, 0, sizeof(vec3) * (size_t)np);
+        memset(t, 0, sizeof(vec3) * (size_t)np);
         int k0 = (int)((int64_t)nc * p / FLOE_PARTS), k1 = (int)((int64_t)nc * (p + 1) / FLOE_PARTS);
         int nf = 0, b = -1;
         for (int k = k0; k < k1; k++) {
@@ -131,10 +133,10 @@ static floe_status assemble(floe_world *w) {
     }
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
     for (int i = 0; i < np; i++) {
-        vec3 f = buf[i], t = buf[np + i];
+        vec3 f = w->force[i], t = w->torque[i];
         for (int p = 1; p < FLOE_PARTS; p++) {
-            f = vadd(f, buf[(size_t)2 * np * p + i]);
-            t = vadd(t, buf[(size_t)2 * np * p + np + i]);
+            f = vadd(f, buf[(size_t)2 * np * (p - 1) + i]);
+            t = vadd(t, buf[(size_t)2 * np * (p - 1) + np + i]);
         }
         w->force[i] = f;
         w->torque[i] = t;

@@ -8,8 +8,9 @@
  * order, which makes results independent of the thread count. */
 #define FLOE_BLOCK 1024
 /* Fixed number of contact ranges summed separately in the force assembly
- * (the parallelism of that phase; fixed so results do not depend on threads). */
-#define FLOE_PARTS 4
+ * (the parallelism of that phase; fixed so results do not depend on threads;
+ * each extra range costs a force buffer the size of the particle arrays). */
+#define FLOE_PARTS 2
 
 floe_status floe__integrate(floe_world *w);
 
