@@ -222,9 +222,9 @@ static void test_free_rotation(void) {
     floe_world_destroy(w);
 }
 
-/* A capsule dropped tilted on a floor comes to rest lying on its side; the
- * floor carries its weight (1e-4). */
-static void test_capsule_settles(void) {
+/* A capsule or an ellipsoid dropped tilted on a floor comes to rest lying on
+ * its long side; the floor carries its weight (1e-4). */
+static void test_settles(int ellipsoid) {
     const double g = 9.81;
     floe_world_def def = floe_default_world_def();
     def.gravity = (floe_vec3){0, 0, -g};
@@ -241,8 +241,9 @@ static void test_capsule_settles(void) {
     floe_add_wall(w, &bd, 2, 1);
     bd.groups = 0;
     bd.pos = (floe_vec3){0, 0, 0.03};
-    bd.ori = along((floe_vec3){0.8, 0, 0.6});
-    int c = floe_add_capsule(w, &bd, 0.01, 0.04);
+    bd.ori = along((floe_vec3){0.8, 0, 0.6}); /* long axis = body x, tilted */
+    int c = ellipsoid ? floe_add_ellipsoid(w, &bd, (floe_vec3){0.03, 0.015, 0.01})
+                      : floe_add_capsule(w, &bd, 0.01, 0.04);
     for (int s = 0; s < 100000; s++) {
         floe_step(w);
         if (s > 2000 && vlen(floe_velocities(w)[c]) < 1e-9 && vlen(floe_angular_velocities(w)[c]) < 1e-7) break;
@@ -250,9 +251,12 @@ static void test_capsule_settles(void) {
     floe_quat q = floe_orientations(w)[c];
     double uz = 2 * (q.x * q.z - q.w * q.y); /* z component of the body x axis */
     double weight = floe_masses(w)[c] * g, fz = -floe_group_force(w, floor).z;
-    REPORT("capsule at rest: axis tilt %.2e, floor reaction %.8g N, weight %.8g N, %.2f s\n", uz, fz, weight,
-           floe_time(w));
+    /* an ellipsoid lies on its flattest side: the shortest axis (body z) vertical */
+    double zz = 1 - 2 * (q.x * q.x + q.y * q.y);
+    REPORT("%s at rest: long axis z-component %.2e, body z axis z-component %.6f, floor reaction %.8g N, "
+           "weight %.8g N, %.2f s\n", ellipsoid ? "ellipsoid" : "capsule", uz, zz, fz, weight, floe_time(w));
     CHECK(fabs(uz) < 1e-3);
+    if (ellipsoid) CHECK(fabs(zz) > 1 - 1e-3);
     CHECK_REL(fz, weight, 1e-4);
     floe_world_destroy(w);
 }
@@ -262,6 +266,7 @@ int main(void) {
     test_seed003();
     test_geometry();
     test_free_rotation();
-    test_capsule_settles();
+    test_settles(0);
+    test_settles(1);
     return CHECK_DONE();
 }

@@ -1,9 +1,9 @@
 /* Ellipsoid: semi-axes along the body x, y, z axes. Mass properties and the
  * narrow phase of every pair with an ellipsoid (docs/geometry.md,
  * "Ellipsoids"). Ellipsoid pairs use the Perram-Wertheim contact function
- * (woo-models §2.4). Every other pair is solved exactly: the signed distance
- * from the other body's core (a point, segment, triangle or line) to the
- * ellipsoid, minus the core's radius. */
+ * (woo-models §2.4). The other pairs are exact while the other body's core
+ * (a point, segment, triangle or line) stays outside the ellipsoid: the
+ * signed distance from that core to the ellipsoid, minus the core's radius. */
 #include "shapes/shape.h"
 
 void floe_ellipsoid_mass(vec3 s, double rho, double *mass, vec3 *inertia) {
@@ -59,37 +59,40 @@ static double ell_extent(const ell *e, vec3 u) { return sqrt(vdot(u, ell_Q(e, u)
  * and it is nearly linear both near the pole and far away. The roots of the
  * sub-problems that drop the smallest axes are lower bounds, taken in turn
  * (largest axis first): a point near a principal plane, where the smallest
- * axis' term is tiny, then starts next to its root. a2 ascending, c_k = a_k |y_k| > 0. */
+ * axis' term is tiny, then starts next to its root. Each stage works with
+ * the distance to its pole, u = t + a2_j, so that points deep inside, where
+ * the root nears the pole, keep full precision. a2 ascending, c_k = a_k |y_k| > 0.
+ * Returns u = t + a2_0. */
 static double secular_root(int n, const double a2[], const double c[]) {
-    double t = c[n - 1] - a2[n - 1]; /* one axis: exact */
+    double u = c[n - 1]; /* one axis: exact */
     for (int j = n - 2; j >= 0; j--) {
-        t = fmax(t, c[j] - a2[j]); /* S >= (c_j / (a2_j + t))^2 */
+        u = fmax(u - (a2[j + 1] - a2[j]), c[j]); /* S >= (c_j / u)^2 */
         for (int it = 0; it < 60; it++) {
             double s = 0, s3 = 0;
             for (int i = j; i < n; i++) {
-                double d = a2[i] + t, q = c[i] / d;
+                double d = (a2[i] - a2[j]) + u, q = c[i] / d;
                 s += q * q;
                 s3 += q * q / d;
             }
-            double dt = s * (sqrt(s) - 1) / s3; /* (1 - g) / g' */
-            if (!(dt > 1e-15 * (a2[j] + t))) {
-                if (dt > 0) t += dt;
+            double du = s * (sqrt(s) - 1) / s3; /* (1 - g) / g' */
+            if (!(du > 1e-15 * u)) {
+                if (du > 0) u += du;
                 break;
             }
-            t += dt;
+            u += du;
         }
     }
-    return t;
+    return u;
 }
 
 /* Signed distance from y (principal frame, n <= 3 axes a) to the surface;
  * g receives the outward normal, unnormalised: y - z = t g. Components of y
- * below 1e-14 a_max are moved off zero to the side of `hint` (+ if none): on
+ * below 1e-100 a_max are moved off zero to the side of `hint` (+ if none): on
  * a principal plane inside the ellipsoid the closest point is not unique. */
 static double axes_point(int n, const double a[], double y[], const double hint[], double g[]) {
     double amax = 0;
     for (int k = 0; k < n; k++) amax = fmax(amax, a[k]);
-    double tiny = 1e-14 * amax;
+    double tiny = 1e-100 * amax;
     int ord[3] = {0, 1, 2};
     for (int i = 1; i < n; i++) /* ascending semi-axes */
         for (int j = i; j > 0 && a[ord[j]] < a[ord[j - 1]]; j--) {
@@ -104,12 +107,13 @@ static double axes_point(int n, const double a[], double y[], const double hint[
         a2[i] = a[k] * a[k];
         c[i] = a[k] * fabs(y[k]);
     }
-    double t = secular_root(n, a2, c), gl = 0;
-    for (int k = 0; k < n; k++) {
-        g[k] = y[k] / (a[k] * a[k] + t);
+    double u = secular_root(n, a2, c), gl = 0;
+    for (int i = 0; i < n; i++) {
+        int k = ord[i];
+        g[k] = y[k] / ((a2[i] - a2[0]) + u);
         gl += g[k] * g[k];
     }
-    return t * sqrt(gl);
+    return (u - a2[0]) * sqrt(gl);
 }
 
 /* Signed distance of a point to an ellipsoid, its closest surface point and
@@ -152,7 +156,7 @@ static closest ell_segment(const ell *e, vec3 p0, vec3 p1, vec3 hint, vec3 *q) {
         *q = p1;
         return c1;
     }
-    double s0 = 0, s1 = 1, tol = 1e-14 * vlen(d);
+    double s0 = 0, s1 = 1, tol = 1e-15 * vlen(d);
     int side = 0;
     closest cs = c0;
     vec3 p = p0;
@@ -173,15 +177,15 @@ static closest ell_segment(const ell *e, vec3 p0, vec3 p1, vec3 hint, vec3 *q) {
             if (side < 0) f1 *= 0.5;
             side = -1;
         }
-        if (s1 - s0 <= 1e-13) break;
+        if (s1 - s0 <= 1e-15) break;
     }
     *q = p;
     return cs;
 }
 
-/* The contact of a round core (point p of B's counterpart A, radius r) with
- * the ellipsoid B: normal from A to B, point in the middle of the overlap,
- * r1 = |c - p| (the core point acts as a sphere centre), r2 = |c - x_B|. */
+/* Contact of A's round part (a sphere's centre or a capsule's axis point p,
+ * radius r) with the ellipsoid B: normal from A to B, point in the middle of
+ * the overlap, r1 = |c - p| (p acts as a sphere centre), r2 = |c - x_B|. */
 static void round_out(const ell *e, vec3 p, double r, closest cl, floe_raw_contact *out) {
     out->n = vneg(cl.m);
     out->uN = cl.sd - r;
@@ -252,10 +256,30 @@ int floe_collide_wall_ellipsoid(const floe_world *w, int a, int b, const floe_co
     return 1;
 }
 
-/* Facet + ellipsoid (absent in Woo). Face: the ellipsoid's extreme point
- * towards the plane projects inside the triangle; the gap is the plane's
- * (exact, even when the ellipsoid pokes through a thin facet). Otherwise the
- * deepest point lies on an edge facing that projection: the segment search.
+/* Gap between the projections of the thick triangle and the ellipsoid on
+ * n = -m (from the facet towards the ellipsoid), where q on edge k is the
+ * edge point deepest in the ellipsoid, sd its signed distance and m the
+ * normal there. The gap bounds the signed distance from below for any
+ * direction and equals it along the best one. The ellipsoid's side gives
+ * n.z = n.q + sd; the edge's own ends lie no deeper along n than q (q is
+ * optimal on the edge), so only the opposite vertex can: leaving the ends
+ * out keeps the value smooth in q (second order in the search tolerance). */
+static double facet_sep(const vec3 v[3], int k, double h, vec3 n, vec3 q, double sd) {
+    return sd - h - fmax(0, vdot(n, vsub(v[(k + 2) % 3], q)));
+}
+
+/* Facet + ellipsoid (absent in Woo). Let s be the centre's distance from the
+ * facet's mid-plane and e the ellipsoid's extent along its normal.
+ * - The ellipsoid on one side (|s| >= e): if its extreme point towards the
+ *   plane projects inside the triangle, the face gives the contact
+ *   (uN = |s| - e - h); otherwise the deepest point lies on an edge facing
+ *   that projection, found by the segment search (uN = sd - h). Exact.
+ * - The ellipsoid through the plane (a thin facet, or an overlap beyond h):
+ *   if the plane section (an ellipse) lies inside the triangle, the face
+ *   (push out along the normal) is exact. Otherwise the candidates are the
+ *   face and the edges that the section crosses; each candidate direction's
+ *   projection gap (facet_sep; |s| - e - h for the face) bounds the signed
+ *   distance from below, and the largest one wins.
  * The contact point lies on the facet's surface; r1 = max(h, d), r2 = d with
  * d = |c - x| (the facet rule of §2.3 with the ellipsoid's length d). */
 int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
@@ -264,15 +288,14 @@ int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_c
     floe_facet_global(w, a, v);
     double h = w->facets[w->shape_idx[a]].half_thick;
     ell e = ell_get(w, b);
+    vec3 hint = prev_hint(prev), q;
     vec3 fn = vcross(vsub(v[1], v[0]), vsub(v[2], v[0]));
     double fl = vlen(fn);
     if (!(fl > 0)) { /* degenerate triangle: its longest edge */
         int k = 0;
         for (int i = 1; i < 3; i++)
             if (vlen2(vsub(v[(i + 1) % 3], v[i])) > vlen2(vsub(v[(k + 1) % 3], v[k]))) k = i;
-        vec3 q;
-        closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], prev_hint(prev), &q);
-        if (!prev && cl.sd - h > gap) return 0;
+        closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], hint, &q);
         out->n = vneg(cl.m);
         out->uN = cl.sd - h;
         out->c = vmadd(q, out->n, h);
@@ -282,41 +305,50 @@ int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_c
         double sgn = s > 0 ? 1 : (s < 0 ? -1 : (prev && vdot(prev->g.n, fn) < 0 ? -1 : 1));
         vec3 nf = vscale(fn, sgn); /* from the facet towards the ellipsoid centre */
         vec3 qn = ell_Q(&e, nf);
-        double ext = sqrt(vdot(nf, qn));
+        double as = fabs(s), ext = sqrt(vdot(nf, qn));
         if (!prev) {
-            if (fabs(s) - ext > h + gap) return 0;
+            if (as - ext > h + gap) return 0;
             double lim = e.amax + h + gap;
             if (vlen2(vsub(floe_closest_on_triangle(e.x, v[0], v[1], v[2]), e.x)) > lim * lim) return 0;
         }
-        vec3 ps = vmadd(vmadd(e.x, qn, -1.0 / ext), nf, ext - fabs(s)); /* extreme point on the plane */
-        int outside[3], nout = 0;
+        vec3 ps = vmadd(vmadd(e.x, qn, -1.0 / ext), nf, ext - as); /* extreme point, on the plane */
+        int crossing = as < ext, edge[3], nedge = 0;
+        /* plane section: centre x - (|s|/e^2) Q nf; support along an in-plane unit o:
+         * sqrt(1 - s^2/e^2) sqrt(o.Q o - (o.Q nf)^2 / e^2) */
+        vec3 sc = vmadd(e.x, qn, -as / (ext * ext));
+        double sr = crossing ? sqrt(1 - (as / ext) * (as / ext)) : 0;
         for (int k = 0; k < 3; k++) {
-            vec3 o = vcross(vsub(v[(k + 1) % 3], v[k]), fn); /* outward edge normal */
-            outside[k] = vdot(o, vsub(ps, v[k])) > 0;
-            nout += outside[k];
+            vec3 o = vnormalize(vcross(vsub(v[(k + 1) % 3], v[k]), fn)); /* outward edge normal */
+            if (!crossing) {
+                edge[k] = vdot(o, vsub(ps, v[k])) > 0;
+            } else {
+                double qo = vdot(o, qn), sup = sr * sqrt(fmax(vdot(o, ell_Q(&e, o)) - qo * qo / (ext * ext), 0));
+                edge[k] = vdot(o, vsub(sc, v[k])) + sup > 0;
+            }
+            nedge += edge[k];
         }
-        if (!nout) {
-            out->n = nf;
-            out->uN = fabs(s) - ext - h;
-            out->c = vmadd(ps, nf, h);
-        } else {
-            closest best = {INFINITY, v3(0, 0, 0), v3(0, 0, 0)};
-            vec3 bq = v[0];
+        out->n = nf; /* the face */
+        out->uN = as - ext - h;
+        out->c = vmadd(ps, nf, h);
+        if (nedge) {
+            /* one side: the deepest edge point; through the plane: the largest separation */
+            double best = crossing ? out->uN : INFINITY;
+            if (crossing) out->c = vmadd(floe_closest_on_triangle(ps, v[0], v[1], v[2]), nf, h);
             for (int k = 0; k < 3; k++) {
-                if (!outside[k]) continue;
-                vec3 q;
-                closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], prev_hint(prev), &q);
-                if (cl.sd < best.sd) {
-                    best = cl;
-                    bq = q;
+                if (!edge[k]) continue;
+                closest cl = ell_segment(&e, v[k], v[(k + 1) % 3], hint, &q);
+                vec3 n = vneg(cl.m);
+                double val = crossing ? facet_sep(v, k, h, n, q, cl.sd) : cl.sd - h;
+                if (crossing ? val > best : val < best) {
+                    best = val;
+                    out->n = n;
+                    out->uN = val;
+                    out->c = vmadd(q, n, h);
                 }
             }
-            out->n = vneg(best.m);
-            out->uN = best.sd - h;
-            out->c = vmadd(bq, out->n, h);
         }
-        if (!prev && out->uN > gap) return 0;
     }
+    if (!prev && out->uN > gap) return 0;
     double d = vlen(vsub(out->c, e.x));
     out->r1 = fmax(h, d);
     out->r2 = d;
