@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 ZETAS = (0, 1, 2, 4)
 SPEED = 0.1                      # platen speed [m/s]
-TIME = {"tension": 0.004, "compression": 0.014}   # run lengths [s], past the peaks
+TIME = {"tension": 0.004, "compression": 0.016}   # run lengths [s]: 1 % and 4 % strain, past the peaks
 
 # Specimen geometry, from the scene (see its header): the packing fills a
 # 20 x 20 mm cross-section between platens 40 mm apart.
