@@ -278,6 +278,9 @@ static int cmd_run(int argc, char **argv) {
     }
     fprintf(stderr, "floe %s: %s -> %s/: %d particles, %lld steps\n", FLOE_VERSION, o.path, dir,
             floe_particle_count(w), (long long)total);
+    /* restart files of an earlier run here would be taken for this run's */
+    int stale = floe_restart_clear(dir);
+    if (stale > 0) fprintf(stderr, "floe: removed %d restart file(s) of an earlier run in %s/\n", stale, dir);
     session s = {&sc, out, dir, total, duration, o.restart_every > 0 ? o.restart_every : 0, -1};
     int rc = run_loop(&s, o.stop_at, isatty(STDERR_FILENO));
     floe_scene_free(&sc);

@@ -10,6 +10,7 @@
 #include "fuzz/fuzz_stl.c"
 
 #include <dirent.h>
+#include <stdlib.h>
 
 typedef int entry_fn(const uint8_t *data, size_t size);
 
@@ -51,10 +52,5 @@ int main(void) {
     CHECK(n[0] > 0 && n[2] > 0);
     REPORT("replayed %d scene and %d STL corpus inputs, %d scene and %d STL crash regressions\n", n[0], n[2], n[1],
            n[3]);
-    if (fuzz_dir[0]) {
-        char cmd[400];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", fuzz_dir);
-        CHECK(system(cmd) == 0);
-    }
     return CHECK_DONE();
 }

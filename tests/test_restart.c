@@ -29,8 +29,9 @@ static void set_if(floe_world *w, int mat, const char *key, double v) {
 }
 
 /* A bed of spheres with small gaps (bonded by ice/softbond), dropped on a
- * floor and a tilted facet, a driven group and a loaded group: contacts are
- * created, slip, break and are deleted during the run. */
+ * floor and a tilted facet, with a capsule, an ellipsoid and an infinite
+ * cylinder, a driven group and a loaded group: contacts are created, slip,
+ * break and are deleted during the run. */
 static floe_world *build(const char *model) {
     floe_world_def def = floe_default_world_def();
     def.gravity = (floe_vec3){0, 0, -9.81};
@@ -95,6 +96,19 @@ static floe_world *build(const char *model) {
                 d.groups = (i == 0 && j == 0) ? 1u << loaded : 0;
                 CHECK(floe_add_sphere(w, &d, r * (0.97 + 0.03 * rnd(&seed))) >= 0);
             }
+    /* aspherical bodies dropped on the bed, an infinite cylinder beside it */
+    d.groups = 0;
+    d.pos = (floe_vec3){0.02, 0.03, 0.1};
+    d.vel = (floe_vec3){0, 0, -0.3};
+    d.angvel = (floe_vec3){1, 2, 3};
+    CHECK(floe_add_capsule(w, &d, 0.008, 0.02) >= 0);
+    d.pos = (floe_vec3){0.04, 0.02, 0.112};
+    CHECK(floe_add_ellipsoid(w, &d, (floe_vec3){0.012, 0.008, 0.006}) >= 0);
+    d.material = steel;
+    d.pos = (floe_vec3){0.075, 0, 0.012};
+    d.vel = d.angvel = (floe_vec3){0, 0, 0};
+    CHECK(floe_add_infcylinder(w, &d, 1, 0.01) >= 0);
+    d.material = m;
     /* a driven sphere that plows through the bed */
     d.pos = (floe_vec3){-0.03, 0.03, 0.05};
     d.vel = d.angvel = (floe_vec3){0, 0, 0};
@@ -196,11 +210,16 @@ static void check_model(const char *model) {
     w = roundtrip(w, model);
     if (w) {
         CHECK(steps(w, TOTAL - N2, model));
-        int ok = same(ref, w, model);
+        int ok = same(ref, w, model), nasph = 0;
+        for (int k = 0; k < ref->ncon; k++) /* contacts of the capsule, ellipsoid and cylinder */
+            for (int e = 0; e < 2; e++) {
+                int id = e ? ref->con[k].b : ref->con[k].a;
+                nasph += ref->shape[id] >= FLOE_SHAPE_CAPSULE;
+            }
         CHECK(ok);
         REPORT("%-9s bit-exact after restarts at steps %d and %d: %s (contacts %d, bonded %d at step %d; "
-               "%d contacts, %lld breaks, dt %.3g -> %.3g at the end)\n",
-               model, N1, N2, ok ? "yes" : "NO", nc1, nb1, N1, floe_contact_count(ref),
+               "%d contacts, %d of them aspherical, %lld breaks, dt %.3g -> %.3g at the end)\n",
+               model, N1, N2, ok ? "yes" : "NO", nc1, nb1, N1, floe_contact_count(ref), nasph,
                (long long)floe_break_count(ref), dt1, floe_dt(ref));
         CHECK(floe_contact_count(ref) > 0);
         floe_world_destroy(w);

@@ -112,8 +112,10 @@ static floe_status assemble(floe_world *w) {
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
-        memset(f, 0, sizeof(vec3) * (size_t)np);
-        memset(t, 0, sizeof(vec3) * (size_t)np);
+        if (np > 0) { /* a world without particles has no force arrays */
+            memset(f, 0, sizeof(vec3) * (size_t)np);
+            memset(t, 0, sizeof(vec3) * (size_t)np);
+        }
         int k0 = (int)((int64_t)nc * p / FLOE_PARTS), k1 = (int)((int64_t)nc * (p + 1) / FLOE_PARTS);
         int nf = 0, b = -1;
         for (int k = k0; k < k1; k++) {

@@ -59,6 +59,8 @@ typedef struct floe_broadphase {
     int valid;
 } floe_broadphase;
 
+/* src/io/restart.c saves and restores every field that is not derived:
+ * new state must be added there too (tests/test_restart.c checks). */
 struct floe_world {
     floe_world_def def;
     char err[512];
@@ -124,6 +126,8 @@ int floe__grow(void **p, int *cap, int need, size_t elem);
 void *floe__scratch(floe_world *w, int slot, size_t bytes);
 void floe__error(floe_world *w, const char *fmt, ...);
 int floe__prepare(floe_world *w);
+/* The thread count start() resolves from def.threads (0: automatic). */
+int floe__resolve_threads(const floe_world *w);
 const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb);
 
 /* Sum of the external group loads on particle i (mask: groups with a load). */

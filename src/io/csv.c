@@ -465,6 +465,9 @@ static const char *shape_name(floe_shape_type s)
     case FLOE_SHAPE_SPHERE: return "sphere";
     case FLOE_SHAPE_WALL: return "wall";
     case FLOE_SHAPE_FACET: return "facet";
+    case FLOE_SHAPE_CAPSULE: return "capsule";
+    case FLOE_SHAPE_ELLIPSOID: return "ellipsoid";
+    case FLOE_SHAPE_INFCYLINDER: return "cylinder";
     default: return "unknown";
     }
 }

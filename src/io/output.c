@@ -24,9 +24,9 @@ typedef struct stream {
     int64_t period, next, last;
 } stream;
 
-enum { SERIES_PARTICLES, SERIES_CONTACTS, SERIES_BOUNDARIES, SERIES_COUNT };
-static const char *const series_name[SERIES_COUNT] = {"particles", "contacts", "boundaries"};
-static const char *const series_ext[SERIES_COUNT] = {"vtu", "vtp", "vtp"};
+enum { SERIES_PARTICLES, SERIES_CONTACTS, SERIES_BOUNDARIES, SERIES_SHAPES, SERIES_COUNT };
+static const char *const series_name[SERIES_COUNT] = {"particles", "contacts", "boundaries", "shapes"};
+static const char *const series_ext[SERIES_COUNT] = {"vtu", "vtp", "vtp", "vtp"};
 
 struct floe_output {
     floe_world *w;
@@ -144,7 +144,8 @@ static int write_frame(floe_output *o, floe_world *w)
         int rc;
         if (s == SERIES_PARTICLES) rc = floe_vtk_write_particles(o->vtk_w, path, w, o->err, sizeof o->err);
         else if (s == SERIES_CONTACTS) rc = floe_vtk_write_contacts(o->vtk_w, path, w, o->err, sizeof o->err);
-        else rc = floe_vtk_write_boundaries(o->vtk_w, path, w, o->err, sizeof o->err);
+        else if (s == SERIES_BOUNDARIES) rc = floe_vtk_write_boundaries(o->vtk_w, path, w, o->err, sizeof o->err);
+        else rc = floe_vtk_write_shapes(o->vtk_w, path, w, o->err, sizeof o->err);
         /* the .pvd names a frame only once its file is complete */
         if (rc || floe_pvd_add(o->pvd[s], t, name, o->err, sizeof o->err)) return -1;
     }
@@ -356,6 +357,8 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     o->series_on[SERIES_PARTICLES] = o->vtk.period > 0;
     o->series_on[SERIES_CONTACTS] = o->vtk.period > 0 && cfg->vtk_contacts;
     o->series_on[SERIES_BOUNDARIES] = o->vtk.period > 0 && cfg->vtk_boundaries;
+    /* only worlds with non-spherical bodies get a shapes series */
+    o->series_on[SERIES_SHAPES] = o->vtk.period > 0 && cfg->vtk_shapes && floe_vtk_shape_count(w) > 0;
     char digits[32];
     o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
     if (o->width < 6) o->width = 6;

@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <inttypes.h>
-#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,7 +308,7 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
 
 /* ---- writing ---------------------------------------------------------------- */
 
-static const char *shape_names = "0 sphere, 1 wall, 2 facet";
+static const char *shape_names = "0 sphere, 1 wall, 2 facet, 3 capsule, 4 ellipsoid, 5 infinite cylinder";
 
 static void write_world_attrs(h5 *c, const floe_world *w) {
     hid_t g = group_new(c, c->file, "world");
@@ -505,6 +504,7 @@ static void write_particles(h5 *c, const floe_world *w) {
     put1(c, g, "blocked", T_U32, n, w->blocked);
     put1(c, g, "groups", T_U32, n, w->groups);
     attr_s(c, g, "shape_values", shape_names);
+    attr_s(c, g, "inertia_frame", "principal moments, body frame; angmom: global (NaN: from angvel)");
     attr_s(c, g, "ori_order", "w, x, y, z (body to global)");
     group_close(g);
 
@@ -538,6 +538,36 @@ static void write_particles(h5 *c, const floe_world *w) {
     }
     free(fv);
     group_close(g);
+
+    /* capsules (radius, shaft), ellipsoids (semi-axes), infinite cylinders (axis, radius) */
+    size_t nk = (size_t)w->ncapsules, ne = (size_t)w->nellipsoids, ny = (size_t)w->ncylinders;
+    double *sv = malloc(sizeof *sv * (2 * nk + 3 * ne + ny + 1));
+    int32_t *ax = malloc(sizeof *ax * (ny + 1));
+    if (!sv || !ax) fail(c, "out of memory");
+    for (size_t i = 0; sv && ax && i < nk; i++) {
+        sv[i] = w->capsules[i].radius;
+        sv[nk + i] = w->capsules[i].shaft;
+    }
+    for (size_t i = 0; sv && ax && i < ne; i++) memcpy(sv + 2 * nk + 3 * i, &w->ellipsoids[i].semi, sizeof(vec3));
+    for (size_t i = 0; sv && ax && i < ny; i++) {
+        sv[2 * nk + 3 * ne + i] = w->cylinders[i].radius;
+        ax[i] = w->cylinders[i].axis;
+    }
+    if (sv && ax) {
+        g = group_new(c, c->file, "capsules");
+        put1(c, g, "radius", T_F64, nk, sv);
+        put1(c, g, "shaft", T_F64, nk, sv + nk);
+        group_close(g);
+        g = group_new(c, c->file, "ellipsoids");
+        put2(c, g, "semi_axes", T_F64, ne, 3, sv + 2 * nk);
+        group_close(g);
+        g = group_new(c, c->file, "cylinders");
+        put1(c, g, "axis", T_I32, ny, ax);
+        put1(c, g, "radius", T_F64, ny, sv + 2 * nk + 3 * ne);
+        group_close(g);
+    }
+    free(sv);
+    free(ax);
 }
 
 /* Copies one field of every contact into buf (stride = field size). */
@@ -631,6 +661,7 @@ static void write_contacts(h5 *c, const floe_world *w) {
         free(ro);
     }
     attr_f(c, g, "margin", bp->margin);
+    attr_f(c, g, "max_moved", bp->max_moved);
     attr_i(c, g, "valid", bp->valid);
     attr_i(c, g, "rebuilds", bp->rebuilds);
     group_close(g);
@@ -654,6 +685,7 @@ static void write_run(h5 *c, const floe_restart *r) {
     attr_s(c, g, "every_order", "vtk, energy, history, progress");
     attr_i(c, g, "vtk_contacts", o->vtk_contacts);
     attr_i(c, g, "vtk_boundaries", o->vtk_boundaries);
+    attr_i(c, g, "vtk_shapes", o->vtk_shapes);
     attr_i(c, g, "final_state", o->final_state);
     attr_i(c, g, "events_skip", o->events_skip);
     size_t nh = (size_t)(o->n_history_cols > 0 ? o->n_history_cols : 0);
@@ -943,7 +975,21 @@ static void read_particles(reader *R) {
     hid_t g = group_open(c, c->file, "particles");
     int n = count_of(c, g, "pos");
     hid_t gw = group_open(c, c->file, "walls"), gf = group_open(c, c->file, "facets");
+    hid_t gk = group_open(c, c->file, "capsules"), ge = group_open(c, c->file, "ellipsoids");
+    hid_t gy = group_open(c, c->file, "cylinders");
     int nw = count_of(c, gw, "axis"), nf = count_of(c, gf, "half_thick");
+    int nk = count_of(c, gk, "radius"), ne = count_of(c, ge, "semi_axes"), ny = count_of(c, gy, "axis");
+    double *sv = NULL;
+    int32_t *ax = NULL;
+    if (c->bad) goto out;
+    sv = malloc(sizeof *sv * (2 * (size_t)nk + 3 * (size_t)ne + (size_t)ny + 1));
+    ax = malloc(sizeof *ax * ((size_t)ny + 1));
+    if (!sv || !ax) fail(c, "out of memory");
+    get(c, gk, "radius", T_F64, (size_t)nk, 1, sv);
+    get(c, gk, "shaft", T_F64, (size_t)nk, 1, sv + nk);
+    get(c, ge, "semi_axes", T_F64, (size_t)ne, 3, sv + 2 * nk);
+    get(c, gy, "radius", T_F64, (size_t)ny, 1, sv + 2 * nk + 3 * ne);
+    get(c, gy, "axis", T_I32, (size_t)ny, 1, ax);
     if (c->bad) goto out;
     size_t N = (size_t)n;
     uint8_t *shape = malloc(N + 1);
@@ -975,13 +1021,22 @@ static void read_particles(reader *R) {
             floe_vec3 vv[3] = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
             id = floe_add_facet(w, &d, vv, fv[9 * nf + sidx[i]]);
             if (id >= 0) memcpy(w->facets[w->nfacets - 1].v, v, sizeof w->facets[0].v); /* exact, body frame */
+        } else if (shape[i] == FLOE_SHAPE_CAPSULE && sidx[i] == w->ncapsules && sidx[i] < nk) {
+            id = floe_add_capsule(w, &d, sv[sidx[i]], sv[nk + sidx[i]]);
+        } else if (shape[i] == FLOE_SHAPE_ELLIPSOID && sidx[i] == w->nellipsoids && sidx[i] < ne) {
+            const double *e = sv + 2 * nk + 3 * (size_t)sidx[i];
+            id = floe_add_ellipsoid(w, &d, (floe_vec3){e[0], e[1], e[2]});
+        } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
+            id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
         } else {
             fail(c, "particle %zu: bad shape %d or shape index %d", i, shape[i], sidx[i]);
             break;
         }
         if (id != (int)i) world_error(c, w, "particles");
     }
-    if (!c->bad && (w->nwalls != nw || w->nfacets != nf)) fail(c, "walls or facets not referenced by particles");
+    if (!c->bad && (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne ||
+                    w->ncylinders != ny))
+        fail(c, "shape tables do not match the particles");
     if (!c->bad) {
         get(c, g, "pos", T_F64, N, 3, w->pos);
         get(c, g, "vel", T_F64, N, 3, w->vel);
@@ -1005,8 +1060,13 @@ static void read_particles(reader *R) {
     free(ws);
     free(fv);
 out:
+    free(sv);
+    free(ax);
     group_close(gw);
     group_close(gf);
+    group_close(gk);
+    group_close(ge);
+    group_close(gy);
     group_close(g);
 }
 
@@ -1115,6 +1175,7 @@ static void read_contacts(reader *R) {
     get(c, gb, "ref_pos", T_F64, (size_t)w->np, 3, w->bp.ref_pos);
     get(c, gb, "ref_ori", T_F64, (size_t)w->np, 4, w->bp.ref_ori);
     w->bp.margin = get_f(c, gb, "margin");
+    w->bp.max_moved = get_f(c, gb, "max_moved");
     w->bp.valid = (int)get_i(c, gb, "valid");
     w->bp.rebuilds = get_i(c, gb, "rebuilds");
     if (c->bad) w->bp.valid = 0;
@@ -1187,7 +1248,7 @@ static void read_state(reader *R) {
     }
     group_close(g);
     /* start() is not run again: resolve what it would have */
-    w->nthreads = w->def.threads > 0 ? w->def.threads : omp_get_max_threads();
+    w->nthreads = floe__resolve_threads(w);
 }
 
 static void read_run(reader *R, floe_restart *r) {
@@ -1215,6 +1276,7 @@ static void read_run(reader *R, floe_restart *r) {
         o->progress = (floe_every){iv[3], dv[3]};
         o->vtk_contacts = (int)get_i(c, g, "vtk_contacts");
         o->vtk_boundaries = (int)get_i(c, g, "vtk_boundaries");
+        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_i(c, g, "vtk_shapes") : 1;
         o->final_state = (int)get_i(c, g, "final_state");
         o->events_skip = (uint32_t)get_i(c, g, "events_skip");
         hid_t hg = group_open(c, g, "history_columns");
@@ -1391,6 +1453,22 @@ static entry *scan(const char *dir, const char *prefix, int *n) {
     closedir(d);
     if (*n > 1) qsort(e, (size_t)*n, sizeof *e, by_step_desc);
     return e;
+}
+
+int floe_restart_clear(const char *dir) {
+    int removed = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        int tmpfile = !strncmp(de->d_name, ".restart_", 9) && len > 7 && !strcmp(de->d_name + len - 7, ".h5.tmp");
+        if (!tmpfile && file_step(de->d_name, "restart") < 0 && file_step(de->d_name, "runaway") < 0) continue;
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        removed += remove(p) == 0 && !tmpfile;
+    }
+    if (d) closedir(d);
+    return removed;
 }
 
 int floe_restart_list(const char *dir, char (*paths)[4096], int max) {

@@ -42,5 +42,8 @@ void floe_restart_free(floe_restart *r);
 /* Restart files in `dir`, newest first: fills up to `max` paths (each
  * PATH_MAX-sized buffers in `paths`) and returns how many exist. */
 int floe_restart_list(const char *dir, char (*paths)[4096], int max);
+/* Removes the restart and runaway files of `dir` (a new run starts there);
+ * returns how many. */
+int floe_restart_clear(const char *dir);
 
 #endif

@@ -33,6 +33,7 @@ typedef struct floe_output_config {
     floe_every vtk;          /* ParaView series; default every 1/100 of the run */
     int vtk_contacts;        /* write contacts series (default 1) */
     int vtk_boundaries;      /* write walls/facets series (default 1) */
+    int vtk_shapes;          /* write capsules/ellipsoids/cylinders as surfaces, if any (default 1) */
     floe_every energy;       /* energy.csv; default every 1/1000 of the run */
     floe_every history;      /* history.csv */
     floe_history_column *history_cols;

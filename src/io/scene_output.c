@@ -13,6 +13,7 @@ void scene_output_init(floe_output_config *out)
     memset(out, 0, sizeof *out);
     out->vtk_contacts = 1;
     out->vtk_boundaries = 1;
+    out->vtk_shapes = 1;
     out->final_state = 1;
     /* by default only bond breaks: created/deleted rows swamp granular runs */
     out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN);
@@ -298,7 +299,7 @@ static int history(scene_ctx *c, sy_node *n, floe_output_config *out)
 int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
 {
     static const char *const keys[] = {"vtk", "energy", "history", "final_state", "progress", "events"};
-    static const char *const vtk_keys[] = {"every", "interval", "contacts", "boundaries"};
+    static const char *const vtk_keys[] = {"every", "interval", "contacts", "boundaries", "shapes"};
     static const char *const every_keys[] = {"every", "interval"};
     sy_doc *d = c->d;
     sy_node *n;
@@ -312,6 +313,8 @@ int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
         if (r && (k = sy_get(d, n, "contacts")) && sy_bool(d, k, "output.vtk.contacts", &out->vtk_contacts))
             return -1;
         if (r && (k = sy_get(d, n, "boundaries")) && sy_bool(d, k, "output.vtk.boundaries", &out->vtk_boundaries))
+            return -1;
+        if (r && (k = sy_get(d, n, "shapes")) && sy_bool(d, k, "output.vtk.shapes", &out->vtk_shapes))
             return -1;
     }
     if ((n = sy_get(d, sec, "energy")) &&

@@ -48,6 +48,7 @@ struct floe_vtk {
     int nmodels;
     int *colmap;         /* per model, per state name: state column, or -1 */
     char (*colname)[96];
+    const char *normals; /* name of the point array that holds normals, or NULL */
 };
 
 struct floe_pvd {
@@ -157,6 +158,7 @@ static void vtk_begin(floe_vtk *v)
     v->dlen = 0;
     v->xlen = 0;
     v->oom = 0;
+    v->normals = NULL;
 }
 
 /* Keeps names to what XML attributes and ParaView's calculator accept. */
@@ -228,7 +230,9 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
     int any = 0;
     for (int i = 0; i < v->narr; i++) any |= v->arr[i].section == section;
     if (!any && !always) return;
-    xml_add(v, "%s<%s>\n", indent, tag);
+    /* the Normals attribute makes ParaView shade the surface smoothly */
+    if (section == S_POINTDATA && v->normals) xml_add(v, "%s<%s Normals=\"%s\">\n", indent, tag, v->normals);
+    else xml_add(v, "%s<%s>\n", indent, tag);
     for (int i = 0; i < v->narr; i++) {
         const vtk_array *a = &v->arr[i];
         if (a->section != section) continue;
@@ -764,6 +768,226 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
              "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
              "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ncell);
     return vtk_write(v, path, "PolyData", attrs, NULL, err, errlen);
+}
+
+/* ---- shapes: capsules, ellipsoids, cylinders as surfaces --------------------- */
+
+/* Each shape is a surface of revolution about a local "up" axis: optional
+ * poles at both ends and `rings` rings of SEG points in between (ring
+ * points counterclockwise about up), so one connectivity pattern serves all
+ * three. Counts are in docs/outputs.md; test_shapes_io checks them. */
+enum {
+    ELL_SEG = 16, ELL_RINGS = 7,   /* 8 latitude bands */
+    CAP_SEG = 16, CAP_RINGS = 8,   /* 4 rings per hemisphere, the two equators bound the shaft */
+    CYL_SEG = 32, CYL_RINGS = 2    /* an open tube: an infinite body has no end caps */
+};
+
+static int is_shape(floe_shape_type s)
+{
+    return s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID || s == FLOE_SHAPE_INFCYLINDER;
+}
+
+static void mesh_size(floe_shape_type s, size_t *npts, size_t *ntri)
+{
+    size_t seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
+    size_t rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
+    size_t poles = s == FLOE_SHAPE_INFCYLINDER ? 0 : 2;
+    *npts = poles + rings * seg;
+    *ntri = 2 * seg * (rings - 1) + poles * seg;
+}
+
+int floe_vtk_shape_count(const floe_world *w)
+{
+    int n = floe_particle_count(w), c = 0;
+    for (int i = 0; i < n; i++) c += is_shape(floe_particle_shape(w, i));
+    return c;
+}
+
+/* Triangles of one body whose points start at `base`: ring k, point j is
+ * base + poles/2 + k seg + j; the poles are the first and the last point.
+ * Triangles are counterclockwise seen from outside. */
+static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, int rings, int poles)
+{
+    int64_t r0 = base + (poles ? 1 : 0), last = r0 + (int64_t)rings * seg;
+    for (int j = 0; j < seg; j++) {
+        int64_t j1 = (j + 1) % seg;
+        if (poles) {
+            put_i64(conn, 3 * t, base);
+            put_i64(conn, 3 * t + 1, r0 + j1);
+            put_i64(conn, 3 * t + 2, r0 + j);
+            t++;
+        }
+        for (int k = 0; k + 1 < rings; k++) {
+            int64_t a = r0 + (int64_t)k * seg + j, b = r0 + (int64_t)k * seg + j1;
+            int64_t c = b + seg, d = a + seg;
+            put_i64(conn, 3 * t, a);
+            put_i64(conn, 3 * t + 1, b);
+            put_i64(conn, 3 * t + 2, c);
+            put_i64(conn, 3 * t + 3, a);
+            put_i64(conn, 3 * t + 4, c);
+            put_i64(conn, 3 * t + 5, d);
+            t += 2;
+        }
+        if (poles) {
+            int64_t a = r0 + (int64_t)(rings - 1) * seg + j, b = r0 + (int64_t)(rings - 1) * seg + j1;
+            put_i64(conn, 3 * t, a);
+            put_i64(conn, 3 * t + 1, b);
+            put_i64(conn, 3 * t + 2, last);
+            t++;
+        }
+    }
+    return t;
+}
+
+/* The angle steps use cos/sin of multiples of 2 pi / seg: a picture, so
+ * libm differences do not matter here. */
+static void ring_dir(int j, int seg, double *c, double *s)
+{
+    double a = 2 * 3.14159265358979324 * j / seg;
+    *c = cos(a);
+    *s = sin(a);
+}
+
+/* Points and unit normals of one body, global, in the order mesh_tris expects. */
+static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi, int have_box, double margin,
+                          floe_vec3 *pt, floe_vec3 *nr)
+{
+    floe_shape_type s = floe_particle_shape(w, i);
+    floe_vec3 c = floe_positions(w)[i];
+    floe_quat q = floe_orientations(w)[i];
+    size_t n = 0;
+    if (s == FLOE_SHAPE_ELLIPSOID) {
+        /* unit sphere u (poles on body z) -> S u; normal along S^-1 u */
+        floe_vec3 a;
+        floe_ellipsoid_semi_axes(w, i, &a);
+        for (int k = -1; k <= ELL_RINGS; k++) {
+            int pole = k < 0 || k == ELL_RINGS;
+            double th = 3.14159265358979324 * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
+            for (int j = 0; j < (pole ? 1 : ELL_SEG); j++) {
+                double cp, sp;
+                ring_dir(j, ELL_SEG, &cp, &sp);
+                floe_vec3 u = pole ? (floe_vec3){0, 0, k < 0 ? -1 : 1} : (floe_vec3){st * cp, st * sp, ct};
+                floe_vec3 p = {a.x * u.x, a.y * u.y, a.z * u.z}, g = {u.x / a.x, u.y / a.y, u.z / a.z};
+                double gl = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+                pt[n] = vadd(c, qrot(q, p));
+                nr[n++] = qrot(q, vscale(g, 1 / gl));
+            }
+        }
+    } else if (s == FLOE_SHAPE_CAPSULE) {
+        /* up = body x; hemisphere rings at angle al from the pole, the shaft
+         * between the two equators */
+        double r = floe_radii(w)[i], h = 0.5 * floe_capsule_shaft(w, i);
+        const int half = CAP_RINGS / 2;
+        for (int k = -1; k <= CAP_RINGS; k++) {
+            int pole = k < 0 || k == CAP_RINGS;
+            int top = k >= half;
+            int step = top ? CAP_RINGS - k : k + 1; /* 1 .. half from the pole, 0 at the pole */
+            double al = 0.5 * 3.14159265358979324 * (pole ? 0 : step) / half;
+            double ax = top ? cos(al) : -cos(al), rho = sin(al), x0 = top ? h : -h;
+            for (int j = 0; j < (pole ? 1 : CAP_SEG); j++) {
+                double cp, sp;
+                ring_dir(j, CAP_SEG, &cp, &sp);
+                floe_vec3 nb = {ax, rho * cp, rho * sp};
+                pt[n] = vadd(c, qrot(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
+                nr[n++] = qrot(q, nb);
+            }
+        }
+    } else {
+        /* global axis k: up = e_k, ring plane spanned by e_(k+1), e_(k+2) */
+        int k = floe_infcylinder_axis(w, i);
+        if (k < 0 || k > 2) k = 0;
+        double r = floe_radii(w)[i], ck = vget(c, k);
+        double half = fmax(0.5, 2 * r);
+        double z0 = have_box ? vget(lo, k) - margin : ck - half, z1 = have_box ? vget(hi, k) + margin : ck + half;
+        for (int ring = 0; ring < CYL_RINGS; ring++) {
+            double z = ring == 0 ? z0 : z1;
+            for (int j = 0; j < CYL_SEG; j++) {
+                double cp, sp;
+                ring_dir(j, CYL_SEG, &cp, &sp);
+                floe_vec3 d = {0, 0, 0};
+                vset(&d, (k + 1) % 3, cp);
+                vset(&d, (k + 2) % 3, sp);
+                floe_vec3 p = vadd(c, vscale(d, r));
+                vset(&p, k, z);
+                pt[n] = p;
+                nr[n++] = d;
+            }
+        }
+    }
+    return n;
+}
+
+int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen)
+{
+    int n = floe_particle_count(w);
+    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    size_t nb = 0, npts = 0, ntri = 0;
+    for (int i = 0; i < n; i++) {
+        floe_shape_type s = floe_particle_shape(w, i);
+        if (!is_shape(s)) continue;
+        size_t p, t;
+        mesh_size(s, &p, &t);
+        npts += p;
+        ntri += t;
+        v->idx[nb++] = i;
+    }
+    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
+    int have_box = scene_box(w, &lo, &hi);
+    double margin = scene_margin(have_box, lo, hi);
+
+    vtk_begin(v);
+    int a_time, a_step;
+    decl_time(v, &a_time, &a_step);
+    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
+    int a_nrm = vtk_decl(v, S_POINTDATA, "normals", T_F64, 3, npts);
+    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, npts);
+    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, npts);
+    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, npts);
+    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, npts);
+    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
+    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, npts);
+    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, 3 * ntri);
+    int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ntri);
+    if (vtk_commit(v)) return oom(err, errlen, path);
+    v->normals = "normals";
+    fill_time(v, w, a_time, a_step);
+
+    if (nb > 0) {
+        const floe_vec3 *vel = floe_velocities(w), *angvel = floe_angular_velocities(w);
+        const int *mat = floe_particle_materials(w);
+        const uint32_t *grp = floe_particle_groups(w);
+        unsigned char *p_pts = vtk_ptr(v, a_pts), *p_nrm = vtk_ptr(v, a_nrm);
+        unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
+        floe_vec3 pt[2 + CYL_RINGS * CYL_SEG + ELL_RINGS * ELL_SEG + CAP_RINGS * CAP_SEG];
+        floe_vec3 nr[sizeof pt / sizeof pt[0]];
+        size_t ip = 0, it = 0;
+        for (size_t b = 0; b < nb; b++) {
+            int i = v->idx[b];
+            floe_shape_type s = floe_particle_shape(w, i);
+            size_t np = mesh_points(w, i, lo, hi, have_box, margin, pt, nr);
+            for (size_t k = 0; k < np; k++) {
+                put_vec(p_pts, ip + k, pt[k]);
+                put_vec(p_nrm, ip + k, nr[k]);
+                put_i32(vtk_ptr(v, a_id), ip + k, i);
+                put_i32(vtk_ptr(v, a_shape), ip + k, (int32_t)s);
+                put_i32(vtk_ptr(v, a_mat), ip + k, mat[i]);
+                put_u32(vtk_ptr(v, a_grp), ip + k, grp[i]);
+                put_vec(vtk_ptr(v, a_vel), ip + k, vel[i]);
+                put_vec(vtk_ptr(v, a_angvel), ip + k, angvel[i]);
+            }
+            int seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
+            int rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
+            size_t t0 = it;
+            it = mesh_tris(p_conn, it, (int64_t)ip, seg, rings, s != FLOE_SHAPE_INFCYLINDER);
+            for (size_t t = t0; t < it; t++) put_i64(p_off, t, (int64_t)(3 * (t + 1)));
+            ip += np;
+        }
+    }
+    char attrs[192];
+    snprintf(attrs, sizeof attrs,
+             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ntri);
+    return vtk_write(v, path, "PolyData", attrs, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
 }
 
 /* ---- .pvd collections -------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* VTK XML writers for ParaView: particles (.vtu, one vertex cell per
  * particle), contacts (.vtp, one line per contact), boundaries (.vtp, walls
- * as quads and facets as triangles), and .pvd collections that tie the
+ * as quads and facets as triangles), shapes (.vtp, capsules, ellipsoids and
+ * infinite cylinders as triangle surfaces), and .pvd collections that tie the
  * frames of a series together. Binary data is raw appended with UInt64
  * block headers in the host byte order. Arrays and units: docs/outputs.md. */
 #ifndef FLOE_IO_VTK_H
@@ -24,6 +25,12 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
                             char *err, size_t errlen);
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
                               char *err, size_t errlen);
+/* Capsules, ellipsoids and infinite cylinders as triangulated surfaces (.vtp). */
+int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w,
+                          char *err, size_t errlen);
+/* Number of capsules, ellipsoids and infinite cylinders: whether a shapes
+ * series has anything to show. */
+int floe_vtk_shape_count(const floe_world *w);
 
 /* Contact models (registry index) whose state arrays the contacts frames
  * carry; a resumed run restores the set so that its frames keep the same

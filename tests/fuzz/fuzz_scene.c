@@ -34,15 +34,24 @@ static void fuzz_copy(const char *name) {
     if (out) fclose(out);
 }
 
+static const char *const fuzz_files[] = {"ramp_ascii.stl", "ramp_binary.stl", "bad_garbage.stl",
+                                         "bad_truncated_ascii.stl", "bad_truncated_binary.stl", "scene.yaml"};
+
+static void fuzz_cleanup(void) {
+    for (size_t i = 0; i < sizeof fuzz_files / sizeof *fuzz_files; i++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", fuzz_dir, fuzz_files[i]);
+        remove(p);
+    }
+    rmdir(fuzz_dir);
+}
+
 int FUZZ_SCENE_ENTRY(const uint8_t *data, size_t size) {
     if (!fuzz_dir[0]) {
         snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/floe_fuzz_scene_XXXXXX");
         if (!mkdtemp(fuzz_dir)) abort();
-        fuzz_copy("ramp_ascii.stl");
-        fuzz_copy("ramp_binary.stl");
-        fuzz_copy("bad_garbage.stl");
-        fuzz_copy("bad_truncated_ascii.stl");
-        fuzz_copy("bad_truncated_binary.stl");
+        atexit(fuzz_cleanup);
+        for (size_t i = 0; i + 1 < sizeof fuzz_files / sizeof *fuzz_files; i++) fuzz_copy(fuzz_files[i]);
     }
     char path[300];
     snprintf(path, sizeof path, "%s/scene.yaml", fuzz_dir);
