@@ -275,12 +275,7 @@ static floe_status collide(floe_world *w) {
 /* First call: resolve settings, then forces at t = 0 before any update (G4). */
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
-    /* default: all cores, but one thread per ~4000 bodies at least, since the
-     * per-step fork/join costs more than small worlds gain (results are the
-     * same for any thread count) */
-    int auto_threads = w->np / 4000 > 1 ? w->np / 4000 : 1;
-    w->nthreads = w->def.threads > 0 ? w->def.threads
-                                     : (auto_threads < omp_get_max_threads() ? auto_threads : omp_get_max_threads());
+    w->nthreads = floe__resolve_threads(w);
     double rmin = INFINITY;
     w->rmax = 0;
     for (int i = 0; i < w->np; i++)

@@ -98,8 +98,11 @@ void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
     w->on_event = fn;
     w->event_user = user;
 }
+
+/* Default: all cores, but at least ~4000 bodies per thread, since the
+ * per-step fork/join costs more than small worlds gain (results are the
+ * same for any thread count). */
 int floe__resolve_threads(const floe_world *w) {
-    /* as start() does: all cores, but at least ~4000 bodies per thread */
     int auto_threads = w->np / 4000 > 1 ? w->np / 4000 : 1;
     int max = omp_get_max_threads();
     return w->def.threads > 0 ? w->def.threads : (auto_threads < max ? auto_threads : max);
@@ -107,7 +110,7 @@ int floe__resolve_threads(const floe_world *w) {
 
 void floe_set_threads(floe_world *w, int threads) {
     w->def.threads = threads > 0 ? threads : 0;
-    if (w->started) w->nthreads = floe__resolve_threads(w); /* start() resolved it already */
+    if (w->started) w->nthreads = floe__resolve_threads(w);
 }
 void floe_set_gravity(floe_world *w, floe_vec3 g) { w->def.gravity = g; }
 
