@@ -276,8 +276,8 @@ static int cmd_run(int argc, char **argv) {
         floe_scene_free(&sc);
         return 1;
     }
-    fprintf(stderr, "floe %s: %s -> %s/: %d particles, %lld steps\n", FLOE_VERSION, o.path, dir,
-            floe_particle_count(w), (long long)total);
+    fprintf(stderr, "floe %s: %s -> %s/: %d particles, %lld steps, %d thread%s\n", FLOE_VERSION, o.path, dir,
+            floe_particle_count(w), (long long)total, floe_thread_count(w), floe_thread_count(w) > 1 ? "s" : "");
     /* restart files of an earlier run here would be taken for this run's */
     int stale = floe_restart_clear(dir);
     if (stale > 0) fprintf(stderr, "floe: removed %d restart file(s) of an earlier run in %s/\n", stale, dir);

@@ -67,7 +67,7 @@ typedef struct floe_world_def {
     double damping;        /* Cundall non-viscous damping coefficient, [0,1), default 0 */
     double skin;           /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
     int legacy_lens;       /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
-    int threads;           /* OpenMP threads; 0: the runtime default, at most one per 4000 bodies */
+    int threads;           /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
     int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
     int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
     floe_event_fn *on_event; /* called serially, in a deterministic order */
@@ -79,6 +79,7 @@ floe_world *floe_world_create(const floe_world_def *def);
 void floe_world_destroy(floe_world *w);
 void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user);
 void floe_set_threads(floe_world *w, int threads);   /* 0: automatic (see floe_world_def) */
+int floe_thread_count(const floe_world *w);          /* threads the steps use (or will use) */
 void floe_set_gravity(floe_world *w, floe_vec3 g);
 
 /* ---- contact models and materials -------------------------------------- */

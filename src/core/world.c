@@ -99,14 +99,33 @@ void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
     w->event_user = user;
 }
 
-/* Default: all cores, but at least ~4000 bodies per thread, since the
- * per-step fork/join costs more than small worlds gain (results are the
- * same for any thread count). */
-int floe__resolve_threads(const floe_world *w) {
-    int auto_threads = w->np / 4000 > 1 ? w->np / 4000 : 1;
-    int max = omp_get_max_threads();
-    return w->def.threads > 0 ? w->def.threads : (auto_threads < max ? auto_threads : max);
+/* Cores kept busy by other processes: the 1-minute load average of Linux
+ * (0 where it cannot be read). */
+static int busy_cores(void) {
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load = 0;
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) load = 0;
+        fclose(f);
+    }
+    return load > 0 ? (int)(load + 0.5) : 0;
 }
+
+/* Default: the cores nobody else is using, and at least ~4000 bodies per
+ * thread. A thread on a core shared with another busy process stalls every
+ * fork/join of the step (ten times slower in a measured case), and small
+ * worlds gain less than the fork/join costs. Results are the same for any
+ * thread count, so the choice only affects speed. */
+int floe__resolve_threads(const floe_world *w) {
+    if (w->def.threads > 0) return w->def.threads;
+    int n = omp_get_max_threads(), idle = n - busy_cores();
+    int by_size = w->np / 4000 > 1 ? w->np / 4000 : 1;
+    if (idle < n) n = idle;
+    if (by_size < n) n = by_size;
+    return n > 1 ? n : 1;
+}
+
+int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
 
 void floe_set_threads(floe_world *w, int threads) {
     w->def.threads = threads > 0 ? threads : 0;
