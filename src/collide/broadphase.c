@@ -16,8 +16,8 @@ static int push_pair(floe_broadphase *bp, int a, int b) {
 }
 
 int floe_broadphase_needs_rebuild(const floe_world *w) {
-    /* max_moved comes from the integrator's pass over the bodies */
-    return !w->bp.valid || !(w->bp.max_moved <= 0.5 * w->skin); /* NaN also triggers */
+    /* max_moved2 comes from the integrator's pass over the bodies */
+    return !w->bp.valid || !(w->bp.max_moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
 }
 
 typedef struct grid {

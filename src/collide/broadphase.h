@@ -4,9 +4,10 @@
 
 #include "core/world.h"
 
-/* Largest distance any point of body i moved since the last rebuild. */
-static inline double floe_moved(const floe_world *w, int i) {
-    double d = vlen(vsub(w->pos[i], w->bp.ref_pos[i]));
+/* Square of the largest distance any point of body i moved since the last
+ * rebuild (squared: no square root for the many round bodies). */
+static inline double floe_moved2(const floe_world *w, int i) {
+    double d2 = vlen2(vsub(w->pos[i], w->bp.ref_pos[i]));
     int sh = w->shape[i];
     if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
         /* rotation moves the surface: bound by angle x farthest point, which
@@ -18,9 +19,10 @@ static inline double floe_moved(const floe_world *w, int i) {
             const floe_facet *f = &w->facets[w->shape_idx[i]];
             ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
         }
-        d += ang * ext;
+        double d = sqrt(d2) + ang * ext;
+        d2 = d * d;
     }
-    return d;
+    return d2;
 }
 
 /* 1 if some body moved more than half the skin since the last rebuild. */

@@ -182,7 +182,7 @@ floe_status floe__integrate(floe_world *w) {
             w->pos[i] = vmadd(w->pos[i], v, dt);
             if (!spun && (om.x != 0 || om.y != 0 || om.z != 0))
                 w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
-            double mv_i = floe_moved(w, i);
+            double mv_i = floe_moved2(w, i);
             if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
             if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om) ||
                 vlen2(vsub(w->pos[i], w->box_centre)) > w->box_reach2)
@@ -190,7 +190,7 @@ floe_status floe__integrate(floe_world *w) {
         }
         accs[blk] = acc;
     }
-    w->bp.max_moved = worst;
+    w->bp.max_moved2 = worst;
     for (int blk = 0; blk < nb; blk++) {
         w->e_damping += accs[blk].damping;
 

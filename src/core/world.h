@@ -55,7 +55,7 @@ typedef struct floe_broadphase {
     int *cell_start, *cell_items, *cell_of; int ncells_cap, nitems_cap, cell_of_cap;
     int64_t rebuilds;
     double margin;                      /* extra pair-search distance (creation gaps) */
-    double max_moved;                   /* largest floe_moved() after the last update */
+    double max_moved2;                  /* largest floe_moved2() after the last update */
     int valid;
 } floe_broadphase;
 

@@ -661,7 +661,7 @@ static void write_contacts(h5 *c, const floe_world *w) {
         free(ro);
     }
     attr_f(c, g, "margin", bp->margin);
-    attr_f(c, g, "max_moved", bp->max_moved);
+    attr_f(c, g, "max_moved2", bp->max_moved2);
     attr_i(c, g, "valid", bp->valid);
     attr_i(c, g, "rebuilds", bp->rebuilds);
     group_close(g);
@@ -1175,7 +1175,7 @@ static void read_contacts(reader *R) {
     get(c, gb, "ref_pos", T_F64, (size_t)w->np, 3, w->bp.ref_pos);
     get(c, gb, "ref_ori", T_F64, (size_t)w->np, 4, w->bp.ref_ori);
     w->bp.margin = get_f(c, gb, "margin");
-    w->bp.max_moved = get_f(c, gb, "max_moved");
+    w->bp.max_moved2 = get_f(c, gb, "max_moved2");
     w->bp.valid = (int)get_i(c, gb, "valid");
     w->bp.rebuilds = get_i(c, gb, "rebuilds");
     if (c->bad) w->bp.valid = 0;
