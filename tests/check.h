@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures = 0;
@@ -24,6 +25,21 @@ static int check_failures = 0;
             #got, g_, w_, r_, fabs(g_ - w_) / fabs(w_)); } } while (0)
 
 #define REPORT(...) do { printf(__VA_ARGS__); fflush(stdout); } while (0)
+
+/* Whole file in a NUL-terminated buffer (free it); NULL if unreadable. */
+static inline char *check_slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (b) b[got] = 0;
+    if (len) *len = got;
+    return b;
+}
 
 #define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d check(s) failed\n", check_failures), 1) : 0)
 

@@ -49,25 +49,12 @@ static double rnd(uint64_t *s) {
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (b) b[got] = 0;
-    *len = got;
-    return b;
-}
 
 static int ends_with(const char *dir, const char *name, const char *tail) {
     char p[600];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     size_t len;
-    char *b = slurp(p, &len);
+    char *b = check_slurp(p, &len);
     if (!b) return -1; /* not written yet */
     size_t k = strlen(tail);
     int ok = len >= k && memcmp(b + len - k, tail, k) == 0;
@@ -114,8 +101,8 @@ static int check_dir(const char *dir, int *tmp_seen) {
 }
 
 static int same_file(const char *a, const char *b) {
-    size_t la, lb;
-    char *x = slurp(a, &la), *y = slurp(b, &lb);
+    size_t la = 0, lb = 0;
+    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
     int ok = x && y && la == lb && memcmp(x, y, la) == 0;
     free(x);
     free(y);

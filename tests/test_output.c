@@ -20,25 +20,6 @@
 
 /* ---- file helpers ------------------------------------------------------ */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        if (len) *len = (size_t)n;
-    }
-    return buf;
-}
 
 static int exists(const char *path)
 {
@@ -69,7 +50,7 @@ static void rm_rf(const char *path)
 /* Lines of a text file, the header first; returns the count (0 if missing). */
 static int read_lines(const char *path, char ***lines)
 {
-    char *text = slurp(path, NULL);
+    char *text = check_slurp(path, NULL);
     *lines = NULL;
     if (!text) return 0;
     int n = 0, cap = 0;
@@ -184,7 +165,7 @@ static int by_offset(const void *a, const void *b)
 static int vtk_read(const char *path, vtk_file *v)
 {
     memset(v, 0, sizeof *v);
-    v->buf = slurp(path, &v->len);
+    v->buf = check_slurp(path, &v->len);
     if (!v->buf) {
         fprintf(stderr, "cannot read %s\n", path);
         return -1;
@@ -290,7 +271,7 @@ static double vtk_f64(const vtk_file *v, const vtk_arr *a, size_t i)
 /* Entries of a .pvd: the file names, in order. */
 static int pvd_files(const char *path, char files[][128], double *times, int cap)
 {
-    char *text = slurp(path, NULL);
+    char *text = check_slurp(path, NULL);
     if (!text) return -1;
     CHECK(strstr(text, "<VTKFile type=\"Collection\"") != NULL);
     CHECK(strstr(text, "</Collection>\n</VTKFile>\n") != NULL);

@@ -243,19 +243,6 @@ static int run(const char *const *argv, const char *errfile) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (b) b[got] = 0;
-    if (len) *len = got;
-    return b;
-}
 
 static void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
@@ -283,8 +270,8 @@ static int same_tree(const char *ref, const char *dir, const char *sub) {
             ok &= same_tree(ref, dir, name);
             continue;
         }
-        size_t la, lb;
-        char *a = slurp(p, &la), *b = slurp(q, &lb);
+        size_t la = 0, lb = 0;
+        char *a = check_slurp(p, &la), *b = check_slurp(q, &lb);
         files++;
         if (!a || !b || la != lb || memcmp(a, b, la) != 0) {
             fprintf(stderr, "%s differs from %s\n", q, p);
@@ -350,7 +337,7 @@ static void check_cli(void) {
     const char *run_cut[] = {"floe", "run", scene, "--out", out, "--threads", "1", "--restart-every", "97",
                              "--stop-at", "250", NULL};
     CHECK(run(run_cut, err) == 0);
-    char *msg = slurp(err, NULL);
+    char *msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "stopped at step 250"));
     free(msg);
     CHECK(count_files(out, "restart_") == 2); /* 194 and 250: the last two */
@@ -358,7 +345,7 @@ static void check_cli(void) {
     CHECK(run(resume1, err) == 0);
     const char *resume2[] = {"floe", "resume", out, "--threads", "2", NULL};
     CHECK(run(resume2, err) == 0);
-    msg = slurp(err, NULL);
+    msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "resuming") && strstr(msg, "at step 600"));
     free(msg);
     int ok = same_tree(ref, out, "");
@@ -378,7 +365,7 @@ static void check_cli(void) {
         snprintf(cmd, sizeof cmd, "h5dump -H %s > %s/h5dump.txt 2>&1", h5, tmp);
         CHECK(system(cmd) == 0);
         snprintf(cmd, sizeof cmd, "%s/h5dump.txt", tmp);
-        msg = slurp(cmd, NULL);
+        msg = check_slurp(cmd, NULL);
         CHECK(msg && strstr(msg, "GROUP \"model_state\"") && strstr(msg, "DATASET \"pos\""));
         free(msg);
     }
@@ -393,7 +380,7 @@ static void check_cli(void) {
     char e2[1024];
     CHECK(floe_restart_load(cmd, &r, e2, sizeof e2) != 0 && strstr(e2, "not an HDF5 file"));
     size_t len;
-    char *good = slurp(h5, &len);
+    char *good = check_slurp(h5, &len);
     for (size_t cut = 64; good && cut < len; cut = cut * 3 / 2 + 7) { /* truncated copies */
         FILE *f = fopen(cmd, "wb");
         fwrite(good, 1, cut, f);
@@ -419,13 +406,13 @@ static void check_cli(void) {
     snprintf(out, sizeof out, "%s/away", tmp);
     const char *run_away[] = {"floe", "run", scene, "--out", out, "--restart-every", "5", NULL};
     CHECK(run(run_away, err) == 1);
-    msg = slurp(err, NULL);
+    msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "runaway at step") && strstr(msg, "particle 1 left the domain") &&
           strstr(msg, "runaway_"));
     free(msg);
     CHECK(count_files(out, "runaway_") == 1);
     snprintf(cmd, sizeof cmd, "%s/energy.csv", out);
-    msg = slurp(cmd, &len);
+    msg = check_slurp(cmd, &len);
     CHECK(msg && len > 0 && msg[len - 1] == '\n');
     free(msg);
     /* resuming runs into the same runaway at the same step */
@@ -438,7 +425,7 @@ static void check_cli(void) {
     if (d) closedir(d);
     const char *resume_dead[] = {"floe", "resume", h5, NULL};
     CHECK(run(resume_dead, err) == 2);
-    msg = slurp(err, NULL);
+    msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "blew up"));
     free(msg);
 }
