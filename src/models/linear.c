@@ -20,7 +20,7 @@ static const floe_param_spec law_params[] = {
     {"kt", 0, 0, INFINITY, 0, 1, "N/m", "shear stiffness given directly (0: kt_div_kn x kn)"},
     {"dp_nratio", 0, 0, 1, 0, 0, "-", "normal dashpot: fraction of critical damping"},
     {"dp_sratio", 0, 0, 1, 0, 0, "-", "shear dashpot: fraction of critical damping"},
-    {"dp_mode", 0, 0, 3, 0, 0, "-", "0 full, 1 no tension, 2 no shear dashpot while sliding, 3 both"},
+    {"dp_mode", 0, 0, 3, 0, 0, "int", "0 full, 1 no tension, 2 no shear dashpot while sliding, 3 both"},
 };
 
 static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
