@@ -9,6 +9,19 @@
  * relative velocities. */
 void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens);
 
+/* Relative velocity of B with respect to A at the (mid-step) contact point
+ * cm and relative angular velocity, in the frame (n, t1, t2). Positions are
+ * at t+dt, velocities at t+dt/2, so the bodies stood at x - dt/2 v. */
+static inline void floe_l6geom_rates(floe_geom *g, vec3 cm, vec3 n, vec3 t1, vec3 t2, double dt, vec3 xa, vec3 va,
+                                     vec3 wa, vec3 xb, vec3 vb, vec3 wb) {
+    vec3 ba = vsub(cm, vmadd(xa, va, -0.5 * dt));
+    vec3 bb = vsub(cm, vmadd(xb, vb, -0.5 * dt));
+    vec3 vrel = vsub(vadd(vb, vcross(wb, bb)), vadd(va, vcross(wa, ba)));
+    vec3 wrel = vsub(wb, wa);
+    g->vel = v3(vdot(n, vrel), vdot(t1, vrel), vdot(t2, vrel));
+    g->angvel = v3(vdot(n, wrel), vdot(t1, wrel), vdot(t2, wrel));
+}
+
 /* Later steps: carry the frame with the pair's rigid motion, relative
  * velocities at the mid-step contact point. Inline: it runs for every
  * contact every step. */
@@ -29,15 +42,7 @@ static inline void floe_l6geom_update(floe_geom *g, const floe_raw_contact *r, d
         t1n = vnormalize(vsub(t1n, vscale(n, vdot(t1n, n))));
         t2n = vcross(n, t1n);
     }
-    /* relative velocity at the mid-step contact point (positions are at t+dt,
-     * velocities at t+dt/2) */
-    vec3 cm = vscale(vadd(g->c, r->c), 0.5);
-    vec3 ba = vsub(cm, vmadd(xa, va, -0.5 * dt));
-    vec3 bb = vsub(cm, vmadd(xb, vb, -0.5 * dt));
-    vec3 vrel = vsub(vadd(vb, vcross(wb, bb)), vadd(va, vcross(wa, ba)));
-    vec3 wrel = vsub(wb, wa);
-    g->vel = v3(vdot(nm, vrel), vdot(tm1, vrel), vdot(tm2, vrel));
-    g->angvel = v3(vdot(nm, wrel), vdot(tm1, wrel), vdot(tm2, wrel));
+    floe_l6geom_rates(g, vscale(vadd(g->c, r->c), 0.5), nm, tm1, tm2, dt, xa, va, wa, xb, vb, wb);
     g->n = n;
     g->t1 = t1n;
     g->t2 = t2n;

@@ -51,6 +51,11 @@ static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
     if (fresh) {
         fn(w, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
         floe_l6geom_create(&c->g, &raw, w->def.legacy_lens);
+        /* Unlike Woo (zero rates in the creation step), the creation step sees
+         * the approach: a dashpot acts from the first step of an impact, as
+         * in LAMMPS, and the shear spring takes that step's displacement. */
+        floe_l6geom_rates(&c->g, c->g.c, c->g.n, c->g.t1, c->g.t2, w->dt, w->pos[a], w->vel[a], w->angvel[a],
+                          w->pos[b], w->vel[b], w->angvel[b]);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
         fn(w, a, b, c, 0, &raw);
