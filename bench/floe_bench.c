@@ -1,0 +1,215 @@
+/* floe_bench: times floe on a benchmark scene the way the peers are timed.
+ *
+ *   floe_bench SCENE [--threads T] [--warmup W] [--steps S]
+ *
+ * Loads SCENE with floe's scene loader (the same code path as `floe run`),
+ * runs W untimed warm-up steps, then times S steps with CLOCK_MONOTONIC
+ * around the bare floe_step() loop (the equivalent of LAMMPS' "Loop time":
+ * no output, no progress). The scene's own run length and outputs are
+ * ignored. At the end it prints the physics check, computed from the final
+ * positions and velocities exactly as the peer scripts do:
+ *
+ *   ke      translational kinetic energy [J]: floe's `kinetic` energy term, with
+ *           full-step velocities v(t) = v(t - dt/2) + a dt/2 (as energy.csv);
+ *           ke_half: sum m v^2 / 2 over the spheres' stored half-step velocities
+ *   zcm     mean z of the spheres [m]
+ *   pp      sphere pairs with |xi - xj| < ri + rj (LAMMPS compute contact/atom)
+ *   wall    sphere-wall overlaps: distance to the plane < r, walls of the scene
+ *   contacts  floe's own contact count (contacts alive after the last step)
+ *
+ * No output files are written: I/O stays out of the measurement (the bench
+ * script runs `floe run` separately for the physics check from floe's outputs).
+ *
+ * Output (stdout), one line each:
+ *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=...
+ *   MEMORY rss_after_load_MB=... peak_after_load_MB=... rss_end_MB=... peak_end_MB=...
+ *          (/proc/self/status VmRSS and VmHWM after loading the scene and at the end)
+ *   RESULT steps=S atoms=N ke=... zcm=... pp_contacts=... wall_contacts=... contacts=... ke_half=... loop_s=...
+ */
+#include "io/scene.h"
+
+#include <floe/floe.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* VmRSS / VmHWM of this process in MB (Linux /proc), or -1. */
+static double proc_mb(const char *key) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double v = -1;
+    size_t n = strlen(key);
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':') {
+            v = atof(line + n + 1) / 1024.0;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+static long parse_int(const char *opt, const char *s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == 0 || *end || v < 0) {
+        fprintf(stderr, "floe_bench: %s expects an integer >= 0, got '%s'\n", opt, s);
+        exit(2);
+    }
+    return v;
+}
+
+/* Sphere pairs closer than the sum of their radii: a uniform cell grid of
+ * cell size 2 r_max over the spheres' bounding box, each pair seen once. */
+static long count_pairs(const floe_vec3 *x, const double *r, const int *idx, int n) {
+    if (n < 2) return 0;
+    double rmax = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < n; k++) {
+        const double *p = &x[idx[k]].x;
+        rmax = fmax(rmax, r[idx[k]]);
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fmin(lo[a], p[a]);
+            hi[a] = fmax(hi[a], p[a]);
+        }
+    }
+    double cs = 2 * rmax;
+    long nc[3];
+    for (int a = 0; a < 3; a++) {
+        nc[a] = (long)((hi[a] - lo[a]) / cs) + 1;
+        if (nc[a] > 4096) nc[a] = 4096;
+    }
+    long ncell = nc[0] * nc[1] * nc[2];
+    int *head = malloc(sizeof(int) * (size_t)ncell), *next = malloc(sizeof(int) * (size_t)n);
+    long *cell = malloc(sizeof(long) * (size_t)n);
+    if (!head || !next || !cell) {
+        fprintf(stderr, "floe_bench: out of memory\n");
+        exit(1);
+    }
+    for (long c = 0; c < ncell; c++) head[c] = -1;
+    for (int k = 0; k < n; k++) {
+        const double *p = &x[idx[k]].x;
+        long ci[3];
+        for (int a = 0; a < 3; a++) {
+            ci[a] = (long)((p[a] - lo[a]) / cs);
+            if (ci[a] >= nc[a]) ci[a] = nc[a] - 1;
+        }
+        cell[k] = ci[0] + nc[0] * (ci[1] + nc[1] * ci[2]);
+        next[k] = head[cell[k]];
+        head[cell[k]] = k;
+    }
+    long pairs = 0;
+    for (int k = 0; k < n; k++) {
+        const floe_vec3 p = x[idx[k]];
+        long c = cell[k], cx = c % nc[0], cy = (c / nc[0]) % nc[1], cz = c / (nc[0] * nc[1]);
+        for (long dz = -1; dz <= 1; dz++)
+            for (long dy = -1; dy <= 1; dy++)
+                for (long dx = -1; dx <= 1; dx++) {
+                    long ix = cx + dx, iy = cy + dy, iz = cz + dz;
+                    if (ix < 0 || iy < 0 || iz < 0 || ix >= nc[0] || iy >= nc[1] || iz >= nc[2]) continue;
+                    for (int m = head[ix + nc[0] * (iy + nc[1] * iz)]; m >= 0; m = next[m]) {
+                        if (m <= k) continue;
+                        floe_vec3 q = x[idx[m]];
+                        double ddx = p.x - q.x, ddy = p.y - q.y, ddz = p.z - q.z, rs = r[idx[k]] + r[idx[m]];
+                        if (ddx * ddx + ddy * ddy + ddz * ddz < rs * rs) pairs++;
+                    }
+                }
+    }
+    free(head);
+    free(next);
+    free(cell);
+    return pairs;
+}
+
+int main(int argc, char **argv) {
+    const char *path = NULL;
+    long threads = 1, warmup = 200, steps = 2000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--threads") && i + 1 < argc) threads = parse_int(a, argv[++i]);
+        else if (!strcmp(a, "--warmup") && i + 1 < argc) warmup = parse_int(a, argv[++i]);
+        else if (!strcmp(a, "--steps") && i + 1 < argc) steps = parse_int(a, argv[++i]);
+        else if (a[0] == '-') {
+            fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--warmup W] [--steps S]\n");
+            return 2;
+        } else path = a;
+    }
+    if (!path) {
+        fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--warmup W] [--steps S]\n");
+        return 2;
+    }
+    double t0 = now();
+    floe_scene sc;
+    char err[2048];
+    if (floe_scene_load(path, &sc, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    floe_world *w = sc.world;
+    if (threads > 0) floe_set_threads(w, (int)threads);
+    double rss_load = proc_mb("VmRSS"), hwm_load = proc_mb("VmHWM");
+    double t1 = now();
+    for (long s = 0; s < warmup; s++)
+        if (floe_step(w) != FLOE_OK) {
+            fprintf(stderr, "floe_bench: warm-up step %ld: %s\n", s, floe_last_error(w));
+            return 1;
+        }
+    double t2 = now();
+    for (long s = 0; s < steps; s++)
+        if (floe_step(w) != FLOE_OK) {
+            fprintf(stderr, "floe_bench: step %ld: %s\n", warmup + s, floe_last_error(w));
+            return 1;
+        }
+    double t3 = now();
+
+    /* physics check */
+    int np = floe_particle_count(w);
+    const floe_vec3 *x = floe_positions(w), *v = floe_velocities(w);
+    const double *r = floe_radii(w), *m = floe_masses(w);
+    int *sph = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+    int walls[64], wall_axis[64], wall_sense[64], nsph = 0, nwall = 0;
+    if (!sph) return 1;
+    double ke = 0, zsum = 0;
+    for (int i = 0; i < np; i++) {
+        floe_shape_type sh = floe_particle_shape(w, i);
+        if (sh == FLOE_SHAPE_SPHERE) {
+            sph[nsph++] = i;
+            ke += 0.5 * m[i] * (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z);
+            zsum += x[i].z;
+        } else if (sh == FLOE_SHAPE_WALL && nwall < 64) {
+            walls[nwall] = i;
+            wall_axis[nwall] = floe_wall_axis(w, i, &wall_sense[nwall]);
+            nwall++;
+        }
+    }
+    long wc = 0;
+    for (int k = 0; k < nsph; k++) {
+        const double *p = &x[sph[k]].x;
+        for (int j = 0; j < nwall; j++) {
+            int ax = wall_axis[j];
+            double d = p[ax] - (&x[walls[j]].x)[ax];
+            if (fabs(d) < r[sph[k]]) wc++;
+        }
+    }
+    long pp = count_pairs(x, r, sph, nsph);
+    double e[FLOE_E_COUNT];
+    floe_energy(w, e);
+    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f\n", threads, warmup, steps,
+           t1 - t0, t2 - t1, t3 - t2);
+    printf("MEMORY rss_after_load_MB=%.1f peak_after_load_MB=%.1f rss_end_MB=%.1f peak_end_MB=%.1f\n", rss_load,
+           hwm_load, proc_mb("VmRSS"), proc_mb("VmHWM"));
+    printf("RESULT steps=%ld atoms=%d ke=%.6e zcm=%.6f pp_contacts=%ld wall_contacts=%ld contacts=%d "
+           "ke_half=%.6e loop_s=%.4f\n",
+           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, floe_contact_count(w), ke,
+           t3 - t2);
+    free(sph);
+    floe_scene_free(&sc);
+    return 0;
+}
