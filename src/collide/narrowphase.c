@@ -29,6 +29,5 @@ static const int rank[FLOE_SHAPE_COUNT] = {
 
 floe_collide_fn *floe_narrowphase(int sa, int sb) { return table[sa][sb]; }
 
-int floe_pair_swapped(int sa, int sb) { return !table[sa][sb] && table[sb][sa]; }
 
 int floe_shape_rank(int shape) { return rank[shape]; }

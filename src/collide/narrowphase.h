@@ -5,10 +5,8 @@
 #include "shapes/shape.h"
 
 /* Function for the ordered pair (shape of A, shape of B), NULL if the pair
- * never collides (e.g. wall-wall) or must be swapped (see floe_pair_swapped). */
+ * never collides (e.g. wall-wall) or is not in rank order (floe_shape_rank). */
 floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
-/* 1 if a pair (a, b) must be stored as (b, a) to match the table. */
-int floe_pair_swapped(int shape_a, int shape_b);
 /* Position of a shape in the pair order: A has the lower rank. */
 int floe_shape_rank(int shape);
 

@@ -7,7 +7,6 @@
 #include "collide/narrowphase.h"
 #include "core/step.h"
 
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -117,7 +117,7 @@ struct floe_world {
     floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
 
     void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
-    int nflagged;                              /* contacts listed in scratch[3] this step */
+    int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
 };
 
 /* world.c */
