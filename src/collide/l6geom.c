@@ -8,7 +8,6 @@ void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens
     t = vnormalize(vsub(t, vscale(n, vdot(t, n))));
     g->n = n;
     g->t1 = t;
-    g->t2 = vcross(n, t);
     g->c = r->c;
     g->uN = r->uN;
     double r1 = fabs(r->r1), r2 = fabs(r->r2);
@@ -19,5 +18,4 @@ void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens
     /* area from the raw radii, never reduced by the overlap (DECISIONS G3) */
     double rho = (r->r1 > 0 && r->r2 > 0) ? fmin(r->r1, r->r2) : (r->r1 > 0 ? r->r1 : r->r2);
     g->area = FLOE_PI * rho * rho;
-    g->vel = g->angvel = v3(0, 0, 0);
 }

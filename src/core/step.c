@@ -35,8 +35,10 @@ static double creation_gap(const floe_world *w, int a, int b, const floe_instanc
     return m->creation_gap(in->lp, w->step, rmin);
 }
 
-/* Geometry, model law and global forces of contact k. */
-static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
+/* Geometry, model law and force on both particles of contact k, summed into
+ * f and t. Returns 0 if the contact is a runaway (non-finite force or an
+ * overlap larger than a particle). */
+static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
@@ -47,48 +49,35 @@ static void process_contact(floe_world *w, int k, floe_energy_acc *acc) {
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
     floe_raw_contact raw;
+    floe_geom *g = &c->g;
     if (fresh) {
         fn(w, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
-        floe_l6geom_create(&c->g, &raw, w->def.legacy_lens);
+        floe_l6geom_create(g, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
          * in LAMMPS, and the shear spring takes that step's displacement. */
-        floe_l6geom_rates(&c->g, c->g.c, c->g.n, c->g.t1, c->g.t2, w->dt, w->pos[a], w->vel[a], w->angvel[a],
-                          w->pos[b], w->vel[b], w->angvel[b]);
+        floe_l6geom_rates(g->c, g->n, g->t1, floe_geom_t2(g), w->dt, w->pos[a], w->vel[a], w->angvel[a], w->pos[b],
+                          w->vel[b], w->angvel[b], &ctx.vel, &ctx.angvel);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
         fn(w, a, b, c, 0, &raw);
-        floe_l6geom_update(&c->g, &raw, w->dt, w->step % w->def.renorm_period == 0, w->pos[a], w->vel[a],
-                           w->angvel[a], w->pos[b], w->vel[b], w->angvel[b]);
+        floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], w->pos[b], w->vel[b],
+                           w->angvel[b], &ctx.vel, &ctx.angvel);
     }
     if (!m->law(&ctx, c, st, acc)) {
         c->flags |= CF_DELETE;
-        return;
+        return 1;
     }
-    const floe_geom *g = &c->g;
-    vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(g->t2, c->f.z));
-    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(g->t2, c->m.z));
-    c->fA = F;
-    c->mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
-    c->mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
-}
-
-static void process_range(floe_world *w, int k0, int k1, floe_energy_acc *accs) {
-    int nb = (k1 - k0 + FLOE_BLOCK - 1) / FLOE_BLOCK;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(dynamic, 1)
-    for (int blk = 0; blk < nb; blk++) {
-        floe_energy_acc acc = {0, 0, 0, 0};
-        int end = k0 + (blk + 1) * FLOE_BLOCK;
-        if (end > k1) end = k1;
-        for (int k = k0 + blk * FLOE_BLOCK; k < end; k++) process_contact(w, k, &acc);
-        accs[blk] = acc;
-    }
-    for (int blk = 0; blk < nb; blk++) {
-        w->e_elastic += accs[blk].elastic;
-        w->e_plastic += accs[blk].plastic;
-        w->e_dashpot += accs[blk].dashpot;
-        w->e_broken += accs[blk].broken;
-    }
+    vec3 t2 = floe_geom_t2(g);
+    vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
+    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
+    vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
+    vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
+    f[a] = vadd(f[a], F);
+    f[b] = vsub(f[b], F);
+    t[a] = vadd(t[a], mA);
+    t[b] = vadd(t[b], mB);
+    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -fmin(g->lens[0], g->lens[1]));
 }
 
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
@@ -99,20 +88,30 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     w->on_event(&ev, w->event_user);
 }
 
-/* Force assembly. Contacts are cut into FLOE_PARTS fixed contiguous ranges;
- * each range is summed in contact order into its own buffer, and buffers
- * are added in range order: the same arithmetic for any thread count.
- * Contacts with events or deletions are listed for the serial pass. */
-static floe_status assemble(floe_world *w) {
+/* First contact of range p of FLOE_PARTS equal ranges of n contacts. */
+static inline int range_start(int n, int p) { return (int)((int64_t)n * p / FLOE_PARTS); }
+
+/* Contacts and force assembly in one pass. The contacts are cut into
+ * FLOE_PARTS fixed ranges; each range is processed in contact order and sums
+ * its forces into its own buffer (range 0 into the force arrays), energies
+ * per block of FLOE_BLOCK contacts; buffers and blocks are then added in
+ * order: the same arithmetic for any thread count. Contacts with events or
+ * deletions are listed for the serial pass. */
+static floe_status process_contacts(floe_world *w) {
     const int np = w->np, nc = w->ncon;
-    /* range 0 sums into the force arrays themselves, the others into buffers */
+    int nblk = nc / FLOE_BLOCK + FLOE_PARTS + 1;
+    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)nblk);
     vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + FLOE_PARTS));
-    if (!buf || !flagged) {
-        floe__error(w, "out of memory assembling forces at step %lld", (long long)w->step);
+    if (!accs || !buf || !flagged) {
+        floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
     }
-    int nflag[FLOE_PARTS], bad[FLOE_PARTS];
+    const int renorm = w->step % w->def.renorm_period == 0;
+    int nflag[FLOE_PARTS], bad[FLOE_PARTS], blk0[FLOE_PARTS + 1];
+    blk0[0] = 0;
+    for (int p = 0; p < FLOE_PARTS; p++)
+        blk0[p + 1] = blk0[p] + (range_start(nc, p + 1) - range_start(nc, p) + FLOE_BLOCK - 1) / FLOE_BLOCK;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
@@ -120,49 +119,54 @@ static floe_status assemble(floe_world *w) {
             memset(f, 0, sizeof(vec3) * (size_t)np);
             memset(t, 0, sizeof(vec3) * (size_t)np);
         }
-        int k0 = (int)((int64_t)nc * p / FLOE_PARTS), k1 = (int)((int64_t)nc * (p + 1) / FLOE_PARTS);
-        int nf = 0, b = -1;
-        for (int k = k0; k < k1; k++) {
-            const floe_contact *c = &w->con[k];
-            if (c->flags & CF_TRANSIENT) flagged[k0 + p + nf++] = k;
-            if (c->flags & CF_DELETE) continue;
-            f[c->a] = vadd(f[c->a], c->fA);
-            f[c->b] = vsub(f[c->b], c->fA);
-            t[c->a] = vadd(t[c->a], c->mA);
-            t[c->b] = vadd(t[c->b], c->mB);
-            if (b < 0 && (!visfinite(c->fA) || !visfinite(c->mA) || !visfinite(c->mB) ||
-                          c->g.uN < -fmin(c->g.lens[0], c->g.lens[1])))
-                b = k;
+        int k0 = range_start(nc, p), k1 = range_start(nc, p + 1), nf = 0, b = -1;
+        for (int blk = blk0[p]; blk < blk0[p + 1]; blk++) {
+            floe_energy_acc acc = {0, 0, 0, 0};
+            int end = k0 + FLOE_BLOCK < k1 ? k0 + FLOE_BLOCK : k1;
+            for (int k = k0; k < end; k++) {
+                if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) b = k;
+                if (w->con[k].flags & CF_TRANSIENT) flagged[range_start(nc, p) + p + nf++] = k;
+            }
+            accs[blk] = acc;
+            k0 = end;
         }
         nflag[p] = nf;
         bad[p] = b;
     }
+    if (FLOE_PARTS > 1) {
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
-    for (int i = 0; i < np; i++) {
-        vec3 f = w->force[i], t = w->torque[i];
-        for (int p = 1; p < FLOE_PARTS; p++) {
-            f = vadd(f, buf[(size_t)2 * np * (p - 1) + i]);
-            t = vadd(t, buf[(size_t)2 * np * (p - 1) + np + i]);
+        for (int i = 0; i < np; i++) {
+            vec3 f = w->force[i], t = w->torque[i];
+            for (int p = 1; p < FLOE_PARTS; p++) {
+                f = vadd(f, buf[(size_t)2 * np * (p - 1) + i]);
+                t = vadd(t, buf[(size_t)2 * np * (p - 1) + np + i]);
+            }
+            w->force[i] = f;
+            w->torque[i] = t;
         }
-        w->force[i] = f;
-        w->torque[i] = t;
+    }
+    w->e_elastic = 0;
+    for (int blk = 0; blk < blk0[FLOE_PARTS]; blk++) {
+        w->e_elastic += accs[blk].elastic;
+        w->e_plastic += accs[blk].plastic;
+        w->e_dashpot += accs[blk].dashpot;
+        w->e_broken += accs[blk].broken;
     }
     for (int p = 0; p < FLOE_PARTS; p++) {
         if (bad[p] < 0) continue;
         const floe_contact *c = &w->con[bad[p]];
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
                     (long long)w->step, c->a, c->b,
-                    visfinite(c->fA) ? "an overlap larger than the particle size" : "a non-finite force",
+                    c->g.uN < -fmin(c->g.lens[0], c->g.lens[1]) ? "an overlap larger than the particle size"
+                                                                : "a non-finite force",
                     c->g.uN, c->f.x);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
     /* compact the flagged lists in contact order */
     int n = 0;
-    for (int p = 0; p < FLOE_PARTS; p++) {
-        int k0 = (int)((int64_t)nc * p / FLOE_PARTS);
-        for (int j = 0; j < nflag[p]; j++) flagged[n++] = flagged[k0 + p + j];
-    }
+    for (int p = 0; p < FLOE_PARTS; p++)
+        for (int j = 0; j < nflag[p]; j++) flagged[n++] = flagged[range_start(nc, p) + p + j];
     w->nflagged = n;
     return FLOE_OK;
 }
@@ -198,18 +202,13 @@ static floe_status finish_contacts(floe_world *w) {
     return FLOE_OK;
 }
 
-/* Updates live contacts, creates contacts for overlapping candidate pairs,
- * applies the laws, assembles particle forces and removes deleted contacts. */
+/* Creates contacts for overlapping candidate pairs, then updates every
+ * contact, applies the laws, assembles particle forces and removes deleted
+ * contacts. */
 static floe_status contact_phase(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    int nold = w->ncon;
-    int nblk = (nold > bp->npairs ? nold : bp->npairs) / FLOE_BLOCK + 2;
-    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)nblk);
     unsigned char *hit = floe__scratch(w, SCR_HITS, (size_t)bp->npairs + 1);
-    if (!accs || !hit) goto oom;
-    w->e_elastic = 0;
-    process_range(w, 0, nold, accs);
-
+    if (!hit) goto oom;
     int np = bp->npairs, any_gap = bp->margin > 0;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 4096)
     for (int p = 0; p < np; p++) {
@@ -243,10 +242,8 @@ static floe_status contact_phase(floe_world *w) {
         c->flags = CF_NEW;
         bp->pairs[p].contact = k;
     }
-    process_range(w, nold, w->ncon, accs);
-
-    if (assemble(w) != FLOE_OK) return w->stopped ? FLOE_ERR_RUNAWAY : FLOE_ERR_MEMORY;
-    return finish_contacts(w);
+    floe_status st = process_contacts(w);
+    return st == FLOE_OK ? finish_contacts(w) : st;
 oom:
     floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
     return FLOE_ERR_MEMORY;

@@ -624,7 +624,7 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->area = g->area;
     o->force = c->f;
     o->torque = c->m;
-    o->force_global = c->fA;
+    o->force_global = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(floe_geom_t2(g), c->f.z));
     o->kn = c->kn;
     o->kt = c->kt;
     o->step_created = c->step_created;

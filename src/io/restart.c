@@ -599,20 +599,18 @@ static void write_contacts(h5 *c, const floe_world *w) {
     GATHER(buf, double, ct->kr); put1(c, g, "kr", T_F64, n, buf);
     for (size_t k = 0; k < n; k++) memcpy((double *)buf + 2 * k, w->con[k].g.lens, sizeof w->con[k].g.lens);
     put2(c, g, "lens", T_F64, n, 2, buf);
-    static const char *const vnames[] = {"normal", "t1", "t2", "point", "rel_vel", "rel_angvel",
-                                         "force", "torque", "force_global", "torque_a", "torque_b"};
-    for (int f = 0; f < 11; f++) {
+    static const char *const vnames[] = {"normal", "t1", "point", "force", "torque"};
+    for (int f = 0; f < 5; f++) {
         vec3 *b = buf;
         for (size_t k = 0; k < n; k++) {
             const floe_contact *ct = &w->con[k];
-            const vec3 src[11] = {ct->g.n, ct->g.t1, ct->g.t2, ct->g.c, ct->g.vel, ct->g.angvel,
-                                  ct->f, ct->m, ct->fA, ct->mA, ct->mB};
+            const vec3 src[5] = {ct->g.n, ct->g.t1, ct->g.c, ct->f, ct->m};
             b[k] = src[f];
         }
         put2(c, g, vnames[f], T_F64, n, 3, buf);
     }
     free(buf);
-    attr_s(c, g, "frame", "force, torque: local (normal, t1, t2) on A; force_global on A, global");
+    attr_s(c, g, "frame", "force, torque: local (normal, t1, t2 = normal x t1) on A");
     /* raw model state, exact; the exported values below are for reading */
     put2(c, g, "state", T_U8, n, w->cstride, w->cstate);
     attr_i(c, g, "state_stride", (int64_t)w->cstride);
@@ -1131,14 +1129,12 @@ static void read_contacts(reader *R) {
         w->con[k].g.lens[0] = ((const double *)buf)[2 * k];
         w->con[k].g.lens[1] = ((const double *)buf)[2 * k + 1];
     }
-    static const char *const vnames[] = {"normal", "t1", "t2", "point", "rel_vel", "rel_angvel",
-                                         "force", "torque", "force_global", "torque_a", "torque_b"};
-    for (int f = 0; f < 11 && !c->bad; f++) {
+    static const char *const vnames[] = {"normal", "t1", "point", "force", "torque"};
+    for (int f = 0; f < 5 && !c->bad; f++) {
         get(c, g, vnames[f], T_F64, n, 3, buf);
         for (size_t k = 0; !c->bad && k < n; k++) {
             floe_contact *ct = &w->con[k];
-            vec3 *dst[11] = {&ct->g.n, &ct->g.t1, &ct->g.t2, &ct->g.c, &ct->g.vel, &ct->g.angvel,
-                             &ct->f, &ct->m, &ct->fA, &ct->mA, &ct->mB};
+            vec3 *dst[5] = {&ct->g.n, &ct->g.t1, &ct->g.c, &ct->f, &ct->m};
             *dst[f] = ((const vec3 *)buf)[k];
         }
     }
@@ -1357,7 +1353,7 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
     char fmt[64];
     get_s(c, c->file, "format", fmt, sizeof fmt);
     int64_t ver = get_i(c, c->file, "format_version");
-    if (!c->bad && (strcmp(fmt, "floe restart") != 0 || ver < 1 || ver > FLOE_RESTART_FORMAT))
+    if (!c->bad && (strcmp(fmt, "floe restart") != 0 || ver != FLOE_RESTART_FORMAT))
         fail(c, "not a floe restart file of a format this floe reads (format '%s', version %lld)", fmt, (long long)ver);
 
     hid_t g = group_open(c, c->file, "world");

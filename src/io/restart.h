@@ -13,7 +13,7 @@
 #include "output.h"
 #include "scene.h"
 
-#define FLOE_RESTART_FORMAT 1
+#define FLOE_RESTART_FORMAT 2
 
 typedef struct floe_restart {
     floe_scene scene;          /* world, run length, output configuration, scene path */

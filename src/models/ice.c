@@ -89,11 +89,11 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     vec3 f0 = c->f, m0 = c->m;
     /* 1. trial values: total normal force, incremental shear, twist, roll */
     c->f.x = c->kn * (g->uN - s->uN0);
-    c->f.y += dt * c->kt * g->vel.y;
-    c->f.z += dt * c->kt * g->vel.z;
-    c->m.x += dt * s->kw * g->angvel.x;
-    c->m.y += dt * s->kr * g->angvel.y;
-    c->m.z += dt * s->kr * g->angvel.z;
+    c->f.y += dt * c->kt * ctx->vel.y;
+    c->f.z += dt * c->kt * ctx->vel.z;
+    c->m.x += dt * s->kw * ctx->angvel.x;
+    c->m.y += dt * s->kr * ctx->angvel.y;
+    c->m.z += dt * s->kr * ctx->angvel.z;
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int b = s->bonds, brk = b & (b >> 4), was_bonded = b & BONDED_ALL;
     uint32_t over = 0;
@@ -115,7 +115,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
             floe_contact old = *c;
             old.f = f0;
             old.m = m0;
-            e->broken += floe_deletion_loss(g, f0, m0, elastic(&old, s), dt);
+            e->broken += floe_deletion_loss(ctx, f0, m0, elastic(&old, s));
         }
         return 0;
     }

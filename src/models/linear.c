@@ -63,7 +63,7 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
          * real energy with it. */
         if (lp[LP_NO_SLIP] != 0 && c->kt > 0) {
             vec3 ft = v3(0, s->fy, s->fz);
-            e->broken += floe_deletion_loss(g, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt, ctx->dt);
+            e->broken += floe_deletion_loss(ctx, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt);
         }
         return 0;
     }
@@ -73,8 +73,8 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
         s->fy = s->fz = 0;
     } else {
         double oy = s->fy, oz = s->fz;
-        s->fy += ctx->dt * c->kt * g->vel.y;
-        s->fz += ctx->dt * c->kt * g->vel.z;
+        s->fy += ctx->dt * c->kt * ctx->vel.y;
+        s->fz += ctx->dt * c->kt * ctx->vel.z;
         double fy = fabs(fn) * s->tan_phi;
         double ft2 = s->fy * s->fy + s->fz * s->fz;
         if (ft2 > fy * fy && lp[LP_NO_SLIP] == 0) {
@@ -87,11 +87,11 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     }
     /* dashpots act on the relative velocity, on top of the springs (on A:
      * F = c v, v the velocity of B relative to A) */
-    double dn = s->cn * g->vel.x, dy = s->cs * g->vel.y, dz = s->cs * g->vel.z;
+    double dn = s->cn * ctx->vel.x, dy = s->cs * ctx->vel.y, dz = s->cs * ctx->vel.z;
     int mode = (int)lp[LP_DP_MODE];
     if ((mode & 1) && fn + dn > 0) dn = -fn; /* no net tension from the dashpot */
     if ((mode & 2) && slipping) dy = dz = 0;  /* no shear dashpot while sliding */
-    e->dashpot += (dn * g->vel.x + dy * g->vel.y + dz * g->vel.z) * ctx->dt;
+    e->dashpot += (dn * ctx->vel.x + dy * ctx->vel.y + dz * ctx->vel.z) * ctx->dt;
     c->f = v3(fn + dn, s->fy + dy, s->fz + dz);
     c->m = v3(0, 0, 0);
     s->fdn = dn;

@@ -34,11 +34,11 @@ static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     const floe_geom *g = &c->g;
     double dt = ctx->dt;
     c->f.x = c->kn * g->uN; /* total formulation in the normal sense */
-    c->f.y += dt * c->kt * g->vel.y;
-    c->f.z += dt * c->kt * g->vel.z;
-    c->m.x += dt * s->kw * g->angvel.x;
-    c->m.y += dt * s->kb * g->angvel.y;
-    c->m.z += dt * s->kb * g->angvel.z;
+    c->f.y += dt * c->kt * ctx->vel.y;
+    c->f.z += dt * c->kt * ctx->vel.z;
+    c->m.x += dt * s->kw * ctx->angvel.x;
+    c->m.y += dt * s->kb * ctx->angvel.y;
+    c->m.z += dt * s->kb * ctx->angvel.z;
     double el = 0.5 * c->f.x * c->f.x / c->kn;
     if (c->kt > 0) el += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
     if (s->kw > 0) el += 0.5 * c->m.x * c->m.x / s->kw;

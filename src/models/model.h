@@ -16,16 +16,17 @@
  * core (mass, time step) and mixed-pair averaging can read them. */
 enum { MAT_DENSITY = 0, MAT_YOUNG, MAT_KT_DIV_KN, MAT_TAN_PHI, MAT_COMMON_COUNT };
 
-/* Contact geometry (L6Geom): local frame carried with the contact. */
+/* Contact geometry (L6Geom): local frame carried with the contact. The
+ * second tangent is n x t1 (floe_geom_t2). */
 typedef struct floe_geom {
-    vec3 n, t1, t2;   /* frame columns: normal (A->B) and the two tangents, global */
+    vec3 n, t1;       /* frame: normal (A->B) and first tangent, global */
     vec3 c;           /* contact point */
     double uN;        /* gap, < 0 is overlap */
-    double lens[2];   /* lengths of A and B that deform */
     double area;      /* contact area contA */
-    vec3 vel;         /* relative velocity of B w.r.t. A at the contact, local frame */
-    vec3 angvel;      /* relative angular velocity (B - A), local frame */
+    double lens[2];   /* lengths of A and B that deform */
 } floe_geom;
+
+static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }
 
 /* Per-step energy contributions of a model (summed deterministically). */
 typedef struct floe_energy_acc {
@@ -35,20 +36,20 @@ typedef struct floe_energy_acc {
     double broken;    /* released this step */
 } floe_energy_acc;
 
-/* What every contact carries besides the model's own state. */
+/* What every contact carries besides the model's own state. Fields read
+ * every step come first: a contact is streamed through the cache each step. */
 typedef struct floe_contact {
-    floe_geom g;
-    vec3 f, m;               /* local force and torque acting on A */
-    vec3 fA, mA, mB;         /* global force on A (B gets -fA) and torques on A and B */
-    double kn, kt;           /* set by create; used for the critical time step */
-    double kw, kr;           /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
-    int64_t step_created;
     int32_t a, b;            /* particle ids */
-    int32_t nbr;             /* slot in the broad-phase pair list, -1 if none */
     uint16_t inst;           /* model instance */
     uint8_t flags;           /* CF_* */
     int8_t side;             /* orientation remembered at creation (two-sided walls) */
     uint32_t detail;         /* model event detail (e.g. senses that broke) */
+    floe_geom g;
+    double kn, kt;           /* set by create; used for the critical time step */
+    vec3 f, m;               /* local force and torque acting on A */
+    double kw, kr;           /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
+    int64_t step_created;
+    int32_t nbr;             /* slot in the broad-phase pair list, -1 if none */
 } floe_contact;
 
 enum {
@@ -68,6 +69,8 @@ typedef struct floe_law_ctx {
     int dim;              /* 3, or 2 for a plane world (motion in xy) */
     const double *lp;     /* law parameters of the instance */
     double mass[2];       /* masses of A and B; INFINITY for bodies that do not move freely */
+    vec3 vel;             /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
+    vec3 angvel;          /* relative angular velocity (B - A), local frame */
 } floe_law_ctx;
 
 /* Contact mass for dashpots: m_A m_B / (m_A + m_B), or the free body's mass. */
@@ -120,8 +123,8 @@ static inline double floe_series_kn(double la, double lb, double ea, double eb, 
  * during this step with the force falling from f0 to zero (trapezoid, as
  * leapfrog applies it). Negative when the springs were still pushing the
  * pair apart: that energy went into motion, not into a loss. */
-static inline double floe_deletion_loss(const floe_geom *g, vec3 f0, vec3 m0, double e_old, double dt) {
-    return e_old + 0.5 * dt * (vdot(f0, g->vel) + vdot(m0, g->angvel));
+static inline double floe_deletion_loss(const floe_law_ctx *ctx, vec3 f0, vec3 m0, double e_old) {
+    return e_old + 0.5 * ctx->dt * (vdot(f0, ctx->vel) + vdot(m0, ctx->angvel));
 }
 
 /* Work dissipated by a return-map slip (DECISIONS G5: yield force x plastic

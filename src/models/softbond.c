@@ -245,7 +245,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     const double tan_fa = lp[LP_FA] > 0 ? tan(lp[LP_FA] * FLOE_PI / 180.0) : 0.0;
 
     /* relative displacement and rotation of B w.r.t. A over the step */
-    vec3 du = vscale(g->vel, dt), dth = vscale(g->angvel, dt);
+    vec3 du = vscale(ctx->vel, dt), dth = vscale(ctx->angvel, dt);
     const vec3 du_raw = du;
     const double gs = g->uN - lp[LP_RGAP];
     const int bonded0 = s->B >= B_BONDED;
@@ -421,7 +421,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
         cn = 2.0 * lp[LP_DP_NRATIO] * sqrt(mc * Kn);
         cs = 2.0 * lp[LP_DP_SRATIO] * sqrt(mc * Ks);
     }
-    double fd[3] = {cn * g->vel.x, cs * g->vel.y, cs * g->vel.z};
+    double fd[3] = {cn * ctx->vel.x, cs * ctx->vel.y, cs * ctx->vel.z};
     int dpm = (int)lp[LP_DP_MODE];
     if ((dpm & 1) && s->B < B_BONDED && s->fn + fd[0] > 0) fd[0] = -s->fn; /* no net tension (not while bonded, S4) */
     if ((dpm & 2) && (s->slip & SLIP_SHEAR)) fd[1] = fd[2] = 0;             /* slip-cut */
