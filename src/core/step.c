@@ -6,6 +6,7 @@
 #include "collide/l6geom.h"
 #include "collide/narrowphase.h"
 #include "core/step.h"
+#include "models/linear.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +61,14 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
                           w->vel[b], w->angvel[b], &ctx.vel, &ctx.angvel);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
-        fn(w, a, b, c, 0, &raw);
+        if (fn == floe_collide_sphere_sphere) floe_sphere_sphere(w, a, b, c, 0, &raw);
+        else if (fn == floe_collide_wall_sphere) floe_wall_sphere(w, a, b, c, 0, &raw);
+        else fn(w, a, b, c, 0, &raw);
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], w->pos[b], w->vel[b],
                            w->angvel[b], &ctx.vel, &ctx.angvel);
     }
-    if (!m->law(&ctx, c, st, acc)) {
+    /* the Linear law, the most common, is called directly: same code, inlined */
+    if (!(m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc))) {
         c->flags |= CF_DELETE;
         return 1;
     }

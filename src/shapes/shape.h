@@ -20,6 +20,45 @@ typedef struct floe_raw_contact {
 typedef int floe_collide_fn(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
                             floe_raw_contact *out);
 
+/* The two narrow phases of granular scenes, inline so that the contact pass
+ * can call them directly (sphere.c and wall.c export them for the table). */
+static inline int floe_sphere_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                     floe_raw_contact *out) {
+    double ra = w->radius[a], rb = w->radius[b];
+    vec3 d = vsub(w->pos[b], w->pos[a]);
+    double d2 = vlen2(d);
+    if (!prev && d2 > (ra + rb + gap) * (ra + rb + gap)) return 0;
+    double dist = sqrt(d2);
+    /* coincident centres: keep the previous normal (or pick x for a new contact) */
+    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
+    out->uN = dist - (ra + rb);
+    out->c = vmadd(w->pos[a], out->n, ra + 0.5 * out->uN); /* middle of the overlap */
+    out->r1 = ra;
+    out->r2 = rb;
+    return 1;
+}
+
+static inline int floe_wall_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                                   floe_raw_contact *out) {
+    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+    int ax = wl->axis;
+    double r = w->radius[b];
+    double dist = vcomp(w->pos[b], ax) - vcomp(w->pos[a], ax);
+    if (!prev && fabs(dist) > r + gap) return 0;
+    double sgn;
+    if (wl->sense != 0) sgn = wl->sense;
+    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
+    else sgn = dist >= 0 ? 1 : -1;
+    out->n = v3(0, 0, 0);
+    vset(&out->n, ax, sgn);
+    out->uN = sgn * dist - r;
+    out->c = w->pos[b];
+    vset(&out->c, ax, vcomp(w->pos[a], ax)); /* sphere centre projected on the plane */
+    out->r1 = -r;                             /* flat: takes the sphere's length */
+    out->r2 = r;
+    return 1;
+}
+
 /* Mass and principal inertia (woo-models §5.5). */
 void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
 void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
