@@ -5,6 +5,7 @@
 #include "collide/broadphase.h"
 #include "collide/l6geom.h"
 #include "collide/narrowphase.h"
+#include "core/batch.h"
 #include "core/step.h"
 #include "models/linear.h"
 
@@ -34,6 +35,13 @@ static double creation_gap(const floe_world *w, int a, int b, const floe_instanc
     double ra = w->radius[a], rb = w->radius[b];
     double rmin = ra > 0 && rb > 0 ? fmin(ra, rb) : fmax(ra, rb);
     return m->creation_gap(in->lp, w->step, rmin);
+}
+
+static inline void accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, vec3 mB) {
+    f[a] = vadd(f[a], F);
+    f[b] = vsub(f[b], F);
+    t[a] = vadd(t[a], mA);
+    t[b] = vadd(t[b], mB);
 }
 
 /* Geometry, model law and force on both particles of contact k, summed into
@@ -77,10 +85,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
-    f[a] = vadd(f[a], F);
-    f[b] = vsub(f[b], F);
-    t[a] = vadd(t[a], mA);
-    t[b] = vadd(t[b], mB);
+    accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -fmin(g->lens[0], g->lens[1]));
 }
 
@@ -107,7 +112,9 @@ static floe_status process_contacts(floe_world *w) {
     floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)nblk);
     vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + FLOE_PARTS));
-    if (!accs || !buf || !flagged) {
+    const size_t work = FLOE_BLOCK * (sizeof(floe_batch_out) + sizeof(int));
+    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS);
+    if (!accs || !buf || !flagged || !batch) {
         floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
     }
@@ -123,12 +130,31 @@ static floe_status process_contacts(floe_world *w) {
             memset(f, 0, sizeof(vec3) * (size_t)np);
             memset(t, 0, sizeof(vec3) * (size_t)np);
         }
+        floe_batch_out *bout = (floe_batch_out *)(batch + work * p);
+        int *bk = (int *)(bout + FLOE_BLOCK);
         int k0 = range_start(nc, p), k1 = range_start(nc, p + 1), nf = 0, b = -1;
         for (int blk = blk0[p]; blk < blk0[p + 1]; blk++) {
             floe_energy_acc acc = {0, 0, 0, 0};
             int end = k0 + FLOE_BLOCK < k1 ? k0 + FLOE_BLOCK : k1;
-            for (int k = k0; k < end; k++) {
-                if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) b = k;
+            /* the block's batchable contacts first, then everything in contact order */
+            int nb = 0;
+            for (int k = k0; k < end && !w->batch_off; k++)
+                if (floe_batch_eligible(w, &w->con[k], renorm)) bk[nb++] = k;
+            for (int i = 0; i < nb; i += FLOE_BATCH)
+                floe_batch_run(w, bk + i, nb - i < FLOE_BATCH ? nb - i : FLOE_BATCH, bout + i);
+            for (int k = k0, j = 0; k < end; k++) {
+                if (j < nb && bk[j] == k) {
+                    const floe_batch_out *o = &bout[j++];
+                    if (o->keep) {
+                        accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
+                        acc.plastic += o->plastic;
+                        acc.dashpot += o->dashpot;
+                        acc.elastic += o->elastic;
+                    }
+                    if (!o->ok && b < 0) b = k;
+                } else if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) {
+                    b = k;
+                }
                 if (w->con[k].flags & CF_TRANSIENT) flagged[range_start(nc, p) + p + nf++] = k;
             }
             accs[blk] = acc;

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 /* Scratch slots: contact energy blocks, pair hits, assembly buffers,
- * flagged contacts, integrator energy blocks. */
-enum { SCR_CONTACT_ACC, SCR_HITS, SCR_ASSEMBLY, SCR_FLAGGED, SCR_INTEG_ACC, FLOE_SCRATCH };
+ * flagged contacts, integrator energy blocks, batched-kernel results. */
+enum { SCR_CONTACT_ACC, SCR_HITS, SCR_ASSEMBLY, SCR_FLAGGED, SCR_INTEG_ACC, SCR_BATCH, FLOE_SCRATCH };
 
 typedef struct floe_material {
     char name[64];
@@ -118,6 +118,7 @@ struct floe_world {
 
     void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
     int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
+    int batch_off;                             /* tests: every contact through the per-contact path */
 };
 
 /* world.c */

@@ -11,20 +11,56 @@ typedef struct linear_state {
     double uN0, tan_phi, cn, cs; /* dashpot coefficients [N s/m] */
     double fy, fz;               /* shear spring force (without dashpot) */
     double fdn, fds;             /* dashpot force magnitudes, for output */
-    int slipping;
+    double slipping;             /* 1 while sliding (a double: see floe_linear_force) */
 } linear_state;
 
-static inline double floe_linear_elastic(const floe_contact *c, const linear_state *s, double fn) {
-    double e = 0.5 * fn * fn / c->kn;
-    if (c->kt > 0) e += 0.5 * (s->fy * s->fy + s->fz * s->fz) / c->kt;
-    return e;
+/* Per-step energies of one Linear contact. */
+typedef struct floe_linear_energy { double elastic, plastic, dashpot; } floe_linear_energy;
+
+/* Force (local frame, on A) of a Linear contact that stays, from the
+ * normal displacement u and the relative velocity vel; updates the shear
+ * spring and the output values in s. Written with selects instead of
+ * branches so that the batched kernel (core/batch.c) vectorizes the same
+ * code the law runs. */
+static inline vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip,
+                                     double dp_mode, linear_state *s, floe_linear_energy *e) {
+    double fn = kn * u; /* elastic normal force: negative in compression */
+    double oy = s->fy, oz = s->fz;
+    double ty = oy + dt * kt * vel.y, tz = oz + dt * kt * vel.z;
+    double lim = fabs(fn) * s->tan_phi;
+    double ft2 = ty * ty + tz * tz;
+    /* Conditions are single comparisons selecting doubles, nested rather
+     * than joined by && or ||: mixed masks stop the vectorizer. */
+    double slip = s->tan_phi != 0 ? (ft2 > lim * lim ? (no_slip == 0 ? 1.0 : 0.0) : 0.0) : 0.0;
+    double r = slip > 0 ? lim / sqrt(ft2) : 1.0;
+    e->plastic = slip > 0 ? floe_slip_work(oy, oz, ty, tz, r, kt) : 0.0;
+    s->fy = s->tan_phi != 0 ? ty * r : 0.0;
+    s->fz = s->tan_phi != 0 ? tz * r : 0.0;
+    /* dashpots act on the relative velocity, on top of the springs (on A:
+     * F = c v, v the velocity of B relative to A); dp_mode 1 and 3: no net
+     * tension from the dashpot, 2 and 3: no shear dashpot while sliding */
+    double dn = s->cn * vel.x, dy = s->cs * vel.y, dz = s->cs * vel.z;
+    double tension_cut = dp_mode == 1 ? 1.0 : (dp_mode == 3 ? 1.0 : 0.0);
+    dn = tension_cut > 0 ? (fn + dn > 0 ? -fn : dn) : dn;
+    double shear_cut = dp_mode >= 2 ? slip : 0.0;
+    dy = shear_cut > 0 ? 0.0 : dy;
+    dz = shear_cut > 0 ? 0.0 : dz;
+    e->dashpot = (dn * vel.x + dy * vel.y + dz * vel.z) * dt;
+    s->fdn = dn;
+    s->fds = sqrt(dy * dy + dz * dz);
+    s->slipping = slip;
+    double el = 0.5 * fn * fn / kn;
+    e->elastic = kt > 0 ? el + 0.5 * (s->fy * s->fy + s->fz * s->fz) / kt : el;
+    return v3(fn + dn, s->fy + dy, s->fz + dz);
 }
 
+/* Whether a Linear contact opening to u goes (it keeps with no_break). */
+static inline int floe_linear_opens(double u, double no_break) { return u > 0 && no_break == 0; }
+
 static inline int floe_linear_law(const floe_law_ctx *ctx, floe_contact *c, linear_state *s, floe_energy_acc *e) {
-    const floe_geom *g = &c->g;
     const double *lp = ctx->lp;
-    double u = g->uN - s->uN0;
-    if (u > 0 && lp[LP_NO_BREAK] == 0) {
+    double u = c->g.uN - s->uN0;
+    if (floe_linear_opens(u, lp[LP_NO_BREAK])) {
         /* Opening at u = 0 releases nothing in the continuum limit: Fn -> 0 and
          * |Ft| <= tan_phi |Fn|. Only an uncapped (no_slip) shear spring takes
          * real energy with it. */
@@ -34,37 +70,12 @@ static inline int floe_linear_law(const floe_law_ctx *ctx, floe_contact *c, line
         }
         return 0;
     }
-    double fn = c->kn * u; /* elastic normal force: negative in compression */
-    int slipping = 0;
-    if (s->tan_phi == 0) {
-        s->fy = s->fz = 0;
-    } else {
-        double oy = s->fy, oz = s->fz;
-        s->fy += ctx->dt * c->kt * ctx->vel.y;
-        s->fz += ctx->dt * c->kt * ctx->vel.z;
-        double fy = fabs(fn) * s->tan_phi;
-        double ft2 = s->fy * s->fy + s->fz * s->fz;
-        if (ft2 > fy * fy && lp[LP_NO_SLIP] == 0) {
-            double r = fy / sqrt(ft2);
-            e->plastic += floe_slip_work(oy, oz, s->fy, s->fz, r, c->kt);
-            s->fy *= r;
-            s->fz *= r;
-            slipping = 1;
-        }
-    }
-    /* dashpots act on the relative velocity, on top of the springs (on A:
-     * F = c v, v the velocity of B relative to A) */
-    double dn = s->cn * ctx->vel.x, dy = s->cs * ctx->vel.y, dz = s->cs * ctx->vel.z;
-    int mode = (int)lp[LP_DP_MODE];
-    if ((mode & 1) && fn + dn > 0) dn = -fn; /* no net tension from the dashpot */
-    if ((mode & 2) && slipping) dy = dz = 0;  /* no shear dashpot while sliding */
-    e->dashpot += (dn * ctx->vel.x + dy * ctx->vel.y + dz * ctx->vel.z) * ctx->dt;
-    c->f = v3(fn + dn, s->fy + dy, s->fz + dz);
+    floe_linear_energy le;
+    c->f = floe_linear_force(ctx->dt, c->kn, c->kt, u, ctx->vel, lp[LP_NO_SLIP], lp[LP_DP_MODE], s, &le);
     c->m = v3(0, 0, 0);
-    s->fdn = dn;
-    s->fds = sqrt(dy * dy + dz * dz);
-    s->slipping = slipping;
-    e->elastic += floe_linear_elastic(c, s, fn);
+    e->plastic += le.plastic;
+    e->dashpot += le.dashpot;
+    e->elastic += le.elastic;
     return 1;
 }
 
