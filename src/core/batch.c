@@ -17,13 +17,8 @@ typedef struct lanes {
     double el[FLOE_BATCH], pl[FLOE_BATCH], dp[FLOE_BATCH], keep[FLOE_BATCH], ok[FLOE_BATCH];
 } lanes;
 
-/* Not batched: a contact's first step (creation), the frame's renormalization
- * steps, and no_slip contacts (their shear spring releases energy on opening). */
-int floe_batch_eligible(const floe_world *w, const floe_contact *c, int renorm) {
-    const floe_instance *in = &w->insts[c->inst];
-    return !renorm && !(c->flags & CF_NEW) && in->m == &floe_model_linear && in->lp[LP_NO_SLIP] == 0 &&
-           w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE;
-}
+const floe_model *const floe_batch_model = &floe_model_linear;
+_Static_assert(LP_NO_SLIP == 0, "floe_batch_eligible reads no_slip as law parameter 0");
 
 #define get3(a, j) v3((a)[0][j], (a)[1][j], (a)[2][j])
 #define put3(a, j, v) ((a)[0][j] = (v).x, (a)[1][j] = (v).y, (a)[2][j] = (v).z)
@@ -45,7 +40,7 @@ static void gather(const floe_world *w, const int *ks, int n, lanes *L) {
         put3(L->n, j, c->g.n);
         put3(L->t1, j, c->g.t1);
         put3(L->c, j, c->g.c);
-        L->lmin[j] = fmin(c->g.lens[0], c->g.lens[1]);
+        L->lmin[j] = floe_geom_lmin(&c->g);
         L->kn[j] = c->kn;
         L->kt[j] = c->kt;
         L->no_break[j] = lp[LP_NO_BREAK];

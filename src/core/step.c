@@ -86,7 +86,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
-    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -fmin(g->lens[0], g->lens[1]));
+    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
 }
 
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
@@ -187,7 +187,7 @@ static floe_status process_contacts(floe_world *w) {
         const floe_contact *c = &w->con[bad[p]];
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
                     (long long)w->step, c->a, c->b,
-                    c->g.uN < -fmin(c->g.lens[0], c->g.lens[1]) ? "an overlap larger than the particle size"
+                    c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
                                                                 : "a non-finite force",
                     c->g.uN, c->f.x);
         w->stopped = 1;
@@ -270,6 +270,7 @@ static floe_status contact_phase(floe_world *w) {
         c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
         c->step_created = w->step;
         c->flags = CF_NEW;
+        if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
         bp->pairs[p].contact = k;
     }
     floe_status st = process_contacts(w);

@@ -46,8 +46,8 @@ static inline quat qmul(quat a, quat b) {
 }
 static inline quat qconj(quat q) { return (quat){q.w, -q.x, -q.y, -q.z}; }
 static inline quat qnormalize(quat q) {
-    double l = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-    return l > 0 ? (quat){q.w / l, q.x / l, q.y / l, q.z / l} : qidentity();
+    double l = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z), s = 1.0 / l;
+    return l > 0 ? (quat){q.w * s, q.x * s, q.y * s, q.z * s} : qidentity();
 }
 /* Rotates v by unit quaternion q. */
 static inline vec3 qrotate(quat q, vec3 v) {

@@ -27,6 +27,8 @@ typedef struct floe_geom {
 } floe_geom;
 
 static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }
+/* The shorter lens: an overlap beyond it is a runaway. */
+static inline double floe_geom_lmin(const floe_geom *g) { return g->lens[0] < g->lens[1] ? g->lens[0] : g->lens[1]; }
 
 /* Per-step energy contributions of a model (summed deterministically). */
 typedef struct floe_energy_acc {
@@ -59,6 +61,7 @@ enum {
     CF_BONDED = 8,     /* persistent: the contact carries a bond (set by the model) */
     CF_ACTIVATED = 16, /* the model reports the contact became active this step */
     CF_SLIP = 32,      /* the model reports a slip-state change: detail = (detail >> 8) & 0xff */
+    CF_SPHERES = 64,   /* persistent: both bodies are spheres (set at creation) */
     CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW | CF_ACTIVATED | CF_SLIP
 };
 
