@@ -2,8 +2,9 @@
  * per-contact path: the same pile, run once with batching and once without,
  * must give bitwise identical particles, contact geometry, forces, model
  * state and energies, for every law variant the kernel takes (friction or
- * none, dashpots in each dp_mode, no_break with ini_eqlb). The pile is
- * stirred so that contacts slip, open and re-form while it settles. */
+ * none, dashpots in each dp_mode, no_break with ini_eqlb), also under
+ * Cundall damping. The pile is stirred so that contacts slip, open and
+ * re-form while it settles. */
 #include "check.h"
 #include "core/batch.h"
 #include "pile.h"
@@ -12,7 +13,7 @@
 
 typedef struct variant {
     const char *name;
-    double tan_phi, dp_nratio, dp_sratio, dp_mode, no_break, ini_eqlb;
+    double tan_phi, dp_nratio, dp_sratio, dp_mode, no_break, ini_eqlb, damping;
 } variant;
 
 static const variant variants[] = {
@@ -23,10 +24,11 @@ static const variant variants[] = {
     {"dashpots, dp_mode 2", 0.4, 0.3, 0.2, 2, 0, 0},
     {"dashpots, dp_mode 3", 0.4, 0.3, 0.2, 3, 0, 0},
     {"no_break, ini_eqlb", 0.5, 0.1, 0, 0, 1, 1},
+    {"Cundall damping 0.3", 0.5, 0, 0, 0, 0, 0, 0.3},
 };
 
 static floe_world *run(const variant *v, int batch_off, int *batched) {
-    floe_world *w = make_pile(10, 10, 6, 0.0, v->tan_phi, 1);
+    floe_world *w = make_pile(10, 10, 6, v->damping, v->tan_phi, 1);
     floe_model_set(w, "linear", "dp_nratio", v->dp_nratio);
     floe_model_set(w, "linear", "dp_sratio", v->dp_sratio);
     floe_model_set(w, "linear", "dp_mode", v->dp_mode);
