@@ -122,24 +122,33 @@ static void name_hint(char *buf, size_t len, const char *word, const char *const
     }
 }
 
+int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len)
+{
+    int id = floe_find_material(c->w, name);
+    if (id >= 0)
+        return id;
+    int nm = floe_material_count(c->w);
+    const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
+    hint[0] = 0;
+    if (names) {
+        for (int i = 0; i < nm; i++)
+            names[i] = floe_material_name(c->w, i);
+        name_hint(hint, len, name, names, nm, "materials");
+        free(names);
+    }
+    return -1;
+}
+
 static int material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat)
 {
     const char *name;
     if (sy_str(c->d, n, where, &name))
         return -1;
-    int id = floe_find_material(c->w, name);
+    char hint[512];
+    int id = scene_find_material(c, name, hint, sizeof hint);
     if (id >= 0) {
         *mat = id;
         return 0;
-    }
-    int nm = floe_material_count(c->w);
-    const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
-    char hint[512] = "";
-    if (names) {
-        for (int i = 0; i < nm; i++)
-            names[i] = floe_material_name(c->w, i);
-        name_hint(hint, sizeof hint, name, names, nm, "materials");
-        free(names);
     }
     return sy_error(c->d, n, "%s: unknown material '%s'%s", where, name, hint);
 }
@@ -761,6 +770,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     for (int i = 0; i < c.n_meshes; i++)
         floe_stl_free(&c.meshes[i]);
     free(c.meshes);
+    free(c.file_rows);
     sy_free(&d);
     if (rc) {
         if (tmp.world)

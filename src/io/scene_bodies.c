@@ -5,6 +5,7 @@
  * the file are found before any large allocation. */
 #include "scene_internal.h"
 #include "generate.h"
+#include "particle_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +78,16 @@ static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out
     return 0;
 }
 
+/* A file named in the scene: relative paths are relative to the scene file's
+ * directory. */
+static int scene_file_path(scene_ctx *c, sy_node *n, const char *where, const char *file, char *full, size_t len)
+{
+    int k = file[0] == '/' || !c->dir[0] ? snprintf(full, len, "%s", file) : snprintf(full, len, "%s/%s", c->dir, file);
+    if (k < 0 || (size_t)k >= len)
+        return sy_error(c->d, n, "%s: path longer than %zu characters", where, len - 1);
+    return 0;
+}
+
 static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
 static double vdot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
@@ -128,15 +139,13 @@ static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
     return 0;
 }
 
-/* pos (required), ori, fixed, block: the keys of free bodies (spheres,
- * capsules, ellipsoids) besides common(). */
-static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
+/* ori, fixed, block: the optional keys of free bodies (spheres, capsules,
+ * ellipsoids) besides common(). */
+static int free_opts(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
 {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
-    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def->pos))
-        return -1;
     if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def->ori))
         return -1;
     int fixed = 0;
@@ -149,9 +158,20 @@ static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_d
     return 0;
 }
 
+/* pos (required) and free_opts(). */
+static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
+{
+    char p[SCENE_PATH];
+    sy_node *n;
+    if (required(c, item, where, "pos", &n) || sy_vec3(c->d, n, scene_path(p, where, "pos"), &def->pos))
+        return -1;
+    return free_opts(c, item, where, def);
+}
+
 static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
 {
-    static const char *const keys[] = {"radius", "pos", "vel", "angvel", "ori", "material", "group", "fixed", "block"};
+    static const char *const keys[] = {"radius", "pos",   "vel",   "angvel", "ori",
+                                       "material", "group", "fixed", "block",  "file"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
@@ -166,6 +186,181 @@ static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
     if (!c->build)
         return count(c, item, where, 1);
     return added(c, item, where, floe_add_sphere(c->w, &def, r));
+}
+
+/* ---- spheres from a file ----------------------------------------------------- */
+
+/* Group names of a row: `a;b` (blanks around names ignored). Groups are
+ * created on first use, like those named in the scene file. */
+static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint32_t *mask, char *err, size_t errlen)
+{
+    *mask = 0;
+    for (const char *q = text;;) {
+        const char *e = strchr(q, ';'), *a = q, *b = e ? e : q + strlen(q);
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        char name[256];
+        if (a == b)
+            return floe_pfile_error(f, PF_GROUP, err, errlen, "group: empty group name in '%s' (names are "
+                                    "separated by ';')", text);
+        if ((size_t)(b - a) >= sizeof name)
+            return floe_pfile_error(f, PF_GROUP, err, errlen, "group: group name longer than %zu characters",
+                                    sizeof name - 1);
+        memcpy(name, a, (size_t)(b - a));
+        name[b - a] = 0;
+        int g = floe_find_group(c->w, name);
+        if (g < 0 && (g = floe_add_group(c->w, name)) < 0)
+            return floe_pfile_error(f, PF_GROUP, err, errlen, "group: '%s': %s", name, floe_last_error(c->w));
+        *mask |= 1u << g;
+        if (!e)
+            return 0;
+        q = e + 1;
+    }
+}
+
+/* Rows of each particle file, in reading order: pass 0 records them, pass 1
+ * checks that it reads the same numbers. */
+static int push_file_rows(scene_ctx *c, sy_node *at, long long rows)
+{
+    if (c->n_file_rows == c->cap_file_rows) {
+        int cap = c->cap_file_rows ? 2 * c->cap_file_rows : 8;
+        long long *a = realloc(c->file_rows, sizeof *a * (size_t)cap);
+        if (!a)
+            return sy_error(c->d, at, "out of memory");
+        c->file_rows = a;
+        c->cap_file_rows = cap;
+    }
+    c->file_rows[c->n_file_rows++] = rows;
+    return 0;
+}
+
+static long long next_file_rows(scene_ctx *c)
+{
+    return c->next_file_rows < c->n_file_rows ? c->file_rows[c->next_file_rows++] : 0;
+}
+
+/* `- {file: beads.csv, material: ..., group: ..., vel: ..., ...}`: one
+ * sphere per row of a CSV table (particle_file.h), streamed in both passes.
+ * The entry's keys are defaults for every row; the file's material, group,
+ * vx..vz and wx..wz columns override them. */
+static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
+{
+    static const char *const keys[] = {"file", "material", "group", "vel", "angvel", "ori", "fixed", "block"};
+    sy_doc *d = c->d;
+    char p[SCENE_PATH], fp[SCENE_PATH];
+    sy_node *n, *fnode = sy_get(d, item, "file");
+    if ((n = sy_get(d, item, "radius")))
+        return sy_error(d, n, "%s: not used with 'file' (the radius of each sphere is in the file's radius column)",
+                        scene_path(p, where, "radius"));
+    if ((n = sy_get(d, item, "pos")))
+        return sy_error(d, n, "%s: not used with 'file' (the positions are in the file's x, y, z columns)",
+                        scene_path(p, where, "pos"));
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)))
+        return -1;
+    floe_body_def base = floe_default_body_def();
+    const char *file;
+    int mat = -1;
+    scene_path(fp, where, "file");
+    if (sy_str(d, fnode, fp, &file))
+        return -1;
+    if (sy_get(d, item, "material") && scene_material(c, item, where, &mat))
+        return -1;
+    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &base.groups))
+        return -1;
+    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &base.vel))
+        return -1;
+    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &base.angvel))
+        return -1;
+    if (free_opts(c, item, where, &base))
+        return -1;
+
+    char full[2048], msg[1024];
+    int os_err;
+    if (scene_file_path(c, fnode, fp, file, full, sizeof full))
+        return -1;
+    floe_pfile *f = floe_pfile_open(full, &os_err, msg, sizeof msg);
+    if (!f)
+        return os_err ? sy_error(d, fnode, "%s: %s", fp, msg) : sy_error_msg(d, msg);
+    /* Without a material column the entry needs a material like any sphere;
+     * with one, only rows whose field is empty use the entry's. */
+    if (mat < 0 && !floe_pfile_has(f, PF_MATERIAL) && scene_material(c, item, where, &mat)) {
+        floe_pfile_close(f);
+        return -1;
+    }
+    if (mat < 0 && floe_material_count(c->w) == 1)
+        mat = 0;
+    const int has_v = floe_pfile_has(f, PF_VX), has_w = floe_pfile_has(f, PF_WX);
+    char last_mat[256] = "", last_grp[256] = "";
+    int last_mat_id = -1;
+    uint32_t last_mask = base.groups;
+    long long expect = c->build ? next_file_rows(c) : 0; /* rows found in pass 0 */
+    pf_row row;
+    int rc;
+    while ((rc = floe_pfile_next(f, &row, msg, sizeof msg)) == 1) {
+        floe_body_def def = base;
+        def.pos = (floe_vec3){row.v[PF_X], row.v[PF_Y], row.v[PF_Z]};
+        if (has_v)
+            def.vel = (floe_vec3){row.v[PF_VX], row.v[PF_VY], row.v[PF_VZ]};
+        if (has_w)
+            def.angvel = (floe_vec3){row.v[PF_WX], row.v[PF_WY], row.v[PF_WZ]};
+        /* names: most tables repeat one or a few, so the last one is cached */
+        def.material = mat;
+        if (*row.material) {
+            if (last_mat_id < 0 || strcmp(row.material, last_mat)) {
+                char hint[512];
+                int id = scene_find_material(c, row.material, hint, sizeof hint);
+                if (id < 0) {
+                    rc = floe_pfile_error(f, PF_MATERIAL, msg, sizeof msg, "material: unknown material '%s'%s",
+                                          row.material, hint);
+                    break;
+                }
+                def.material = id;
+                last_mat_id = strlen(row.material) < sizeof last_mat ? id : -1; /* too long to cache */
+                if (last_mat_id >= 0)
+                    strcpy(last_mat, row.material);
+            } else {
+                def.material = last_mat_id;
+            }
+        } else if (mat < 0) {
+            rc = floe_pfile_error(f, PF_MATERIAL, msg, sizeof msg, "material: the field is empty and %s has no "
+                                  "'material' key (required when more than one material is declared)", where);
+            break;
+        }
+        if (*row.group) {
+            if (!*last_grp || strcmp(row.group, last_grp)) {
+                if ((rc = row_groups(c, f, row.group, &last_mask, msg, sizeof msg)))
+                    break;
+                if (strlen(row.group) < sizeof last_grp)
+                    strcpy(last_grp, row.group);
+                else
+                    last_grp[0] = 0; /* too long to cache */
+            }
+            def.groups = last_mask;
+        }
+        if (c->build && floe_pfile_rows(f) > expect)
+            break; /* the file grew since pass 0: reported below */
+        if (!c->build) {
+            if (count(c, item, where, 1))
+                break;
+        } else if (added(c, item, where, floe_add_sphere(c->w, &def, row.v[PF_RADIUS]))) {
+            break;
+        }
+    }
+    long long rows = floe_pfile_rows(f);
+    floe_pfile_close(f);
+    if (d->failed)
+        return -1; /* count() or added() */
+    if (rc < 0)
+        return sy_error_msg(d, msg);
+    /* Both passes must read the same table: ids and the memory guard depend on it. */
+    if (!c->build)
+        return push_file_rows(c, item, rows);
+    if (rows != expect)
+        return sy_error(d, fnode, "%s: %s changed while the scene was loading (%lld rows, then %s%lld)", fp, full,
+                        expect, rows > expect ? "more than " : "", rows > expect ? expect : rows);
+    return 0;
 }
 
 /* ---- capsules, ellipsoids ------------------------------------------------------ */
@@ -424,12 +619,9 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
     floe_stl *m = &c->meshes[index];
     scene_path(p, where, "stl");
     if (!c->build) {
-        /* Relative paths are relative to the scene file. */
         char full[2048];
-        if (file[0] == '/' || !c->dir[0])
-            snprintf(full, sizeof full, "%s", file);
-        else
-            snprintf(full, sizeof full, "%s/%s", c->dir, file);
+        if (scene_file_path(c, stl_node, p, file, full, sizeof full))
+            return -1;
         char msg[768];
         if (floe_stl_read(full, m, msg, sizeof msg))
             return sy_error(d, stl_node, "%s: %s", p, msg);
@@ -750,7 +942,7 @@ int scene_bodies(scene_ctx *c, const char *key, sy_node *sec)
             return -1;
         int rc;
         if (!strcmp(key, "particles"))
-            rc = body_sphere(c, item, where);
+            rc = sy_get(d, item, "file") ? body_sphere_file(c, item, where) : body_sphere(c, item, where);
         else if (!strcmp(key, "capsules"))
             rc = body_capsule(c, item, where);
         else if (!strcmp(key, "ellipsoids"))

@@ -1,6 +1,7 @@
 /* Shared state of the scene loader, split over scene.c (world, materials,
  * models, groups, run), scene_bodies.c (particles, walls, facets, meshes,
- * generators) and scene_output.c (output section). Not a public header. */
+ * generators; particle tables through particle_file.c) and scene_output.c
+ * (output section). Not a public header. */
 #ifndef FLOE_IO_SCENE_INTERNAL_H
 #define FLOE_IO_SCENE_INTERNAL_H
 
@@ -34,6 +35,8 @@ typedef struct scene_ctx {
     char dir[1024];            /* directory of the scene file ("" = current) */
     floe_stl *meshes;          /* STL contents per meshes[i], read in pass 0 */
     int n_meshes;
+    long long *file_rows;      /* rows of each particle file (particles[i].file), in reading order */
+    int n_file_rows, cap_file_rows, next_file_rows;
     scene_motion motions[FLOE_MAX_GROUPS];
     int n_motions;
     sy_node *run_time;         /* run.time node, for the dt conversion error */
@@ -53,6 +56,9 @@ void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_
 const char *scene_path(char *buf, const char *base, const char *key);          /* "base.key" */
 const char *scene_index(char *buf, const char *base, int i);                   /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
+/* Id of material `name`, or -1 with a message tail in hint ("; did you mean
+ * 'glass'?", "; known materials: ..."). */
+int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where);          /* floe_last_error */
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */

@@ -1,4 +1,4 @@
-/* Typed, positioned access to a libyaml document (see scene_yaml.h). */
+/* Typed, positioned access to a YAML document tree (see scene_yaml.h). */
 #include "scene_yaml.h"
 
 #include <errno.h>
@@ -35,12 +35,20 @@ static int sy_error_at(sy_doc *d, size_t line, size_t col, const char *fmt, ...)
 int sy_error(sy_doc *d, sy_node *n, const char *fmt, ...)
 {
     /* libyaml marks are 0-based; messages are 1-based like compilers'. */
-    size_t line = n ? n->start_mark.line + 1 : 1;
-    size_t col = n ? n->start_mark.column + 1 : 1;
+    size_t line = n ? (size_t)n->start_mark.line + 1 : 1;
+    size_t col = n ? (size_t)n->start_mark.column + 1 : 1;
     va_list ap;
     va_start(ap, fmt);
     sy_verror_at(d, line, col, fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+int sy_error_msg(sy_doc *d, const char *msg)
+{
+    if (!d->failed && d->err && d->errlen)
+        snprintf(d->err, d->errlen, "%s", msg);
+    d->failed = 1;
     return -1;
 }
 
@@ -124,6 +132,267 @@ static int parser_error(sy_doc *d, const yaml_parser_t *p, const unsigned char *
     return sy_error_at(d, line, col, "YAML syntax error: %s", problem);
 }
 
+/* ---- the document tree ------------------------------------------------------ */
+
+/* Scalar texts live in blocks of this size (longer texts get their own);
+ * blocks this large are mapped, so freeing them returns the memory to the
+ * system before the run. */
+#define SY_TEXT_BLOCK ((size_t)1 << 20)
+
+struct sy_chunk {
+    sy_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+static char *text_alloc(sy_doc *d, size_t n)
+{
+    sy_chunk *c = d->text;
+    if (c && c->cap - c->used >= n) {
+        char *p = c->data + c->used;
+        c->used += n;
+        return p;
+    }
+    size_t cap = n > SY_TEXT_BLOCK / 4 ? n : SY_TEXT_BLOCK;
+    c = malloc(sizeof *c + cap);
+    if (!c)
+        return NULL;
+    c->used = n;
+    c->cap = cap;
+    if (cap == n && d->text) {
+        /* a long text: keep filling the current block afterwards */
+        c->next = d->text->next;
+        d->text->next = c;
+    } else {
+        c->next = d->text;
+        d->text = c;
+    }
+    return c->data;
+}
+
+/* Grows *arr (elements of `size` bytes) to hold at least n + 1. */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? 2 * *cap : 64;
+    if (nc > UINT32_MAX)
+        return -1; /* indices are 32-bit; the 1 GiB file limit keeps far below */
+    void *a = realloc(*arr, nc * size);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = nc;
+    return 0;
+}
+
+typedef struct sy_anchor {
+    char *name;
+    uint32_t node;
+    yaml_mark_t mark;
+} sy_anchor;
+
+typedef struct sy_open {
+    uint32_t node;   /* the sequence or mapping being filled */
+    size_t first;    /* its first child in the composer's stack */
+} sy_open;
+
+/* State of the composer: children of the open collections wait on a stack
+ * and move to d->kids, contiguous, when their collection ends. */
+typedef struct sy_composer {
+    uint32_t *stack;
+    size_t n_stack, cap_stack;
+    sy_open *open;
+    size_t n_open, cap_open;
+    sy_anchor *anchors;
+    size_t n_anchors, cap_anchors;
+} sy_composer;
+
+static void composer_free(sy_composer *k)
+{
+    for (size_t i = 0; i < k->n_anchors; i++)
+        free(k->anchors[i].name);
+    free(k->anchors);
+    free(k->stack);
+    free(k->open);
+    memset(k, 0, sizeof *k);
+}
+
+/* A new node from an event; registers its anchor. -1: out of memory; -2:
+ * composer error already recorded. */
+static int add_node(sy_doc *d, sy_composer *k, yaml_node_type_t type, const yaml_mark_t *mark,
+                    const yaml_char_t *anchor, uint32_t *index)
+{
+    if (grow((void **)&d->nodes, &d->cap_nodes, d->n_nodes, sizeof *d->nodes))
+        return -1;
+    *index = (uint32_t)d->n_nodes;
+    sy_yaml_node *n = &d->nodes[d->n_nodes++];
+    memset(n, 0, sizeof *n);
+    n->type = type;
+    n->start_mark.line = mark->line > UINT32_MAX ? UINT32_MAX : (uint32_t)mark->line;
+    n->start_mark.column = mark->column > UINT32_MAX ? UINT32_MAX : (uint32_t)mark->column;
+    if (!anchor)
+        return 0;
+    for (size_t i = 0; i < k->n_anchors; i++)
+        if (!strcmp(k->anchors[i].name, (const char *)anchor)) {
+            /* libyaml's loader refuses redefined anchors; so does this one */
+            sy_error_at(d, mark->line + 1, mark->column + 1, "YAML syntax error: second occurrence (found duplicate "
+                        "anchor; first occurrence at line %zu, column %zu)", k->anchors[i].mark.line + 1,
+                        k->anchors[i].mark.column + 1);
+            return -2;
+        }
+    if (grow((void **)&k->anchors, &k->cap_anchors, k->n_anchors, sizeof *k->anchors))
+        return -1;
+    size_t len = strlen((const char *)anchor);
+    char *name = malloc(len + 1);
+    if (!name)
+        return -1;
+    memcpy(name, anchor, len + 1);
+    k->anchors[k->n_anchors++] = (sy_anchor){name, *index, *mark};
+    return 0;
+}
+
+/* Child `index` of the innermost open collection (if any: the root has none). */
+static int add_child(sy_composer *k, uint32_t index)
+{
+    if (!k->n_open)
+        return 0;
+    if (grow((void **)&k->stack, &k->cap_stack, k->n_stack, sizeof *k->stack))
+        return -1;
+    k->stack[k->n_stack++] = index;
+    return 0;
+}
+
+/* Builds one document's tree into d from the parser's events, after its
+ * DOCUMENT-START event up to and including DOCUMENT-END. 0, or -1 with the
+ * error recorded. */
+static int compose(sy_doc *d, yaml_parser_t *p, const unsigned char *buf, size_t len)
+{
+    sy_composer k = {0};
+    yaml_event_t ev;
+    int rc = -1, oom = 0;
+    for (;;) {
+        if (!yaml_parser_parse(p, &ev)) {
+            parser_error(d, p, buf, len);
+            break;
+        }
+        uint32_t index;
+        int st = 0;
+        if (ev.type == YAML_DOCUMENT_END_EVENT) {
+            yaml_event_delete(&ev);
+            rc = 0;
+            break;
+        }
+        switch (ev.type) {
+        case YAML_ALIAS_EVENT: {
+            size_t i = 0;
+            while (i < k.n_anchors && strcmp(k.anchors[i].name, (const char *)ev.data.alias.anchor))
+                i++;
+            if (i == k.n_anchors) {
+                sy_error_at(d, ev.start_mark.line + 1, ev.start_mark.column + 1,
+                            "YAML syntax error: found undefined alias");
+                st = -2;
+            } else {
+                st = add_child(&k, k.anchors[i].node);
+            }
+            break;
+        }
+        case YAML_SCALAR_EVENT: {
+            size_t n = ev.data.scalar.length;
+            char *text = n < UINT32_MAX ? text_alloc(d, n + 1) : NULL;
+            if (!text) {
+                st = -1;
+                break;
+            }
+            memcpy(text, ev.data.scalar.value, n);
+            text[n] = 0;
+            st = add_node(d, &k, YAML_SCALAR_NODE, &ev.start_mark, ev.data.scalar.anchor, &index);
+            if (!st) {
+                d->nodes[index].data.scalar.value = (yaml_char_t *)text;
+                d->nodes[index].data.scalar.length = (uint32_t)n;
+                d->nodes[index].data.scalar.style = ev.data.scalar.style;
+                st = add_child(&k, index);
+            }
+            break;
+        }
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT: {
+            int seq = ev.type == YAML_SEQUENCE_START_EVENT;
+            st = add_node(d, &k, seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE, &ev.start_mark,
+                          seq ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor, &index);
+            if (!st)
+                st = add_child(&k, index);
+            if (!st && grow((void **)&k.open, &k.cap_open, k.n_open, sizeof *k.open))
+                st = -1;
+            if (!st)
+                k.open[k.n_open++] = (sy_open){index, k.n_stack};
+            break;
+        }
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: {
+            sy_open o = k.open[--k.n_open];
+            size_t n = k.n_stack - o.first;
+            while (!st && d->n_kids + n > d->cap_kids)
+                if (grow((void **)&d->kids, &d->cap_kids, d->cap_kids, sizeof *d->kids))
+                    st = -1;
+            if (st)
+                break;
+            sy_yaml_node *node = &d->nodes[o.node];
+            node->data.children.first = (uint32_t)d->n_kids;
+            node->data.children.count = (uint32_t)(node->type == YAML_MAPPING_NODE ? n / 2 : n);
+            if (n) /* an empty collection may have no arrays yet */
+                memcpy(d->kids + d->n_kids, k.stack + o.first, n * sizeof *d->kids);
+            d->n_kids += n;
+            k.n_stack = o.first;
+            break;
+        }
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+        if (st) {
+            oom = st == -1;
+            break;
+        }
+    }
+    if (oom)
+        sy_error_at(d, 1, 1, "out of memory while parsing YAML");
+    composer_free(&k);
+    return rc;
+}
+
+static void tree_free(sy_doc *d)
+{
+    free(d->nodes);
+    free(d->kids);
+    while (d->text) {
+        sy_chunk *c = d->text;
+        d->text = c->next;
+        free(c);
+    }
+    d->nodes = NULL;
+    d->kids = NULL;
+    d->n_nodes = d->cap_nodes = d->n_kids = d->cap_kids = 0;
+}
+
+/* The next event: 1 if it starts a document, 0 if it ends the stream, -1 on
+ * a parser error (recorded). */
+static int next_document(sy_doc *d, yaml_parser_t *p, const unsigned char *buf, size_t len)
+{
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(p, &ev))
+            return parser_error(d, p, buf, len);
+        yaml_event_type_t t = ev.type;
+        yaml_event_delete(&ev);
+        if (t == YAML_DOCUMENT_START_EVENT)
+            return 1;
+        if (t == YAML_STREAM_END_EVENT)
+            return 0;
+        /* YAML_STREAM_START_EVENT */
+    }
+}
+
 int sy_load(sy_doc *d, const char *path, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
@@ -142,23 +411,26 @@ int sy_load(sy_doc *d, const char *path, char *err, size_t errlen)
         return sy_error_at(d, 1, 1, "cannot initialise the YAML parser");
     }
     yaml_parser_set_input_string(&p, buf, len);
-    int rc = 0;
-    if (!yaml_parser_load(&p, &d->doc)) {
-        rc = parser_error(d, &p, buf, len);
-    } else {
-        d->loaded = 1;
-        if (!yaml_document_get_root_node(&d->doc)) {
+    d->loaded = 1;
+    int rc = next_document(d, &p, buf, len);
+    if (rc == 0) {
+        rc = sy_error_at(d, 1, 1, "empty scene file");
+    } else if (rc == 1 && !(rc = compose(d, &p, buf, len))) {
+        if (!d->n_nodes) {
             rc = sy_error_at(d, 1, 1, "empty scene file");
         } else {
-            /* A second document would be silently ignored otherwise. */
-            yaml_document_t extra;
-            if (!yaml_parser_load(&p, &extra)) {
-                rc = parser_error(d, &p, buf, len);
-            } else {
-                yaml_node_t *r2 = yaml_document_get_root_node(&extra);
-                if (r2)
-                    rc = sy_error(d, r2, "a scene file holds one YAML document; found a second one");
-                yaml_document_delete(&extra);
+            /* A second document would be silently ignored otherwise; a
+             * syntax error in it is reported first, as libyaml's loader does. */
+            int more = next_document(d, &p, buf, len);
+            if (more < 0) {
+                rc = -1;
+            } else if (more) {
+                sy_doc extra = {.path = path, .err = err, .errlen = errlen, .loaded = 1};
+                rc = compose(&extra, &p, buf, len);
+                d->failed = extra.failed;
+                if (!rc && extra.n_nodes)
+                    rc = sy_error(d, &extra.nodes[0], "a scene file holds one YAML document; found a second one");
+                tree_free(&extra);
             }
         }
     }
@@ -166,19 +438,19 @@ int sy_load(sy_doc *d, const char *path, char *err, size_t errlen)
     free(buf);
     if (rc)
         sy_free(d);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 void sy_free(sy_doc *d)
 {
     if (d->loaded)
-        yaml_document_delete(&d->doc);
+        tree_free(d);
     d->loaded = 0;
 }
 
 sy_node *sy_root(sy_doc *d)
 {
-    return d->loaded ? yaml_document_get_root_node(&d->doc) : NULL;
+    return d->loaded && d->n_nodes ? &d->nodes[0] : NULL;
 }
 
 /* ---- structure ---------------------------------------------------------- */
@@ -211,27 +483,27 @@ const char *sy_type_name(sy_node *n)
 
 int sy_map_size(sy_node *n)
 {
-    return sy_is_map(n) ? (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start) : 0;
+    return sy_is_map(n) ? (int)n->data.children.count : 0;
 }
 
 sy_node *sy_map_key(sy_doc *d, sy_node *map, int i)
 {
-    return yaml_document_get_node(&d->doc, map->data.mapping.pairs.start[i].key);
+    return &d->nodes[d->kids[map->data.children.first + 2 * (size_t)i]];
 }
 
 sy_node *sy_map_value(sy_doc *d, sy_node *map, int i)
 {
-    return yaml_document_get_node(&d->doc, map->data.mapping.pairs.start[i].value);
+    return &d->nodes[d->kids[map->data.children.first + 2 * (size_t)i + 1]];
 }
 
 int sy_seq_size(sy_node *n)
 {
-    return sy_is_seq(n) ? (int)(n->data.sequence.items.top - n->data.sequence.items.start) : 0;
+    return sy_is_seq(n) ? (int)n->data.children.count : 0;
 }
 
 sy_node *sy_seq_item(sy_doc *d, sy_node *seq, int i)
 {
-    return yaml_document_get_node(&d->doc, seq->data.sequence.items.start[i]);
+    return &d->nodes[d->kids[seq->data.children.first + (size_t)i]];
 }
 
 static int is_scalar_text(sy_node *n)
@@ -336,7 +608,7 @@ int sy_check_keys(sy_doc *d, sy_node *map, const char *where, const char *const 
             sy_node *kj = sy_map_key(d, map, j);
             if (!strcmp(sval(kj), key))
                 return sy_error(d, k, "duplicate key '%s' %s (first given at line %zu)", key,
-                                in_where(where, w, sizeof w), kj->start_mark.line + 1);
+                                in_where(where, w, sizeof w), (size_t)kj->start_mark.line + 1);
         }
     }
     return 0;
