@@ -97,32 +97,28 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     w->on_event(&ev, w->event_user);
 }
 
-/* First contact of range p of FLOE_PARTS equal ranges of n contacts. */
-static inline int range_start(int n, int p) { return (int)((int64_t)n * p / FLOE_PARTS); }
-
-/* Contacts and force assembly in one pass. The contacts are cut into
- * FLOE_PARTS fixed ranges; each range is processed in contact order and sums
- * its forces into its own buffer (range 0 into the force arrays), energies
- * per block of FLOE_BLOCK contacts; buffers and blocks are then added in
- * order: the same arithmetic for any thread count. Contacts with events or
- * deletions are listed for the serial pass. */
+/* Contacts and force assembly in one pass. The contacts are cut into slices
+ * of FLOE_SLICE; slice s belongs to part s % FLOE_PARTS (interleaved, so that
+ * costly contacts gathered in one place, like the wall contacts at the start,
+ * are shared out). Each part processes its slices in contact order and sums
+ * forces into its own buffer (part 0 into the force arrays), energies per
+ * slice; buffers and slices are then added in order: the same arithmetic for
+ * any thread count. Contacts with events or deletions are listed for the
+ * serial pass. */
 static floe_status process_contacts(floe_world *w) {
-    const int np = w->np, nc = w->ncon;
-    int nblk = nc / FLOE_BLOCK + FLOE_PARTS + 1;
-    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)nblk);
+    const int np = w->np, nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)(nsl + 1));
     vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
-    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + FLOE_PARTS));
-    const size_t work = FLOE_BLOCK * (sizeof(floe_batch_out) + sizeof(int));
+    /* the flagged list, then each part's own list */
+    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1) * (FLOE_PARTS + 1));
+    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + sizeof(int));
     unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS);
     if (!accs || !buf || !flagged || !batch) {
         floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
     }
     const int renorm = w->step % w->def.renorm_period == 0;
-    int nflag[FLOE_PARTS], bad[FLOE_PARTS], blk0[FLOE_PARTS + 1];
-    blk0[0] = 0;
-    for (int p = 0; p < FLOE_PARTS; p++)
-        blk0[p + 1] = blk0[p] + (range_start(nc, p + 1) - range_start(nc, p) + FLOE_BLOCK - 1) / FLOE_BLOCK;
+    int bad[FLOE_PARTS], nflag[FLOE_PARTS];
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
@@ -131,12 +127,11 @@ static floe_status process_contacts(floe_world *w) {
             memset(t, 0, sizeof(vec3) * (size_t)np);
         }
         floe_batch_out *bout = (floe_batch_out *)(batch + work * p);
-        int *bk = (int *)(bout + FLOE_BLOCK);
-        int k0 = range_start(nc, p), k1 = range_start(nc, p + 1), nf = 0, b = -1;
-        for (int blk = blk0[p]; blk < blk0[p + 1]; blk++) {
+        int *bk = (int *)(bout + FLOE_SLICE), b = -1, nf = 0, *fl = flagged + (size_t)(nc + 1) * (p + 1);
+        for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
             floe_energy_acc acc = {0, 0, 0, 0};
-            int end = k0 + FLOE_BLOCK < k1 ? k0 + FLOE_BLOCK : k1;
-            /* the block's batchable contacts first, then everything in contact order */
+            int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
+            /* the slice's batchable contacts first, then everything in contact order */
             int nb = 0;
             for (int k = k0; k < end && !w->batch_off; k++)
                 if (floe_batch_eligible(w, &w->con[k], renorm)) bk[nb++] = k;
@@ -155,13 +150,12 @@ static floe_status process_contacts(floe_world *w) {
                 } else if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) {
                     b = k;
                 }
-                if (w->con[k].flags & CF_TRANSIENT) flagged[range_start(nc, p) + p + nf++] = k;
+                if (w->con[k].flags & CF_TRANSIENT) fl[nf++] = k;
             }
-            accs[blk] = acc;
-            k0 = end;
+            accs[sl] = acc;
         }
-        nflag[p] = nf;
         bad[p] = b;
+        nflag[p] = nf;
     }
     if (FLOE_PARTS > 1) {
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
@@ -176,27 +170,36 @@ static floe_status process_contacts(floe_world *w) {
         }
     }
     w->e_elastic = 0;
-    for (int blk = 0; blk < blk0[FLOE_PARTS]; blk++) {
-        w->e_elastic += accs[blk].elastic;
-        w->e_plastic += accs[blk].plastic;
-        w->e_dashpot += accs[blk].dashpot;
-        w->e_broken += accs[blk].broken;
+    for (int sl = 0; sl < nsl; sl++) {
+        w->e_elastic += accs[sl].elastic;
+        w->e_plastic += accs[sl].plastic;
+        w->e_dashpot += accs[sl].dashpot;
+        w->e_broken += accs[sl].broken;
     }
-    for (int p = 0; p < FLOE_PARTS; p++) {
-        if (bad[p] < 0) continue;
-        const floe_contact *c = &w->con[bad[p]];
+    int first_bad = -1;
+    for (int p = 0; p < FLOE_PARTS; p++)
+        if (bad[p] >= 0 && (first_bad < 0 || bad[p] < first_bad)) first_bad = bad[p];
+    if (first_bad >= 0) {
+        const floe_contact *c = &w->con[first_bad];
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
                     (long long)w->step, c->a, c->b,
                     c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
-                                                                : "a non-finite force",
+                                                      : "a non-finite force",
                     c->g.uN, c->f.x);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
-    /* compact the flagged lists in contact order */
-    int n = 0;
-    for (int p = 0; p < FLOE_PARTS; p++)
-        for (int j = 0; j < nflag[p]; j++) flagged[n++] = flagged[range_start(nc, p) + p + j];
+    /* merge the parts' lists (each ascending) into contact order */
+    int n = 0, at[FLOE_PARTS] = {0};
+    for (;;) {
+        int best = -1;
+        for (int p = 0; p < FLOE_PARTS; p++)
+            if (at[p] < nflag[p] &&
+                (best < 0 || flagged[(size_t)(nc + 1) * (p + 1) + at[p]] < flagged[(size_t)(nc + 1) * (best + 1) + at[best]]))
+                best = p;
+        if (best < 0) break;
+        flagged[n++] = flagged[(size_t)(nc + 1) * (best + 1) + at[best]++];
+    }
     w->nflagged = n;
     return FLOE_OK;
 }

@@ -7,10 +7,12 @@
 /* Items per work block. Partial sums are taken per block and added in block
  * order, which makes results independent of the thread count. */
 #define FLOE_BLOCK 1024
-/* Fixed number of contact ranges summed separately in the force assembly
+/* Fixed number of contact parts summed separately in the force assembly
  * (the parallelism of that phase; fixed so results do not depend on threads;
- * each extra range costs a force buffer the size of the particle arrays). */
+ * each extra part costs a force buffer the size of the particle arrays), and
+ * the slice of contacts dealt to the parts in turn. */
 #define FLOE_PARTS 2
+#define FLOE_SLICE 256
 
 floe_status floe__integrate(floe_world *w);
 
