@@ -118,6 +118,17 @@ static vec3 half_extent(const floe_world *w, int i) {
     return v3(w->bound[i], w->bound[i], w->bound[i]);
 }
 
+/* Whether gridded bodies i and j come within the search distance: bounding
+ * spheres, then (unless both are spheres) oriented boxes. */
+static inline int near(const floe_world *w, const vec3 *ext, int i, int j, double skin) {
+    double lim = w->bound[i] + w->bound[j] + skin;
+    vec3 d = vsub(w->pos[j], w->pos[i]);
+    if (vlen2(d) >= lim * lim) return 0;
+    if (w->shape[i] == FLOE_SHAPE_SPHERE && w->shape[j] == FLOE_SHAPE_SPHERE) return 1;
+    vec3 e = vadd(ext[i], ext[j]);
+    return !(fabs(d.x) >= e.x + skin || fabs(d.y) >= e.y + skin || fabs(d.z) >= e.z + skin);
+}
+
 /* Narrow-phase order of a pair: boundaries first, then by shape, then by id. */
 static int push_ordered(floe_broadphase *bp, const floe_world *w, int i, int j) {
     int ri = floe_shape_rank(w->shape[i]), rj = floe_shape_rank(w->shape[j]);
@@ -134,11 +145,23 @@ int floe_broadphase_rebuild(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     bp->npairs = 0;
     double skin = w->skin + bp->margin; /* search distance */
-    int ns = 0;
+    /* Bodies much larger than the mean (an indenter on a sheet of grains)
+     * stay off the grid, whose cells would otherwise grow to their size:
+     * each scans the cells its box covers, and they meet each other directly. */
+    double mean = 0, cut = INFINITY;
+    int ng = 0;
+    for (int i = 0; i < w->np; i++)
+        if (w->bound[i] > 0) mean += w->bound[i], ng++;
+    if (ng > 0) cut = 2 * mean / ng;
+    int ns = 0, nlarge = 0;
     double rmax = 0;
     vec3 lo = v3(INFINITY, INFINITY, INFINITY), hi = vneg(lo);
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) continue;
+        if (w->bound[i] > cut) {
+            nlarge++;
+            continue;
+        }
         ns++;
         rmax = fmax(rmax, w->bound[i]);
         vec3 p = w->pos[i];
@@ -169,6 +192,7 @@ int floe_broadphase_rebuild(floe_world *w) {
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) { bp->cell_of[i] = -1; continue; }
         ext[i] = half_extent(w, i);
+        if (w->bound[i] > cut) { bp->cell_of[i] = -2; continue; } /* large: off the grid */
         vec3 p = w->pos[i];
         int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
                 g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));
@@ -201,9 +225,16 @@ int floe_broadphase_rebuild(floe_world *w) {
                 }
                 if (dist < skin && !push_ordered(bp, w, i, j)) return 0;
             }
-        } else if (sh == FLOE_SHAPE_FACET && ns > 0) {
+        } else if (sh == FLOE_SHAPE_FACET && ns + nlarge > 0) {
             vec3 v[3];
             floe_facet_global(w, i, v);
+            for (int j = 0; nlarge && j < w->np; j++) { /* large bodies, off the grid */
+                if (bp->cell_of[j] != -2) continue;
+                vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
+                double lim = w->bound[j] + w->radius[i] + skin;
+                if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return 0;
+            }
+            if (ns == 0) continue;
             double m = w->radius[i] + rmax + skin;
             vec3 flo = v3(fmin(v[0].x, fmin(v[1].x, v[2].x)) - m, fmin(v[0].y, fmin(v[1].y, v[2].y)) - m,
                           fmin(v[0].z, fmin(v[1].z, v[2].z)) - m);
@@ -234,7 +265,6 @@ int floe_broadphase_rebuild(floe_world *w) {
         int c = bp->cell_of[i];
         if (c < 0) continue;
         int cx = c % g.nx, cy = (c / g.nx) % g.ny, cz = c / (g.nx * g.ny);
-        int round_i = w->shape[i] == FLOE_SHAPE_SPHERE;
         for (int dz = -1; dz <= 1; dz++) {
             int z = cz + dz;
             if (z < 0 || z >= g.nz) continue;
@@ -247,19 +277,35 @@ int floe_broadphase_rebuild(floe_world *w) {
                     int cc = x + g.nx * (y + g.ny * z);
                     for (int s = bp->cell_start[cc]; s < bp->cell_start[cc + 1]; s++) {
                         int j = bp->cell_items[s];
-                        if (j <= i) continue;
-                        double lim = w->bound[i] + w->bound[j] + skin;
-                        vec3 d = vsub(w->pos[j], w->pos[i]);
-                        if (vlen2(d) >= lim * lim) continue;
-                        if (!(round_i && w->shape[j] == FLOE_SHAPE_SPHERE)) {
-                            vec3 e = vadd(ext[i], ext[j]);
-                            if (fabs(d.x) >= e.x + skin || fabs(d.y) >= e.y + skin || fabs(d.z) >= e.z + skin) continue;
-                        }
-                        if (!push_ordered(bp, w, i, j)) return 0;
+                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
                     }
                 }
             }
         }
+    }
+    /* large bodies: against each other, then against the cells their box
+     * (grown by the largest gridded body and the skin) covers */
+    for (int i = 0; nlarge && i < w->np; i++) {
+        if (bp->cell_of[i] != -2) continue;
+        for (int j = i + 1; j < w->np; j++)
+            if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
+        if (ns == 0) continue;
+        vec3 m = vadd(ext[i], v3(rmax + skin, rmax + skin, rmax + skin));
+        vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
+        if (bhi.x < lo.x - g.h || bhi.y < lo.y - g.h || bhi.z < lo.z - g.h || blo.x > hi.x + g.h ||
+            blo.y > hi.y + g.h || blo.z > hi.z + g.h)
+            continue;
+        int x0 = cell_coord(blo.x, g.lo.x, g.h, g.nx), x1 = cell_coord(bhi.x, g.lo.x, g.h, g.nx);
+        int y0 = cell_coord(blo.y, g.lo.y, g.h, g.ny), y1 = cell_coord(bhi.y, g.lo.y, g.h, g.ny);
+        int z0 = cell_coord(blo.z, g.lo.z, g.h, g.nz), z1 = cell_coord(bhi.z, g.lo.z, g.h, g.nz);
+        for (int cz = z0; cz <= z1; cz++)
+            for (int cy = y0; cy <= y1; cy++)
+                for (int cx = x0; cx <= x1; cx++)
+                    for (int s = bp->cell_start[cx + g.nx * (cy + g.ny * cz)];
+                         s < bp->cell_start[cx + g.nx * (cy + g.ny * cz) + 1]; s++) {
+                        int j = bp->cell_items[s];
+                        if (near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
+                    }
     }
     for (int i = 0; i < w->np; i++) {
         bp->ref_pos[i] = w->pos[i];
