@@ -2,7 +2,7 @@
  * twist, roll), per-sense bonds and breakability as a bitmask, breakage,
  * plastic limits on unbonded senses (woo-models §4, DECISIONS I1-I5, G5).
  * Documented in docs/models/ice.md. */
-#include "models/model.h"
+#include "models/ice.h"
 
 static const floe_param_spec mat_params[] = {
     {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
@@ -30,14 +30,7 @@ static const floe_param_spec law_params[] = {
 };
 enum { LP_BONDS0, LP_BONDS1, LP_STEP01, LP_INI_EQLB, LP_BOND_TOL };
 
-enum { BOND_N = 1, BOND_T = 2, BOND_W = 4, BOND_R = 8, BONDED_ALL = 15 };
-
 static const char *const state_names[] = {"bonds", "bonded", "uN0", "k_w", "k_r", "F_nb", "F_tb", "T_wb", "T_rb"};
-
-typedef struct ice_state {
-    double uN0, kw, kr, fnb, ftb, twb, trb, tan_phi, mu;
-    int bonds;
-} ice_state;
 
 static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma[k] + mb[k]); }
 
@@ -63,44 +56,14 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
     if (s->bonds & BONDED_ALL) c->flags |= CF_BONDED;
 }
 
-static double elastic(const floe_contact *c, const ice_state *s) {
-    double e = 0.5 * c->f.x * c->f.x / c->kn;
-    if (c->kt > 0) e += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
-    if (s->kw > 0) e += 0.5 * c->m.x * c->m.x / s->kw;
-    if (s->kr > 0) e += 0.5 * (c->m.y * c->m.y + c->m.z * c->m.z) / s->kr;
-    return e;
-}
-
-/* Returns (y, z) to the limit `lim` if beyond it; returns the slip work. */
-static double limit2(double *y, double *z, double oy, double oz, double lim, double k) {
-    double n2 = *y * *y + *z * *z;
-    if (!(n2 > lim * lim)) return 0;
-    double r = lim / sqrt(n2);
-    double work = floe_slip_work(oy, oz, *y, *z, r, k);
-    *y *= r;
-    *z *= r;
-    return work;
-}
-
 static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     ice_state *s = state;
-    const floe_geom *g = &c->g;
-    const double dt = ctx->dt;
     vec3 f0 = c->f, m0 = c->m;
-    /* 1. trial values: total normal force, incremental shear, twist, roll */
-    c->f.x = c->kn * (g->uN - s->uN0);
-    c->f.y += dt * c->kt * ctx->vel.y;
-    c->f.z += dt * c->kt * ctx->vel.z;
-    c->m.x += dt * s->kw * ctx->angvel.x;
-    c->m.y += dt * s->kr * ctx->angvel.y;
-    c->m.z += dt * s->kr * ctx->angvel.z;
+    /* 1. trial values */
+    floe_ice_trial(ctx->dt, c->kn, c->kt, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
-    int b = s->bonds, brk = b & (b >> 4), was_bonded = b & BONDED_ALL;
-    uint32_t over = 0;
-    if ((brk & BOND_N) && c->f.x > s->fnb) over |= BOND_N; /* compression never breaks */
-    if ((brk & BOND_T) && c->f.y * c->f.y + c->f.z * c->f.z > s->ftb * s->ftb) over |= BOND_T;
-    if ((brk & BOND_W) && fabs(c->m.x) > s->twb) over |= BOND_W;
-    if ((brk & BOND_R) && c->m.y * c->m.y + c->m.z * c->m.z > s->trb * s->trb) over |= BOND_R;
+    int was_bonded = s->bonds & BONDED_ALL;
+    uint32_t over = floe_ice_over(s, c->f, c->m);
     int broke = over != 0;
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
@@ -111,26 +74,16 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
         /* a bond lets go of real energy; an unbonded contact opening at its
          * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded) {
-            floe_contact old = *c;
-            old.f = f0;
-            old.m = m0;
-            e->broken += floe_deletion_loss(ctx, f0, m0, elastic(&old, s));
-        }
+        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, floe_ice_elastic(c->kn, c->kt, s, f0, m0));
         return 0;
     }
-    /* 4. plastic limits on unbonded senses (yield values vanish in tension) */
-    double p = fmax(0.0, -c->f.x), rc = sqrt(g->area / FLOE_PI);
-    double slip = 0;
-    if (!(s->bonds & BOND_T)) slip += limit2(&c->f.y, &c->f.z, f0.y, f0.z, p * s->tan_phi, c->kt);
-    if (!(s->bonds & BOND_W)) {
-        double lim = rc * p * s->tan_phi, dummy = 0; /* symmetric (DECISIONS I3) */
-        slip += limit2(&c->m.x, &dummy, m0.x, 0, lim, s->kw);
-    }
-    if (!(s->bonds & BOND_R)) slip += limit2(&c->m.y, &c->m.z, m0.y, m0.z, rc * p * s->mu, s->kr);
+    /* 4. plastic limits on unbonded senses */
+    int b = s->bonds;
+    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, s, f0, m0, &c->f,
+                                   &c->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
-    e->elastic += elastic(c, s);
+    e->elastic += floe_ice_elastic(c->kn, c->kt, s, c->f, c->m);
     return 1;
 }
 

@@ -1,0 +1,73 @@
+/* The Ice model's contact state and the pieces of its law, inline so that
+ * the batched kernel (core/batch.c) runs the same code as ice.c. The steps
+ * are those of woo-models §4 in the order of DECISIONS I4. */
+#ifndef FLOE_MODELS_ICE_H
+#define FLOE_MODELS_ICE_H
+
+#include "models/model.h"
+
+enum { BOND_N = 1, BOND_T = 2, BOND_W = 4, BOND_R = 8, BONDED_ALL = 15 };
+
+typedef struct ice_state {
+    double uN0, kw, kr, fnb, ftb, twb, trb, tan_phi, mu;
+    int bonds;
+} ice_state;
+
+/* 1. Trial values: total normal force, incremental shear, twist, roll. */
+static inline void floe_ice_trial(double dt, double kn, double kt, const ice_state *s, double uN, vec3 vel,
+                                  vec3 angvel, vec3 *f, vec3 *m) {
+    f->x = kn * (uN - s->uN0);
+    f->y += dt * kt * vel.y;
+    f->z += dt * kt * vel.z;
+    m->x += dt * s->kw * angvel.x;
+    m->y += dt * s->kr * angvel.y;
+    m->z += dt * s->kr * angvel.z;
+}
+
+/* 2. The bonded, breakable senses whose trial value exceeds its strength
+ * (compression never breaks). */
+static inline uint32_t floe_ice_over(const ice_state *s, vec3 f, vec3 m) {
+    int b = s->bonds, brk = b & (b >> 4);
+    uint32_t over = 0;
+    if ((brk & BOND_N) && f.x > s->fnb) over |= BOND_N;
+    if ((brk & BOND_T) && f.y * f.y + f.z * f.z > s->ftb * s->ftb) over |= BOND_T;
+    if ((brk & BOND_W) && fabs(m.x) > s->twb) over |= BOND_W;
+    if ((brk & BOND_R) && m.y * m.y + m.z * m.z > s->trb * s->trb) over |= BOND_R;
+    return over;
+}
+
+/* (y, z) back to the limit `lim` if beyond it (on = 0: untouched); returns
+ * the slip work. Selects, not branches: the batched kernel vectorizes it. */
+static inline double floe_ice_limit2(double on, double *y, double *z, double oy, double oz, double lim, double k) {
+    double n2 = *y * *y + *z * *z;
+    double slip = on != 0 ? (n2 > lim * lim ? 1.0 : 0.0) : 0.0;
+    double r = slip > 0 ? lim / sqrt(n2) : 1.0;
+    double work = slip > 0 ? floe_slip_work(oy, oz, *y, *z, r, k) : 0.0;
+    *y = slip > 0 ? *y * r : *y;
+    *z = slip > 0 ? *z * r : *z;
+    return work;
+}
+
+/* 4. Plastic limits on the unbonded senses (free_t, free_w, free_r: 1 if
+ * unbonded); yield values vanish in tension. Returns the slip work. */
+static inline double floe_ice_plastic(double free_t, double free_w, double free_r, double area, double kt,
+                                      const ice_state *s, vec3 f0, vec3 m0, vec3 *f, vec3 *m) {
+    double p = -f->x > 0.0 ? -f->x : 0.0, rc = sqrt(area / FLOE_PI), dummy = 0;
+    double slip = 0;
+    slip += floe_ice_limit2(free_t, &f->y, &f->z, f0.y, f0.z, p * s->tan_phi, kt);
+    slip += floe_ice_limit2(free_w, &m->x, &dummy, m0.x, 0, rc * p * s->tan_phi, s->kw); /* symmetric (I3) */
+    slip += floe_ice_limit2(free_r, &m->y, &m->z, m0.y, m0.z, rc * p * s->mu, s->kr);
+    return slip;
+}
+
+static inline double floe_ice_elastic(double kn, double kt, const ice_state *s, vec3 f, vec3 m) {
+    double e = 0.5 * f.x * f.x / kn;
+    e = kt > 0 ? e + 0.5 * (f.y * f.y + f.z * f.z) / kt : e;
+    e = s->kw > 0 ? e + 0.5 * m.x * m.x / s->kw : e;
+    e = s->kr > 0 ? e + 0.5 * (m.y * m.y + m.z * m.z) / s->kr : e;
+    return e;
+}
+
+extern const floe_model floe_model_ice;
+
+#endif
