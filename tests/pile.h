@@ -13,7 +13,9 @@ static double pile_rand(uint64_t *s) { /* splitmix64 -> [0, 1) */
     return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
 
-static floe_world *make_pile(int nx, int ny, int nz, double damping, double tan_phi, int threads) {
+/* The pile with its grains (and walls) of a material of the given model. */
+static floe_world *make_pile_of(const char *model, int nx, int ny, int nz, double damping, double tan_phi,
+                                int threads) {
     const double r = 0.005, s = 2.4 * r;
     floe_world_def def = floe_default_world_def();
     def.gravity = (floe_vec3){0, 0, -9.81};
@@ -21,7 +23,7 @@ static floe_world *make_pile(int nx, int ny, int nz, double damping, double tan_
     def.threads = threads;
     def.dt = 2e-6;
     floe_world *w = floe_world_create(&def);
-    int m = floe_add_material(w, "grain", "linear");
+    int m = floe_add_material(w, "grain", model);
     floe_material_set(w, m, "density", 2500);
     floe_material_set(w, m, "young", 1e7);
     floe_material_set(w, m, "tan_phi", tan_phi);
@@ -43,6 +45,10 @@ static floe_world *make_pile(int nx, int ny, int nz, double damping, double tan_
                 floe_add_sphere(w, &bd, r);
             }
     return w;
+}
+
+static inline floe_world *make_pile(int nx, int ny, int nz, double damping, double tan_phi, int threads) {
+    return make_pile_of("linear", nx, ny, nz, damping, tan_phi, threads);
 }
 
 #endif

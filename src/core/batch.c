@@ -1,48 +1,120 @@
 #include "core/batch.h"
 #include "collide/l6geom.h"
+#include "models/ice.h"
 #include "models/linear.h"
 #include "shapes/shape.h"
 
-/* Lanes: one array per scalar, FLOE_BATCH long, so that the loop over
- * contacts reads and writes unit-stride vectors. */
-typedef struct lanes {
-    double xa[3][FLOE_BATCH], va[3][FLOE_BATCH], wa[3][FLOE_BATCH];
-    double xb[3][FLOE_BATCH], vb[3][FLOE_BATCH], wb[3][FLOE_BATCH];
-    double ra[FLOE_BATCH], rb[FLOE_BATCH];
-    double n[3][FLOE_BATCH], t1[3][FLOE_BATCH], c[3][FLOE_BATCH], uN[FLOE_BATCH], lmin[FLOE_BATCH];
-    double kn[FLOE_BATCH], kt[FLOE_BATCH], no_break[FLOE_BATCH], dp_mode[FLOE_BATCH];
-    double uN0[FLOE_BATCH], tan_phi[FLOE_BATCH], cn[FLOE_BATCH], cs[FLOE_BATCH], fy[FLOE_BATCH], fz[FLOE_BATCH];
-    double fdn[FLOE_BATCH], fds[FLOE_BATCH], slipping[FLOE_BATCH];
-    double f[3][FLOE_BATCH], F[3][FLOE_BATCH], mA[3][FLOE_BATCH], mB[3][FLOE_BATCH];
-    double el[FLOE_BATCH], pl[FLOE_BATCH], dp[FLOE_BATCH], keep[FLOE_BATCH], ok[FLOE_BATCH];
-} lanes;
+const floe_model *const floe_batch_models[FLOE_BATCH_KINDS] = {NULL, &floe_model_linear, &floe_model_ice};
+_Static_assert(LP_NO_SLIP == 0, "floe_batch_kind reads no_slip as law parameter 0");
 
-const floe_model *const floe_batch_model = &floe_model_linear;
-_Static_assert(LP_NO_SLIP == 0, "floe_batch_eligible reads no_slip as law parameter 0");
-
+#define B FLOE_BATCH
 #define get3(a, j) v3((a)[0][j], (a)[1][j], (a)[2][j])
 #define put3(a, j, v) ((a)[0][j] = (v).x, (a)[1][j] = (v).y, (a)[2][j] = (v).z)
 
-static void gather(const floe_world *w, const int *ks, int n, lanes *L) {
+/* Lanes: one array per scalar, B long, so that the loop over contacts reads
+ * and writes unit-stride vectors. What every kernel needs: */
+typedef struct geo_lanes {
+    double xa[3][B], va[3][B], wa[3][B], xb[3][B], vb[3][B], wb[3][B], ra[B], rb[B];
+    double n[3][B], t1[3][B], c[3][B], uN[B], lmin[B], kn[B], kt[B];
+    double f[3][B], F[3][B], mA[3][B], mB[3][B], el[B], pl[B], ok[B];
+} geo_lanes;
+
+typedef struct linear_lanes {
+    geo_lanes g;
+    double no_break[B], dp_mode[B], uN0[B], tan_phi[B], cn[B], cs[B], fy[B], fz[B];
+    double fdn[B], fds[B], slipping[B], dp[B], keep[B];
+} linear_lanes;
+
+typedef struct ice_lanes {
+    geo_lanes g;
+    double m[3][B], area[B], brk[4][B], free[3][B], open_n[B];
+    double uN0[B], kw[B], kr[B], fnb[B], ftb[B], twb[B], trb[B], tan_phi[B], mu[B], odd[B];
+} ice_lanes;
+
+static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
+    int a = c->a, b = c->b;
+    put3(L->xa, j, w->pos[a]);
+    put3(L->va, j, w->vel[a]);
+    put3(L->wa, j, w->angvel[a]);
+    put3(L->xb, j, w->pos[b]);
+    put3(L->vb, j, w->vel[b]);
+    put3(L->wb, j, w->angvel[b]);
+    L->ra[j] = w->radius[a];
+    L->rb[j] = w->radius[b];
+    put3(L->n, j, c->g.n);
+    put3(L->t1, j, c->g.t1);
+    put3(L->c, j, c->g.c);
+    L->lmin[j] = floe_geom_lmin(&c->g);
+    L->kn[j] = c->kn;
+    L->kt[j] = c->kt;
+    put3(L->f, j, c->f);
+}
+
+/* Sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) and
+ * the L6Geom update of lane j: the new geometry in g, the rates. */
+FLOE_KERNEL void update_geo(const geo_lanes *L, int j, double dt, floe_geom *g, vec3 *vel, vec3 *angvel) {
+    vec3 xa = get3(L->xa, j), xb = get3(L->xb, j);
+    vec3 d = vsub(xb, xa);
+    double dist = sqrt(vlen2(d));
+    floe_raw_contact raw;
+    raw.n = dist > 0 ? vscale(d, 1.0 / dist) : get3(L->n, j);
+    raw.uN = dist - (L->ra[j] + L->rb[j]);
+    raw.c = vmadd(xa, raw.n, L->ra[j] + 0.5 * raw.uN);
+    g->n = get3(L->n, j);
+    g->t1 = get3(L->t1, j);
+    g->c = get3(L->c, j);
+    floe_l6geom_update(g, &raw, dt, 0, xa, get3(L->va, j), get3(L->wa, j), xb, get3(L->vb, j), get3(L->wb, j), vel,
+                       angvel);
+}
+
+/* Global force and torques of lane j from the local force f and torque M
+ * (global), as the per-contact path; stores the geometry and the results. */
+FLOE_KERNEL void finish_geo(geo_lanes *L, int j, const floe_geom *g, vec3 f, vec3 M) {
+    vec3 t2 = vcross(g->n, g->t1);
+    vec3 F = vadd(vadd(vscale(g->n, f.x), vscale(g->t1, f.y)), vscale(t2, f.z));
+    vec3 mA = vadd(vcross(vsub(g->c, get3(L->xa, j)), F), M);
+    vec3 mB = vsub(vcross(vsub(g->c, get3(L->xb, j)), vneg(F)), M);
+    put3(L->n, j, g->n);
+    put3(L->t1, j, g->t1);
+    put3(L->c, j, g->c);
+    L->uN[j] = g->uN;
+    put3(L->f, j, f);
+    put3(L->F, j, F);
+    put3(L->mA, j, mA);
+    put3(L->mB, j, mB);
+    /* the runaway test of the per-contact path, in single comparisons */
+    double z = F.x * 0.0 + F.y * 0.0 + F.z * 0.0 + mA.x * 0.0 + mA.y * 0.0 + mA.z * 0.0 + mB.x * 0.0 + mB.y * 0.0 +
+               mB.z * 0.0;
+    L->ok[j] = z == z ? (g->uN < -L->lmin[j] ? 0.0 : 1.0) : 0.0;
+}
+
+static void scatter_geo(floe_contact *c, const geo_lanes *L, int j, floe_batch_out *o) {
+    c->g.n = get3(L->n, j);
+    c->g.t1 = get3(L->t1, j);
+    c->g.c = get3(L->c, j);
+    c->g.uN = L->uN[j];
+    o->keep = 1;
+    o->fallback = 0;
+    o->ok = L->ok[j] != 0;
+    c->f = get3(L->f, j);
+    o->F = get3(L->F, j);
+    o->mA = get3(L->mA, j);
+    o->mB = get3(L->mB, j);
+    o->elastic = L->el[j];
+    o->plastic = L->pl[j];
+    o->dashpot = 0;
+}
+
+/* ---- Linear --------------------------------------------------------------- */
+
+static void run_linear(floe_world *w, const int *ks, int n, floe_batch_out *out) {
+    linear_lanes Lm, *L = &Lm;
+    const double dt = w->dt;
     for (int j = 0; j < n; j++) {
         const floe_contact *c = &w->con[ks[j]];
         const linear_state *s = (const linear_state *)(w->cstate + (size_t)ks[j] * w->cstride);
         const double *lp = w->insts[c->inst].lp;
-        int a = c->a, b = c->b;
-        put3(L->xa, j, w->pos[a]);
-        put3(L->va, j, w->vel[a]);
-        put3(L->wa, j, w->angvel[a]);
-        put3(L->xb, j, w->pos[b]);
-        put3(L->vb, j, w->vel[b]);
-        put3(L->wb, j, w->angvel[b]);
-        L->ra[j] = w->radius[a];
-        L->rb[j] = w->radius[b];
-        put3(L->n, j, c->g.n);
-        put3(L->t1, j, c->g.t1);
-        put3(L->c, j, c->g.c);
-        L->lmin[j] = floe_geom_lmin(&c->g);
-        L->kn[j] = c->kn;
-        L->kt[j] = c->kt;
+        gather_geo(w, c, j, &L->g);
         L->no_break[j] = lp[LP_NO_BREAK];
         L->dp_mode[j] = lp[LP_DP_MODE];
         L->uN0[j] = s->uN0;
@@ -52,29 +124,10 @@ static void gather(const floe_world *w, const int *ks, int n, lanes *L) {
         L->fy[j] = s->fy;
         L->fz[j] = s->fz;
     }
-}
-
-/* The vectorized loop: narrow phase, L6Geom update, Linear force and the
- * global force and torques, lane by lane. */
-static void compute(lanes *L, int n, double dt) {
-    for (int j = 0; j < n; j++) {
-        vec3 xa = get3(L->xa, j), xb = get3(L->xb, j);
-        /* sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) */
-        vec3 d = vsub(xb, xa);
-        double dist = sqrt(vlen2(d));
-        floe_raw_contact raw;
-        raw.n = dist > 0 ? vscale(d, 1.0 / dist) : get3(L->n, j);
-        raw.uN = dist - (L->ra[j] + L->rb[j]);
-        raw.c = vmadd(xa, raw.n, L->ra[j] + 0.5 * raw.uN);
+    for (int j = 0; j < n; j++) { /* vectorized */
         floe_geom g;
-        g.n = get3(L->n, j);
-        g.t1 = get3(L->t1, j);
-        g.c = get3(L->c, j);
         vec3 vel, angvel;
-        floe_l6geom_update(&g, &raw, dt, 0, xa, get3(L->va, j), get3(L->wa, j), xb, get3(L->vb, j), get3(L->wb, j),
-                           &vel, &angvel);
-        (void)angvel;
-        /* Linear law */
+        update_geo(&L->g, j, dt, &g, &vel, &angvel);
         double u = g.uN - L->uN0[j];
         linear_state s;
         s.tan_phi = L->tan_phi[j];
@@ -83,71 +136,97 @@ static void compute(lanes *L, int n, double dt) {
         s.fy = L->fy[j];
         s.fz = L->fz[j];
         floe_linear_energy e;
-        vec3 f = floe_linear_force(dt, L->kn[j], L->kt[j], u, vel, 0.0, L->dp_mode[j], &s, &e);
-        /* global force on A and torques (the Linear model has no local torque) */
-        vec3 t2 = vcross(g.n, g.t1);
-        vec3 F = vadd(vadd(vscale(g.n, f.x), vscale(g.t1, f.y)), vscale(t2, f.z));
-        vec3 mA = vcross(vsub(g.c, xa), F);
-        vec3 mB = vcross(vsub(g.c, xb), vneg(F));
-        put3(L->n, j, g.n);
-        put3(L->t1, j, g.t1);
-        put3(L->c, j, g.c);
-        L->uN[j] = g.uN;
-        put3(L->f, j, f);
-        put3(L->F, j, F);
-        put3(L->mA, j, mA);
-        put3(L->mB, j, mB);
+        vec3 f = floe_linear_force(dt, L->g.kn[j], L->g.kt[j], u, vel, 0.0, L->dp_mode[j], &s, &e);
+        /* the Linear model has no local torque */
+        finish_geo(&L->g, j, &g, f, v3(0, 0, 0));
         L->fy[j] = s.fy;
         L->fz[j] = s.fz;
         L->fdn[j] = s.fdn;
         L->fds[j] = s.fds;
         L->slipping[j] = s.slipping;
-        L->el[j] = e.elastic;
-        L->pl[j] = e.plastic;
+        L->g.el[j] = e.elastic;
+        L->g.pl[j] = e.plastic;
         L->dp[j] = e.dashpot;
-        /* as floe_linear_opens and the runaway test of the per-contact path,
-         * in single comparisons (see floe_linear_force) */
+        /* floe_linear_opens in single comparisons */
         L->keep[j] = u > 0 ? (L->no_break[j] == 0 ? 0.0 : 1.0) : 1.0;
-        double z = F.x * 0.0 + F.y * 0.0 + F.z * 0.0 + mA.x * 0.0 + mA.y * 0.0 + mA.z * 0.0 + mB.x * 0.0 +
-                   mB.y * 0.0 + mB.z * 0.0;
-        L->ok[j] = z == z ? (g.uN < -L->lmin[j] ? 0.0 : 1.0) : 0.0;
     }
-}
-
-static void scatter(floe_world *w, const int *ks, int n, const lanes *L, floe_batch_out *out) {
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         linear_state *s = (linear_state *)(w->cstate + (size_t)ks[j] * w->cstride);
         floe_batch_out *o = &out[j];
-        c->g.n = get3(L->n, j);
-        c->g.t1 = get3(L->t1, j);
-        c->g.c = get3(L->c, j);
-        c->g.uN = L->uN[j];
-        o->keep = L->keep[j] != 0;
-        if (!o->keep) { /* as the law: the contact goes, its state as it was */
+        if (L->keep[j] == 0) { /* as the law: the contact goes, force and state as they were */
+            c->g.n = get3(L->g.n, j);
+            c->g.t1 = get3(L->g.t1, j);
+            c->g.c = get3(L->g.c, j);
+            c->g.uN = L->g.uN[j];
             c->flags |= CF_DELETE;
-            o->ok = 1;
+            *o = (floe_batch_out){.keep = 0, .ok = 1, .fallback = 0};
             continue;
         }
-        c->f = get3(L->f, j);
+        scatter_geo(c, &L->g, j, o);
+        o->dashpot = L->dp[j];
         s->fy = L->fy[j];
         s->fz = L->fz[j];
         s->fdn = L->fdn[j];
         s->fds = L->fds[j];
         s->slipping = L->slipping[j];
-        o->F = get3(L->F, j);
-        o->mA = get3(L->mA, j);
-        o->mB = get3(L->mB, j);
-        o->elastic = L->el[j];
-        o->plastic = L->pl[j];
-        o->dashpot = L->dp[j];
-        o->ok = L->ok[j] != 0;
     }
 }
 
-void floe_batch_run(floe_world *w, const int *ks, int n, floe_batch_out *out) {
-    lanes L;
-    gather(w, ks, n, &L);
-    compute(&L, n, w->dt);
-    scatter(w, ks, n, &L, out);
+/* ---- Ice ------------------------------------------------------------------- */
+
+static void run_ice(floe_world *w, const int *ks, int n, floe_batch_out *out) {
+    ice_lanes Lm, *L = &Lm;
+    const double dt = w->dt;
+    for (int j = 0; j < n; j++) {
+        const floe_contact *c = &w->con[ks[j]];
+        const ice_state *s = (const ice_state *)(w->cstate + (size_t)ks[j] * w->cstride);
+        gather_geo(w, c, j, &L->g);
+        put3(L->m, j, c->m);
+        L->area[j] = c->g.area;
+        int b = s->bonds, brk = b & (b >> 4);
+        L->brk[0][j] = brk & BOND_N, L->brk[1][j] = brk & BOND_T, L->brk[2][j] = brk & BOND_W;
+        L->brk[3][j] = brk & BOND_R;
+        L->free[0][j] = !(b & BOND_T), L->free[1][j] = !(b & BOND_W), L->free[2][j] = !(b & BOND_R);
+        L->open_n[j] = !(b & BOND_N);
+        L->uN0[j] = s->uN0, L->kw[j] = s->kw, L->kr[j] = s->kr, L->fnb[j] = s->fnb, L->ftb[j] = s->ftb;
+        L->twb[j] = s->twb, L->trb[j] = s->trb, L->tan_phi[j] = s->tan_phi, L->mu[j] = s->mu;
+    }
+    for (int j = 0; j < n; j++) { /* vectorized */
+        floe_geom g;
+        vec3 vel, angvel;
+        update_geo(&L->g, j, dt, &g, &vel, &angvel);
+        g.area = L->area[j];
+        ice_state s;
+        s.uN0 = L->uN0[j], s.kw = L->kw[j], s.kr = L->kr[j], s.fnb = L->fnb[j], s.ftb = L->ftb[j];
+        s.twb = L->twb[j], s.trb = L->trb[j], s.tan_phi = L->tan_phi[j], s.mu = L->mu[j];
+        vec3 f0 = get3(L->g.f, j), m0 = get3(L->m, j), f = f0, m = m0;
+        double kn = L->g.kn[j], kt = L->g.kt[j];
+        floe_ice_trial(dt, kn, kt, &s, g.uN, vel, angvel, &f, &m);
+        /* a bond breaking or the contact opening: out of the ordinary */
+        double over = floe_ice_over(L->brk[0][j], L->brk[1][j], L->brk[2][j], L->brk[3][j], &s, f, m);
+        double opens = L->open_n[j] != 0 ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
+        L->odd[j] = over + opens;
+        double slip = floe_ice_plastic(L->free[0][j], L->free[1][j], L->free[2][j], g.area, kt, &s, f0, m0, &f, &m);
+        L->g.pl[j] = slip;
+        L->g.el[j] = floe_ice_elastic(kn, kt, &s, f, m);
+        vec3 t2 = vcross(g.n, g.t1);
+        vec3 M = vadd(vadd(vscale(g.n, m.x), vscale(g.t1, m.y)), vscale(t2, m.z));
+        finish_geo(&L->g, j, &g, f, M);
+        put3(L->m, j, m);
+    }
+    for (int j = 0; j < n; j++) {
+        floe_contact *c = &w->con[ks[j]];
+        if (L->odd[j] != 0) { /* untouched: the per-contact path takes it */
+            out[j] = (floe_batch_out){.keep = 1, .ok = 1, .fallback = 1};
+            continue;
+        }
+        scatter_geo(c, &L->g, j, &out[j]);
+        c->m = get3(L->m, j);
+    }
+}
+
+void floe_batch_run(floe_world *w, int kind, const int *ks, int n, floe_batch_out *out) {
+    if (kind == FLOE_BATCH_LINEAR) run_linear(w, ks, n, out);
+    else run_ice(w, ks, n, out);
 }

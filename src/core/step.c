@@ -111,8 +111,9 @@ static floe_status process_contacts(floe_world *w) {
     vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
     /* the flagged list, then each part's own list */
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1) * (FLOE_PARTS + 1));
+    /* per part and kernel: a slice's batched contacts and their results */
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + sizeof(int));
-    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS);
+    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_BATCH_KINDS * FLOE_PARTS);
     if (!accs || !buf || !flagged || !batch) {
         floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
@@ -126,20 +127,31 @@ static floe_status process_contacts(floe_world *w) {
             memset(f, 0, sizeof(vec3) * (size_t)np);
             memset(t, 0, sizeof(vec3) * (size_t)np);
         }
-        floe_batch_out *bout = (floe_batch_out *)(batch + work * p);
-        int *bk = (int *)(bout + FLOE_SLICE), b = -1, nf = 0, *fl = flagged + (size_t)(nc + 1) * (p + 1);
+        floe_batch_out *bout[FLOE_BATCH_KINDS];
+        int *bk[FLOE_BATCH_KINDS], nb[FLOE_BATCH_KINDS], at[FLOE_BATCH_KINDS];
+        for (int q = 0; q < FLOE_BATCH_KINDS; q++) {
+            bout[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
+            bk[q] = (int *)(bout[q] + FLOE_SLICE);
+        }
+        int b = -1, nf = 0, *fl = flagged + (size_t)(nc + 1) * (p + 1);
         for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
             floe_energy_acc acc = {0, 0, 0, 0};
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
-            /* the slice's batchable contacts first, then everything in contact order */
-            int nb = 0;
-            for (int k = k0; k < end && !w->batch_off; k++)
-                if (floe_batch_eligible(w, &w->con[k], renorm)) bk[nb++] = k;
-            for (int i = 0; i < nb; i += FLOE_BATCH)
-                floe_batch_run(w, bk + i, nb - i < FLOE_BATCH ? nb - i : FLOE_BATCH, bout + i);
-            for (int k = k0, j = 0; k < end; k++) {
-                if (j < nb && bk[j] == k) {
-                    const floe_batch_out *o = &bout[j++];
+            /* the slice's batchable contacts first, kernel by kernel */
+            for (int q = 0; q < FLOE_BATCH_KINDS; q++) nb[q] = at[q] = 0;
+            for (int k = k0; k < end && !w->batch_off; k++) {
+                int q = floe_batch_kind(w, &w->con[k], renorm);
+                bk[q][nb[q]++] = k;
+            }
+            for (int q = 1; q < FLOE_BATCH_KINDS; q++)
+                for (int i = 0; i < nb[q]; i += FLOE_BATCH)
+                    floe_batch_run(w, q, bk[q] + i, nb[q] - i < FLOE_BATCH ? nb[q] - i : FLOE_BATCH, bout[q] + i);
+            /* then everything in contact order */
+            for (int k = k0; k < end; k++) {
+                const floe_batch_out *o = NULL;
+                for (int q = 1; q < FLOE_BATCH_KINDS && !o; q++)
+                    if (at[q] < nb[q] && bk[q][at[q]] == k) o = &bout[q][at[q]++];
+                if (o && !o->fallback) {
                     if (o->keep) {
                         accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
                         acc.plastic += o->plastic;

@@ -7,6 +7,10 @@
 
 #define FLOE_PI 3.14159265358979323846
 
+/* Functions the batched contact loops call: always inlined, since a call
+ * left in a loop stops it from being vectorized. */
+#define FLOE_KERNEL static inline __attribute__((always_inline))
+
 typedef floe_vec3 vec3;
 typedef floe_quat quat;
 

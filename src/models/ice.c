@@ -63,7 +63,8 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     floe_ice_trial(ctx->dt, c->kn, c->kt, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int was_bonded = s->bonds & BONDED_ALL;
-    uint32_t over = floe_ice_over(s, c->f, c->m);
+    int brk = s->bonds & (s->bonds >> 4);
+    uint32_t over = (uint32_t)floe_ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, s, c->f, c->m);
     int broke = over != 0;
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */

@@ -14,7 +14,7 @@ typedef struct ice_state {
 } ice_state;
 
 /* 1. Trial values: total normal force, incremental shear, twist, roll. */
-static inline void floe_ice_trial(double dt, double kn, double kt, const ice_state *s, double uN, vec3 vel,
+FLOE_KERNEL void floe_ice_trial(double dt, double kn, double kt, const ice_state *s, double uN, vec3 vel,
                                   vec3 angvel, vec3 *f, vec3 *m) {
     f->x = kn * (uN - s->uN0);
     f->y += dt * kt * vel.y;
@@ -24,21 +24,22 @@ static inline void floe_ice_trial(double dt, double kn, double kt, const ice_sta
     m->z += dt * s->kr * angvel.z;
 }
 
-/* 2. The bonded, breakable senses whose trial value exceeds its strength
- * (compression never breaks). */
-static inline uint32_t floe_ice_over(const ice_state *s, vec3 f, vec3 m) {
-    int b = s->bonds, brk = b & (b >> 4);
-    uint32_t over = 0;
-    if ((brk & BOND_N) && f.x > s->fnb) over |= BOND_N;
-    if ((brk & BOND_T) && f.y * f.y + f.z * f.z > s->ftb * s->ftb) over |= BOND_T;
-    if ((brk & BOND_W) && fabs(m.x) > s->twb) over |= BOND_W;
-    if ((brk & BOND_R) && m.y * m.y + m.z * m.z > s->trb * s->trb) over |= BOND_R;
+/* 2. The senses that break: those bonded and breakable (brk_*: 1 or 0)
+ * whose trial value exceeds the strength (compression never breaks), as
+ * the sum of their BOND_* bits. Selects on doubles: the batched kernel
+ * vectorizes it. */
+FLOE_KERNEL double floe_ice_over(double brk_n, double brk_t, double brk_w, double brk_r, const ice_state *s,
+                                   vec3 f, vec3 m) {
+    double over = brk_n != 0 ? (f.x > s->fnb ? BOND_N : 0.0) : 0.0;
+    over += brk_t != 0 ? (f.y * f.y + f.z * f.z > s->ftb * s->ftb ? BOND_T : 0.0) : 0.0;
+    over += brk_w != 0 ? (fabs(m.x) > s->twb ? BOND_W : 0.0) : 0.0;
+    over += brk_r != 0 ? (m.y * m.y + m.z * m.z > s->trb * s->trb ? BOND_R : 0.0) : 0.0;
     return over;
 }
 
 /* (y, z) back to the limit `lim` if beyond it (on = 0: untouched); returns
  * the slip work. Selects, not branches: the batched kernel vectorizes it. */
-static inline double floe_ice_limit2(double on, double *y, double *z, double oy, double oz, double lim, double k) {
+FLOE_KERNEL double floe_ice_limit2(double on, double *y, double *z, double oy, double oz, double lim, double k) {
     double n2 = *y * *y + *z * *z;
     double slip = on != 0 ? (n2 > lim * lim ? 1.0 : 0.0) : 0.0;
     double r = slip > 0 ? lim / sqrt(n2) : 1.0;
@@ -50,7 +51,7 @@ static inline double floe_ice_limit2(double on, double *y, double *z, double oy,
 
 /* 4. Plastic limits on the unbonded senses (free_t, free_w, free_r: 1 if
  * unbonded); yield values vanish in tension. Returns the slip work. */
-static inline double floe_ice_plastic(double free_t, double free_w, double free_r, double area, double kt,
+FLOE_KERNEL double floe_ice_plastic(double free_t, double free_w, double free_r, double area, double kt,
                                       const ice_state *s, vec3 f0, vec3 m0, vec3 *f, vec3 *m) {
     double p = -f->x > 0.0 ? -f->x : 0.0, rc = sqrt(area / FLOE_PI), dummy = 0;
     double slip = 0;
@@ -60,7 +61,7 @@ static inline double floe_ice_plastic(double free_t, double free_w, double free_
     return slip;
 }
 
-static inline double floe_ice_elastic(double kn, double kt, const ice_state *s, vec3 f, vec3 m) {
+FLOE_KERNEL double floe_ice_elastic(double kn, double kt, const ice_state *s, vec3 f, vec3 m) {
     double e = 0.5 * f.x * f.x / kn;
     e = kt > 0 ? e + 0.5 * (f.y * f.y + f.z * f.z) / kt : e;
     e = s->kw > 0 ? e + 0.5 * m.x * m.x / s->kw : e;

@@ -22,7 +22,7 @@ typedef struct floe_linear_energy { double elastic, plastic, dashpot; } floe_lin
  * spring and the output values in s. Written with selects instead of
  * branches so that the batched kernel (core/batch.c) vectorizes the same
  * code the law runs. */
-static inline vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip,
+FLOE_KERNEL vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip,
                                      double dp_mode, linear_state *s, floe_linear_energy *e) {
     double fn = kn * u; /* elastic normal force: negative in compression */
     double oy = s->fy, oz = s->fz;

@@ -136,7 +136,7 @@ static inline double floe_deletion_loss(const floe_law_ctx *ctx, vec3 f0, vec3 m
  * the mean of the force before the increment (oy, oz) and after the return.
  * In steady sliding this is exactly f_y (f_t - f_y) / k; taking the mean is
  * what makes the energy balance close under leapfrog when f_y varies. */
-static inline double floe_slip_work(double oy, double oz, double ty, double tz, double r, double k) {
+FLOE_KERNEL double floe_slip_work(double oy, double oz, double ty, double tz, double r, double k) {
     if (!(k > 0)) return 0;
     return 0.5 * (1.0 - r) * ((oy + r * ty) * ty + (oz + r * tz) * tz) / k;
 }
