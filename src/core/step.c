@@ -37,21 +37,17 @@ static double creation_gap(const floe_world *w, int a, int b, const floe_instanc
     return m->creation_gap(in->lp, w->step, rmin);
 }
 
-/* A part's sums per particle: force and torque side by side, so that adding
- * a contact's share touches one cache line per body, not two. */
-typedef struct force_sum { vec3 f, t; } force_sum;
-
-static inline void accumulate(force_sum *s, int a, int b, vec3 F, vec3 mA, vec3 mB) {
-    s[a].f = vadd(s[a].f, F);
-    s[b].f = vsub(s[b].f, F);
-    s[a].t = vadd(s[a].t, mA);
-    s[b].t = vadd(s[b].t, mB);
+static inline void accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, vec3 mB) {
+    f[a] = vadd(f[a], F);
+    f[b] = vsub(f[b], F);
+    t[a] = vadd(t[a], mA);
+    t[b] = vadd(t[b], mB);
 }
 
 /* Geometry, model law and force on both particles of contact k, summed into
  * f and t. Returns 0 if the contact is a runaway (non-finite force or an
  * overlap larger than a particle). */
-static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, force_sum *sum) {
+static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
@@ -89,7 +85,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
-    accumulate(sum, a, b, F, mA, mB);
+    accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
 }
 
@@ -105,19 +101,20 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
  * of FLOE_SLICE; slice s belongs to part s % FLOE_PARTS (interleaved, so that
  * costly contacts gathered in one place, like the wall contacts at the start,
  * are shared out). Each part processes its slices in contact order and sums
- * forces into its own buffer, energies per slice; buffers and slices are
- * then added in order: the same arithmetic for any thread count. Contacts
- * with events or deletions are listed for the serial pass. */
+ * forces into its own buffer (part 0 into the force arrays), energies per
+ * slice; buffers and slices are then added in order: the same arithmetic for
+ * any thread count. Contacts with events or deletions are listed for the
+ * serial pass. */
 static floe_status process_contacts(floe_world *w) {
     const int np = w->np, nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
     floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)(nsl + 1));
-    force_sum *sums = floe__scratch(w, SCR_ASSEMBLY, sizeof(force_sum) * (size_t)np * FLOE_PARTS + 1);
+    vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
     /* the flagged list, then each part's own list */
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1) * (FLOE_PARTS + 1));
     /* per part and kernel: a slice's batched contacts and their results */
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + sizeof(int));
     unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_BATCH_KINDS * FLOE_PARTS);
-    if (!accs || !sums || !flagged || !batch) {
+    if (!accs || !buf || !flagged || !batch) {
         floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
     }
@@ -125,8 +122,11 @@ static floe_status process_contacts(floe_world *w) {
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
-        force_sum *sum = sums + (size_t)np * p;
-        memset(sum, 0, sizeof(force_sum) * (size_t)np);
+        vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
+        if (np > 0) { /* a world without particles has no force arrays */
+            memset(f, 0, sizeof(vec3) * (size_t)np);
+            memset(t, 0, sizeof(vec3) * (size_t)np);
+        }
         floe_batch_out *bout[FLOE_BATCH_KINDS];
         int *bk[FLOE_BATCH_KINDS], nb[FLOE_BATCH_KINDS], at[FLOE_BATCH_KINDS];
         for (int q = 0; q < FLOE_BATCH_KINDS; q++) {
@@ -153,13 +153,13 @@ static floe_status process_contacts(floe_world *w) {
                     if (at[q] < nb[q] && bk[q][at[q]] == k) o = &bout[q][at[q]++];
                 if (o && !o->fallback) {
                     if (o->keep) {
-                        accumulate(sum, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
+                        accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
                         acc.plastic += o->plastic;
                         acc.dashpot += o->dashpot;
                         acc.elastic += o->elastic;
                     }
                     if (!o->ok && b < 0) b = k;
-                } else if (!process_contact(w, k, renorm, &acc, sum) && b < 0) {
+                } else if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) {
                     b = k;
                 }
                 if (w->con[k].flags & CF_TRANSIENT) fl[nf++] = k;
@@ -169,15 +169,17 @@ static floe_status process_contacts(floe_world *w) {
         bad[p] = b;
         nflag[p] = nf;
     }
+    if (FLOE_PARTS > 1) {
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
-    for (int i = 0; i < np; i++) {
-        force_sum s = sums[i];
-        for (int p = 1; p < FLOE_PARTS; p++) {
-            s.f = vadd(s.f, sums[(size_t)np * p + i].f);
-            s.t = vadd(s.t, sums[(size_t)np * p + i].t);
+        for (int i = 0; i < np; i++) {
+            vec3 f = w->force[i], t = w->torque[i];
+            for (int p = 1; p < FLOE_PARTS; p++) {
+                f = vadd(f, buf[(size_t)2 * np * (p - 1) + i]);
+                t = vadd(t, buf[(size_t)2 * np * (p - 1) + np + i]);
+            }
+            w->force[i] = f;
+            w->torque[i] = t;
         }
-        w->force[i] = s.f;
-        w->torque[i] = s.t;
     }
     w->e_elastic = 0;
     for (int sl = 0; sl < nsl; sl++) {
