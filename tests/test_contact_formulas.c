@@ -101,6 +101,37 @@ static void test_shear_and_slip(void) {
     floe_world_destroy(p.w);
 }
 
+/* Dashpots and the exported state: A fixed, B free (m_c = m_B), approaching
+ * at vn and sliding at vt. After the first step the dashpot forces are
+ * c_n vn and c_s vt with c = 2 ratio sqrt(m_c k) (softbond-model §8), the
+ * state reads them back (fd_n, fd_s), and the slip flag follows the Coulomb
+ * limit: off at vt = 1 mm/s, on at 5 m/s (2 dt kt vt > tan_phi kn ov); when
+ * slipping the shear force is the limit plus the dashpot (parallel). In a
+ * step B is kicked by its contact force: dt F / m = 2e-5 of vn, and its spin
+ * dt F R^2 / I = 1e-4 of vt at the contact point: tolerance 5e-4. */
+static void test_dashpot_state(void) {
+    const double ov = 1e-8, vn = -1, dt = 1e-8, kt = KTKN * KN, rn = 0.3, rs = 0.2;
+    const double vts[2] = {1e-3, 5};
+    for (int i = 0; i < 2; i++) {
+        pair p = make_pair("linear", ov, (floe_vec3){vn, vts[i], 0}, (floe_vec3){0, 0, 0}, dt);
+        floe_set_blocked(p.w, p.b, 0);
+        floe_model_set(p.w, "linear", "dp_nratio", rn);
+        floe_model_set(p.w, "linear", "dp_sratio", rs);
+        CHECK(floe_step(p.w) == FLOE_OK);
+        double m = floe_masses(p.w)[p.b], st[4];
+        CHECK(floe_contact_state(p.w, floe_contact_find(p.w, p.a, p.b), st, 4) == 4);
+        double cn = 2 * rn * sqrt(m * KN), cs = 2 * rs * sqrt(m * kt);
+        CHECK_REL(st[1], cn * vn, 5e-4);
+        CHECK_REL(st[2], cs * vts[i], 5e-4);
+        CHECK(st[3] == i);
+        floe_contact_info ci = contact(&p);
+        double ft = sqrt(ci.force.y * ci.force.y + ci.force.z * ci.force.z), fn = ci.force.x - st[1];
+        if (i == 1) CHECK_REL(ft, TANPHI * fabs(fn) + st[2], 1e-9);
+        else CHECK(ft < TANPHI * fabs(fn) + st[2]);
+        floe_world_destroy(p.w);
+    }
+}
+
 /* Separation: deleted when uN > 0 unless no_break (then tension Fn = kn uN). */
 static void test_break_and_ini_eqlb(void) {
     const double v = 1e-2, dt = 1e-6, ov = 1e-7;
@@ -273,6 +304,7 @@ static void test_boundaries(void) {
 int main(void) {
     test_normal();
     test_shear_and_slip();
+    test_dashpot_state();
     test_break_and_ini_eqlb();
     test_linel6();
     test_seed003();

@@ -21,8 +21,7 @@ typedef struct geo_lanes {
 
 typedef struct linear_lanes {
     geo_lanes g;
-    double no_break[B], dp_mode[B], uN0[B], tan_phi[B], cn[B], cs[B], fy[B], fz[B];
-    double fdn[B], fds[B], slipping[B], dp[B], keep[B];
+    double no_break[B], dp_mode[B], uN0[B], tan_phi[B], cn[B], cs[B], fy[B], fz[B], dp[B], keep[B];
 } linear_lanes;
 
 typedef struct ice_lanes {
@@ -141,9 +140,6 @@ static void run_linear(floe_world *w, const int *ks, int n, floe_batch_out *out)
         finish_geo(&L->g, j, &g, f, v3(0, 0, 0));
         L->fy[j] = s.fy;
         L->fz[j] = s.fz;
-        L->fdn[j] = s.fdn;
-        L->fds[j] = s.fds;
-        L->slipping[j] = s.slipping;
         L->g.el[j] = e.elastic;
         L->g.pl[j] = e.plastic;
         L->dp[j] = e.dashpot;
@@ -167,9 +163,6 @@ static void run_linear(floe_world *w, const int *ks, int n, floe_batch_out *out)
         o->dashpot = L->dp[j];
         s->fy = L->fy[j];
         s->fz = L->fz[j];
-        s->fdn = L->fdn[j];
-        s->fds = L->fds[j];
-        s->slipping = L->slipping[j];
     }
 }
 

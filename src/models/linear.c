@@ -42,12 +42,16 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     return floe_linear_law(ctx, c, state, e);
 }
 
+/* fd_n, fd_s: the dashpot parts of the contact force (its total less the
+ * springs); slipping: the shear spring sits on the Coulomb limit. */
 static void linear_get_state(const floe_contact *c, const void *state, double *out) {
     const linear_state *s = state;
+    double fn = c->kn * (c->g.uN - s->uN0), dy = c->f.y - s->fy, dz = c->f.z - s->fz;
+    double ft2 = s->fy * s->fy + s->fz * s->fz, lim = fabs(fn) * s->tan_phi;
     out[0] = s->uN0;
-    out[1] = s->fdn;
-    out[2] = s->fds;
-    out[3] = s->slipping;
+    out[1] = c->f.x - fn;
+    out[2] = sqrt(dy * dy + dz * dz);
+    out[3] = s->tan_phi > 0 && ft2 > 0 && fabs(sqrt(ft2) - lim) <= 1e-9 * lim;
 }
 
 const floe_model floe_model_linear = {

@@ -7,11 +7,11 @@
 
 enum { LP_NO_SLIP, LP_NO_BREAK, LP_INI_EQLB, LP_KN, LP_KT, LP_DP_NRATIO, LP_DP_SRATIO, LP_DP_MODE };
 
+/* Six doubles: what the next step needs. The dashpot forces and the slip
+ * state of the outputs are derived from these and the contact's force. */
 typedef struct linear_state {
     double uN0, tan_phi, cn, cs; /* dashpot coefficients [N s/m] */
     double fy, fz;               /* shear spring force (without dashpot) */
-    double fdn, fds;             /* dashpot force magnitudes, for output */
-    double slipping;             /* 1 while sliding (a double: see floe_linear_force) */
 } linear_state;
 
 /* Per-step energies of one Linear contact. */
@@ -19,7 +19,7 @@ typedef struct floe_linear_energy { double elastic, plastic, dashpot; } floe_lin
 
 /* Force (local frame, on A) of a Linear contact that stays, from the
  * normal displacement u and the relative velocity vel; updates the shear
- * spring and the output values in s. Written with selects instead of
+ * spring in s. Written with selects instead of
  * branches so that the batched kernel (core/batch.c) vectorizes the same
  * code the law runs. */
 FLOE_KERNEL vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip,
@@ -46,9 +46,6 @@ FLOE_KERNEL vec3 floe_linear_force(double dt, double kn, double kt, double u, ve
     dy = shear_cut > 0 ? 0.0 : dy;
     dz = shear_cut > 0 ? 0.0 : dz;
     e->dashpot = (dn * vel.x + dy * vel.y + dz * vel.z) * dt;
-    s->fdn = dn;
-    s->fds = sqrt(dy * dy + dz * dz);
-    s->slipping = slip;
     double el = 0.5 * fn * fn / kn;
     e->elastic = kt > 0 ? el + 0.5 * (s->fy * s->fy + s->fz * s->fz) / kt : el;
     return v3(fn + dn, s->fy + dy, s->fz + dz);
