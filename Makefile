@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo sanitize fuzz clean bench
+.PHONY: bench-bonded all deps build test demo sanitize fuzz clean bench
 
 all: build
 
@@ -43,6 +43,11 @@ fuzz: deps
 # one short pass (about a minute). Extra options: BENCH_ARGS="--install-peers --reps 5".
 bench:
 	@bench/run.sh $(if $(filter-out 0,$(QUICK)),--quick) $(BENCH_ARGS)
+
+# Bonded sheet: floe's Ice model against Yade's CohFrictMat (bench/bonded/README.md).
+# QUICK=1: 4k particles, 1 thread, one pass.
+bench-bonded:
+	@QUICK=$(or $(QUICK),0) bench/run_bonded.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz out
