@@ -21,7 +21,7 @@ int floe_broadphase_needs_rebuild(const floe_world *w) {
 }
 
 typedef struct grid {
-    vec3 lo;
+    vec3 lo, hi;   /* box of the gridded bodies' centres */
     double h;
     int nx, ny, nz;
 } grid;
@@ -31,6 +31,20 @@ static int cell_coord(double x, double lo, double h, int n) {
     if (!(c >= 0)) return 0;
     if (c >= n - 1) return n - 1;
     return (int)c;
+}
+
+/* The cells covering the box [blo, bhi]: x0..x1, y0..y1, z0..z1; 0 if the
+ * box lies off the grid's bodies. */
+typedef struct cell_box { int x0, x1, y0, y1, z0, z1; } cell_box;
+
+static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
+    if (bhi.x < g->lo.x - g->h || bhi.y < g->lo.y - g->h || bhi.z < g->lo.z - g->h || blo.x > g->hi.x + g->h ||
+        blo.y > g->hi.y + g->h || blo.z > g->hi.z + g->h)
+        return 0;
+    *b = (cell_box){cell_coord(blo.x, g->lo.x, g->h, g->nx), cell_coord(bhi.x, g->lo.x, g->h, g->nx),
+                    cell_coord(blo.y, g->lo.y, g->h, g->ny), cell_coord(bhi.y, g->lo.y, g->h, g->ny),
+                    cell_coord(blo.z, g->lo.z, g->h, g->nz), cell_coord(bhi.z, g->lo.z, g->h, g->nz)};
+    return 1;
 }
 
 /* Links existing contacts to the new pairs through a temporary hash. */
@@ -168,7 +182,7 @@ int floe_broadphase_rebuild(floe_world *w) {
         lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
         hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
     }
-    grid g = {lo, 2 * rmax + skin, 1, 1, 1};
+    grid g = {lo, hi, 2 * rmax + skin, 1, 1, 1};
     if (ns > 0) {
         /* bound the cell count by ~2 per body, whatever the spread */
         for (;;) {
@@ -240,15 +254,11 @@ int floe_broadphase_rebuild(floe_world *w) {
                           fmin(v[0].z, fmin(v[1].z, v[2].z)) - m);
             vec3 fhi = v3(fmax(v[0].x, fmax(v[1].x, v[2].x)) + m, fmax(v[0].y, fmax(v[1].y, v[2].y)) + m,
                           fmax(v[0].z, fmax(v[1].z, v[2].z)) + m);
-            if (fhi.x < lo.x - g.h || fhi.y < lo.y - g.h || fhi.z < lo.z - g.h ||
-                flo.x > hi.x + g.h || flo.y > hi.y + g.h || flo.z > hi.z + g.h)
-                continue;
-            int x0 = cell_coord(flo.x, g.lo.x, g.h, g.nx), x1 = cell_coord(fhi.x, g.lo.x, g.h, g.nx);
-            int y0 = cell_coord(flo.y, g.lo.y, g.h, g.ny), y1 = cell_coord(fhi.y, g.lo.y, g.h, g.ny);
-            int z0 = cell_coord(flo.z, g.lo.z, g.h, g.nz), z1 = cell_coord(fhi.z, g.lo.z, g.h, g.nz);
-            for (int cz = z0; cz <= z1; cz++)
-                for (int cy = y0; cy <= y1; cy++)
-                    for (int cx = x0; cx <= x1; cx++) {
+            cell_box cb;
+            if (!box_cells(&g, flo, fhi, &cb)) continue;
+            for (int cz = cb.z0; cz <= cb.z1; cz++)
+                for (int cy = cb.y0; cy <= cb.y1; cy++)
+                    for (int cx = cb.x0; cx <= cb.x1; cx++) {
                         int c = cx + g.nx * (cy + g.ny * cz);
                         for (int s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
                             int j = bp->cell_items[s];
@@ -292,15 +302,11 @@ int floe_broadphase_rebuild(floe_world *w) {
         if (ns == 0) continue;
         vec3 m = vadd(ext[i], v3(rmax + skin, rmax + skin, rmax + skin));
         vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
-        if (bhi.x < lo.x - g.h || bhi.y < lo.y - g.h || bhi.z < lo.z - g.h || blo.x > hi.x + g.h ||
-            blo.y > hi.y + g.h || blo.z > hi.z + g.h)
-            continue;
-        int x0 = cell_coord(blo.x, g.lo.x, g.h, g.nx), x1 = cell_coord(bhi.x, g.lo.x, g.h, g.nx);
-        int y0 = cell_coord(blo.y, g.lo.y, g.h, g.ny), y1 = cell_coord(bhi.y, g.lo.y, g.h, g.ny);
-        int z0 = cell_coord(blo.z, g.lo.z, g.h, g.nz), z1 = cell_coord(bhi.z, g.lo.z, g.h, g.nz);
-        for (int cz = z0; cz <= z1; cz++)
-            for (int cy = y0; cy <= y1; cy++)
-                for (int cx = x0; cx <= x1; cx++)
+        cell_box cb;
+        if (!box_cells(&g, blo, bhi, &cb)) continue;
+        for (int cz = cb.z0; cz <= cb.z1; cz++)
+            for (int cy = cb.y0; cy <= cb.y1; cy++)
+                for (int cx = cb.x0; cx <= cb.x1; cx++)
                     for (int s = bp->cell_start[cx + g.nx * (cy + g.ny * cz)];
                          s < bp->cell_start[cx + g.nx * (cy + g.ny * cz) + 1]; s++) {
                         int j = bp->cell_items[s];
