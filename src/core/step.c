@@ -97,6 +97,46 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     w->on_event(&ev, w->event_user);
 }
 
+/* A part's room for one slice: per kernel, the batched contacts and their results. */
+typedef struct slice_work {
+    floe_batch_out *out[FLOE_BATCH_KINDS];
+    int *ks[FLOE_BATCH_KINDS];
+} slice_work;
+
+/* Contacts [k0, end): the batchable ones through their kernels first, then
+ * every contact in order: forces summed into f, t, energies into *acc,
+ * contacts with events appended to fl. Returns the first runaway, or -1. */
+static int process_slice(floe_world *w, int k0, int end, int renorm, slice_work *sw, vec3 *f, vec3 *t,
+                         floe_energy_acc *acc, int *fl, int *nf) {
+    int n[FLOE_BATCH_KINDS] = {0}, at[FLOE_BATCH_KINDS] = {0}, bad = -1;
+    for (int k = k0; k < end && !w->batch_off; k++) {
+        int q = floe_batch_kind(w, &w->con[k], renorm);
+        sw->ks[q][n[q]++] = k;
+    }
+    for (int q = 1; q < FLOE_BATCH_KINDS; q++)
+        for (int i = 0; i < n[q]; i += FLOE_BATCH)
+            floe_batch_run(w, q, sw->ks[q] + i, n[q] - i < FLOE_BATCH ? n[q] - i : FLOE_BATCH, sw->out[q] + i);
+    *acc = (floe_energy_acc){0, 0, 0, 0};
+    for (int k = k0; k < end; k++) {
+        const floe_batch_out *o = NULL;
+        for (int q = 1; q < FLOE_BATCH_KINDS && !o; q++)
+            if (at[q] < n[q] && sw->ks[q][at[q]] == k) o = &sw->out[q][at[q]++];
+        if (o && !o->fallback) {
+            if (o->keep) {
+                accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
+                acc->plastic += o->plastic;
+                acc->dashpot += o->dashpot;
+                acc->elastic += o->elastic;
+            }
+            if (!o->ok && bad < 0) bad = k;
+        } else if (!process_contact(w, k, renorm, acc, f, t) && bad < 0) {
+            bad = k;
+        }
+        if (w->con[k].flags & CF_TRANSIENT) fl[(*nf)++] = k;
+    }
+    return bad;
+}
+
 /* Contacts and force assembly in one pass. The contacts are cut into slices
  * of FLOE_SLICE; slice s belongs to part s % FLOE_PARTS (interleaved, so that
  * costly contacts gathered in one place, like the wall contacts at the start,
@@ -127,44 +167,16 @@ static floe_status process_contacts(floe_world *w) {
             memset(f, 0, sizeof(vec3) * (size_t)np);
             memset(t, 0, sizeof(vec3) * (size_t)np);
         }
-        floe_batch_out *bout[FLOE_BATCH_KINDS];
-        int *bk[FLOE_BATCH_KINDS], nb[FLOE_BATCH_KINDS], at[FLOE_BATCH_KINDS];
+        slice_work sw;
         for (int q = 0; q < FLOE_BATCH_KINDS; q++) {
-            bout[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
-            bk[q] = (int *)(bout[q] + FLOE_SLICE);
+            sw.out[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
+            sw.ks[q] = (int *)(sw.out[q] + FLOE_SLICE);
         }
         int b = -1, nf = 0, *fl = flagged + (size_t)(nc + 1) * (p + 1);
         for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
-            floe_energy_acc acc = {0, 0, 0, 0};
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
-            /* the slice's batchable contacts first, kernel by kernel */
-            for (int q = 0; q < FLOE_BATCH_KINDS; q++) nb[q] = at[q] = 0;
-            for (int k = k0; k < end && !w->batch_off; k++) {
-                int q = floe_batch_kind(w, &w->con[k], renorm);
-                bk[q][nb[q]++] = k;
-            }
-            for (int q = 1; q < FLOE_BATCH_KINDS; q++)
-                for (int i = 0; i < nb[q]; i += FLOE_BATCH)
-                    floe_batch_run(w, q, bk[q] + i, nb[q] - i < FLOE_BATCH ? nb[q] - i : FLOE_BATCH, bout[q] + i);
-            /* then everything in contact order */
-            for (int k = k0; k < end; k++) {
-                const floe_batch_out *o = NULL;
-                for (int q = 1; q < FLOE_BATCH_KINDS && !o; q++)
-                    if (at[q] < nb[q] && bk[q][at[q]] == k) o = &bout[q][at[q]++];
-                if (o && !o->fallback) {
-                    if (o->keep) {
-                        accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
-                        acc.plastic += o->plastic;
-                        acc.dashpot += o->dashpot;
-                        acc.elastic += o->elastic;
-                    }
-                    if (!o->ok && b < 0) b = k;
-                } else if (!process_contact(w, k, renorm, &acc, f, t) && b < 0) {
-                    b = k;
-                }
-                if (w->con[k].flags & CF_TRANSIENT) fl[nf++] = k;
-            }
-            accs[sl] = acc;
+            int bs = process_slice(w, k0, end, renorm, &sw, f, t, &accs[sl], fl, &nf);
+            if (b < 0) b = bs;
         }
         bad[p] = b;
         nflag[p] = nf;
