@@ -87,31 +87,39 @@ static void sort_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     int n = w->ncon;
     if (n < 2) return;
-    floe_contact *con = malloc(sizeof *con * (size_t)w->ccap);
-    unsigned char *st = malloc(w->cstride * (size_t)w->ccap);
-    if (!con || !st) {
-        free(con);
-        free(st);
+    /* the new place of every contact, then the permutation applied in place
+     * by following its cycles: no second copy of the contacts (peak memory) */
+    int *dest = malloc(sizeof *dest * (size_t)n);
+    unsigned char *tmp = malloc(w->cstride);
+    if (!dest || !tmp) {
+        free(dest);
+        free(tmp);
         return;
     }
     int j = 0;
     for (int p = 0; p < bp->npairs; p++) {
         int k = bp->pairs[p].contact;
         if (k < 0) continue;
-        con[j] = w->con[k];
-        memcpy(st + (size_t)j * w->cstride, w->cstate + (size_t)k * w->cstride, w->cstride);
+        dest[k] = j;
         bp->pairs[p].contact = j++;
     }
-    for (int k = 0; k < n; k++) {
-        if (w->con[k].nbr >= 0) continue;
-        con[j] = w->con[k];
-        memcpy(st + (size_t)j * w->cstride, w->cstate + (size_t)k * w->cstride, w->cstride);
-        j++;
-    }
-    free(w->con);
-    free(w->cstate);
-    w->con = con;
-    w->cstate = st;
+    for (int k = 0; k < n; k++)
+        if (w->con[k].nbr < 0) dest[k] = j++;
+    for (int k = 0; k < n; k++)
+        while (dest[k] != k) { /* swap k into its place d; k receives d's contact */
+            int d = dest[k];
+            floe_contact c = w->con[d];
+            w->con[d] = w->con[k];
+            w->con[k] = c;
+            unsigned char *sk = w->cstate + (size_t)k * w->cstride, *sd = w->cstate + (size_t)d * w->cstride;
+            memcpy(tmp, sd, w->cstride);
+            memcpy(sd, sk, w->cstride);
+            memcpy(sk, tmp, w->cstride);
+            dest[k] = dest[d];
+            dest[d] = d;
+        }
+    free(dest);
+    free(tmp);
 }
 
 /* Half extents of the axis-aligned box of a gridded body in its current
