@@ -207,7 +207,7 @@ int floe_broadphase_rebuild(floe_world *w) {
     if (!floe__grow((void **)&bp->cell_items, &bp->nitems_cap, w->np, sizeof(int)) ||
         !floe__grow((void **)&bp->cell_of, &bp->cell_of_cap, w->np, sizeof(int)))
         return 0;
-    vec3 *ext = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * (size_t)(w->np > 0 ? w->np : 1));
+    vec3 *ext = floe__scratch(w, SCR_EXTENTS, sizeof(vec3) * (size_t)(w->np > 0 ? w->np : 1));
     if (!ext) return 0;
     /* counting sort of gridded bodies into cells (stable: ids ascend within a cell) */
     memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));

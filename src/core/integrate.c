@@ -180,6 +180,8 @@ floe_status floe__integrate(floe_world *w) {
             w->vel[i] = v;
             w->angvel[i] = om;
             w->pos[i] = vmadd(w->pos[i], v, dt);
+            /* used: the contact pass sums the next forces into zeroed arrays */
+            w->force[i] = w->torque[i] = v3(0, 0, 0);
             if (!spun && (om.x != 0 || om.y != 0 || om.z != 0))
                 w->ori[i] = qnormalize(qmul(qfrom_rotvec(om, dt), w->ori[i]));
             double mv_i = floe_moved2(w, i);

@@ -148,7 +148,12 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, slice_work 
 static floe_status process_contacts(floe_world *w) {
     const int np = w->np, nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
     floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)(nsl + 1));
-    vec3 *buf = floe__scratch(w, SCR_ASSEMBLY, sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1);
+    /* parts 1.. sum into buffers that are kept zero between steps (zeroed
+     * when allocated and as the merge reads them); part 0 into the force
+     * arrays, which the integrator zeroes as it uses them */
+    size_t nbuf = sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1, had = w->scratch_size[SCR_PART_SUMS];
+    vec3 *buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
+    if (buf && had < nbuf) memset(buf, 0, nbuf);
     /* the flagged list, then each part's own list */
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1) * (FLOE_PARTS + 1));
     /* per part and kernel: a slice's batched contacts and their results */
@@ -163,10 +168,6 @@ static floe_status process_contacts(floe_world *w) {
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
-        if (np > 0) { /* a world without particles has no force arrays */
-            memset(f, 0, sizeof(vec3) * (size_t)np);
-            memset(t, 0, sizeof(vec3) * (size_t)np);
-        }
         slice_work sw;
         for (int q = 0; q < FLOE_BATCH_KINDS; q++) {
             sw.out[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
@@ -186,8 +187,10 @@ static floe_status process_contacts(floe_world *w) {
         for (int i = 0; i < np; i++) {
             vec3 f = w->force[i], t = w->torque[i];
             for (int p = 1; p < FLOE_PARTS; p++) {
-                f = vadd(f, buf[(size_t)2 * np * (p - 1) + i]);
-                t = vadd(t, buf[(size_t)2 * np * (p - 1) + np + i]);
+                vec3 *bf = &buf[(size_t)2 * np * (p - 1) + i], *bt = bf + np;
+                f = vadd(f, *bf);
+                t = vadd(t, *bt);
+                *bf = *bt = v3(0, 0, 0);
             }
             w->force[i] = f;
             w->torque[i] = t;
@@ -349,6 +352,10 @@ static floe_status start(floe_world *w) {
             floe__error(w, "dt: auto needs at least one sphere with a finite stiffness; give dt explicitly");
             return FLOE_ERR_ARG;
         }
+    }
+    if (w->np > 0) { /* the contact pass sums into zeroed force arrays */
+        memset(w->force, 0, sizeof(vec3) * (size_t)w->np);
+        memset(w->torque, 0, sizeof(vec3) * (size_t)w->np);
     }
     floe_status st = collide(w);
     if (st != FLOE_OK) return st;

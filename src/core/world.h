@@ -6,9 +6,10 @@
 #include "models/model.h"
 #include <stdint.h>
 
-/* Scratch slots: contact energy blocks, pair hits, assembly buffers,
- * flagged contacts, integrator energy blocks, batched-kernel results. */
-enum { SCR_CONTACT_ACC, SCR_HITS, SCR_ASSEMBLY, SCR_FLAGGED, SCR_INTEG_ACC, SCR_BATCH, FLOE_SCRATCH };
+/* Scratch slots: contact energy blocks, pair hits, body extents (broad
+ * phase), flagged contacts, integrator energy blocks, batched-kernel
+ * results, the force sums of contact parts 1.. (kept zero between steps). */
+enum { SCR_CONTACT_ACC, SCR_HITS, SCR_EXTENTS, SCR_FLAGGED, SCR_INTEG_ACC, SCR_BATCH, SCR_PART_SUMS, FLOE_SCRATCH };
 
 typedef struct floe_material {
     char name[64];
