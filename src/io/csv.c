@@ -1,5 +1,6 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
 #include "csv.h"
+#include "io/io_err.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,14 +28,6 @@ struct floe_csv {
     char err[320];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
 {
@@ -42,13 +35,13 @@ floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
     size_t n = strlen(path);
     if (!c || !(c->path = malloc(n + 1))) {
         free(c);
-        set_err(err, errlen, "%s: out of memory", path);
+        floe_io_err(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     memcpy(c->path, path, n + 1);
     c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (c->fd < 0) {
-        set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        floe_io_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
         free(c->path);
         free(c);
         return NULL;
@@ -62,7 +55,7 @@ floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t 
     size_t n = strlen(path);
     if (!c || !(c->path = malloc(n + 1))) {
         free(c);
-        set_err(err, errlen, "%s: out of memory", path);
+        floe_io_err(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     memcpy(c->path, path, n + 1);
@@ -75,7 +68,7 @@ floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t 
     /* rows written after the restart step are dropped: the resumed run writes them again */
     else if (ftruncate(c->fd, (off_t)length) != 0 || lseek(c->fd, 0, SEEK_END) < 0) why = strerror(errno);
     if (why) {
-        set_err(err, errlen, "cannot continue %s: %s", path, why);
+        floe_io_err(err, errlen, "cannot continue %s: %s", path, why);
         if (c->fd >= 0) close(c->fd);
         free(c->path);
         free(c);
@@ -88,11 +81,11 @@ long long floe_csv_sync(floe_csv *c)
 {
     if (!c || floe_csv_flush(c)) return -1;
     if (fsync(c->fd) != 0) {
-        set_err(c->err, sizeof c->err, "cannot sync %s: %s", c->path, strerror(errno));
+        floe_io_err(c->err, sizeof c->err, "cannot sync %s: %s", c->path, strerror(errno));
         return -1;
     }
     off_t end = lseek(c->fd, 0, SEEK_CUR);
-    if (end < 0) set_err(c->err, sizeof c->err, "%s: %s", c->path, strerror(errno));
+    if (end < 0) floe_io_err(c->err, sizeof c->err, "%s: %s", c->path, strerror(errno));
     return (long long)end;
 }
 
@@ -107,7 +100,7 @@ int floe_csv_flush(floe_csv *c)
         ssize_t k = write(c->fd, c->buf + off, c->done - off);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
-            set_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
+            floe_io_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
                     k < 0 ? strerror(errno) : "nothing written");
             /* keep the unwritten lines: a later flush may succeed */
             memmove(c->buf, c->buf + off, c->len - off);
@@ -127,9 +120,9 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
 {
     if (!c) return 0;
     int rc = floe_csv_flush(c);
-    if (rc) set_err(err, errlen, "%s", c->err);
+    if (rc) floe_io_err(err, errlen, "%s", c->err);
     if (close(c->fd) != 0 && rc == 0) {
-        set_err(err, errlen, "error closing %s: %s", c->path, strerror(errno));
+        floe_io_err(err, errlen, "error closing %s: %s", c->path, strerror(errno));
         rc = -1;
     }
     free(c->buf);
@@ -181,7 +174,7 @@ static int commit_line(floe_csv *c)
     if (c->bad) {
         c->len = c->done; /* drop the torn line */
         c->bad = 0;
-        set_err(c->err, sizeof c->err, "%s: out of memory", c->path);
+        floe_io_err(c->err, sizeof c->err, "%s: out of memory", c->path);
         return -1;
     }
     c->done = c->len;
@@ -284,56 +277,56 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
     switch (col->kind) {
     case FLOE_HIST_PARTICLE:
         if (particle_quantity(col->quantity, &k) < 0) {
-            set_err(err, errlen, "history column '%s': unknown particle quantity '%s' "
+            floe_io_err(err, errlen, "history column '%s': unknown particle quantity '%s' "
                     "(pos|vel|angvel|force|torque.x|y|z, ori.w|x|y|z)", col->name, col->quantity);
             return -1;
         }
         if (col->a < 0 || col->a >= np) {
-            set_err(err, errlen, "history column '%s': no particle %d (the world has %d)",
+            floe_io_err(err, errlen, "history column '%s': no particle %d (the world has %d)",
                     col->name, col->a, np);
             return -1;
         }
         return 0;
     case FLOE_HIST_CONTACT:
         if (contact_quantity(col->quantity) < 0) {
-            set_err(err, errlen, "history column '%s': unknown contact quantity '%s' "
+            floe_io_err(err, errlen, "history column '%s': unknown contact quantity '%s' "
                     "(fn, ft, ft.y, ft.z, tw, tr, tr.y, tr.z, un)", col->name, col->quantity);
             return -1;
         }
         if (col->a < 0 || col->a >= np || col->b < 0 || col->b >= np || col->a == col->b) {
-            set_err(err, errlen, "history column '%s': bad particle pair (%d, %d) (the world has %d)",
+            floe_io_err(err, errlen, "history column '%s': bad particle pair (%d, %d) (the world has %d)",
                     col->name, col->a, col->b, np);
             return -1;
         }
         return 0;
     case FLOE_HIST_GROUP:
         if (group_quantity(col->quantity, &k) < 0) {
-            set_err(err, errlen, "history column '%s': unknown group quantity '%s' "
+            floe_io_err(err, errlen, "history column '%s': unknown group quantity '%s' "
                     "(force|torque.x|y|z)", col->name, col->quantity);
             return -1;
         }
         if (col->group < 0 || col->group >= floe_group_count(w)) {
-            set_err(err, errlen, "history column '%s': no group %d (the world has %d)",
+            floe_io_err(err, errlen, "history column '%s': no group %d (the world has %d)",
                     col->name, col->group, floe_group_count(w));
             return -1;
         }
         return 0;
     case FLOE_HIST_ENERGY:
         if (col->energy < 0 || col->energy >= FLOE_E_COUNT) {
-            set_err(err, errlen, "history column '%s': energy term %d out of range [0, %d)",
+            floe_io_err(err, errlen, "history column '%s': energy term %d out of range [0, %d)",
                     col->name, col->energy, (int)FLOE_E_COUNT);
             return -1;
         }
         return 0;
     case FLOE_HIST_COUNTER:
         if (counter_quantity(col->quantity) < 0) {
-            set_err(err, errlen, "history column '%s': unknown counter '%s' "
+            floe_io_err(err, errlen, "history column '%s': unknown counter '%s' "
                     "(contacts, step, time, particles, dt, bonded, breaks)", col->name, col->quantity);
             return -1;
         }
         return 0;
     }
-    set_err(err, errlen, "history column '%s': unknown kind %d", col->name, (int)col->kind);
+    floe_io_err(err, errlen, "history column '%s': unknown kind %d", col->name, (int)col->kind);
     return -1;
 }
 
@@ -476,7 +469,7 @@ static const char *shape_name(floe_shape_type s)
 static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
 {
     if ((size_t)snprintf(tmp, tmplen, "%s.tmp", path) >= tmplen) {
-        set_err(err, errlen, "%s: path too long", path);
+        floe_io_err(err, errlen, "%s: path too long", path);
         return NULL;
     }
     return floe_csv_open(tmp, err, errlen);
@@ -484,10 +477,10 @@ static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *e
 
 static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen)
 {
-    if (rc) set_err(err, errlen, "%s", floe_csv_error(c));
+    if (rc) floe_io_err(err, errlen, "%s", floe_csv_error(c));
     if (floe_csv_close(c, rc ? NULL : err, errlen) != 0) rc = -1;
     if (rc == 0 && rename(tmp, path) != 0) {
-        set_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        floe_io_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
         rc = -1;
     }
     if (rc) remove(tmp);
@@ -566,7 +559,7 @@ int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, si
     char tmp[4200];
     int rc = -1;
     if (!present || !model_of || !colmap || !base || !colname || !state || !row || !have) {
-        set_err(err, errlen, "%s: out of memory", path);
+        floe_io_err(err, errlen, "%s: out of memory", path);
         goto out;
     }
     floe_contact_info ci;

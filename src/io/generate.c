@@ -1,28 +1,12 @@
 /* Particle generators (see generate.h). */
 #include "generate.h"
+#include "io/io_err.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int gen_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int gen_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* ---- random numbers ------------------------------------------------------- */
 
@@ -69,20 +53,20 @@ int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, cha
     double total = 1;
     for (int k = 0; k < 3; k++) {
         if (d->counts[k] < 0)
-            return gen_err(err, errlen, "lattice counts must be >= 0");
+            return floe_io_err(err, errlen, "lattice counts must be >= 0");
         total *= (double)d->counts[k];
     }
     if (total > (double)FLOE_GEN_MAX_COUNT)
-        return gen_err(err, errlen, "lattice of %.4g sites exceeds the limit of %lld particles", total,
+        return floe_io_err(err, errlen, "lattice of %.4g sites exceeds the limit of %lld particles", total,
                        (long long)FLOE_GEN_MAX_COUNT);
     if (!(d->spacing.x > 0 && d->spacing.y > 0 && d->spacing.z > 0))
-        return gen_err(err, errlen, "lattice spacing must be > 0");
+        return floe_io_err(err, errlen, "lattice spacing must be > 0");
     int64_t nx = d->counts[0], ny = d->counts[1], nz = d->counts[2], cnt = nx * ny * nz;
     if (cnt == 0)
         return 0;
     floe_vec3 *p = malloc((size_t)cnt * sizeof *p);
     if (!p)
-        return gen_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
+        return floe_io_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
     const uint64_t K = d->seed * 0xD1B54A32D192ED03ULL;
     int64_t i = 0;
     for (int64_t kz = 0; kz < nz; kz++)
@@ -189,13 +173,13 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     *rad_out = NULL;
     *placed = 0;
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
-        return gen_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+        return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
                        (long long)FLOE_GEN_MAX_COUNT);
     if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
-        return gen_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+        return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * d->rmax && ey >= 2 * d->rmax && ez >= 2 * d->rmax) || !isfinite(ex + ey + ez))
-        return gen_err(err, errlen, "box %g x %g x %g is too small for spheres of radius %g", ex, ey, ez, d->rmax);
+        return floe_io_err(err, errlen, "box %g x %g x %g is too small for spheres of radius %g", ex, ey, ez, d->rmax);
     if (d->count == 0)
         return 0;
 
@@ -205,7 +189,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     grid g = {0};
     int rc = 0;
     if (!pos || !rad || grid_init(&g, d->lo, d->hi, d->rmax, d->count)) {
-        rc = gen_err(err, errlen, "out of memory for %lld spheres", (long long)n);
+        rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
     floe_rng rng;
@@ -233,7 +217,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
         }
         if (!ok) {
             *placed = i;
-            rc = gen_err(err, errlen,
+            rc = floe_io_err(err, errlen,
                          "box too full: placed only %lld of %lld spheres (volume fraction %.3f) before one found no "
                          "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
                          "near a volume fraction of 0.35)",
@@ -490,30 +474,30 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     *placed_n = 0;
     const int caps = d->shape == FLOE_SHAPE_CAPSULE;
     if (!caps && d->shape != FLOE_SHAPE_ELLIPSOID)
-        return gen_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
+        return floe_io_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
-        return gen_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+        return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
                        (long long)FLOE_GEN_MAX_COUNT);
     double rmax_bound;
     if (caps) {
         if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
-            return gen_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+            return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
         if (!(d->smin >= 0 && d->smin <= d->smax && isfinite(d->smax)))
-            return gen_err(err, errlen, "shafts must satisfy 0 <= smin <= smax");
+            return floe_io_err(err, errlen, "shafts must satisfy 0 <= smin <= smax");
         rmax_bound = d->rmax + 0.5 * d->smax;
     } else {
         const double lo[3] = {d->amin.x, d->amin.y, d->amin.z}, hi[3] = {d->amax.x, d->amax.y, d->amax.z};
         rmax_bound = 0;
         for (int k = 0; k < 3; k++) {
             if (!(lo[k] > 0 && lo[k] <= hi[k] && isfinite(hi[k])))
-                return gen_err(err, errlen, "semi-axes must satisfy 0 < min <= max");
+                return floe_io_err(err, errlen, "semi-axes must satisfy 0 < min <= max");
             rmax_bound = fmax(rmax_bound, hi[k]);
         }
     }
     const char *what = caps ? "capsules" : "ellipsoids";
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * rmax_bound && ey >= 2 * rmax_bound && ez >= 2 * rmax_bound) || !isfinite(ex + ey + ez))
-        return gen_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez, what,
+        return floe_io_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez, what,
                        rmax_bound);
     if (d->count == 0) return 0;
 
@@ -524,7 +508,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     grid g = {0};
     int rc = 0;
     if (!drawn || !bodies || !order || !pl || grid_init(&g, d->lo, d->hi, rmax_bound, n)) {
-        rc = gen_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
+        rc = floe_io_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
         goto done;
     }
     floe_rng rng;
@@ -569,7 +553,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
         }
         if (!ok) {
             *placed_n = i;
-            rc = gen_err(err, errlen,
+            rc = floe_io_err(err, errlen,
                          "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
                          "free spot in %d tries; enlarge the box or lower the count (random placement of "
                          "elongated bodies stalls at lower volume fractions than spheres)",

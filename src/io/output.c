@@ -1,6 +1,7 @@
 /* The output directory of a run (see output.h and docs/outputs.md): decides
  * what is due at each step and hands the work to the VTK and CSV writers. */
 #include "output.h"
+#include "io/io_err.h"
 
 #include "csv.h"
 #include "vtk.h"
@@ -8,7 +9,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +48,6 @@ struct floe_output {
     char err[1024];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* out = dir/name; -1 if that does not fit in PATH_CAP. */
 static int join(char *out, const char *dir, const char *name)
@@ -74,7 +66,7 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
     char buf[PATH_CAP];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf) {
-        set_err(err, errlen, "bad output directory '%s'", path);
+        floe_io_err(err, errlen, "bad output directory '%s'", path);
         return -1;
     }
     memcpy(buf, path, n + 1);
@@ -83,7 +75,7 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
         char c = *p;
         *p = '\0';
         if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-            set_err(err, errlen, "cannot create output directory '%s': %s", buf, strerror(errno));
+            floe_io_err(err, errlen, "cannot create output directory '%s': %s", buf, strerror(errno));
             return -1;
         }
         *p = c;
@@ -91,7 +83,7 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
     }
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "cannot use '%s' as the output directory: it is not a directory", path);
+        floe_io_err(err, errlen, "cannot use '%s' as the output directory: it is not a directory", path);
         return -1;
     }
     return 0;
@@ -138,7 +130,7 @@ static int write_frame(floe_output *o, floe_world *w)
         char name[256], path[PATH_CAP];
         frame_name(o, s, step, name, sizeof name);
         if (join(path, o->dir, name)) {
-            set_err(o->err, sizeof o->err, "output path too long: %s/%s", o->dir, name);
+            floe_io_err(o->err, sizeof o->err, "output path too long: %s/%s", o->dir, name);
             return -1;
         }
         int rc;
@@ -156,7 +148,7 @@ static int write_frame(floe_output *o, floe_world *w)
         double *nt = realloc(o->fr_time, nc * sizeof *nt);
         if (nt) o->fr_time = nt;
         if (!ns || !nt) {
-            set_err(o->err, sizeof o->err, "out of memory");
+            floe_io_err(o->err, sizeof o->err, "out of memory");
             return -1;
         }
         o->cfr = nc;
@@ -169,7 +161,7 @@ static int write_frame(floe_output *o, floe_world *w)
 
 static int csv_fail(floe_output *o, floe_csv *c)
 {
-    set_err(o->err, sizeof o->err, "%s", floe_csv_error(c));
+    floe_io_err(o->err, sizeof o->err, "%s", floe_csv_error(c));
     return -1;
 }
 
@@ -278,7 +270,7 @@ floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, 
                                 const floe_output_state *st, char *err, size_t errlen)
 {
     if (!st) {
-        set_err(err, errlen, "floe_output_resume: no output state");
+        floe_io_err(err, errlen, "floe_output_resume: no output state");
         return NULL;
     }
     return open_common(dir, cfg, w, 0, st, err, errlen);
@@ -312,25 +304,25 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
                                 int64_t total_steps, const floe_output_state *rs, char *err, size_t errlen)
 {
     if (!dir || !*dir || !cfg || !w) {
-        set_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
+        floe_io_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
         return NULL;
     }
     if (cfg->vtk.steps < 0 || cfg->energy.steps < 0 || cfg->history.steps < 0 || cfg->vtk.interval < 0 ||
         cfg->energy.interval < 0 || cfg->history.interval < 0) {
-        set_err(err, errlen, "output cadence must not be negative");
+        floe_io_err(err, errlen, "output cadence must not be negative");
         return NULL;
     }
     if (cfg->n_history_cols < 0 || (cfg->n_history_cols > 0 && !cfg->history_cols)) {
-        set_err(err, errlen, "history: %d columns but no column list", cfg->n_history_cols);
+        floe_io_err(err, errlen, "history: %d columns but no column list", cfg->n_history_cols);
         return NULL;
     }
     if (strlen(dir) + 64 >= PATH_CAP) {
-        set_err(err, errlen, "output directory path too long");
+        floe_io_err(err, errlen, "output directory path too long");
         return NULL;
     }
     floe_output *o = calloc(1, sizeof *o);
     if (!o) {
-        set_err(err, errlen, "out of memory");
+        floe_io_err(err, errlen, "out of memory");
         return NULL;
     }
     o->w = w;
@@ -340,7 +332,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     o->energy.period = period_of(cfg->energy, dt);
     o->history.period = cfg->n_history_cols > 0 ? period_of(cfg->history, dt) : 0;
     if (o->vtk.period < 0 || o->energy.period < 0 || o->history.period < 0) {
-        set_err(err, errlen, "cannot convert an output interval to steps: the time step is %g s", dt);
+        floe_io_err(err, errlen, "cannot convert an output interval to steps: the time step is %g s", dt);
         free(o);
         return NULL;
     }
@@ -370,7 +362,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         o->nhist = cfg->n_history_cols;
         o->hist = malloc((size_t)o->nhist * sizeof *o->hist);
         if (!o->hist) {
-            set_err(err, errlen, "out of memory");
+            floe_io_err(err, errlen, "out of memory");
             goto fail;
         }
         memcpy(o->hist, cfg->history_cols, (size_t)o->nhist * sizeof *o->hist);
@@ -409,7 +401,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         join(path, dir, "vtk");
         if (mkdir_p(path, err, errlen)) goto fail;
         if (!(o->vtk_w = floe_vtk_create())) {
-            set_err(err, errlen, "out of memory");
+            floe_io_err(err, errlen, "out of memory");
             goto fail;
         }
         for (int s = 0; s < SERIES_COUNT; s++) {
@@ -418,7 +410,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             snprintf(name, sizeof name, "%s.pvd", series_name[s]);
             join(path, dir, name);
             if (!(o->pvd[s] = floe_pvd_create(path))) {
-                set_err(err, errlen, "out of memory");
+                floe_io_err(err, errlen, "out of memory");
                 goto fail;
             }
         }
@@ -426,14 +418,14 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     if (rs) {
         /* the collections list exactly the frames written up to the restart */
         if (rs->nframes > 0 && (!rs->frame_step || !rs->frame_time)) {
-            set_err(err, errlen, "restart: frame list missing");
+            floe_io_err(err, errlen, "restart: frame list missing");
             goto fail;
         }
         if (rs->nframes > 0 && o->vtk.period > 0) {
             o->fr_step = malloc(rs->nframes * sizeof *o->fr_step);
             o->fr_time = malloc(rs->nframes * sizeof *o->fr_time);
             if (!o->fr_step || !o->fr_time) {
-                set_err(err, errlen, "out of memory");
+                floe_io_err(err, errlen, "out of memory");
                 goto fail;
             }
             memcpy(o->fr_step, rs->frame_step, rs->nframes * sizeof *o->fr_step);
@@ -451,25 +443,25 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         }
         for (int m = 0; m < floe_model_count() && m < 64 && o->vtk_w; m++)
             if ((rs->models_seen >> m & 1u) && floe_vtk_set_model_seen(o->vtk_w, m)) {
-                set_err(err, errlen, "out of memory");
+                floe_io_err(err, errlen, "out of memory");
                 goto fail;
             }
         remove_stale_frames(o, floe_step_count(w));
     } else if (write_outputs(o, w, 1)) { /* the initial state */
-        set_err(err, errlen, "%s", o->err);
+        floe_io_err(err, errlen, "%s", o->err);
         goto fail;
     }
     if (o->events_csv) floe_set_event_callback(w, on_event, o);
     return o;
 
 csv_fail_history:
-    set_err(err, errlen, "%s", floe_csv_error(o->history_csv));
+    floe_io_err(err, errlen, "%s", floe_csv_error(o->history_csv));
     goto fail;
 csv_fail_energy:
-    set_err(err, errlen, "%s", floe_csv_error(o->energy_csv));
+    floe_io_err(err, errlen, "%s", floe_csv_error(o->energy_csv));
     goto fail;
 csv_fail_events:
-    set_err(err, errlen, "%s", floe_csv_error(o->events_csv));
+    floe_io_err(err, errlen, "%s", floe_csv_error(o->events_csv));
 fail:
     destroy(o);
     return NULL;
@@ -498,12 +490,12 @@ int floe_output_close(floe_output *o, floe_world *w)
         join(path, o->dir, "particles.csv");
         if (floe_csv_write_particles(path, w, msg, sizeof msg)) {
             rc = -1;
-            set_err(o->err, sizeof o->err, "%s", msg);
+            floe_io_err(o->err, sizeof o->err, "%s", msg);
         }
         join(path, o->dir, "contacts.csv");
         if (floe_csv_write_contacts(path, w, msg, sizeof msg)) {
             rc = -1;
-            set_err(o->err, sizeof o->err, "%s", msg);
+            floe_io_err(o->err, sizeof o->err, "%s", msg);
         }
     }
     /* the world may outlive o: it must not call back into freed memory */
@@ -513,7 +505,7 @@ int floe_output_close(floe_output *o, floe_world *w)
         char msg[1024];
         if (floe_csv_close(*files[i], msg, sizeof msg)) {
             rc = -1;
-            set_err(o->err, sizeof o->err, "%s", msg);
+            floe_io_err(o->err, sizeof o->err, "%s", msg);
         }
         *files[i] = NULL;
     }

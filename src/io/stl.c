@@ -1,30 +1,14 @@
 /* STL reader (see stl.h). */
 #include "stl.h"
+#include "io/io_err.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int stl_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int stl_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 void floe_stl_free(floe_stl *s)
 {
@@ -55,13 +39,13 @@ static int parse_binary(const char *name, const unsigned char *buf, size_t len, 
     uint64_t n = le32(buf + 80);
     uint64_t need = 84 + 50 * n;
     if (need != len)
-        return stl_err(err, errlen,
+        return floe_io_err(err, errlen,
                        "%s: binary STL header announces %llu triangles (%llu bytes) but the file has %zu bytes "
                        "(truncated or not an STL file)",
                        name, (unsigned long long)n, (unsigned long long)need, len);
     floe_vec3 *v = n ? malloc((size_t)n * 3 * sizeof *v) : NULL;
     if (n && !v)
-        return stl_err(err, errlen, "%s: out of memory for %llu triangles", name, (unsigned long long)n);
+        return floe_io_err(err, errlen, "%s: out of memory for %llu triangles", name, (unsigned long long)n);
     for (uint64_t t = 0; t < n; t++) {
         const unsigned char *rec = buf + 84 + 50 * t + 12; /* skip the normal */
         double c[9];
@@ -69,7 +53,7 @@ static int parse_binary(const char *name, const unsigned char *buf, size_t len, 
             float f = lef32(rec + 4 * k);
             if (!isfinite(f)) {
                 free(v);
-                return stl_err(err, errlen, "%s: binary STL triangle %llu (byte offset %llu) has a non-finite "
+                return floe_io_err(err, errlen, "%s: binary STL triangle %llu (byte offset %llu) has a non-finite "
                                "vertex coordinate",
                                name, (unsigned long long)t, (unsigned long long)(84 + 50 * t + 12 + 4 * k));
             }
@@ -122,11 +106,11 @@ static int next_tok(lexer *L)
     while (L->p < L->end && !is_space(*L->p)) {
         unsigned char c = *L->p;
         if (c < 0x20 || c == 0x7f)
-            return stl_err(L->err, L->errlen, "%s:%zu:%zu: unexpected byte 0x%02x in ASCII STL", L->name, L->line,
+            return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: unexpected byte 0x%02x in ASCII STL", L->name, L->line,
                            L->col, c);
         /* A truncated token could read as a different number. */
         if (n + 1 >= sizeof L->tok)
-            return stl_err(L->err, L->errlen, "%s:%zu:%zu: token longer than %zu characters", L->name, L->tline,
+            return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: token longer than %zu characters", L->name, L->tline,
                            L->tcol, sizeof L->tok - 1);
         L->tok[n++] = (char)c;
         adv(L);
@@ -159,10 +143,10 @@ static int expect(lexer *L, const char *kw)
     if (r < 0)
         return -1;
     if (r == 0)
-        return stl_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected '%s'", L->name, L->tline,
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected '%s'", L->name, L->tline,
                        L->tcol, kw);
     if (!word_is(L->tok, kw))
-        return stl_err(L->err, L->errlen, "%s:%zu:%zu: expected '%s', got '%s'", L->name, L->tline, L->tcol, kw,
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected '%s', got '%s'", L->name, L->tline, L->tcol, kw,
                        L->tok);
     return 0;
 }
@@ -173,12 +157,12 @@ static int read_num(lexer *L, double *out)
     if (r < 0)
         return -1;
     if (r == 0)
-        return stl_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected a number", L->name,
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected a number", L->name,
                        L->tline, L->tcol);
     char *end;
     double v = strtod(L->tok, &end);
     if (end == L->tok || *end || !isfinite(v))
-        return stl_err(L->err, L->errlen, "%s:%zu:%zu: expected a finite number, got '%s'", L->name, L->tline,
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected a finite number, got '%s'", L->name, L->tline,
                        L->tcol, L->tok);
     *out = v;
     return 0;
@@ -199,7 +183,7 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
         if (r < 0)
             goto done;
         if (r == 0) {
-            stl_err(err, errlen, "%s:%zu:%zu: unexpected end of file, expected 'facet' or 'endsolid' "
+            floe_io_err(err, errlen, "%s:%zu:%zu: unexpected end of file, expected 'facet' or 'endsolid' "
                     "(truncated file?)", name, L.tline, L.tcol);
             goto done;
         }
@@ -212,7 +196,7 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
                 break;
             /* Some exporters write several solids into one file. */
             if (!word_is(L.tok, "solid")) {
-                stl_err(err, errlen, "%s:%zu:%zu: expected 'solid' or end of file after 'endsolid', got '%s'",
+                floe_io_err(err, errlen, "%s:%zu:%zu: expected 'solid' or end of file after 'endsolid', got '%s'",
                         name, L.tline, L.tcol, L.tok);
                 goto done;
             }
@@ -220,7 +204,7 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
             continue;
         }
         if (!word_is(L.tok, "facet")) {
-            stl_err(err, errlen, "%s:%zu:%zu: expected 'facet' or 'endsolid', got '%s'", name, L.tline, L.tcol,
+            floe_io_err(err, errlen, "%s:%zu:%zu: expected 'facet' or 'endsolid', got '%s'", name, L.tline, L.tcol,
                     L.tok);
             goto done;
         }
@@ -232,7 +216,7 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
             size_t nc = cap ? 2 * cap : 64;
             floe_vec3 *nv = realloc(v, nc * 3 * sizeof *v);
             if (!nv) {
-                stl_err(err, errlen, "%s: out of memory after %zu triangles", name, n);
+                floe_io_err(err, errlen, "%s: out of memory after %zu triangles", name, n);
                 goto done;
             }
             v = nv;
@@ -293,7 +277,7 @@ int floe_stl_parse(const char *name, const unsigned char *buf, size_t len, floe_
         return parse_ascii(name, buf, len, out, err, errlen);
     if (len >= 84)
         return parse_binary(name, buf, len, out, err, errlen); /* reports the size mismatch */
-    return stl_err(err, errlen, "%s: not an STL file (%zu bytes: too short for binary STL, and not ASCII "
+    return floe_io_err(err, errlen, "%s: not an STL file (%zu bytes: too short for binary STL, and not ASCII "
                    "STL text starting with 'solid')", name, len);
 }
 
@@ -306,14 +290,14 @@ int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return stl_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return floe_io_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
     int rc = 0;
     for (;;) {
         if (len == cap) {
             if (cap >= FLOE_STL_MAX_BYTES) {
-                rc = stl_err(err, errlen, "%s: larger than %.0f GiB: as facets its triangles would need more "
+                rc = floe_io_err(err, errlen, "%s: larger than %.0f GiB: as facets its triangles would need more "
                              "memory than a scene may use (or it is not a regular file)", path,
                              (double)FLOE_STL_MAX_BYTES / (1 << 30));
                 break;
@@ -321,7 +305,7 @@ int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
             size_t nc = cap ? 2 * cap : 1 << 16;
             unsigned char *nb = realloc(buf, nc);
             if (!nb) {
-                rc = stl_err(err, errlen, "%s: out of memory reading %zu bytes", path, len);
+                rc = floe_io_err(err, errlen, "%s: out of memory reading %zu bytes", path, len);
                 break;
             }
             buf = nb;
@@ -331,7 +315,7 @@ int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
         len += got;
         if (got == 0) {
             if (ferror(f))
-                rc = stl_err(err, errlen, "%s: read error: %s", path, strerror(errno));
+                rc = floe_io_err(err, errlen, "%s: read error: %s", path, strerror(errno));
             break;
         }
     }

@@ -6,6 +6,7 @@
  * the buffer go out with two fwrite calls. No per-value formatting, so a
  * 100k-particle frame is a memory copy plus one large write. */
 #include "vtk.h"
+#include "io/io_err.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,14 +69,6 @@ static const char *byte_order(void)
     return first ? "LittleEndian" : "BigEndian";
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -265,13 +258,13 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
     xml_section(v, S_POLYS, "Polys", "      ", 0);
     xml_add(v, "    </Piece>\n  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
     if (v->oom) {
-        set_err(err, errlen, "%s: out of memory", path);
+        floe_io_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
     FILE *f = fopen(path, "wb");
     if (!f) {
-        set_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        floe_io_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
     int ok = fwrite(v->xml, 1, v->xlen, f) == v->xlen;
@@ -283,7 +276,7 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
         saved = errno;
     }
     if (!ok) {
-        set_err(err, errlen, "error writing %s: %s", path, strerror(saved));
+        floe_io_err(err, errlen, "error writing %s: %s", path, strerror(saved));
         return -1;
     }
     return 0;
@@ -291,7 +284,7 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
 
 static int oom(char *err, size_t errlen, const char *path)
 {
-    set_err(err, errlen, "%s: out of memory", path);
+    floe_io_err(err, errlen, "%s: out of memory", path);
     return -1;
 }
 
@@ -1026,7 +1019,7 @@ int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_
     int len = snprintf(line, sizeof line,
                        "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", time, file);
     if (len < 0 || (size_t)len >= sizeof line) {
-        set_err(err, errlen, "%s: file name too long", p->path);
+        floe_io_err(err, errlen, "%s: file name too long", p->path);
         return -1;
     }
     if (grow((void **)&p->body, &p->cap, p->len + (size_t)len + 1, 1)) return oom(err, errlen, p->path);
@@ -1047,7 +1040,7 @@ int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
     /* Readers see either the old or the new complete collection. */
     FILE *f = fopen(p->tmp, "wb");
     if (!f) {
-        set_err(err, errlen, "cannot write %s: %s", p->tmp, strerror(errno));
+        floe_io_err(err, errlen, "cannot write %s: %s", p->tmp, strerror(errno));
         return -1;
     }
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
@@ -1061,12 +1054,12 @@ int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
         saved = errno;
     }
     if (!ok) {
-        set_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
+        floe_io_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
         remove(p->tmp);
         return -1;
     }
     if (rename(p->tmp, p->path) != 0) {
-        set_err(err, errlen, "cannot rename %s to %s: %s", p->tmp, p->path, strerror(errno));
+        floe_io_err(err, errlen, "cannot rename %s to %s: %s", p->tmp, p->path, strerror(errno));
         remove(p->tmp);
         return -1;
     }
