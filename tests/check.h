@@ -41,6 +41,25 @@ static inline char *check_slurp(const char *path, size_t *len) {
     return b;
 }
 
+/* Writes `text` to the file `path`; exits with status 2 if it cannot. */
+static inline void check_write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Writes `text` to dir/name; returns the path, built in path[len]. */
+static inline const char *check_write_tmp(const char *dir, const char *name, const char *text, char *path,
+                                          size_t len) {
+    snprintf(path, len, "%s/%s", dir, name);
+    check_write_file(path, text);
+    return path;
+}
+
 #define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d check(s) failed\n", check_failures), 1) : 0)
 
 #endif

@@ -1,36 +1,12 @@
 /* The floe command line: exit codes, messages, outputs, Ctrl-C and blow-ups. */
 #include "check.h"
+#include "proc.h"
 
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static char tmp[256];
-
-/* Runs the CLI with argv, stderr into `errfile`; sends SIGINT after
- * `interrupt_s` seconds if > 0. Returns the exit status (128+sig if killed). */
-static int run(const char *const *argv, const char *errfile, double interrupt_s) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 2);
-        dup2(fd, 1);
-        execv(FLOE_CLI, (char *const *)argv);
-        _exit(127);
-    }
-    if (interrupt_s > 0) {
-        struct timespec ts = {(time_t)interrupt_s, (long)((interrupt_s - (time_t)interrupt_s) * 1e9)};
-        nanosleep(&ts, NULL);
-        kill(pid, SIGINT);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 static char *slurp(const char *path) {
     static char buf[1 << 16];
@@ -49,12 +25,6 @@ static int exists(const char *dir, const char *name) {
     return stat(p, &st) == 0 && st.st_size > 0;
 }
 
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
 /* The last line of a text file ends with a newline (no torn record). */
 static int complete_lines(const char *path) {
     FILE *f = fopen(path, "r");
@@ -71,52 +41,52 @@ int main(void) {
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
 
     const char *version[] = {"floe", "--version", NULL};
-    CHECK(run(version, err, 0) == 0);
+    CHECK(run_cli(version, err, 0) == 0);
     CHECK(strstr(slurp(err), "floe 0.") != NULL);
     const char *nothing[] = {"floe", "frobnicate", NULL};
-    CHECK(run(nothing, err, 0) == 2);
+    CHECK(run_cli(nothing, err, 0) == 2);
 
     /* a bad scene: refused with file:line:col and exit status 2, nothing written */
     snprintf(scene, sizeof scene, "%s/bad.yaml", tmp);
-    write_file(scene, "run: {steps: 10}\nmaterials:\n  - {name: m, density: -5}\n");
+    check_write_file(scene, "run: {steps: 10}\nmaterials:\n  - {name: m, density: -5}\n");
     const char *check_bad[] = {"floe", "check", scene, NULL};
-    CHECK(run(check_bad, err, 0) == 2);
+    CHECK(run_cli(check_bad, err, 0) == 2);
     char want[600];
     snprintf(want, sizeof want, "%s:3:", scene);
     CHECK(strstr(slurp(err), want) != NULL && strstr(slurp(err), "density") != NULL);
     snprintf(out, sizeof out, "%s/out_bad", tmp);
     const char *run_bad[] = {"floe", "run", scene, "--out", out, NULL};
-    CHECK(run(run_bad, err, 0) == 2);
+    CHECK(run_cli(run_bad, err, 0) == 2);
     struct stat st;
     CHECK(stat(out, &st) != 0);
 
     /* a good scene runs and writes every output */
     snprintf(scene, sizeof scene, "%s/drop.yaml", tmp);
-    write_file(scene, "world: {gravity: [0, 0, -9.81]}\nrun: {steps: 2000}\n"
-                      "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                      "walls: [{axis: z, pos: 0, sense: 1}]\n"
-                      "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [4, 4, 4], radius: 0.01}\n"
-                      "output: {vtk: {every: 500}, energy: {every: 100}}\n");
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81]}\nrun: {steps: 2000}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [4, 4, 4], radius: 0.01}\n"
+                            "output: {vtk: {every: 500}, energy: {every: 100}}\n");
     snprintf(out, sizeof out, "%s/out_drop", tmp);
     const char *run_ok[] = {"floe", "run", scene, "--out", out, "--threads", "1", NULL};
-    CHECK(run(run_ok, err, 0) == 0);
+    CHECK(run_cli(run_ok, err, 0) == 0);
     CHECK(exists(out, "energy.csv") && exists(out, "particles.pvd") && exists(out, "particles.csv") &&
           exists(out, "contacts.csv") && exists(out, "boundaries.pvd"));
     snprintf(path, sizeof path, "%s/energy.csv", out);
     CHECK(complete_lines(path));
     const char *bad_opt[] = {"floe", "run", scene, "--threads", "zero", NULL};
-    CHECK(run(bad_opt, err, 0) == 2);
+    CHECK(run_cli(bad_opt, err, 0) == 2);
 
     /* Ctrl-C: stops cleanly with status 130 and complete outputs */
     snprintf(scene, sizeof scene, "%s/long.yaml", tmp);
-    write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 1e-6}\nrun: {steps: 100000000}\n"
-                      "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                      "walls: [{axis: z, pos: 0, sense: 1}]\n"
-                      "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [10, 10, 10], radius: 0.01}\n"
-                      "output: {vtk: {every: 1000000}, energy: {every: 10}}\n");
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 1e-6}\nrun: {steps: 100000000}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [10, 10, 10], radius: 0.01}\n"
+                            "output: {vtk: {every: 1000000}, energy: {every: 10}}\n");
     snprintf(out, sizeof out, "%s/out_int", tmp);
     const char *run_long[] = {"floe", "run", scene, "--out", out, NULL};
-    CHECK(run(run_long, err, 1.0) == 130);
+    CHECK(run_cli(run_long, err, 1.0) == 130);
     CHECK(strstr(slurp(err), "interrupted") != NULL);
     CHECK(exists(out, "particles.csv") && exists(out, "energy.csv"));
     snprintf(path, sizeof path, "%s/energy.csv", out);
@@ -124,13 +94,13 @@ int main(void) {
 
     /* a blow-up (time step far too large) stops with status 1, names the step, keeps outputs */
     snprintf(scene, sizeof scene, "%s/boom.yaml", tmp);
-    write_file(scene, "world: {dt: 1e-3}\nrun: {steps: 1000}\n"
-                      "materials: [{name: m, young: 1e9, density: 1000}]\n"
-                      "walls: [{axis: z, pos: 0, sense: 1}, {axis: z, pos: 0.0199, sense: -1}]\n"
-                      "particles:\n  - {radius: 0.01, pos: [0, 0, 0.0099]}\n");
+    check_write_file(scene, "world: {dt: 1e-3}\nrun: {steps: 1000}\n"
+                            "materials: [{name: m, young: 1e9, density: 1000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}, {axis: z, pos: 0.0199, sense: -1}]\n"
+                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0.0099]}\n");
     snprintf(out, sizeof out, "%s/out_boom", tmp);
     const char *run_boom[] = {"floe", "run", scene, "--out", out, NULL};
-    CHECK(run(run_boom, err, 0) == 1);
+    CHECK(run_cli(run_boom, err, 0) == 1);
     CHECK(strstr(slurp(err), "runaway at step") != NULL);
     CHECK(exists(out, "energy.csv") && exists(out, "particles.csv"));
 

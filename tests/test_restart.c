@@ -8,12 +8,11 @@
 #include "check.h"
 #include "core/world.h"
 #include "io/restart.h"
+#include "proc.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static char tmp[256];
@@ -226,27 +225,6 @@ static void check_model(const char *model) {
 
 /* ---- CLI ------------------------------------------------------------------ */
 
-static int run(const char *const *argv, const char *errfile) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(fd, 2);
-        dup2(fd, 1);
-        execv(FLOE_CLI, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Every file of `ref` (restart files aside) exists in `dir` with the same bytes. */
 static int same_tree(const char *ref, const char *dir, const char *sub) {
     char p[1024], q[1024];
@@ -309,39 +287,39 @@ static void check_cli(void) {
     snprintf(scene, sizeof scene, "%s/bed.yaml", tmp);
     /* time-based run with auto dt: the output cadence and the end of the
      * run depend on dt, which the restart must carry */
-    write_file(scene,
-               "world: {gravity: [0, 0, -9.81], dt: auto, dt_safety: 0.5, dyn_dt_period: 29, damping: 0.05}\n"
-               "run: {time: 0.06}\n"
-               "materials:\n"
-               "  - {name: ice, model: ice, density: 900, young: 2e6, break_n: 1e-3}\n"
-               "  - {name: steel, model: linear, density: 7800, young: 5e6}\n"
-               "models: {ice: {bonds0: [bondN, bondT, bondW, bondR, brkN, brkT, brkW, brkR], bond_tol: 0.1}}\n"
-               "walls: [{axis: z, pos: 0, sense: 1, material: steel}]\n"
-               "generators:\n"
-               "  - lattice: {origin: [0, 0, 0.015], spacing: 0.0201, counts: [5, 5, 3], radius: 0.01, "
-               "material: ice, vel: [0.1, 0, -0.3]}\n"
-               "output:\n"
-               "  vtk: {interval: 0.01}\n"
-               "  energy: {every: 25}\n"
-               "  events: all\n"
-               "  history: {every: 10, columns: [{name: nc, counter: contacts}, {name: z0, particle: 1, "
-               "quantity: pos.z}, {name: dt, counter: dt}]}\n");
+    check_write_file(scene,
+                     "world: {gravity: [0, 0, -9.81], dt: auto, dt_safety: 0.5, dyn_dt_period: 29, damping: 0.05}\n"
+                     "run: {time: 0.06}\n"
+                     "materials:\n"
+                     "  - {name: ice, model: ice, density: 900, young: 2e6, break_n: 1e-3}\n"
+                     "  - {name: steel, model: linear, density: 7800, young: 5e6}\n"
+                     "models: {ice: {bonds0: [bondN, bondT, bondW, bondR, brkN, brkT, brkW, brkR], bond_tol: 0.1}}\n"
+                     "walls: [{axis: z, pos: 0, sense: 1, material: steel}]\n"
+                     "generators:\n"
+                     "  - lattice: {origin: [0, 0, 0.015], spacing: 0.0201, counts: [5, 5, 3], radius: 0.01, "
+                     "material: ice, vel: [0.1, 0, -0.3]}\n"
+                     "output:\n"
+                     "  vtk: {interval: 0.01}\n"
+                     "  energy: {every: 25}\n"
+                     "  events: all\n"
+                     "  history: {every: 10, columns: [{name: nc, counter: contacts}, {name: z0, particle: 1, "
+                     "quantity: pos.z}, {name: dt, counter: dt}]}\n");
     snprintf(ref, sizeof ref, "%s/ref", tmp);
     const char *run_ref[] = {"floe", "run", scene, "--out", ref, "--threads", "1", NULL};
-    CHECK(run(run_ref, err) == 0);
+    CHECK(run_cli(run_ref, err, 0) == 0);
 
     snprintf(out, sizeof out, "%s/cut", tmp);
     const char *run_cut[] = {"floe", "run", scene, "--out", out, "--threads", "1", "--restart-every", "97",
                              "--stop-at", "250", NULL};
-    CHECK(run(run_cut, err) == 0);
+    CHECK(run_cli(run_cut, err, 0) == 0);
     char *msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "stopped at step 250"));
     free(msg);
     CHECK(count_files(out, "restart_") == 2); /* 194 and 250: the last two */
     const char *resume1[] = {"floe", "resume", out, "--stop-at", "600", NULL};
-    CHECK(run(resume1, err) == 0);
+    CHECK(run_cli(resume1, err, 0) == 0);
     const char *resume2[] = {"floe", "resume", out, "--threads", "2", NULL};
-    CHECK(run(resume2, err) == 0);
+    CHECK(run_cli(resume2, err, 0) == 0);
     msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "resuming") && strstr(msg, "at step 600"));
     free(msg);
@@ -372,7 +350,7 @@ static void check_cli(void) {
     snprintf(bad, sizeof bad, "%s/damaged", tmp);
     mkdir(bad, 0777);
     snprintf(cmd, sizeof cmd, "%s/restart_000000000010.h5", bad);
-    write_file(cmd, "not HDF5 at all\n");
+    check_write_file(cmd, "not HDF5 at all\n");
     floe_restart r;
     char e2[1024];
     CHECK(floe_restart_load(cmd, &r, e2, sizeof e2) != 0 && strstr(e2, "not an HDF5 file"));
@@ -387,22 +365,22 @@ static void check_cli(void) {
         if (rc == 0) floe_restart_free(&r);
     }
     free(good);
-    write_file(cmd, "not HDF5 at all\n");
+    check_write_file(cmd, "not HDF5 at all\n");
     const char *resume_bad[] = {"floe", "resume", bad, NULL};
-    CHECK(run(resume_bad, err) == 2);
+    CHECK(run_cli(resume_bad, err, 0) == 2);
     const char *resume_none[] = {"floe", "resume", tmp, NULL};
-    CHECK(run(resume_none, err) == 2);
+    CHECK(run_cli(resume_none, err, 0) == 2);
 
     /* runaway: a particle that leaves the domain */
     snprintf(scene, sizeof scene, "%s/away.yaml", tmp);
-    write_file(scene, "run: {steps: 100000}\n"
-                      "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                      "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
-                      "  - {radius: 0.01, pos: [0.05, 0, 0], vel: [1e5, 0, 0]}\n"
-                      "output: {energy: {every: 1}}\n");
+    check_write_file(scene, "run: {steps: 100000}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
+                            "  - {radius: 0.01, pos: [0.05, 0, 0], vel: [1e5, 0, 0]}\n"
+                            "output: {energy: {every: 1}}\n");
     snprintf(out, sizeof out, "%s/away", tmp);
     const char *run_away[] = {"floe", "run", scene, "--out", out, "--restart-every", "5", NULL};
-    CHECK(run(run_away, err) == 1);
+    CHECK(run_cli(run_away, err, 0) == 1);
     msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "runaway at step") && strstr(msg, "particle 1 left the domain") &&
           strstr(msg, "runaway_"));
@@ -414,14 +392,14 @@ static void check_cli(void) {
     free(msg);
     /* resuming runs into the same runaway at the same step */
     const char *resume_away[] = {"floe", "resume", out, NULL};
-    CHECK(run(resume_away, err) == 1);
+    CHECK(run_cli(resume_away, err, 0) == 1);
     DIR *d = opendir(out);
     struct dirent *e;
     while (d && (e = readdir(d)))
         if (!strncmp(e->d_name, "runaway_", 8)) snprintf(h5, sizeof h5, "%s/%s", out, e->d_name);
     if (d) closedir(d);
     const char *resume_dead[] = {"floe", "resume", h5, NULL};
-    CHECK(run(resume_dead, err) == 2);
+    CHECK(run_cli(resume_dead, err, 0) == 2);
     msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "blew up"));
     free(msg);

@@ -24,20 +24,6 @@ static int zeroed(const floe_scene *s)
     return memcmp(s, &zero, sizeof zero) == 0;
 }
 
-/* Writes `text` to tmpdir/name and returns the path (static buffer per call site). */
-static const char *write_tmp(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 /* Loads `path` and checks the full error message `path` + ":" + want. */
 static void expect_error_at(const char *path, const char *want, int line)
 {
@@ -62,7 +48,7 @@ static void expect_error_at(const char *path, const char *want, int line)
 static void inline_error_at(const char *yaml, const char *want, int line)
 {
     char path[512];
-    write_tmp("inline.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     expect_error_at(path, want, line);
 }
 #define INLINE_ERROR(yaml, want) inline_error_at(yaml, want, __LINE__)
@@ -72,7 +58,7 @@ static void inline_error_prefix_at(const char *yaml, const char *want, int line)
 {
     char path[512], err[1024], full[1024];
     floe_scene s;
-    write_tmp("inline.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, &s, err, sizeof err);
     snprintf(full, sizeof full, "%s:%s", path, want);
     CHECK(rc != 0 && zeroed(&s));
@@ -88,7 +74,7 @@ static void inline_error_prefix_at(const char *yaml, const char *want, int line)
 static int load_inline(const char *yaml, floe_scene *s)
 {
     char path[512], err[1024];
-    write_tmp("inline.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, s, err, sizeof err);
     if (rc)
         fprintf(stderr, "unexpected error: %s\n", err);
@@ -460,8 +446,8 @@ static void test_inline_errors(void)
 static void test_missing_stl(void)
 {
     char path[512], want[1024];
-    write_tmp("mesh.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nmeshes: [{stl: nowhere.stl}]\n", path,
-              sizeof path);
+    check_write_tmp(tmpdir, "mesh.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nmeshes: [{stl: nowhere.stl}]\n",
+                    path, sizeof path);
     /* relative STL paths are relative to the scene file's directory */
     snprintf(want, sizeof want, "3:16: meshes[0].stl: %s/nowhere.stl: cannot open: No such file or directory", tmpdir);
     EXPECT_ERROR(path, want);

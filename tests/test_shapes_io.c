@@ -9,6 +9,7 @@
 #include "io/output.h"
 #include "io/scene.h"
 #include "io/vtk.h"
+#include "vtk_read.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -17,19 +18,6 @@
 #include <unistd.h>
 
 static char tmpdir[256];
-
-static const char *write_tmp(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 static int zeroed(const floe_scene *s)
 {
@@ -42,7 +30,7 @@ static void inline_error_at(const char *yaml, const char *want, int prefix, int 
 {
     char path[512], err[1024], full[2048];
     floe_scene s;
-    write_tmp("inline.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     memset(&s, 0x5a, sizeof s);
     int rc = floe_scene_load(path, &s, err, sizeof err);
     snprintf(full, sizeof full, "%s:%s", path, want);
@@ -102,7 +90,7 @@ static void test_scene_keys(void)
         "particles: [{radius: 0.01, pos: [4, 0, 0.1], material: a}]\n";    /* id 7 */
     char path[512], err[1024];
     floe_scene s;
-    write_tmp("keys.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "keys.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, &s, err, sizeof err);
     CHECK(rc == 0);
     if (rc) {
@@ -451,7 +439,7 @@ static void test_generator_scene(void)
         "             count: 100, seed: 3}\n";
     char path[512], err[1024];
     floe_scene s;
-    write_tmp("gen.yaml", yaml, path, sizeof path);
+    check_write_tmp(tmpdir, "gen.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, &s, err, sizeof err);
     CHECK(rc == 0);
     if (rc) {
@@ -484,107 +472,6 @@ static void test_generator_scene(void)
 }
 
 /* ---- VTK ------------------------------------------------------------------------ */
-
-typedef struct vtk_arr {
-    char name[64], type[16], section[16];
-    int ncomp;
-    uint64_t offset;
-} vtk_arr;
-
-typedef struct vtk_file {
-    char *buf;
-    size_t len;
-    const unsigned char *app;
-    long points, polys, cells;
-    vtk_arr arr[32];
-    int narr;
-} vtk_file;
-
-static long attr_long(const char *s, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=\"", key);
-    const char *p = strstr(s, pat);
-    return p ? strtol(p + strlen(pat), NULL, 10) : -1;
-}
-
-static void attr_str(const char *s, const char *key, char *out, size_t cap)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, " %s=\"", key);
-    const char *p = strstr(s, pat);
-    size_t i = 0;
-    if (p)
-        for (p += strlen(pat); p[i] && p[i] != '"' && i + 1 < cap; i++) out[i] = p[i];
-    out[i] = '\0';
-}
-
-static int vtk_read(const char *path, vtk_file *v)
-{
-    memset(v, 0, sizeof *v);
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    v->len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    v->buf = malloc(v->len + 1);
-    if (!v->buf || fread(v->buf, 1, v->len, f) != v->len) {
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    v->buf[v->len] = '\0';
-    char *app = strstr(v->buf, "<AppendedData encoding=\"raw\">");
-    if (!app || !strchr(app, '_')) return -1;
-    v->app = (const unsigned char *)strchr(app, '_') + 1;
-    *app = '\0';
-    const char *piece = strstr(v->buf, "<Piece ");
-    if (!piece) return -1;
-    v->points = attr_long(piece, "NumberOfPoints");
-    v->polys = attr_long(piece, "NumberOfPolys");
-    v->cells = attr_long(piece, "NumberOfCells");
-    char section[16] = "";
-    for (char *line = v->buf; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl) *nl = '\0';
-        const char *t = line + strspn(line, " ");
-        static const char *const secs[] = {"FieldData", "PointData", "CellData", "Points", "Cells", "Polys"};
-        for (int s = 0; s < 6; s++) {
-            size_t n = strlen(secs[s]);
-            if (t[0] == '<' && !strncmp(t + 1, secs[s], n) && (t[n + 1] == '>' || t[n + 1] == ' '))
-                snprintf(section, sizeof section, "%s", secs[s]);
-        }
-        if (!strncmp(t, "<DataArray ", 11) && v->narr < 32) {
-            vtk_arr *a = &v->arr[v->narr++];
-            attr_str(t, "Name", a->name, sizeof a->name);
-            attr_str(t, "type", a->type, sizeof a->type);
-            snprintf(a->section, sizeof a->section, "%s", section);
-            a->ncomp = (int)attr_long(t, "NumberOfComponents");
-            a->offset = (uint64_t)attr_long(t, "offset");
-        }
-        if (nl) *nl = '\n';
-        line = nl ? nl + 1 : NULL;
-    }
-    *app = '<';
-    return 0;
-}
-
-static const vtk_arr *vtk_find(const vtk_file *v, const char *section, const char *name)
-{
-    for (int i = 0; i < v->narr; i++)
-        if (!strcmp(v->arr[i].name, name) && !strcmp(v->arr[i].section, section)) return &v->arr[i];
-    return NULL;
-}
-
-/* Block of array a: its byte count must match n tuples of `size` bytes each. */
-static const unsigned char *vtk_block(const vtk_file *v, const vtk_arr *a, uint64_t n, size_t size)
-{
-    if (!a) return NULL;
-    uint64_t nbytes;
-    memcpy(&nbytes, v->app + a->offset, 8);
-    if (nbytes != n * (uint64_t)a->ncomp * size) return NULL;
-    return v->app + a->offset + 8;
-}
 
 static double f64(const unsigned char *p, size_t i)
 {
@@ -635,21 +522,21 @@ static void test_vtk_shapes(void)
     snprintf(path, sizeof path, "%s/shapes.vtp", tmpdir);
     CHECK(floe_vtk_write_shapes(vw, path, w, err, sizeof err) == 0);
     vtk_file v;
-    CHECK(vtk_read(path, &v) == 0);
+    CHECK(vtk_parse(path, &v) == 0);
     /* documented tessellation: capsule 130 points / 256 triangles, ellipsoid
      * 114 / 224, cylinder 64 / 64 */
     const long np = 130 + 114 + 64, nt = 256 + 224 + 64;
     CHECK(v.points == np && v.polys == nt);
     CHECK(strstr(v.buf, "<PointData Normals=\"normals\">") != NULL);
-    const unsigned char *pts = vtk_block(&v, vtk_find(&v, "Points", "Points"), (uint64_t)np, 8);
-    const unsigned char *nrm = vtk_block(&v, vtk_find(&v, "PointData", "normals"), (uint64_t)np, 8);
-    const unsigned char *ids = vtk_block(&v, vtk_find(&v, "PointData", "id"), (uint64_t)np, 4);
-    const unsigned char *shp = vtk_block(&v, vtk_find(&v, "PointData", "shape"), (uint64_t)np, 4);
-    const unsigned char *vel = vtk_block(&v, vtk_find(&v, "PointData", "velocity"), (uint64_t)np, 8);
-    const unsigned char *avl = vtk_block(&v, vtk_find(&v, "PointData", "angular_velocity"), (uint64_t)np, 8);
-    const unsigned char *mt = vtk_block(&v, vtk_find(&v, "PointData", "material"), (uint64_t)np, 4);
-    const unsigned char *conn = vtk_block(&v, vtk_find(&v, "Polys", "connectivity"), (uint64_t)(3 * nt), 8);
-    const unsigned char *off = vtk_block(&v, vtk_find(&v, "Polys", "offsets"), (uint64_t)nt, 8);
+    const unsigned char *pts = vtk_block(&v, vtk_find_in(&v, "Points", "Points"), (uint64_t)np, 8);
+    const unsigned char *nrm = vtk_block(&v, vtk_find_in(&v, "PointData", "normals"), (uint64_t)np, 8);
+    const unsigned char *ids = vtk_block(&v, vtk_find_in(&v, "PointData", "id"), (uint64_t)np, 4);
+    const unsigned char *shp = vtk_block(&v, vtk_find_in(&v, "PointData", "shape"), (uint64_t)np, 4);
+    const unsigned char *vel = vtk_block(&v, vtk_find_in(&v, "PointData", "velocity"), (uint64_t)np, 8);
+    const unsigned char *avl = vtk_block(&v, vtk_find_in(&v, "PointData", "angular_velocity"), (uint64_t)np, 8);
+    const unsigned char *mt = vtk_block(&v, vtk_find_in(&v, "PointData", "material"), (uint64_t)np, 4);
+    const unsigned char *conn = vtk_block(&v, vtk_find_in(&v, "Polys", "connectivity"), (uint64_t)(3 * nt), 8);
+    const unsigned char *off = vtk_block(&v, vtk_find_in(&v, "Polys", "offsets"), (uint64_t)nt, 8);
     CHECK(pts && nrm && ids && shp && vel && avl && mt && conn && off);
     if (pts && nrm && ids && shp && vel && avl && mt && conn && off) {
         /* points on each surface, unit normals, per-point body data */
@@ -715,12 +602,12 @@ static void test_vtk_shapes(void)
      * cylinder is only a surface */
     snprintf(path, sizeof path, "%s/particles.vtu", tmpdir);
     CHECK(floe_vtk_write_particles(vw, path, w, err, sizeof err) == 0);
-    CHECK(vtk_read(path, &v) == 0);
+    CHECK(vtk_parse(path, &v) == 0);
     CHECK(v.points == 3 && v.cells == 3);
-    const unsigned char *he = vtk_block(&v, vtk_find(&v, "PointData", "half_extents"), 3, 8);
-    const unsigned char *ps = vtk_block(&v, vtk_find(&v, "PointData", "shape"), 3, 4);
-    const unsigned char *pi = vtk_block(&v, vtk_find(&v, "PointData", "id"), 3, 4);
-    CHECK(he && ps && pi && vtk_find(&v, "PointData", "orientation"));
+    const unsigned char *he = vtk_block(&v, vtk_find_in(&v, "PointData", "half_extents"), 3, 8);
+    const unsigned char *ps = vtk_block(&v, vtk_find_in(&v, "PointData", "shape"), 3, 4);
+    const unsigned char *pi = vtk_block(&v, vtk_find_in(&v, "PointData", "id"), 3, 4);
+    CHECK(he && ps && pi && vtk_find_in(&v, "PointData", "orientation"));
     if (he && ps && pi) {
         CHECK(i32(pi, 0) == cap && i32(pi, 1) == ell && i32(pi, 2) == sph);
         CHECK(i32(ps, 0) == FLOE_SHAPE_CAPSULE && i32(ps, 1) == FLOE_SHAPE_ELLIPSOID && i32(ps, 2) == 0);
@@ -741,9 +628,9 @@ static void test_vtk_shapes(void)
     CHECK(ci >= 0);
     snprintf(path, sizeof path, "%s/contacts.vtp", tmpdir);
     CHECK(floe_vtk_write_contacts(vw, path, w, err, sizeof err) == 0);
-    CHECK(vtk_read(path, &v) == 0);
+    CHECK(vtk_parse(path, &v) == 0);
     floe_contact_info info;
-    const unsigned char *cp = vtk_block(&v, vtk_find(&v, "Points", "Points"), 2, 8);
+    const unsigned char *cp = vtk_block(&v, vtk_find_in(&v, "Points", "Points"), 2, 8);
     if (ci >= 0 && floe_contact_count(w) == 1 && cp && floe_contact_get(w, ci, &info) == FLOE_OK) {
         int end_cyl = info.a == cyl ? 0 : 1;
         floe_vec3 pc = {f64(cp, 3 * end_cyl), f64(cp, 3 * end_cyl + 1), f64(cp, 3 * end_cyl + 2)};
