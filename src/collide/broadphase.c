@@ -140,6 +140,13 @@ static vec3 half_extent(const floe_world *w, int i) {
     return v3(w->bound[i], w->bound[i], w->bound[i]);
 }
 
+/* Half extents of gridded body i: stored for aspherical bodies only, so that
+ * a world of spheres never touches the array (peak memory). */
+static inline vec3 extent_of(const floe_world *w, const vec3 *ext, int i) {
+    double r = w->bound[i];
+    return w->shape[i] == FLOE_SHAPE_SPHERE ? v3(r, r, r) : ext[i];
+}
+
 /* Whether gridded bodies i and j come within the search distance: bounding
  * spheres, then (unless both are spheres) oriented boxes. */
 static inline int near(const floe_world *w, const vec3 *ext, int i, int j, double skin) {
@@ -147,7 +154,7 @@ static inline int near(const floe_world *w, const vec3 *ext, int i, int j, doubl
     vec3 d = vsub(w->pos[j], w->pos[i]);
     if (vlen2(d) >= lim * lim) return 0;
     if (w->shape[i] == FLOE_SHAPE_SPHERE && w->shape[j] == FLOE_SHAPE_SPHERE) return 1;
-    vec3 e = vadd(ext[i], ext[j]);
+    vec3 e = vadd(extent_of(w, ext, i), extent_of(w, ext, j));
     return !(fabs(d.x) >= e.x + skin || fabs(d.y) >= e.y + skin || fabs(d.z) >= e.z + skin);
 }
 
@@ -213,7 +220,7 @@ int floe_broadphase_rebuild(floe_world *w) {
     memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) { bp->cell_of[i] = -1; continue; }
-        ext[i] = half_extent(w, i);
+        if (w->shape[i] != FLOE_SHAPE_SPHERE) ext[i] = half_extent(w, i);
         if (w->bound[i] > cut) { bp->cell_of[i] = -2; continue; } /* large: off the grid */
         vec3 p = w->pos[i];
         int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
@@ -240,7 +247,7 @@ int floe_broadphase_rebuild(floe_world *w) {
                 if (!(w->bound[j] > 0)) continue;
                 vec3 d = vsub(w->pos[j], w->pos[i]);
                 double dist;
-                if (sh == FLOE_SHAPE_WALL) dist = fabs(vcomp(d, ax)) - vcomp(ext[j], ax);
+                if (sh == FLOE_SHAPE_WALL) dist = fabs(vcomp(d, ax)) - vcomp(extent_of(w, ext, j), ax);
                 else {
                     vset(&d, ax, 0);
                     dist = vlen(d) - rc - w->bound[j];
@@ -308,7 +315,7 @@ int floe_broadphase_rebuild(floe_world *w) {
         for (int j = i + 1; j < w->np; j++)
             if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
         if (ns == 0) continue;
-        vec3 m = vadd(ext[i], v3(rmax + skin, rmax + skin, rmax + skin));
+        vec3 m = vadd(extent_of(w, ext, i), v3(rmax + skin, rmax + skin, rmax + skin));
         vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
         cell_box cb;
         if (!box_cells(&g, blo, bhi, &cb)) continue;

@@ -154,8 +154,9 @@ static floe_status process_contacts(floe_world *w) {
     size_t nbuf = sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1, had = w->scratch_size[SCR_PART_SUMS];
     vec3 *buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
     if (buf && had < nbuf) memset(buf, 0, nbuf);
-    /* the flagged list, then each part's own list */
-    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1) * (FLOE_PARTS + 1));
+    /* the flagged list, then each part's own list (room for all its slices) */
+    const size_t room = (size_t)(nsl + FLOE_PARTS - 1) / FLOE_PARTS * FLOE_SLICE;
+    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1 + room * FLOE_PARTS));
     /* per part and kernel: a slice's batched contacts and their results */
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + sizeof(int));
     unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_BATCH_KINDS * FLOE_PARTS);
@@ -173,7 +174,7 @@ static floe_status process_contacts(floe_world *w) {
             sw.out[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
             sw.ks[q] = (int *)(sw.out[q] + FLOE_SLICE);
         }
-        int b = -1, nf = 0, *fl = flagged + (size_t)(nc + 1) * (p + 1);
+        int b = -1, nf = 0, *fl = flagged + (size_t)nc + 1 + room * p;
         for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
             int bs = process_slice(w, k0, end, renorm, &sw, f, t, &accs[sl], fl, &nf);
@@ -222,10 +223,10 @@ static floe_status process_contacts(floe_world *w) {
         int best = -1;
         for (int p = 0; p < FLOE_PARTS; p++)
             if (at[p] < nflag[p] &&
-                (best < 0 || flagged[(size_t)(nc + 1) * (p + 1) + at[p]] < flagged[(size_t)(nc + 1) * (best + 1) + at[best]]))
+                (best < 0 || flagged[nc + 1 + room * p + at[p]] < flagged[nc + 1 + room * best + at[best]]))
                 best = p;
         if (best < 0) break;
-        flagged[n++] = flagged[(size_t)(nc + 1) * (best + 1) + at[best]++];
+        flagged[n++] = flagged[nc + 1 + room * best + at[best]++];
     }
     w->nflagged = n;
     return FLOE_OK;
