@@ -268,42 +268,52 @@ static floe_status finish_contacts(floe_world *w) {
  * contacts. */
 static floe_status contact_phase(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    unsigned char *hit = floe__scratch(w, SCR_HITS, (size_t)bp->npairs + 1);
-    if (!hit) goto oom;
-    int np = bp->npairs, any_gap = bp->margin > 0;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 4096)
-    for (int p = 0; p < np; p++) {
-        const floe_pair *pr = &bp->pairs[p];
-        if (pr->contact >= 0) {
+    /* candidate pairs in chunks: per pair whether it touches, per chunk how
+     * many do, so that the serial creation below skips the quiet chunks */
+    enum { CHUNK = 4096 };
+    int np = bp->npairs, any_gap = bp->margin > 0, nch = (np + CHUNK - 1) / CHUNK;
+    int *nhit = floe__scratch(w, SCR_HITS, sizeof(int) * (size_t)nch + (size_t)np + 1);
+    if (!nhit) goto oom;
+    unsigned char *hit = (unsigned char *)(nhit + nch);
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
+    for (int ch = 0; ch < nch; ch++) {
+        int end = (ch + 1) * CHUNK < np ? (ch + 1) * CHUNK : np, n = 0;
+        for (int p = ch * CHUNK; p < end; p++) {
+            const floe_pair *pr = &bp->pairs[p];
             hit[p] = 0;
-            continue;
+            if (pr->contact >= 0) continue;
+            double gap =
+                any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
+            if (w->shape[pr->a] == FLOE_SHAPE_SPHERE && w->shape[pr->b] == FLOE_SHAPE_SPHERE) {
+                /* most candidate pairs are sphere pairs that do not touch: decide here */
+                double r = w->radius[pr->a] + w->radius[pr->b] + gap;
+                hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
+            } else {
+                floe_raw_contact raw;
+                hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL,
+                                                                                            gap, &raw);
+            }
+            n += hit[p];
         }
-        double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
-        if (w->shape[pr->a] == FLOE_SHAPE_SPHERE && w->shape[pr->b] == FLOE_SHAPE_SPHERE) {
-            /* most candidate pairs are sphere pairs that do not touch: decide here */
-            double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-            hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
-            continue;
+        nhit[ch] = n;
+    }
+    for (int ch = 0; ch < nch; ch++)
+        for (int p = ch * CHUNK, end = nhit[ch] ? (p + CHUNK < np ? p + CHUNK : np) : p; p < end; p++) {
+            if (!hit[p]) continue;
+            if (!reserve_contacts(w, w->ncon + 1)) goto oom;
+            int k = w->ncon++;
+            floe_contact *c = &w->con[k];
+            memset(c, 0, sizeof *c);
+            memset(state_of(w, k), 0, w->cstride);
+            c->a = bp->pairs[p].a;
+            c->b = bp->pairs[p].b;
+            c->nbr = p;
+            c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
+            c->step_created = w->step;
+            c->flags = CF_NEW;
+            if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
+            bp->pairs[p].contact = k;
         }
-        floe_raw_contact raw;
-        hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap, &raw);
-    }
-    for (int p = 0; p < np; p++) {
-        if (!hit[p]) continue;
-        if (!reserve_contacts(w, w->ncon + 1)) goto oom;
-        int k = w->ncon++;
-        floe_contact *c = &w->con[k];
-        memset(c, 0, sizeof *c);
-        memset(state_of(w, k), 0, w->cstride);
-        c->a = bp->pairs[p].a;
-        c->b = bp->pairs[p].b;
-        c->nbr = p;
-        c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
-        c->step_created = w->step;
-        c->flags = CF_NEW;
-        if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
-        bp->pairs[p].contact = k;
-    }
     floe_status st = process_contacts(w);
     return st == FLOE_OK ? finish_contacts(w) : st;
 oom:
