@@ -24,8 +24,9 @@ static void usage(FILE *f) {
     fprintf(f,
             "floe %s - discrete element method engine\n\n"
             "usage:\n"
-            "  floe run SCENE [--out DIR] [--threads N] [--steps N] [--restart-every N] [--stop-at S]\n"
+            "  floe run SCENE [--out DIR] [--threads N] [--steps N] [--warmup N] [--restart-every N] [--stop-at S]\n"
             "                       run a scene, writing results into DIR (default: out);\n"
+            "                       --warmup N: also report the rate of the steps after the first N\n"
             "                       --restart-every N: a restart file every N steps (the last two kept);\n"
             "                       --stop-at S: stop at step S with a restart file\n"
             "  floe resume DIR|FILE [--threads N] [--restart-every N] [--stop-at S]\n"
@@ -110,11 +111,11 @@ static int parse_count(const char *opt, const char *s, long long lo, long long *
 typedef struct opts {
     const char *path;          /* scene (run) or restart file or directory (resume) */
     const char *dir;
-    long long threads, steps, restart_every, stop_at;
+    long long threads, steps, restart_every, stop_at, warmup;
 } opts;
 
 static int parse_opts(const char *cmd, int argc, char **argv, opts *o) {
-    *o = (opts){NULL, NULL, -1, -1, -1, -1};
+    *o = (opts){NULL, NULL, -1, -1, -1, -1, 0};
     int run = !strcmp(cmd, "run");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -124,6 +125,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o) {
             if (!parse_count("--threads", argv[++i], 1, &o->threads)) return 0;
         } else if (run && !strcmp(a, "--steps") && has_val) {
             if (!parse_count("--steps", argv[++i], 0, &o->steps)) return 0;
+        } else if (run && !strcmp(a, "--warmup") && has_val) {
+            if (!parse_count("--warmup", argv[++i], 0, &o->warmup)) return 0;
         } else if (!strcmp(a, "--restart-every") && has_val) {
             if (!parse_count("--restart-every", argv[++i], 0, &o->restart_every)) return 0;
         } else if (!strcmp(a, "--stop-at") && has_val) {
@@ -179,7 +182,9 @@ static int save_restart(session *s, const char *prefix) {
 }
 
 /* The run loop of `run` and `resume`. */
-static int run_loop(session *s, long long stop_at, int tty) {
+/* Runs until the end (or stop_at); the rate of the steps after the first
+ * `warmup` of this process is reported too (timing without start-up). */
+static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     floe_world *w = s->sc->world;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -187,7 +192,7 @@ static int run_loop(session *s, long long stop_at, int tty) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    double t0 = now(), last = t0;
+    double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
     int64_t log_every = s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
     int rc = 0, stopped = 0, runaway = 0;
     int64_t done = 0; /* steps in this process */
@@ -213,6 +218,7 @@ static int run_loop(session *s, long long stop_at, int tty) {
             rc = 1;
             break;
         }
+        if (done + 1 == warmup) t_warm = now();
         step = floe_step_count(w);
         if (s->restart_every > 0 && step % s->restart_every == 0 && save_restart(s, "restart") != 0) {
             rc = 1; /* a run that cannot checkpoint should not go on for days */
@@ -250,9 +256,13 @@ static int run_loop(session *s, long long stop_at, int tty) {
         rc = 1;
     }
     s->out = NULL;
-    double el = now() - t0;
+    double t1 = now(), el = t1 - t0;
     fprintf(stderr, "floe: %lld steps in %.2f s (%.3g particle-steps/s); outputs in %s/\n", (long long)done, el,
             el > 0 ? done * (double)floe_particle_count(w) / el : 0, s->dir);
+    if (warmup > 0 && t_warm >= 0 && done > warmup)
+        fprintf(stderr, "floe: after %lld warm-up steps: %lld steps in %.3f s (%.3g particle-steps/s)\n", warmup,
+                (long long)(done - warmup), t1 - t_warm,
+                t1 > t_warm ? (done - warmup) * (double)floe_particle_count(w) / (t1 - t_warm) : 0);
     return rc;
 }
 
@@ -282,7 +292,7 @@ static int cmd_run(int argc, char **argv) {
     int stale = floe_restart_clear(dir);
     if (stale > 0) fprintf(stderr, "floe: removed %d restart file(s) of an earlier run in %s/\n", stale, dir);
     session s = {&sc, out, dir, total, duration, o.restart_every > 0 ? o.restart_every : 0, -1};
-    int rc = run_loop(&s, o.stop_at, isatty(STDERR_FILENO));
+    int rc = run_loop(&s, o.stop_at, o.warmup, isatty(STDERR_FILENO));
     floe_scene_free(&sc);
     return rc;
 }
@@ -351,7 +361,7 @@ static int cmd_resume(int argc, char **argv) {
     free(files);
     int64_t every = o.restart_every >= 0 ? o.restart_every : r.restart_every;
     session s = {&r.scene, out, dir, r.total_steps, r.scene.duration, every, floe_step_count(w)};
-    int rc = run_loop(&s, o.stop_at, isatty(STDERR_FILENO));
+    int rc = run_loop(&s, o.stop_at, o.warmup, isatty(STDERR_FILENO));
     floe_restart_free(&r);
     return rc;
 }

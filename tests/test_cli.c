@@ -76,6 +76,14 @@ int main(void) {
     CHECK(complete_lines(path));
     const char *bad_opt[] = {"floe", "run", scene, "--threads", "zero", NULL};
     CHECK(run_cli(bad_opt, err, 0) == 2);
+    /* --warmup: the rate of the steps after the warm-up is reported too */
+    const char *run_warm[] = {"floe", "run", scene, "--out", out, "--steps", "300", "--warmup", "100", NULL};
+    CHECK(run_cli(run_warm, err, 0) == 0);
+    char *log = check_slurp(err, NULL);
+    CHECK(log && strstr(log, "floe: 300 steps in ") && strstr(log, "floe: after 100 warm-up steps: 200 steps in "));
+    free(log);
+    const char *bad_warm[] = {"floe", "run", scene, "--warmup", "-3", NULL};
+    CHECK(run_cli(bad_warm, err, 0) == 2);
 
     /* Ctrl-C: stops cleanly with status 130 and complete outputs */
     snprintf(scene, sizeof scene, "%s/long.yaml", tmp);
