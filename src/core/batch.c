@@ -53,12 +53,8 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
  * the L6Geom update of lane j: the new geometry in g, the rates. */
 FLOE_KERNEL void update_geo(const geo_lanes *L, int j, double dt, floe_geom *g, vec3 *vel, vec3 *angvel) {
     vec3 xa = get3(L->xa, j), xb = get3(L->xb, j);
-    vec3 d = vsub(xb, xa);
-    double dist = sqrt(vlen2(d));
     floe_raw_contact raw;
-    raw.n = dist > 0 ? vscale(d, 1.0 / dist) : get3(L->n, j);
-    raw.uN = dist - (L->ra[j] + L->rb[j]);
-    raw.c = vmadd(xa, raw.n, L->ra[j] + 0.5 * raw.uN);
+    floe_sphere_pair(xa, xb, L->ra[j], L->rb[j], get3(L->n, j), &raw);
     g->n = get3(L->n, j);
     g->t1 = get3(L->t1, j);
     g->c = get3(L->c, j);

@@ -22,19 +22,24 @@ typedef int floe_collide_fn(const floe_world *w, int a, int b, const floe_contac
 
 /* The two narrow phases of granular scenes, inline so that the contact pass
  * can call them directly (sphere.c and wall.c export them for the table). */
+/* Contact of spheres at xa, xb: the normal, gap and mid-overlap point; nprev
+ * is the normal kept when the centres coincide. The batched kernel calls it
+ * too. */
+FLOE_KERNEL void floe_sphere_pair(vec3 xa, vec3 xb, double ra, double rb, vec3 nprev, floe_raw_contact *out) {
+    double dist = sqrt(vlen2(vsub(xb, xa)));
+    out->n = dist > 0 ? vscale(vsub(xb, xa), 1.0 / dist) : nprev;
+    out->uN = dist - (ra + rb);
+    out->c = vmadd(xa, out->n, ra + 0.5 * out->uN); /* middle of the overlap */
+    out->r1 = ra;
+    out->r2 = rb;
+}
+
 static inline int floe_sphere_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
                                      floe_raw_contact *out) {
     double ra = w->radius[a], rb = w->radius[b];
-    vec3 d = vsub(w->pos[b], w->pos[a]);
-    double d2 = vlen2(d);
-    if (!prev && d2 > (ra + rb + gap) * (ra + rb + gap)) return 0;
-    double dist = sqrt(d2);
+    if (!prev && vlen2(vsub(w->pos[b], w->pos[a])) > (ra + rb + gap) * (ra + rb + gap)) return 0;
     /* coincident centres: keep the previous normal (or pick x for a new contact) */
-    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
-    out->uN = dist - (ra + rb);
-    out->c = vmadd(w->pos[a], out->n, ra + 0.5 * out->uN); /* middle of the overlap */
-    out->r1 = ra;
-    out->r2 = rb;
+    floe_sphere_pair(w->pos[a], w->pos[b], ra, rb, prev ? prev->g.n : v3(1, 0, 0), out);
     return 1;
 }
 
