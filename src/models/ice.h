@@ -15,7 +15,7 @@ typedef struct ice_state {
 
 /* 1. Trial values: total normal force, incremental shear, twist, roll. */
 FLOE_KERNEL void floe_ice_trial(double dt, double kn, double kt, const ice_state *s, double uN, vec3 vel,
-                                  vec3 angvel, vec3 *f, vec3 *m) {
+                                vec3 angvel, vec3 *f, vec3 *m) {
     f->x = kn * (uN - s->uN0);
     f->y += dt * kt * vel.y;
     f->z += dt * kt * vel.z;
@@ -29,7 +29,7 @@ FLOE_KERNEL void floe_ice_trial(double dt, double kn, double kt, const ice_state
  * the sum of their BOND_* bits. Selects on doubles: the batched kernel
  * vectorizes it. */
 FLOE_KERNEL double floe_ice_over(double brk_n, double brk_t, double brk_w, double brk_r, const ice_state *s,
-                                   vec3 f, vec3 m) {
+                                 vec3 f, vec3 m) {
     double over = brk_n != 0 ? (f.x > s->fnb ? BOND_N : 0.0) : 0.0;
     over += brk_t != 0 ? (f.y * f.y + f.z * f.z > s->ftb * s->ftb ? BOND_T : 0.0) : 0.0;
     over += brk_w != 0 ? (fabs(m.x) > s->twb ? BOND_W : 0.0) : 0.0;
@@ -52,7 +52,7 @@ FLOE_KERNEL double floe_ice_limit2(double on, double *y, double *z, double oy, d
 /* 4. Plastic limits on the unbonded senses (free_t, free_w, free_r: 1 if
  * unbonded); yield values vanish in tension. Returns the slip work. */
 FLOE_KERNEL double floe_ice_plastic(double free_t, double free_w, double free_r, double area, double kt,
-                                      const ice_state *s, vec3 f0, vec3 m0, vec3 *f, vec3 *m) {
+                                    const ice_state *s, vec3 f0, vec3 m0, vec3 *f, vec3 *m) {
     double p = -f->x > 0.0 ? -f->x : 0.0, rc = sqrt(area / FLOE_PI), dummy = 0;
     double slip = 0;
     slip += floe_ice_limit2(free_t, &f->y, &f->z, f0.y, f0.z, p * s->tan_phi, kt);

@@ -1,5 +1,6 @@
-/* The Linear model's contact state and law, inline so that the contact
- * pass calls the law directly for the most common contacts (step.c). */
+/* The Linear model's contact state and law, inline: the contact pass calls
+ * the law directly (step.c) and the batched kernel runs its force
+ * (core/batch.c). */
 #ifndef FLOE_MODELS_LINEAR_H
 #define FLOE_MODELS_LINEAR_H
 
@@ -19,11 +20,10 @@ typedef struct floe_linear_energy { double elastic, plastic, dashpot; } floe_lin
 
 /* Force (local frame, on A) of a Linear contact that stays, from the
  * normal displacement u and the relative velocity vel; updates the shear
- * spring in s. Written with selects instead of
- * branches so that the batched kernel (core/batch.c) vectorizes the same
- * code the law runs. */
-FLOE_KERNEL vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip,
-                                     double dp_mode, linear_state *s, floe_linear_energy *e) {
+ * spring in s. Written with selects instead of branches so that the batched
+ * kernel vectorizes the same code the law runs. */
+FLOE_KERNEL vec3 floe_linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip, double dp_mode,
+                                   linear_state *s, floe_linear_energy *e) {
     double fn = kn * u; /* elastic normal force: negative in compression */
     double oy = s->fy, oz = s->fz;
     double ty = oy + dt * kt * vel.y, tz = oz + dt * kt * vel.z;
