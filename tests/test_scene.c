@@ -371,6 +371,8 @@ static void test_inline_errors(void)
                  "3:21: facets[0].vertices: the triangle is degenerate (zero area)");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [2, 2], radius: 0.4, material: a}}]\n"),
                  "3:45: generators[0].lattice.counts: expected a list of 3 integers [nx, ny, nz]");
+    INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [1, 1, 1], radius: 0.4, material: a, fixed: 2}}]\n"),
+                 "3:89: generators[0].lattice.fixed: expected true or false, got '2'");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [2, 2, 2.5], radius: 0.4, material: a}}]\n"),
                  "3:52: generators[0].lattice.counts[2] = 2.5 must be an integer");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: [1, 0, 1], counts: [2, 2, 2], radius: 0.4, material: a}}]\n"),
@@ -502,6 +504,16 @@ static void test_inline_valid(void)
     CHECK(floe_particle_count(s.world) == 2);
     CHECK(floe_particle_blocked(s.world)[0] == FLOE_DOF_ALL);
     CHECK(floe_particle_blocked(s.world)[1] == 0);
+    floe_scene_free(&s);
+
+    /* a lattice can be fixed or have blocked DOFs, like a particles entry */
+    CHECK(load_inline("run: {steps: 1}\nmaterials: [{name: a}]\n"
+                      "generators:\n  - lattice: {spacing: 1, counts: [2, 1, 1], radius: 0.4, fixed: true}\n"
+                      "  - lattice: {origin: [0, 5, 0], spacing: 1, counts: [1, 1, 1], radius: 0.4, block: xZ}\n",
+                      &s) == 0);
+    CHECK(floe_particle_count(s.world) == 3);
+    CHECK(floe_particle_blocked(s.world)[0] == FLOE_DOF_ALL && floe_particle_blocked(s.world)[1] == FLOE_DOF_ALL);
+    CHECK(floe_particle_blocked(s.world)[2] == (FLOE_DOF_X | FLOE_DOF_RZ));
     floe_scene_free(&s);
 
     /* lattice jitter reproduces the peer benchmark recipe (seed 0) */

@@ -678,8 +678,8 @@ static int add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_d
 
 static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
 {
-    static const char *const keys[] = {"origin", "spacing", "counts", "radius", "jitter",
-                                       "seed",   "material", "group", "vel",    "angvel"};
+    static const char *const keys[] = {"origin", "spacing", "counts", "radius", "jitter", "seed",  "material",
+                                       "group",  "vel",     "angvel", "ori",    "fixed",  "block"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
@@ -687,7 +687,7 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     floe_lattice_def ld = {0};
     double r;
     int64_t seed = 0;
-    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def))
+    if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def) || free_opts(c, g, where, &def))
         return -1;
     if ((n = sy_get(d, g, "origin")) && sy_vec3(d, n, scene_path(p, where, "origin"), &ld.origin))
         return -1;
