@@ -178,7 +178,7 @@ static void run_ice(floe_world *w, const int *ks, int n, floe_batch_out *out) {
         L->brk[3][j] = brk & BOND_R;
         L->free[0][j] = !(b & BOND_T), L->free[1][j] = !(b & BOND_W), L->free[2][j] = !(b & BOND_R);
         L->open_n[j] = !(b & BOND_N);
-        L->uN0[j] = s->uN0, L->kw[j] = s->kw, L->kr[j] = s->kr, L->fnb[j] = s->fnb, L->ftb[j] = s->ftb;
+        L->uN0[j] = s->uN0, L->kw[j] = c->kw, L->kr[j] = c->kr, L->fnb[j] = s->fnb, L->ftb[j] = s->ftb;
         L->twb[j] = s->twb, L->trb[j] = s->trb, L->tan_phi[j] = s->tan_phi, L->mu[j] = s->mu;
     }
     for (int j = 0; j < n; j++) { /* vectorized */
@@ -187,18 +187,20 @@ static void run_ice(floe_world *w, const int *ks, int n, floe_batch_out *out) {
         update_geo(&L->g, j, dt, &g, &vel, &angvel);
         g.area = L->area[j];
         ice_state s;
-        s.uN0 = L->uN0[j], s.kw = L->kw[j], s.kr = L->kr[j], s.fnb = L->fnb[j], s.ftb = L->ftb[j];
+        s.uN0 = L->uN0[j], s.fnb = L->fnb[j], s.ftb = L->ftb[j];
         s.twb = L->twb[j], s.trb = L->trb[j], s.tan_phi = L->tan_phi[j], s.mu = L->mu[j];
         vec3 f0 = get3(L->g.f, j), m0 = get3(L->m, j), f = f0, m = m0;
         double kn = L->g.kn[j], kt = L->g.kt[j];
-        floe_ice_trial(dt, kn, kt, &s, g.uN, vel, angvel, &f, &m);
+        double kw = L->kw[j], kr = L->kr[j];
+        floe_ice_trial(dt, kn, kt, kw, kr, &s, g.uN, vel, angvel, &f, &m);
         /* a bond breaking or the contact opening: out of the ordinary */
         double over = floe_ice_over(L->brk[0][j], L->brk[1][j], L->brk[2][j], L->brk[3][j], &s, f, m);
         double opens = L->open_n[j] != 0 ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
         L->odd[j] = over + opens;
-        double slip = floe_ice_plastic(L->free[0][j], L->free[1][j], L->free[2][j], g.area, kt, &s, f0, m0, &f, &m);
+        double slip =
+            floe_ice_plastic(L->free[0][j], L->free[1][j], L->free[2][j], g.area, kt, kw, kr, &s, f0, m0, &f, &m);
         L->g.pl[j] = slip;
-        L->g.el[j] = floe_ice_elastic(kn, kt, &s, f, m);
+        L->g.el[j] = floe_ice_elastic(kn, kt, kw, kr, f, m);
         vec3 t2 = vcross(g.n, g.t1);
         vec3 M = vadd(vadd(vscale(g.n, m.x), vscale(g.t1, m.y)), vscale(t2, m.z));
         finish_geo(&L->g, j, &g, f, M);

@@ -43,8 +43,8 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
     c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
     s->mu = fmin(ma[M_MU], mb[M_MU]); /* min, like Woo's code (DECISIONS I1) */
-    s->kw = c->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
-    s->kr = c->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
+    c->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
+    c->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
     double cn = mean(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
     s->fnb = cn * A;
     s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
@@ -60,7 +60,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     ice_state *s = state;
     vec3 f0 = c->f, m0 = c->m;
     /* 1. trial values */
-    floe_ice_trial(ctx->dt, c->kn, c->kt, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
+    floe_ice_trial(ctx->dt, c->kn, c->kt, c->kw, c->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int was_bonded = s->bonds & BONDED_ALL;
     int brk = s->bonds & (s->bonds >> 4);
@@ -75,22 +75,23 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
         /* a bond lets go of real energy; an unbonded contact opening at its
          * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, floe_ice_elastic(c->kn, c->kt, s, f0, m0));
+        if (was_bonded)
+            e->broken += floe_deletion_loss(ctx, f0, m0, floe_ice_elastic(c->kn, c->kt, c->kw, c->kr, f0, m0));
         return 0;
     }
     /* 4. plastic limits on unbonded senses */
     int b = s->bonds;
-    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, s, f0, m0, &c->f,
-                                   &c->m);
+    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s,
+                                   f0, m0, &c->f, &c->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
-    e->elastic += floe_ice_elastic(c->kn, c->kt, s, c->f, c->m);
+    e->elastic += floe_ice_elastic(c->kn, c->kt, c->kw, c->kr, c->f, c->m);
     return 1;
 }
 
 static void ice_get_state(const floe_contact *c, const void *state, double *out) {
     const ice_state *s = state;
-    double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, s->kw, s->kr, s->fnb, s->ftb, s->twb, s->trb};
+    double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, c->kw, c->kr, s->fnb, s->ftb, s->twb, s->trb};
     for (int i = 0; i < 9; i++) out[i] = v[i];
 }
 
