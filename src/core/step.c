@@ -270,12 +270,12 @@ static floe_status contact_phase(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     /* candidate pairs in chunks: per pair whether it touches, per chunk how
      * many do, so that the serial creation below skips the quiet chunks */
-    enum { CHUNK = 4096 };
+    enum { CHUNK = 1024 };
     int np = bp->npairs, any_gap = bp->margin > 0, nch = (np + CHUNK - 1) / CHUNK;
     int *nhit = floe__scratch(w, SCR_HITS, sizeof(int) * (size_t)nch + (size_t)np + 1);
     if (!nhit) goto oom;
     unsigned char *hit = (unsigned char *)(nhit + nch);
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(dynamic, 4)
     for (int ch = 0; ch < nch; ch++) {
         int end = (ch + 1) * CHUNK < np ? (ch + 1) * CHUNK : np, n = 0;
         for (int p = ch * CHUNK; p < end; p++) {
@@ -284,12 +284,14 @@ static floe_status contact_phase(floe_world *w) {
             if (pr->contact >= 0) continue;
             double gap =
                 any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
-            if (w->shape[pr->a] == FLOE_SHAPE_SPHERE && w->shape[pr->b] == FLOE_SHAPE_SPHERE) {
+            floe_raw_contact raw;
+            if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
                 /* most candidate pairs are sphere pairs that do not touch: decide here */
                 double r = w->radius[pr->a] + w->radius[pr->b] + gap;
                 hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
+            } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
+                hit[p] = (unsigned char)floe_wall_sphere(w, pr->a, pr->b, NULL, gap, &raw);
             } else {
-                floe_raw_contact raw;
                 hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL,
                                                                                             gap, &raw);
             }
