@@ -25,6 +25,17 @@ static int zeroed(const floe_scene *s)
     return memcmp(s, &zero, sizeof zero) == 0;
 }
 
+/* Loads an inline scene that must load; 0 on success (the error printed otherwise). */
+static int load_ok(const char *name, const char *yaml, floe_scene *s)
+{
+    char path[512], err[1024];
+    check_write_tmp(tmpdir, name, yaml, path, sizeof path);
+    int rc = floe_scene_load(path, s, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc) fprintf(stderr, "%s\n", err);
+    return rc;
+}
+
 /* Loads an inline scene and checks the full message "path:" + want. */
 static void inline_error_at(const char *yaml, const char *want, int prefix, int line)
 {
@@ -88,15 +99,8 @@ static void test_scene_keys(void)
         "  - {axis: y, pos: [0, 5, -1], radius: 0.5, vel: [0, 0.1, 0], angvel: [0, 2, 0], material: b, group: g}\n"
         "  - {axis: 0, pos: [0, 0, -3], radius: 0.25, material: b}\n"
         "particles: [{radius: 0.01, pos: [4, 0, 0.1], material: a}]\n";    /* id 7 */
-    char path[512], err[1024];
     floe_scene s;
-    check_write_tmp(tmpdir, "keys.yaml", yaml, path, sizeof path);
-    int rc = floe_scene_load(path, &s, err, sizeof err);
-    CHECK(rc == 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err);
-        return;
-    }
+    if (load_ok("keys.yaml", yaml, &s)) return;
     floe_world *w = s.world;
     CHECK(floe_particle_count(w) == 8);
     static const floe_shape_type want[8] = {FLOE_SHAPE_WALL,        FLOE_SHAPE_CAPSULE,     FLOE_SHAPE_CAPSULE,
@@ -437,15 +441,8 @@ static void test_generator_scene(void)
         "             count: 100, seed: 3, vel: [0, 0, -1]}\n"
         "  - random: {box: [[0, 0, 1], [0.2, 0.2, 1.2]], shape: ellipsoid, semi_axes: [[0.01, 0.02], 0.01, 0.008],\n"
         "             count: 100, seed: 3}\n";
-    char path[512], err[1024];
     floe_scene s;
-    check_write_tmp(tmpdir, "gen.yaml", yaml, path, sizeof path);
-    int rc = floe_scene_load(path, &s, err, sizeof err);
-    CHECK(rc == 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err);
-        return;
-    }
+    if (load_ok("gen.yaml", yaml, &s)) return;
     floe_world *w = s.world;
     CHECK(floe_particle_count(w) == 200);
     double prev = INFINITY;

@@ -111,7 +111,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, slice_work 
     int n[FLOE_BATCH_KINDS] = {0}, at[FLOE_BATCH_KINDS] = {0}, bad = -1;
     for (int k = k0; k < end && !w->batch_off; k++) {
         int q = floe_batch_kind(w, &w->con[k], renorm);
-        sw->ks[q][n[q]++] = k;
+        if (q != FLOE_BATCH_NONE) sw->ks[q][n[q]++] = k;
     }
     for (int q = 1; q < FLOE_BATCH_KINDS; q++)
         for (int i = 0; i < n[q]; i += FLOE_BATCH)
