@@ -169,7 +169,7 @@ static stream stream_of(floe_every e)
 
 /* The accumulated time of a step that should fall on a multiple k * I may
  * miss it by rounding: a time that short of it by less than this reaches it
- * (docs/decisions.md, "Output times"). */
+ * (docs/decisions.md, "Rounding slack of output times"). */
 static double time_slack(const floe_world *w) { return 1e-6 * floe_dt(w); }
 
 /* Multiples are counted in int64: beyond this the interval is below the
