@@ -4,11 +4,17 @@
  * values equal to the API's, particles.csv positions bit-exact, VTK files
  * well-formed (declared counts, appended block sizes, contiguous blocks),
  * the .pvd listing every frame, events for created and deleted contacts.
- * Also: cadence from an interval, outputs off, a bad directory. */
+ * Also: cadence from an interval, outputs off, a bad directory; interval
+ * outputs on the first step at or after each multiple (also across a change
+ * of dt and a resume); a fresh run removes floe's own files of an earlier
+ * run and nothing else; the contacts frame at t = 0 shows the bonds made at
+ * the start; no writes through symbolic links; one process per directory. */
 #include "check.h"
 #include "io/csv.h"
 #include "io/output.h"
+#include "io/scene.h"
 #include "io/vtk.h"
+#include "proc.h"
 #include "vtk_read.h"
 
 #include <dirent.h>
@@ -217,7 +223,7 @@ static void test_full_run(const char *tmp)
     cfg.vtk_contacts = 1;
     cfg.vtk_boundaries = 1;
     cfg.energy.steps = 4;
-    cfg.history.interval = 2.6e-6; /* round(2.6 dt) = every 3 steps */
+    cfg.history.interval = 3e-6; /* 3 dt: steps 3, 6, ... although the summed time misses 3e-6 k by rounding */
     cfg.history_cols = cols;
     cfg.n_history_cols = NHIST;
     cfg.final_state = 1;
@@ -656,6 +662,435 @@ static void test_write_errors(void)
     floe_world_destroy(w);
 }
 
+/* ---- interval cadence -------------------------------------------------- */
+
+enum { IV_STEPS = 120, IV_DT_CHANGE = 60 };
+static const double IV_VTK = 2.7e-6, IV_ENERGY = 4.3e-6, IV_HISTORY = 3.3e-6; /* dt does not divide them */
+
+/* A run with interval cadences whose dt changes at step IV_DT_CHANGE (as
+ * dt: auto does). cut_at > 0: the outputs are closed there (as a killed run
+ * leaves them after a restart at that step) and resumed from their state. */
+static void interval_run(const char *dir, int cut_at)
+{
+    int g;
+    floe_world *w = make_world(&g);
+    floe_history_column col = hcol("n", FLOE_HIST_COUNTER, "contacts");
+    floe_output_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.vtk.interval = IV_VTK;
+    cfg.vtk_contacts = 1;
+    cfg.energy.interval = IV_ENERGY;
+    cfg.history.interval = IV_HISTORY;
+    cfg.history_cols = &col;
+    cfg.n_history_cols = 1;
+    cfg.events_skip = ~0u;
+    char err[512] = "";
+    floe_output *o = floe_output_open(dir, &cfg, w, IV_STEPS, err, sizeof err);
+    CHECK(o != NULL);
+    for (int s = 1; o && s <= IV_STEPS; s++) {
+        if (s == IV_DT_CHANGE + 1) CHECK(floe_set_dt(w, 0.7e-6) == FLOE_OK);
+        CHECK(floe_step(w) == FLOE_OK);
+        CHECK(floe_output_step(o, w) == 0);
+        if (s != cut_at) continue;
+        floe_output_state st, copy;
+        CHECK(floe_output_get_state(o, &st) == 0);
+        copy = st; /* the frame arrays belong to o */
+        copy.frame_step = malloc(st.nframes * sizeof *st.frame_step + 1);
+        copy.frame_time = malloc(st.nframes * sizeof *st.frame_time + 1);
+        memcpy(copy.frame_step, st.frame_step, st.nframes * sizeof *st.frame_step);
+        memcpy(copy.frame_time, st.frame_time, st.nframes * sizeof *st.frame_time);
+        CHECK(copy.vtk.period == FLOE_OUTPUT_BY_TIME && copy.energy.period == FLOE_OUTPUT_BY_TIME);
+        CHECK(floe_output_snapshot(o, w) == 0); /* what a run stopped here writes, the resume drops */
+        CHECK(floe_output_close(o, w) == 0);
+        o = floe_output_resume(dir, &cfg, w, &copy, err, sizeof err);
+        if (!o) fprintf(stderr, "resume: %s\n", err);
+        CHECK(o != NULL);
+        free(copy.frame_step);
+        free(copy.frame_time);
+    }
+    if (o) CHECK(floe_output_close(o, w) == 0);
+    floe_world_destroy(w);
+}
+
+/* The output times t_k of one stream (t_0 = 0 is the initial state; the
+ * last entry is the final snapshot at the end of the run): every multiple
+ * k I up to the end has one, on the first step at or after it. */
+static void check_times(const char *what, const double *t, int n, double interval)
+{
+    const double t_end = IV_DT_CHANGE * 1e-6 + (IV_STEPS - IV_DT_CHANGE) * 0.7e-6;
+    int want = (int)floor(t_end / interval) + 2; /* t = 0, the multiples, the end */
+    REPORT("%s every %g s: %d outputs, %d expected; first at %.17g\n", what, interval, n, want, n > 1 ? t[1] : -1);
+    CHECK(n == want);
+    CHECK(n > 0 && t[0] == 0.0);
+    for (int k = 1; k < n - 1; k++) {
+        /* k I <= t_k < k I + dt; a step that is on k I but whose summed time
+         * misses it by rounding (54 dt = 20 x 2.7e-6 s) is on time too */
+        double dt = t[k] <= IV_DT_CHANGE * 1e-6 * (1 + 1e-9) ? 1e-6 : 0.7e-6, m = k * interval;
+        if (!(m - 1e-6 * dt <= t[k] && t[k] < m + dt)) {
+            fprintf(stderr, "%s: output %d at t = %.17g, expected in [%.17g, %.17g)\n", what, k, t[k], m, m + dt);
+            check_failures++;
+        }
+    }
+    if (n > 1) CHECK_NEAR(t[n - 1], t_end, 1e-15);
+}
+
+/* The time column of a CSV. */
+static int csv_times(const char *path, double *t, int cap)
+{
+    char **lines;
+    int n = read_lines(path, &lines), m = 0;
+    for (int i = 1; i < n; i++) {
+        const char *c = strchr(lines[i], ',');
+        if (c && m < cap) t[m++] = strtod(c + 1, NULL);
+    }
+    free_lines(lines, n);
+    return m;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t la = 0, lb = 0;
+    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
+    int same = x && y && la == lb && memcmp(x, y, la) == 0;
+    if (!same) fprintf(stderr, "%s differs from %s\n", b, a);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* Names in a directory, sorted, joined by spaces (hidden files left out). */
+static void listing(const char *dir, char *out, size_t cap)
+{
+    struct dirent **e;
+    int n = scandir(dir, &e, NULL, alphasort);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (e[i]->d_name[0] != '.' && strlen(out) + strlen(e[i]->d_name) + 2 < cap) {
+            strcat(out, e[i]->d_name);
+            strcat(out, " ");
+        }
+        free(e[i]);
+    }
+    if (n >= 0) free(e);
+}
+
+static void test_interval_times(const char *tmp)
+{
+    char a[1024], b[1024], path[4200], path2[4200];
+    snprintf(a, sizeof a, "%s/interval", tmp);
+    snprintf(b, sizeof b, "%s/interval_resumed", tmp);
+    interval_run(a, -1);
+    interval_run(b, 47);
+
+    double t[256];
+    char files[256][128];
+    snprintf(path, sizeof path, "%s/particles.pvd", a);
+    int n = pvd_files(path, files, t, 256);
+    check_times("vtk", t, n, IV_VTK);
+    for (int i = 0; i < n && i < 256; i++) {
+        /* the frame's own time is the one the collection lists */
+        vtk_file v;
+        snprintf(path, sizeof path, "%.1023s/%.127s", a, files[i]);
+        CHECK(vtk_read(path, &v) == 0);
+        const vtk_arr *tv = vtk_find(&v, "TimeValue");
+        CHECK(tv && vtk_f64(&v, tv, 0) == t[i]);
+        free(v.buf);
+    }
+    snprintf(path, sizeof path, "%s/energy.csv", a);
+    check_times("energy", t, csv_times(path, t, 256), IV_ENERGY);
+    snprintf(path, sizeof path, "%s/history.csv", a);
+    check_times("history", t, csv_times(path, t, 256), IV_HISTORY);
+
+    /* the run resumed at step 47 wrote the same files, byte for byte */
+    static const char *const names[] = {"particles.pvd", "contacts.pvd", "energy.csv", "history.csv"};
+    int same = 1;
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", a, names[i]);
+        snprintf(path2, sizeof path2, "%s/%s", b, names[i]);
+        same &= same_file(path, path2);
+    }
+    char la[8192], lb[8192];
+    snprintf(path, sizeof path, "%s/vtk", a);
+    snprintf(path2, sizeof path2, "%s/vtk", b);
+    listing(path, la, sizeof la);
+    listing(path2, lb, sizeof lb);
+    same &= strcmp(la, lb) == 0;
+    CHECK(same);
+    REPORT("interval outputs resumed at step 47: identical files: %s\n", same ? "yes" : "NO");
+}
+
+/* ---- a fresh run in a used directory ------------------------------------ */
+
+static int count_prefix(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d) closedir(d);
+    return n;
+}
+
+static void test_fresh_run(const char *tmp)
+{
+    char dir[1024], vtk[1100], path[4200];
+    snprintf(dir, sizeof dir, "%s/again", tmp);
+    snprintf(vtk, sizeof vtk, "%s/vtk", dir);
+    mkdir(dir, 0777);
+    mkdir(vtk, 0777);
+    /* the user's files, some with names close to floe's */
+    static const char *const mine[] = {"notes.txt", "energy.csv.bak", "vtk/render_000001.png",
+                                       "vtk/particles_final.vtu", "vtk/particles_000003.vtu.txt"};
+    for (int i = 0; i < 5; i++) check_write_tmp(dir, mine[i], "mine\n", path, sizeof path);
+
+    floe_history_column col = hcol("n", FLOE_HIST_COUNTER, "contacts");
+    floe_output_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.vtk.steps = 1;
+    cfg.vtk_contacts = cfg.vtk_boundaries = 1;
+    cfg.energy.steps = 1;
+    cfg.history.steps = 1;
+    cfg.history_cols = &col;
+    cfg.n_history_cols = 1;
+    cfg.final_state = 1;
+    for (int run = 0; run < 2; run++) {
+        int g;
+        floe_world *w = make_world(&g);
+        char err[512] = "";
+        floe_output *o = floe_output_open(dir, &cfg, w, 100, err, sizeof err);
+        CHECK(o != NULL);
+        for (int s = 0; o && s < (run ? 7 : 12); s++) {
+            floe_step(w);
+            CHECK(floe_output_step(o, w) == 0);
+        }
+        if (o) CHECK(floe_output_close(o, w) == 0);
+        floe_world_destroy(w);
+        if (run == 0) {
+            CHECK(count_prefix(vtk, "contacts_") == 13);
+            /* the second run: fewer frames, fewer series, no history, no final state, no events */
+            cfg.vtk.steps = 5;
+            cfg.vtk_contacts = 0;
+            cfg.n_history_cols = 0;
+            cfg.history.steps = 0;
+            cfg.final_state = 0;
+            cfg.events_skip = ~0u;
+        }
+    }
+    char got[8192];
+    listing(vtk, got, sizeof got);
+    REPORT("vtk/ after the second run: %s\n", got);
+    CHECK(strcmp(got, "boundaries_000000.vtp boundaries_000005.vtp boundaries_000007.vtp particles_000000.vtu "
+                      "particles_000003.vtu.txt particles_000005.vtu particles_000007.vtu particles_final.vtu "
+                      "render_000001.png ") == 0);
+    listing(dir, got, sizeof got);
+    REPORT("the directory: %s\n", got);
+    CHECK(strcmp(got, "boundaries.pvd energy.csv energy.csv.bak notes.txt particles.pvd vtk ") == 0);
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, mine[i]);
+        char *text = check_slurp(path, NULL);
+        CHECK(text && strcmp(text, "mine\n") == 0);
+        free(text);
+    }
+}
+
+/* ---- bonds at t = 0 ------------------------------------------------------ */
+
+/* A 3 x 3 sheet of bonded Ice spheres: 12 bonds, made at the start. */
+static const char ice_sheet[] =
+    "world: {gravity: [0, 0, 0], dt: 1e-5}\n"
+    "run: {steps: 3}\n"
+    "materials:\n"
+    "  - {name: ice, model: ice, density: 900, young: 1e8, break_n: 1e-3}\n"
+    "models: {ice: {bonds0: [bondN, bondT, bondW, bondR, brkN, brkT, brkW, brkR], bond_tol: 1e-3}}\n"
+    "generators:\n"
+    "  - lattice: {origin: [0, 0, 0], spacing: 0.1, counts: [3, 3, 1], radius: 0.05, material: ice}\n"
+    "output: {vtk: {every: 1}, events: all}\n";
+
+static long contacts_frame0(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/vtk/contacts_000000.vtp", dir);
+    vtk_file v;
+    if (vtk_read(path, &v) != 0) return -1;
+    long n = v.lines;
+    free(v.buf);
+    return n;
+}
+
+static void test_bonds_at_start(const char *tmp)
+{
+    char scene[4200], dir[1024], err[1024] = "";
+    check_write_tmp(tmp, "ice_sheet.yaml", ice_sheet, scene, sizeof scene);
+    floe_scene sc;
+    CHECK(floe_scene_load(scene, &sc, err, sizeof err) == 0);
+    snprintf(dir, sizeof dir, "%s/bonds_api", tmp);
+    floe_output *o = floe_output_open(dir, &sc.out, sc.world, 3, err, sizeof err);
+    CHECK(o != NULL);
+    int bonded = floe_bonded_count(sc.world);
+    if (o) CHECK(floe_output_close(o, sc.world) == 0);
+    floe_scene_free(&sc);
+    long lines = contacts_frame0(dir);
+    REPORT("bonds at t = 0: %d bonded contacts, %ld lines in the first contacts frame (12 expected)\n", bonded, lines);
+    CHECK(bonded == 12 && lines == 12);
+    /* their creation is in events.csv, at step 0 */
+    char path[4200], **ev;
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    int n = read_lines(path, &ev), created0 = 0;
+    for (int i = 1; i < n; i++) created0 += strncmp(ev[i], "0,0,created,", 12) == 0;
+    free_lines(ev, n);
+    CHECK(created0 == 12);
+
+    /* the same through the command line */
+    snprintf(dir, sizeof dir, "%s/bonds_cli", tmp);
+    char errfile[1100];
+    snprintf(errfile, sizeof errfile, "%s/bonds_cli.txt", tmp);
+    const char *argv[] = {"floe", "run", scene, "--out", dir, NULL};
+    CHECK(run_cli(argv, errfile, 0) == 0);
+    CHECK(contacts_frame0(dir) == 12);
+}
+
+/* ---- symbolic links in the output directory ------------------------------ */
+
+static int unchanged(const char *path)
+{
+    char *t = check_slurp(path, NULL);
+    int ok = t && strcmp(t, "precious\n") == 0;
+    if (!ok) fprintf(stderr, "%s was written through a link\n", path);
+    free(t);
+    return ok;
+}
+
+static int is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static void test_symlinks(const char *tmp)
+{
+    char dir[1024], path[4200], victim[4200], err[512] = "";
+    snprintf(dir, sizeof dir, "%s/links", tmp);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/vtk", dir);
+    mkdir(path, 0777);
+    /* links where floe writes: a fresh run replaces them, their targets stay */
+    static const char *const names[] = {"energy.csv", "vtk/particles_000000.vtu", "particles.pvd.tmp",
+                                        "particles.csv.tmp", "contacts.csv"};
+    for (int i = 0; i < 5; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "victim%d", i);
+        check_write_tmp(tmp, name, "precious\n", victim, sizeof victim);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CHECK(symlink(victim, path) == 0);
+    }
+    int g;
+    floe_world *w = make_world(&g);
+    floe_output_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.vtk.steps = 1;
+    cfg.energy.steps = 1;
+    cfg.final_state = 1;
+    cfg.events_skip = ~0u;
+    floe_output *o = floe_output_open(dir, &cfg, w, 3, err, sizeof err);
+    CHECK(o != NULL);
+    for (int s = 0; o && s < 3; s++) {
+        floe_step(w);
+        CHECK(floe_output_step(o, w) == 0);
+    }
+    if (o) CHECK(floe_output_close(o, w) == 0);
+    int ok = 1;
+    for (int i = 0; i < 5; i++) {
+        snprintf(victim, sizeof victim, "%s/victim%d", tmp, i);
+        ok &= unchanged(victim);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        ok &= !is_link(path);
+    }
+    CHECK(ok);
+
+    /* the writers refuse a link at a file they would write in place ... */
+    snprintf(victim, sizeof victim, "%s/victim0", tmp);
+    snprintf(path, sizeof path, "%s/link.vtu", dir);
+    CHECK(symlink(victim, path) == 0);
+    floe_vtk *v = floe_vtk_create();
+    CHECK(floe_vtk_write_particles(v, path, w, err, sizeof err) == -1);
+    CHECK(strstr(err, "symbolic link") != NULL);
+    REPORT("frame over a link: %s\n", err);
+    floe_vtk_destroy(v);
+    CHECK(floe_csv_open(path, err, sizeof err) == NULL);
+    CHECK(strstr(err, "symbolic link") != NULL);
+    /* ... and a resumed run does not append through one */
+    CHECK(floe_csv_reopen(path, 0, err, sizeof err) == NULL);
+    CHECK(strstr(err, "symbolic link") != NULL);
+    REPORT("CSV continued through a link: %s\n", err);
+    CHECK(unchanged(victim));
+
+    /* vtk/ as a link to another directory: refused, nothing there touched */
+    char dir2[1024], elsewhere[1024];
+    snprintf(dir2, sizeof dir2, "%s/links2", tmp);
+    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", tmp);
+    mkdir(dir2, 0777);
+    mkdir(elsewhere, 0777);
+    check_write_tmp(elsewhere, "particles_000003.vtu", "precious\n", victim, sizeof victim);
+    snprintf(path, sizeof path, "%s/vtk", dir2);
+    CHECK(symlink(elsewhere, path) == 0);
+    CHECK(floe_output_open(dir2, &cfg, w, 3, err, sizeof err) == NULL);
+    CHECK(strstr(err, "symbolic link") != NULL);
+    REPORT("vtk/ as a link: %s\n", err);
+    CHECK(unchanged(victim));
+    floe_world_destroy(w);
+}
+
+/* ---- one process per directory -------------------------------------------- */
+
+static void test_lock(const char *tmp)
+{
+    char dir[1024], err[512] = "", want[128];
+    snprintf(dir, sizeof dir, "%s/locked", tmp);
+    int g;
+    floe_world *w = make_world(&g);
+    floe_output_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.energy.steps = 1;
+    cfg.events_skip = ~0u;
+    floe_output *o = floe_output_open(dir, &cfg, w, 3, err, sizeof err);
+    CHECK(o != NULL);
+    snprintf(want, sizeof want, "is in use by another floe process (pid %ld)", (long)getpid());
+
+    /* another process: refused, with our pid */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char e[512] = "";
+        floe_output *o2 = floe_output_open(dir, &cfg, w, 3, e, sizeof e);
+        _exit(o2 == NULL && strstr(e, want) ? 0 : 1);
+    }
+    int st = -1;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+    /* the command line: exit status 1 and the message */
+    char scene[4200], errfile[1100];
+    check_write_tmp(tmp, "lock_sheet.yaml", ice_sheet, scene, sizeof scene);
+    snprintf(errfile, sizeof errfile, "%s/lock_cli.txt", tmp);
+    const char *argv[] = {"floe", "run", scene, "--out", dir, NULL};
+    CHECK(run_cli(argv, errfile, 0) == 1);
+    char *msg = check_slurp(errfile, NULL);
+    CHECK(msg && strstr(msg, want));
+    REPORT("second floe on the directory: %s", msg ? msg : "(nothing)\n");
+    free(msg);
+    /* the locked run's files were not touched */
+    char path[4200], **lines;
+    snprintf(path, sizeof path, "%s/energy.csv", dir);
+    int n = read_lines(path, &lines);
+    CHECK(n == 2 && !strncmp(lines[1], "0,", 2));
+    free_lines(lines, n);
+
+    /* released by close: the next run may start */
+    if (o) CHECK(floe_output_close(o, w) == 0);
+    CHECK(run_cli(argv, errfile, 0) == 0);
+    floe_world_destroy(w);
+}
+
 /* Not asserted (tests never assert on wall time): a 100k-particle frame. */
 static void time_big_frame(const char *tmp)
 {
@@ -701,6 +1136,11 @@ int main(void)
     test_mixed_models(tmp);
     test_off_and_errors(tmp);
     test_write_errors();
+    test_interval_times(tmp);
+    test_fresh_run(tmp);
+    test_bonds_at_start(tmp);
+    test_symlinks(tmp);
+    test_lock(tmp);
     time_big_frame(tmp);
     if (check_failures == 0) rm_rf(tmp);
     else fprintf(stderr, "outputs kept in %s\n", tmp);

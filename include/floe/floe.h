@@ -274,6 +274,10 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 /* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error). */
 floe_status floe_step(floe_world *w);
 floe_status floe_run(floe_world *w, int64_t steps);
+/* What the first floe_step begins with, done now: detects the contacts and
+ * computes the forces at t = 0 (creation events go to the callback), so the
+ * state at t = 0 can be written out. Nothing once the world has started. */
+floe_status floe_start(floe_world *w);
 int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
 double floe_dt(const floe_world *w);           /* current step; resolves auto dt */

@@ -400,6 +400,13 @@ floe_status floe_step(floe_world *w) {
     return st;
 }
 
+floe_status floe_start(floe_world *w) {
+    if (w->stopped) return FLOE_ERR_RUNAWAY;
+    floe_status st = w->started ? FLOE_OK : start(w);
+    if (st == FLOE_ERR_RUNAWAY) w->stopped = 1; /* as in floe_step */
+    return st;
+}
+
 floe_status floe_run(floe_world *w, int64_t steps) {
     for (int64_t i = 0; i < steps; i++) {
         floe_status st = floe_step(w);

@@ -39,9 +39,8 @@ floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     memcpy(c->path, path, n + 1);
-    c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    c->fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
     if (c->fd < 0) {
-        floe_io_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
         free(c->path);
         free(c);
         return NULL;
@@ -59,10 +58,11 @@ floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t 
         return NULL;
     }
     memcpy(c->path, path, n + 1);
-    c->fd = open(path, O_WRONLY | O_CLOEXEC);
+    /* never through a link: appending would write wherever it points */
+    c->fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     const char *why = NULL;
-    if (c->fd < 0) why = strerror(errno);
+    if (c->fd < 0) why = errno == ELOOP ? "it is a symbolic link (floe does not write through links)" : strerror(errno);
     else if (fstat(c->fd, &st) != 0) why = strerror(errno);
     else if (length < 0 || st.st_size < length) why = "the file is shorter than when the restart was written";
     /* rows written after the restart step are dropped: the resumed run writes them again */
@@ -472,6 +472,7 @@ static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *e
         floe_io_err(err, errlen, "%s: path too long", path);
         return NULL;
     }
+    unlink(tmp); /* a leftover of a killed run, or a link: replaced, never written through */
     return floe_csv_open(tmp, err, errlen);
 }
 

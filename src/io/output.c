@@ -1,5 +1,6 @@
 /* The output directory of a run (see output.h and docs/outputs.md): decides
  * what is due at each step and hands the work to the VTK and CSV writers. */
+#define _DEFAULT_SOURCE /* flock(2) */
 #include "output.h"
 #include "io/io_err.h"
 
@@ -13,15 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #define PATH_CAP 4096
 
-/* One periodic output. period 0: off. `last` is the step last written, so a
- * forced snapshot never writes the same step twice. */
+/* One periodic output. period > 0: every `period` steps, `next` is the next
+ * due step; period FLOE_OUTPUT_BY_TIME: every `interval` seconds, `next` is
+ * the index k of the next due multiple k * interval; period 0: off. `last`
+ * is the step last written, so a forced snapshot never writes a step twice. */
 typedef struct stream {
     int64_t period, next, last;
+    double interval;
 } stream;
 
 enum { SERIES_PARTICLES, SERIES_CONTACTS, SERIES_BOUNDARIES, SERIES_SHAPES, SERIES_COUNT };
@@ -45,6 +52,8 @@ struct floe_output {
     int64_t *fr_step;  /* frames in the .pvd collections, for restarts */
     double *fr_time;
     size_t nfr, cfr;
+    int lock_fd;       /* DIR/.floe.lock, held while the outputs are open */
+    int callback_set;  /* on_event is registered on w */
     char err[1024];
 };
 
@@ -89,27 +98,116 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-/* Steps between outputs: `steps` wins; else interval/dt rounded, at least 1;
- * 0 when off, -1 when an interval cannot be converted. */
-static int64_t period_of(floe_every e, double dt)
+/* A real directory, not a link to one: only the output directory itself
+ * may be a link (the user's choice); nothing inside it is followed. */
+static int is_real_dir(const char *path)
 {
-    if (e.steps > 0) return e.steps;
-    if (e.interval > 0) {
-        if (!(dt > 0) || !isfinite(dt)) return -1;
-        double r = nearbyint(e.interval / dt);
-        if (!(r >= 1)) r = 1;
-        if (r > 1e18) r = 1e18;
-        return (int64_t)r;
-    }
-    return 0;
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int due(const stream *s, int64_t step) { return s->period > 0 && step >= s->next && step != s->last; }
-
-static void mark(stream *s, int64_t step)
+/* Creates the subdirectory `path` of the output directory if needed. */
+static int make_subdir(const char *path, char *err, size_t errlen)
 {
+    if (mkdir(path, 0777) == 0 || is_real_dir(path)) return 0;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return floe_io_err(err, errlen, "cannot write frames into %s: it is a symbolic link (floe writes only "
+                                        "into a real directory there; remove the link)", path);
+    return floe_io_err(err, errlen, "cannot create %s: %s", path,
+                       errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
+}
+
+/* Two runs writing one directory would interleave their rows and frames:
+ * the outputs hold an exclusive flock(2) on DIR/.floe.lock while open (the
+ * kernel drops it when the process dies, so a killed run leaves no stale
+ * lock). The file holds the owner's pid, for the message. Filesystems
+ * without locks are used unlocked. Returns the descriptor or -1. */
+static int lock_dir(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_CAP];
+    if (join(path, dir, ".floe.lock")) return floe_io_err(err, errlen, "output path too long: %s", dir);
+    int fd = floe_io_open_out(path, O_RDWR | O_CREAT, err, errlen);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) return fd; /* no locks here (ENOLCK, ...) */
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
+        close(fd);
+        if (pid > 0)
+            return floe_io_err(err, errlen, "%s is in use by another floe process (pid %ld); wait for it to end "
+                                            "or choose another output directory", dir, pid);
+        return floe_io_err(err, errlen, "%s is in use by another floe process; wait for it to end or choose "
+                                        "another output directory", dir);
+    }
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) { /* only the message needs it */ }
+    return fd;
+}
+
+/* The names floe writes in its output directory (docs/outputs.md), and
+ * nothing else: a fresh run removes exactly these. */
+static const char *const own_files[] = {
+    "energy.csv", "history.csv", "events.csv", "particles.csv", "contacts.csv", "particles.pvd",
+    "contacts.pvd", "boundaries.pvd", "shapes.pvd"};
+
+/* A cadence: `steps` wins; else by simulated time (dt may change during a
+ * run, so an interval is never turned into a step count); else off. */
+static stream stream_of(floe_every e)
+{
+    stream s = {0, 0, INT64_MIN, 0};
+    if (e.steps > 0) s.period = e.steps;
+    else if (e.interval > 0) {
+        s.period = FLOE_OUTPUT_BY_TIME;
+        s.interval = e.interval;
+        s.next = 1; /* the first multiple after the start */
+    }
+    return s;
+}
+
+/* The accumulated time of a step that should fall on a multiple k * I may
+ * miss it by rounding: a time that short of it by less than this reaches it
+ * (docs/decisions.md, "Rounding slack of output times"). */
+static double time_slack(const floe_world *w) { return 1e-6 * floe_dt(w); }
+
+/* Multiples are counted in int64: beyond this the interval is below the
+ * resolution of the time and every step is due. */
+#define K_MAX 4e18
+
+/* Whether the world's time has reached the k-th multiple of the interval. */
+static int reached(const stream *s, const floe_world *w, int64_t k)
+{
+    return floe_time(w) >= (double)k * s->interval - time_slack(w);
+}
+
+static int due(const stream *s, const floe_world *w)
+{
+    int64_t step = floe_step_count(w);
+    if (step == s->last) return 0;
+    if (s->period > 0) return step >= s->next;
+    return s->period == FLOE_OUTPUT_BY_TIME && reached(s, w, s->next);
+}
+
+/* Written at the world's current step: the next due step, or the first
+ * multiple of the interval after the current time (several multiples
+ * passed in one step give one output, none is skipped otherwise). */
+static void mark(stream *s, const floe_world *w)
+{
+    int64_t step = floe_step_count(w);
     s->last = step;
-    s->next = (step / s->period + 1) * s->period;
+    if (s->period > 0) {
+        s->next = (step / s->period + 1) * s->period;
+        return;
+    }
+    if (s->period != FLOE_OUTPUT_BY_TIME) return;
+    /* k: the last multiple reached; floor() is a guess that reached() settles */
+    double q = floor((floe_time(w) + time_slack(w)) / s->interval);
+    int64_t k = q > 0 && q < K_MAX ? (int64_t)q : q > 0 ? (int64_t)K_MAX : 0; /* NaN: 0 */
+    while (k > 0 && !reached(s, w, k)) k--;
+    while (k + 1 < (int64_t)K_MAX && reached(s, w, k + 1)) k++;
+    if (k + 1 > s->next) s->next = k + 1;
 }
 
 /* ---- writers ----------------------------------------------------------- */
@@ -155,7 +253,7 @@ static int write_frame(floe_output *o, floe_world *w)
     }
     o->fr_step[o->nfr] = step;
     o->fr_time[o->nfr++] = t;
-    mark(&o->vtk, step);
+    mark(&o->vtk, w);
     return 0;
 }
 
@@ -167,7 +265,7 @@ static int csv_fail(floe_output *o, floe_csv *c)
 
 static int write_energy(floe_output *o, floe_world *w)
 {
-    mark(&o->energy, floe_step_count(w));
+    mark(&o->energy, w);
     if (floe_csv_energy_row(o->energy_csv, w) || floe_csv_flush(o->energy_csv))
         return csv_fail(o, o->energy_csv);
     return 0;
@@ -175,7 +273,7 @@ static int write_energy(floe_output *o, floe_world *w)
 
 static int write_history(floe_output *o, floe_world *w)
 {
-    mark(&o->history, floe_step_count(w));
+    mark(&o->history, w);
     if (floe_csv_history_row(o->history_csv, w, o->hist, o->nhist) || floe_csv_flush(o->history_csv))
         return csv_fail(o, o->history_csv);
     return 0;
@@ -207,9 +305,9 @@ static int write_outputs(floe_output *o, floe_world *w, int force)
 {
     int64_t step = floe_step_count(w);
     int rc = 0;
-    if (o->vtk.period > 0 && (force ? o->vtk.last != step : due(&o->vtk, step))) rc |= write_frame(o, w);
-    if (o->energy_csv && (force ? o->energy.last != step : due(&o->energy, step))) rc |= write_energy(o, w);
-    if (o->history_csv && (force ? o->history.last != step : due(&o->history, step))) rc |= write_history(o, w);
+    if (o->vtk_w && (force ? o->vtk.last != step : due(&o->vtk, w))) rc |= write_frame(o, w);
+    if (o->energy_csv && (force ? o->energy.last != step : due(&o->energy, w))) rc |= write_energy(o, w);
+    if (o->history_csv && (force ? o->history.last != step : due(&o->history, w))) rc |= write_history(o, w);
     rc |= flush_events(o);
     return rc ? -1 : 0;
 }
@@ -219,6 +317,9 @@ static int write_outputs(floe_output *o, floe_world *w, int force)
 static void destroy(floe_output *o)
 {
     if (!o) return;
+    /* the world may outlive o: it must not call back into freed memory */
+    if (o->callback_set) floe_set_event_callback(o->w, NULL, NULL);
+    if (o->lock_fd >= 0) close(o->lock_fd); /* releases the lock */
     floe_csv_close(o->energy_csv, NULL, 0);
     floe_csv_close(o->history_csv, NULL, 0);
     floe_csv_close(o->events_csv, NULL, 0);
@@ -230,31 +331,65 @@ static void destroy(floe_output *o)
     free(o);
 }
 
+/* Whether `name` is a frame file floe writes (SERIES_<digits>.EXT); its
+ * step goes to *step. */
+static int frame_file(const char *name, int64_t *step)
+{
+    for (int s = 0; s < SERIES_COUNT; s++) {
+        size_t k = strlen(series_name[s]);
+        if (strncmp(name, series_name[s], k) != 0 || name[k] != '_') continue;
+        const char *p = name + k + 1, *q = p;
+        while (*q >= '0' && *q <= '9') q++;
+        if (q == p || q - p > 19 || *q != '.' || strcmp(q + 1, series_ext[s]) != 0) continue;
+        *step = strtoll(p, NULL, 10);
+        return 1;
+    }
+    return 0;
+}
+
+/* Removes the frame files in DIR/vtk whose step is >= from, except the
+ * step `keep`; returns how many. Links are removed, never followed. */
+static int remove_frames(const char *dir, int64_t from, int64_t keep)
+{
+    char path[PATH_CAP];
+    if (join(path, dir, "vtk") || !is_real_dir(path)) return 0;
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int64_t st;
+        if (!frame_file(e->d_name, &st) || st < from || st == keep) continue;
+        char name[512], full[PATH_CAP];
+        snprintf(name, sizeof name, "vtk/%s", e->d_name);
+        if (!join(full, dir, name) && unlink(full) == 0) n++;
+    }
+    closedir(d);
+    return n;
+}
+
 /* Resuming at `step`: frames of the interrupted run past the restart (and a
  * snapshot at it that no collection lists) are removed; the resumed run
  * writes the frames that are due again. */
 static void remove_stale_frames(const floe_output *o, int64_t step)
 {
-    char path[PATH_CAP];
-    if (join(path, o->dir, "vtk")) return;
-    DIR *d = opendir(path);
-    if (!d) return;
-    int64_t last_listed = o->nfr ? o->fr_step[o->nfr - 1] : INT64_MIN;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        for (int s = 0; s < SERIES_COUNT; s++) {
-            size_t k = strlen(series_name[s]);
-            if (strncmp(e->d_name, series_name[s], k) != 0 || e->d_name[k] != '_') continue;
-            char *end;
-            long long st = strtoll(e->d_name + k + 1, &end, 10);
-            if (end == e->d_name + k + 1 || *end != '.' || strcmp(end + 1, series_ext[s]) != 0) continue;
-            if (st < step || st == last_listed) continue;
-            char name[512], full[PATH_CAP];
-            snprintf(name, sizeof name, "vtk/%s", e->d_name);
-            if (!join(full, o->dir, name)) remove(full);
+    remove_frames(o->dir, step, o->nfr ? o->fr_step[o->nfr - 1] : INT64_MIN);
+}
+
+/* A fresh run: what an earlier run wrote here would mix with this run's
+ * files (frames of steps this run does not write, a history.csv this scene
+ * has no more), so floe's own files go: the frame series, the collections,
+ * the CSVs and their temporaries. Any other file stays. */
+static void remove_earlier_run(const char *dir)
+{
+    remove_frames(dir, INT64_MIN, INT64_MIN);
+    for (size_t i = 0; i < sizeof own_files / sizeof *own_files; i++) {
+        char name[64], path[PATH_CAP];
+        for (int tmp = 0; tmp < 2; tmp++) {
+            snprintf(name, sizeof name, "%s%s", own_files[i], tmp ? ".tmp" : "");
+            if (!join(path, dir, name)) unlink(path);
         }
     }
-    closedir(d);
 }
 
 static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w,
@@ -320,37 +455,45 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         floe_io_err(err, errlen, "output directory path too long");
         return NULL;
     }
+    if (!isfinite(cfg->vtk.interval) || !isfinite(cfg->energy.interval) || !isfinite(cfg->history.interval)) {
+        floe_io_err(err, errlen, "output interval must be finite");
+        return NULL;
+    }
     floe_output *o = calloc(1, sizeof *o);
     if (!o) {
         floe_io_err(err, errlen, "out of memory");
         return NULL;
     }
     o->w = w;
+    o->lock_fd = -1;
     memcpy(o->dir, dir, strlen(dir) + 1);
-    double dt = floe_dt(w);
-    o->vtk.period = period_of(cfg->vtk, dt);
-    o->energy.period = period_of(cfg->energy, dt);
-    o->history.period = cfg->n_history_cols > 0 ? period_of(cfg->history, dt) : 0;
-    if (o->vtk.period < 0 || o->energy.period < 0 || o->history.period < 0) {
-        floe_io_err(err, errlen, "cannot convert an output interval to steps: the time step is %g s", dt);
-        free(o);
-        return NULL;
-    }
-    o->vtk.last = o->energy.last = o->history.last = INT64_MIN;
+    o->vtk = stream_of(cfg->vtk);
+    o->energy = stream_of(cfg->energy);
+    o->history = stream_of(cfg->n_history_cols > 0 ? cfg->history : (floe_every){0, 0});
     if (rs) {
-        /* the cadences of the original run: dt may have changed since */
+        /* where the streams of the original run stood; a stream by time
+         * takes its interval from the configuration */
         stream *ss[3] = {&o->vtk, &o->energy, &o->history};
         const floe_output_stream *src[3] = {&rs->vtk, &rs->energy, &rs->history};
-        for (int i = 0; i < 3; i++) *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last};
-        if (o->history.period > 0 && cfg->n_history_cols == 0) o->history.period = 0;
+        for (int i = 0; i < 3; i++) {
+            double iv = ss[i]->interval;
+            *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last, iv};
+            if (ss[i]->period < 0 && (ss[i]->period != FLOE_OUTPUT_BY_TIME || !(iv > 0) || ss[i]->next < 0)) {
+                floe_io_err(err, errlen, "restart: output stream %d (%" PRId64 ", %" PRId64 ") does not match the "
+                            "output configuration", i, src[i]->period, src[i]->next);
+                free(o);
+                return NULL;
+            }
+        }
+        if (o->history.period != 0 && cfg->n_history_cols == 0) o->history.period = 0;
     }
     o->final_state = cfg->final_state;
     o->events_skip = cfg->events_skip;
-    o->series_on[SERIES_PARTICLES] = o->vtk.period > 0;
-    o->series_on[SERIES_CONTACTS] = o->vtk.period > 0 && cfg->vtk_contacts;
-    o->series_on[SERIES_BOUNDARIES] = o->vtk.period > 0 && cfg->vtk_boundaries;
+    o->series_on[SERIES_PARTICLES] = o->vtk.period != 0;
+    o->series_on[SERIES_CONTACTS] = o->vtk.period != 0 && cfg->vtk_contacts;
+    o->series_on[SERIES_BOUNDARIES] = o->vtk.period != 0 && cfg->vtk_boundaries;
     /* only worlds with non-spherical bodies get a shapes series */
-    o->series_on[SERIES_SHAPES] = o->vtk.period > 0 && cfg->vtk_shapes && floe_vtk_shape_count(w) > 0;
+    o->series_on[SERIES_SHAPES] = o->vtk.period != 0 && cfg->vtk_shapes && floe_vtk_shape_count(w) > 0;
     char digits[32];
     o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
     if (o->width < 6) o->width = 6;
@@ -358,7 +501,10 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
 
     char path[PATH_CAP];
     if (mkdir_p(dir, err, errlen)) goto fail;
-    if (o->history.period > 0) {
+    /* before anything is written or removed */
+    if ((o->lock_fd = lock_dir(dir, err, errlen)) < 0) goto fail;
+    if (!rs) remove_earlier_run(dir);
+    if (o->history.period != 0) {
         o->nhist = cfg->n_history_cols;
         o->hist = malloc((size_t)o->nhist * sizeof *o->hist);
         if (!o->hist) {
@@ -376,7 +522,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) goto csv_fail_history;
         }
     }
-    if (o->energy.period > 0) {
+    if (o->energy.period != 0) {
         join(path, dir, "energy.csv");
         if (rs) {
             if (!(o->energy_csv = floe_csv_reopen(path, rs->csv_bytes[0], err, errlen))) goto fail;
@@ -397,9 +543,9 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
         }
     }
-    if (o->vtk.period > 0) {
+    if (o->vtk.period != 0) {
         join(path, dir, "vtk");
-        if (mkdir_p(path, err, errlen)) goto fail;
+        if (make_subdir(path, err, errlen)) goto fail;
         if (!(o->vtk_w = floe_vtk_create())) {
             floe_io_err(err, errlen, "out of memory");
             goto fail;
@@ -421,7 +567,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             floe_io_err(err, errlen, "restart: frame list missing");
             goto fail;
         }
-        if (rs->nframes > 0 && o->vtk.period > 0) {
+        if (rs->nframes > 0 && o->vtk.period != 0) {
             o->fr_step = malloc(rs->nframes * sizeof *o->fr_step);
             o->fr_time = malloc(rs->nframes * sizeof *o->fr_time);
             if (!o->fr_step || !o->fr_time) {
@@ -447,11 +593,22 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
                 goto fail;
             }
         remove_stale_frames(o, floe_step_count(w));
-    } else if (write_outputs(o, w, 1)) { /* the initial state */
-        floe_io_err(err, errlen, "%s", o->err);
-        goto fail;
     }
-    if (o->events_csv) floe_set_event_callback(w, on_event, o);
+    if (o->events_csv) {
+        floe_set_event_callback(w, on_event, o);
+        o->callback_set = 1;
+    }
+    if (!rs) {
+        /* The initial state is that of t = 0 with its contacts (bonds made at
+         * the start) and forces: the world starts now, with the events of
+         * its start in events.csv. If it cannot start, the first step says
+         * why and the state is written as it is. */
+        floe_start(w);
+        if (write_outputs(o, w, 1)) {
+            floe_io_err(err, errlen, "%s", o->err);
+            goto fail;
+        }
+    }
     return o;
 
 csv_fail_history:
@@ -499,7 +656,8 @@ int floe_output_close(floe_output *o, floe_world *w)
         }
     }
     /* the world may outlive o: it must not call back into freed memory */
-    if (o->events_csv) floe_set_event_callback(o->w, NULL, NULL);
+    if (o->callback_set) floe_set_event_callback(o->w, NULL, NULL);
+    o->callback_set = 0;
     floe_csv **files[3] = {&o->energy_csv, &o->history_csv, &o->events_csv};
     for (int i = 0; i < 3; i++) {
         char msg[1024];

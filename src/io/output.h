@@ -8,8 +8,14 @@
 
 typedef struct floe_output floe_output;
 
-/* Creates `dir` if needed and opens the writers. Registers an event
- * callback on the world (events.csv). NULL on failure with a message in err. */
+/* Creates `dir` if needed, locks it against other floe processes
+ * (DIR/.floe.lock; "DIR is in use by another floe process (pid N)"),
+ * removes the files an earlier run wrote there (floe's own names only, see
+ * docs/outputs.md) and opens the writers. Registers an event callback on the
+ * world (events.csv), starts the world (floe_start: the contacts and forces
+ * at t = 0) and writes the initial state. Do not start the world before:
+ * the events of its start would miss events.csv. NULL on failure with a
+ * message in err. */
 floe_output *floe_output_open(const char *dir, const floe_output_config *cfg,
                               floe_world *w, int64_t total_steps, char *err, size_t errlen);
 /* Call after every step: writes whatever is due at the world's current step. */
@@ -22,6 +28,10 @@ int floe_output_close(floe_output *o, floe_world *w);
 /* What a restart file records so that a resumed run continues every output
  * seamlessly: the cadences and next due steps, the frames listed in the
  * .pvd collections, and the byte length of every CSV at the restart step. */
+/* period > 0: every `period` steps, `next` is the next due step; period
+ * FLOE_OUTPUT_BY_TIME: an `interval` cadence, `next` is the index k of the
+ * next due time k * interval; 0: off. `last`: the step last written. */
+#define FLOE_OUTPUT_BY_TIME (-1)
 typedef struct floe_output_stream { int64_t period, next, last; } floe_output_stream;
 typedef struct floe_output_state {
     floe_output_stream vtk, energy, history;
@@ -36,7 +46,8 @@ typedef struct floe_output_state {
 /* Flushes and fsyncs every CSV and fills *st (valid until the next output
  * call). 0, or -1 (see floe_output_error). */
 int floe_output_get_state(floe_output *o, floe_output_state *st);
-/* Reopens the outputs of an interrupted run at the world's current step:
+/* Reopens the outputs of an interrupted run at the world's current step
+ * (locked like floe_output_open, nothing of the earlier run removed):
  * CSVs are cut back to their length in *st and appended to, the .pvd
  * collections are rewritten with the frames up to the restart, frames of
  * later steps are removed. Nothing is written for the current step. */

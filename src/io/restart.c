@@ -717,7 +717,8 @@ static void write_run(h5 *c, const floe_restart *r) {
     int64_t streams[9] = {s->vtk.period, s->vtk.next, s->vtk.last, s->energy.period, s->energy.next,
                           s->energy.last, s->history.period, s->history.next, s->history.last};
     put2(c, g, "streams", T_I64, 3, 3, streams);
-    attr_s(c, g, "streams_doc", "rows vtk, energy, history; columns period, next due step, last step written");
+    attr_s(c, g, "streams_doc", "rows vtk, energy, history; columns period, next due step, last step written; "
+                                 "period -1: by time, next is the index k of the time k * interval");
     attr_i(c, g, "width", s->width);
     attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
     attr_s(c, g, "csv_doc", "bytes of energy.csv, history.csv, events.csv at this step (-1: none)");

@@ -9,12 +9,14 @@
 #include "io/io_err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(floe_vec3) == 3 * sizeof(double), "floe_vec3 must be 3 packed doubles");
 _Static_assert(sizeof(floe_quat) == 4 * sizeof(double), "floe_quat must be 4 packed doubles");
@@ -60,6 +62,19 @@ struct floe_pvd {
 };
 
 /* ---- small helpers ----------------------------------------------------- */
+
+/* A stream on a new output file that is not a symbolic link (io_err.h). */
+static FILE *open_out(const char *path, int flags, char *err, size_t errlen)
+{
+    int fd = floe_io_open_out(path, flags, err, errlen);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        floe_io_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
 
 static const char *byte_order(void)
 {
@@ -262,11 +277,8 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
         return -1;
     }
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        floe_io_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
+    FILE *f = open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
+    if (!f) return -1;
     int ok = fwrite(v->xml, 1, v->xlen, f) == v->xlen;
     ok = ok && fwrite(v->data, 1, v->dlen, f) == v->dlen;
     ok = ok && fwrite(tail, 1, sizeof tail - 1, f) == sizeof tail - 1;
@@ -1037,12 +1049,11 @@ int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t e
 
 int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
 {
-    /* Readers see either the old or the new complete collection. */
-    FILE *f = fopen(p->tmp, "wb");
-    if (!f) {
-        floe_io_err(err, errlen, "cannot write %s: %s", p->tmp, strerror(errno));
-        return -1;
-    }
+    /* Readers see either the old or the new complete collection. A leftover
+     * temporary (or a link in its place) is replaced, never written through. */
+    unlink(p->tmp);
+    FILE *f = open_out(p->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
+    if (!f) return -1;
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
                         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
                         "  <Collection>\n", byte_order()) > 0;
