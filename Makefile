@@ -12,7 +12,7 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=ON >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target floe floe_shared floe_cli
+	@cmake --build $(BUILD) -j $(JOBS)
 
 # Builds with warnings as errors and runs every test.
 test: build
