@@ -1,5 +1,5 @@
 /* Contact-level tests of the soft-bond model: the ten cases T1-T10 of
- * shared/spec/softbond-model.md §15.1 (numbers derived there from the seed's
+ * docs/models/softbond.md (numbers re-derived from the model's published
  * equations), the methods, and the energy balance.
  *
  * Common data (3D): R1 = R2 = 1 mm -> R = 1 mm, A = pi R^2 = 3.14159e-6 m^2,
