@@ -1,7 +1,7 @@
 /* Soft-bond model (Itasca PFC 6 `softbond`, from its documentation page, with
  * the page's typos corrected and the choices S1-S11 of docs/decisions.md).
- * Unbonded: Jiang (2015)-type contact with Coulomb shear and rolling/twisting limits. Bonded: parallel-bond
- * springs over a cross-section with a bond state machine (intact, tensile
+ * Unbonded: Jiang (2015)-type contact with Coulomb shear and rolling/twisting
+ * limits. Bonded: parallel-bond springs over a cross-section with a bond state machine (intact, tensile
  * softening, unloaded inside the envelope) that fails in tension or shear.
  * Linear dashpots as in the Linear model. Documented in docs/models/softbond.md.
  *
