@@ -84,6 +84,34 @@ double floe__pwave_dt(const floe_world *w) {
     return dt;
 }
 
+/* Stiffness contact c adds to body `side` (0: A, 1: B): translational kt and
+ * rotational kr, per global axis. */
+static void contact_stiffness(const floe_contact *c, int side, vec3 *kt, vec3 *kr) {
+    vec3 n = c->g.n, n2 = vmul(n, n);
+    vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
+    vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
+    /* twist and rolling springs (Woo leaves them out, which lets dt grow
+     * past the stability limit of stiff bonds) */
+    vec3 spring = vadd(vscale(n2, c->kw), vscale(rot, c->kr));
+    double l = c->g.lens[side];
+    *kt = vadd(*kt, dk);
+    *kr = vadd(*kr, vadd(vscale(rot, l * l * c->kt), spring));
+}
+
+/* Smallest m/k (or I/k) of body i's free DOFs under the stiffnesses kt, kr. */
+static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr) {
+    uint32_t bl = w->blocked[i];
+    double best = INFINITY;
+    if (bl == FLOE_DOF_ALL) return best;
+    double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z));
+    for (int k = 0; k < 3; k++) {
+        double kk = vcomp(kt, k), kw = vcomp(kr, k);
+        if (!(bl & (1u << k)) && kk > 0 && w->mass[i] > 0) best = fmin(best, w->mass[i] / kk);
+        if (!(bl & (8u << k)) && kw > 0 && Imin > 0) best = fmin(best, Imin / kw);
+    }
+    return best;
+}
+
 /* Critical step from the stiffness every free body feels through its
  * contacts (woo-models §5.6, DynDt). */
 double floe__crit_dt(const floe_world *w) {
@@ -93,31 +121,27 @@ double floe__crit_dt(const floe_world *w) {
     vec3 *kr = kt + w->np;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
-        vec3 n = c->g.n, n2 = vmul(n, n);
-        vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt,
-                     n2.z * (c->kn - c->kt) + c->kt);
-        vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
-        /* twist and rolling springs (Woo leaves them out, which lets dt grow
-         * past the stability limit of stiff bonds) */
-        vec3 spring = vadd(vscale(n2, c->kw), vscale(rot, c->kr));
-        int ids[2] = {c->a, c->b};
-        for (int s = 0; s < 2; s++) {
-            kt[ids[s]] = vadd(kt[ids[s]], dk);
-            kr[ids[s]] = vadd(kr[ids[s]], vadd(vscale(rot, c->g.lens[s] * c->g.lens[s] * c->kt), spring));
-        }
+        contact_stiffness(c, 0, &kt[c->a], &kr[c->a]);
+        contact_stiffness(c, 1, &kt[c->b], &kr[c->b]);
     }
     double best = INFINITY;
-    for (int i = 0; i < w->np; i++) {
-        uint32_t bl = w->blocked[i];
-        if (bl == FLOE_DOF_ALL) continue;
-        for (int k = 0; k < 3; k++) {
-            double kk = vcomp(kt[i], k), kw = vcomp(kr[i], k);
-            if (!(bl & (1u << k)) && kk > 0 && w->mass[i] > 0) best = fmin(best, w->mass[i] / kk);
-            double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z));
-            if (!(bl & (8u << k)) && kw > 0 && Imin > 0) best = fmin(best, Imin / kw);
-        }
-    }
+    for (int i = 0; i < w->np; i++) best = fmin(best, body_ratio(w, i, kt[i], kr[i]));
     free(kt);
+    return sqrt(2.0 * best);
+}
+
+/* The critical step of contact c alone (its two bodies with no other
+ * contact): a new contact that is stiffer than the step in use cannot wait
+ * for the periodic re-check (LinEl6's rotational springs diverge within a
+ * few steps). */
+double floe__contact_crit_dt(const floe_world *w, const floe_contact *c) {
+    double best = INFINITY;
+    int ids[2] = {c->a, c->b};
+    for (int s = 0; s < 2; s++) {
+        vec3 kt = v3(0, 0, 0), kr = v3(0, 0, 0);
+        contact_stiffness(c, s, &kt, &kr);
+        best = fmin(best, body_ratio(w, ids[s], kt, kr));
+    }
     return sqrt(2.0 * best);
 }
 

@@ -239,7 +239,13 @@ static floe_status finish_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     for (int j = 0; j < w->nflagged; j++) {
         floe_contact *c = &w->con[flagged[j]];
-        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
+        if (c->flags & CF_NEW) {
+            emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
+            /* auto dt is re-checked every dyn_dt_period steps; a contact
+             * too stiff for the step in use makes it re-check now */
+            if (w->dt_auto && !(c->flags & CF_DELETE) && w->dt > w->def.dt_safety * floe__contact_crit_dt(w, c))
+                w->dt_recheck = 1;
+        }
         if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
         if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
         if (c->flags & CF_BROKE) {
@@ -373,6 +379,7 @@ static floe_status start(floe_world *w) {
     floe_status st = collide(w);
     if (st != FLOE_OK) return st;
     if (w->dt_auto) floe__update_dt(w);
+    w->dt_recheck = 0;
     w->started = 1;
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
@@ -395,7 +402,8 @@ floe_status floe_step(floe_world *w) {
         w->time += w->dt;
         st = collide(w);
     }
-    if (st == FLOE_OK && w->dt_auto && w->step % w->def.dyn_dt_period == 0) floe__update_dt(w);
+    if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
+    w->dt_recheck = 0;
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
     return st;
 }

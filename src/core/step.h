@@ -28,5 +28,6 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
 }
 void floe__update_dt(floe_world *w);
+double floe__contact_crit_dt(const floe_world *w, const floe_contact *c);
 
 #endif

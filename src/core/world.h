@@ -119,6 +119,7 @@ struct floe_world {
 
     void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
     int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
+    int dt_recheck;                            /* auto dt: a contact made this step is too stiff for dt (cleared within the step) */
     int batch_off;                             /* tests: every contact through the per-contact path */
 };
 
