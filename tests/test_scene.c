@@ -115,9 +115,9 @@ static void test_full_scene(void)
     CHECK(strcmp(s.path, DATA "scene_full.yaml") == 0);
 
     /* world and run */
-    CHECK_REL(floe_dt(w), 1e-5, 1e-15);
+    CHECK_REL(floe_dt(w), 5e-7, 1e-15);
     CHECK(s.steps == 0);
-    CHECK_REL(s.duration, 2.5e-3, 1e-15);
+    CHECK_REL(s.duration, 1.25e-4, 1e-15);
     CHECK(floe_scene_total_steps(&s) == 250);
 
     /* materials */
@@ -208,7 +208,7 @@ static void test_full_scene(void)
 
     /* output */
     const floe_output_config *o = &s.out;
-    CHECK(o->vtk.steps == 0 && o->vtk.interval == 1e-4);
+    CHECK(o->vtk.steps == 0 && o->vtk.interval == 1e-5);
     CHECK(o->vtk_contacts == 0 && o->vtk_boundaries == 1);
     CHECK(o->energy.steps == 10 && o->energy.interval == 0);
     CHECK(o->history.steps == 5);
@@ -429,9 +429,9 @@ static void test_inline_errors(void)
     INLINE_ERROR(WITH_TWO("output:\n  energy: {interval: -1}\n"),
                  "7:22: output.energy.interval = -1 is out of range (0, inf)");
 
-    /* run.time needs a time step; auto dt has none without spheres */
+    /* a run needs a time step; auto dt has none without spheres */
     INLINE_ERROR_PREFIX("run: {time: 1}\nmaterials: [{name: a}]\nwalls: [{axis: z}]\n",
-                        "1:13: run.time: cannot convert to steps with the world's time step");
+                        "1:1: world.dt: auto cannot derive a time step: it needs at least one sphere");
     /* too many groups */
     {
         char yaml[4096] = "run: {steps: 1}\ngroups:\n";
@@ -460,14 +460,14 @@ static void test_missing_stl(void)
 static void test_inline_valid(void)
 {
     floe_scene s;
-    /* YAML number forms and integral step counts */
-    CHECK(load_inline("run: {steps: 1e3}\n", &s) == 0);
+    /* YAML number forms and integral step counts (a run without bodies needs a given dt) */
+    CHECK(load_inline("world: {dt: 1}\nrun: {steps: 1e3}\n", &s) == 0);
     CHECK(s.steps == 1000);
     floe_scene_free(&s);
-    CHECK(load_inline("run: {steps: 0x10}\n", &s) == 0);
+    CHECK(load_inline("world: {dt: 1}\nrun: {steps: 0x10}\n", &s) == 0);
     CHECK(s.steps == 16);
     floe_scene_free(&s);
-    CHECK(load_inline("run: {steps: '0b1010'}\n", &s) == 0);
+    CHECK(load_inline("world: {dt: 1}\nrun: {steps: '0b1010'}\n", &s) == 0);
     CHECK(s.steps == 10);
     floe_scene_free(&s);
     CHECK(load_inline("run: {steps: 0}\nmaterials: [{name: a, tan_phi: .5, young: 2.5E9, density: +1e3}]\n", &s) == 0);
@@ -476,7 +476,7 @@ static void test_inline_valid(void)
     floe_scene_free(&s);
 
     if (floe_model_find("ice")) {
-        CHECK(load_inline("run: {steps: 1}\nmodels:\n  ice: {bonds0: [bondN, bondT, bondW, bondR, brkT], "
+        CHECK(load_inline("world: {dt: 1}\nrun: {steps: 1}\nmodels:\n  ice: {bonds0: [bondN, bondT, bondW, bondR, brkT], "
                           "bonds1: '0b00101111', step01: 5}\n",
                           &s) == 0);
         floe_scene_free(&s);
@@ -489,7 +489,7 @@ static void test_inline_valid(void)
     floe_scene_free(&s);
 
     /* switched-off and explicit outputs */
-    CHECK(load_inline("run: {steps: 10}\noutput: {vtk: false, energy: true, progress: {every: 0}}\n", &s) == 0);
+    CHECK(load_inline("world: {dt: 1}\nrun: {steps: 10}\noutput: {vtk: false, energy: true, progress: {every: 0}}\n", &s) == 0);
     CHECK(s.out.vtk.steps == 0 && s.out.vtk.interval == 0);
     CHECK(s.out.energy.steps == 1);
     CHECK(s.out.progress.steps == 0);

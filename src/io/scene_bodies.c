@@ -28,11 +28,23 @@ static int count(scene_ctx *c, sy_node *at, const char *where, double n)
     return 0;
 }
 
-/* Pass 1: checks the id returned by floe_add_*. */
+/* Pass 1: checks the id returned by floe_add_* and records where it came
+ * from (c->src, for messages about particles). */
 static int added(scene_ctx *c, sy_node *at, const char *where, int id)
 {
     if (id < 0)
         return scene_world_error(c, at, where);
+    if (!c->n_src || c->src[c->n_src - 1].node != at) {
+        if (c->n_src == c->cap_src) {
+            int cap = c->cap_src ? 2 * c->cap_src : 64;
+            scene_src *a = realloc(c->src, sizeof *a * (size_t)cap);
+            if (!a)
+                return sy_error(c->d, at, "out of memory");
+            c->src = a;
+            c->cap_src = cap;
+        }
+        c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
+    }
     c->added++;
     return 0;
 }
@@ -311,6 +323,7 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     int last_mat_id = -1;
     uint32_t last_mask = base.groups;
     long long expect = c->build ? next_file_rows(c) : 0; /* rows found in pass 0 */
+    c->src_kind = SRC_TABLE;
     pf_row row;
     int rc;
     while ((rc = floe_pfile_next(f, &row, msg, sizeof msg)) == 1) {
@@ -365,6 +378,7 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     }
     long long rows = floe_pfile_rows(f);
     floe_pfile_close(f);
+    c->src_kind = SRC_ENTRY;
     if (d->failed)
         return -1; /* count() or added() */
     if (rc < 0)
@@ -747,7 +761,9 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     char msg[512];
     if (floe_gen_lattice(&ld, &pos, &np, msg, sizeof msg))
         return sy_error(d, g, "%s: %s", where, msg);
+    c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, NULL, r, np);
+    c->src_kind = SRC_ENTRY;
     free(pos);
     return rc;
 }
@@ -918,7 +934,9 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         sd.seed = rd.seed;
         if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg))
             return sy_error(d, g, "%s: %s", where, msg);
+        c->src_kind = SRC_GENERATOR;
         int rc = add_shapes(c, g, where, &def, shape, bodies, placed);
+        c->src_kind = SRC_ENTRY;
         free(bodies);
         return rc;
     }
@@ -926,7 +944,9 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     double *rad;
     if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg))
         return sy_error(d, g, "%s: %s", where, msg);
+    c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
+    c->src_kind = SRC_ENTRY;
     free(pos);
     free(rad);
     return rc;
