@@ -738,12 +738,14 @@ static int load(scene_ctx *c, floe_scene *s)
     }
     if (scene_diagnose(c, s))
         return -1;
-    if (c->run_time && !(s->duration / floe_dt(c->w) < 9.2e18)) /* floe_scene_total_steps would clamp */
-        return sy_error(d, c->run_time,
-                        "run.time = %s s is %.3g steps of %g s, out of range [0, %lld] steps (give a shorter time, "
-                        "a larger world.dt or dt: auto)",
-                        (const char *)c->run_time->data.scalar.value, s->duration / floe_dt(c->w), floe_dt(c->w),
-                        (long long)INT64_MAX);
+    double n_steps = c->run_time ? s->duration / floe_dt(c->w) : 0;
+    if (!(n_steps < 9.2e18)) { /* floe_scene_total_steps would clamp */
+        char how_many[64];
+        snprintf(how_many, sizeof how_many, isfinite(n_steps) ? "%.3g" : "more than 1e308", n_steps);
+        return sy_error(d, c->run_time, "run.time = %s s is %s steps of %g s, out of range [0, %lld] steps (give a "
+                        "shorter time or a larger world.dt)", (const char *)c->run_time->data.scalar.value, how_many,
+                        floe_dt(c->w), (long long)INT64_MAX);
+    }
     int64_t total = floe_scene_total_steps(s);
     scene_output_defaults(c, &s->out, total);
     return 0;

@@ -135,8 +135,8 @@ static const char *plain_words(const yaml_parser_t *p, int c)
         return "unexpected ':' here: a value that contains ': ' must be quoted, or the line is indented "
                "more than the keys above it";
     if (!strcmp(problem, "did not find expected key"))
-        return "bad indentation: this line is not aligned with the keys of the mapping above it (indent "
-               "every key of a mapping by the same number of spaces)";
+        return "bad indentation: this line is not aligned with the keys of the mapping above it; indent "
+               "every key of a mapping by the same number of spaces";
     if (!strcmp(problem, "did not find expected '-' indicator"))
         return "bad indentation: this line is not aligned with the '- ' items of the list above it";
     if (!strcmp(problem, "could not find expected ':'"))
