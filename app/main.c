@@ -88,6 +88,7 @@ static int cmd_check(const char *path) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    if (sc.warnings) fputs(sc.warnings, stderr); /* likely mistakes that do not stop a run */
     printf("%s: ok: %d particles, %d materials, %d groups, %lld steps of %.4g s\n", path,
            floe_particle_count(sc.world), floe_material_count(sc.world), floe_group_count(sc.world),
            (long long)floe_scene_total_steps(&sc), floe_dt(sc.world));
@@ -276,6 +277,7 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    if (sc.warnings) fputs(sc.warnings, stderr); /* as floe check prints them */
     floe_world *w = sc.world;
     if (o.threads > 0) floe_set_threads(w, (int)o.threads);
     int64_t total = o.steps >= 0 ? o.steps : floe_scene_total_steps(&sc);

@@ -100,12 +100,13 @@ int main(void) {
     snprintf(path, sizeof path, "%s/energy.csv", out);
     CHECK(complete_lines(path));
 
-    /* a blow-up (time step far too large) stops with status 1, names the step, keeps outputs */
+    /* a blow-up (a sphere thrown into a wall at 10 km/s: one radius per step) stops with status 1, names
+     * the step, keeps outputs; a dt over the critical step is refused at load (test_scene_check.c) */
     snprintf(scene, sizeof scene, "%s/boom.yaml", tmp);
-    check_write_file(scene, "world: {dt: 1e-3}\nrun: {steps: 1000}\n"
+    check_write_file(scene, "world: {dt: 1e-6}\nrun: {steps: 1000}\n"
                             "materials: [{name: m, young: 1e9, density: 1000}]\n"
                             "walls: [{axis: z, pos: 0, sense: 1}, {axis: z, pos: 0.0199, sense: -1}]\n"
-                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0.0099]}\n");
+                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0.0099], vel: [0, 0, -1e4]}\n");
     snprintf(out, sizeof out, "%s/out_boom", tmp);
     const char *run_boom[] = {"floe", "run", scene, "--out", out, NULL};
     CHECK(run_cli(run_boom, err, 0) == 1);

@@ -165,9 +165,9 @@ static void test_scene_errors(void)
 {
     /* capsules */
     INLINE_ERROR(HEAD "capsules: [{radius: -0.01, shaft: 0.1, pos: [0, 0, 0]}]\n",
-                 "3:21: capsules[0].radius = -0.01 is out of range (0, inf)");
+                 "3:21: capsules[0].radius = -0.01 is out of range (0, 1e+12]");
     INLINE_ERROR(HEAD "capsules: [{radius: 0.01, shaft: -1, pos: [0, 0, 0]}]\n",
-                 "3:34: capsules[0].shaft = -1 is out of range [0, inf)");
+                 "3:34: capsules[0].shaft = -1 is out of range [0, 1e+12]");
     INLINE_ERROR(HEAD "capsules: [{radius: 0.01, pos: [0, 0, 0]}]\n",
                  "3:12: missing required key 'shaft' in capsules[0]");
     INLINE_ERROR(HEAD "capsules: [{radius: 0.01, shaft: 0.1, pos: [0, 0, 0], ori: [1, 0, 0, 0], axis: [0, 0, 1]}]\n",
@@ -186,7 +186,7 @@ static void test_scene_errors(void)
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0.2], pos: [0, 0, 0]}]\n",
                  "3:26: ellipsoids[0].semi_axes: expected a list of 3 semi-axes [a, b, c]");
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0, 0.1], pos: [0, 0, 0]}]\n",
-                 "3:32: ellipsoids[0].semi_axes[1] = 0 is out of range (0, inf)");
+                 "3:32: ellipsoids[0].semi_axes[1] = 0 is out of range (0, 1e+12]");
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0.1, 0.1]}]\n",
                  "3:14: missing required key 'pos' in ellipsoids[0]");
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0.1, 0.1], pos: [0, 0, 0], axis: [1, 0, 0]}]\n",
@@ -198,7 +198,7 @@ static void test_scene_errors(void)
     INLINE_ERROR(HEAD "cylinders: [{axis: 3, pos: [0, 0, 0], radius: 1}]\n",
                  "3:20: cylinders[0].axis = 3 is out of range [0, 2]");
     INLINE_ERROR(HEAD "cylinders: [{axis: z, pos: [0, 0, 0], radius: -1}]\n",
-                 "3:47: cylinders[0].radius = -1 is out of range (0, inf)");
+                 "3:47: cylinders[0].radius = -1 is out of range (0, 1e+12]");
     INLINE_ERROR(HEAD "cylinders: [{axis: z, radius: 1}]\n",
                  "3:13: missing required key 'pos' in cylinders[0]");
     INLINE_ERROR(HEAD "cylinders: [{axis: z, pos: [0, 0, 0], radius: 1, vel: [1, 0, 0.5]}]\n",
@@ -225,7 +225,7 @@ static void test_scene_errors(void)
                  "3:23: missing required key 'semi_axes' in generators[0].random");
     INLINE_ERROR(HEAD "generators: [{random: {box: [[0,0,0],[1,1,1]], shape: capsule, radius: 0.01, "
                       "shaft: [0.02, 0.01], count: 1}}]\n",
-                 "3:92: generators[0].random.shaft[1] = 0.01 is out of range [0.02, inf)");
+                 "3:92: generators[0].random.shaft[1] = 0.01 is out of range [0.02, 1e+12]");
     INLINE_ERROR(HEAD "generators: [{random: {box: [[0,0,0],[1,1,1]], shape: ellipsoid, "
                       "semi_axes: [0.1, [0.2, 0.1, 0.3], 0.1], count: 1}}]\n",
                  "3:83: generators[0].random.semi_axes[1]: expected a semi-axis or a range [min, max]");

@@ -718,12 +718,12 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 int64_t floe_step_count(const floe_world *w) { return w->step; }
 double floe_time(const floe_world *w) { return w->time; }
 
+double floe_critical_dt(const floe_world *w) { return fmin(floe__pwave_dt(w), floe__crit_dt(w)); }
+
 double floe_dt(const floe_world *w) {
     if (w->dt > 0) return w->dt;
     /* auto dt before the first step: the p-wave estimate (contacts give no bound yet) */
-    double p = floe__pwave_dt(w);
-    double c = floe__crit_dt(w);
-    return w->def.dt_safety * fmin(p, c);
+    return w->def.dt_safety * floe_critical_dt(w);
 }
 
 floe_status floe_set_dt(floe_world *w, double dt) {

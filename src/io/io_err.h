@@ -1,5 +1,5 @@
 /* The readers' and writers' error messages: formatted into the caller's
- * buffer (if any). */
+ * buffer (if any); and the checks every reader makes before reading. */
 #ifndef FLOE_IO_IO_ERR_H
 #define FLOE_IO_IO_ERR_H
 
@@ -13,5 +13,19 @@ int floe_io_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((f
  * `path`: a link there is refused with a message naming it. Returns the
  * descriptor (close-on-exec), or -1 with "cannot write PATH: why" in err. */
 int floe_io_open_out(const char *path, int flags, char *err, size_t errlen);
+
+/* Checks, before anything is read, that `path` is a regular file of at most
+ * max_bytes bytes (<= 0: any size): a device such as /dev/zero never ends and
+ * a FIFO blocks. Returns 0, or an errno value (stat's; EINVAL: not a regular
+ * file; EFBIG: too large) with the reason in why ("No such file or
+ * directory", "it is a character device ..., not a regular file", ...). */
+int floe_io_input_file(const char *path, double max_bytes, char *why, size_t len);
+
+/* Quotes text taken from an input file for a message: 'text', at most
+ * FLOE_IO_QUOTE_MAX characters (then "..."), bytes other than printable
+ * ASCII shown as '?'. Messages never echo more of a file than this, whatever
+ * the file is. Returns buf. */
+#define FLOE_IO_QUOTE_MAX 32
+const char *floe_io_quote(char *buf, size_t len, const char *text);
 
 #endif

@@ -1,6 +1,7 @@
 /* Particle tables from CSV files (see particle_file.h). */
 #include "particle_file.h"
-#include "scene_yaml.h" /* sy_parse_number, sy_suggest: numbers and names as in scene files */
+#include "scene_yaml.h" /* sy_parse_decimal, sy_suggest: numbers and names as in scene files */
+#include "io/io_err.h"
 
 #include <errno.h>
 #include <math.h>
@@ -98,13 +99,25 @@ int floe_pfile_error(const floe_pfile *f, pf_column c, char *err, size_t errlen,
     return -1;
 }
 
-/* Text for messages: quoted, long text shortened (as scene_yaml.c does). */
+/* Text for messages: quoted, shortened and sanitised (floe_io_quote). */
 static void quote(char *buf, size_t len, const char *s)
 {
-    if (strlen(s) > 40)
-        snprintf(buf, len, "'%.37s...'", s);
-    else
-        snprintf(buf, len, "'%s'", s);
+    floe_io_quote(buf, len, s);
+}
+
+/* An unknown header field: only its leading name characters are quoted.
+ * The header is the first line of whatever file was named, perhaps not a
+ * table at all ("root:x:0:0:..." -> 'root...'). */
+static void quote_column(char *buf, size_t len, const char *s)
+{
+    char name[FLOE_IO_QUOTE_MAX + 1];
+    size_t n = 0;
+    while (n < FLOE_IO_QUOTE_MAX && (s[n] == '_' || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+                                     (s[n] >= '0' && s[n] <= '9')))
+        n++;
+    memcpy(name, s, n);
+    name[n] = 0;
+    snprintf(buf, len, "'%s%s'", name, s[n] ? "..." : "");
 }
 
 static void list_columns(char *buf, size_t len, const floe_pfile *f)
@@ -275,13 +288,14 @@ static int read_header(floe_pfile *f, char *err, size_t errlen)
         if (!*name)
             return err_here(f, off, err, errlen, "empty column name in the header");
         int id = find_column(name);
-        char q[64];
+        char q[160];
         quote(q, sizeof q, name);
         if (id < 0) {
             double v;
-            if (!sy_parse_number(name, &v))
+            if (!sy_parse_decimal(name, &v))
                 return err_here(f, off, err, errlen, "expected a header row naming the columns (e.g. x,y,z,radius), "
                                 "got the number %s", q);
+            quote_column(q, sizeof q, name);
             const char *s = sy_suggest(name, col_names, PF_NCOLS);
             if (s)
                 return err_here(f, off, err, errlen, "unknown column %s; did you mean '%s'?", q, s);
@@ -341,6 +355,15 @@ floe_pfile *floe_pfile_open(const char *path, int *os_errno, char *err, size_t e
     memcpy(f->path, path, plen + 1);
     for (int i = 0; i < PF_NCOLS; i++)
         f->pos[i] = -1;
+    char why[256];
+    /* before opening: a FIFO would block, a device never end */
+    int bad = floe_io_input_file(path, 0, why, sizeof why);
+    if (bad) {
+        *os_errno = bad;
+        snprintf(err, errlen, "%s: cannot open: %s", path, why);
+        floe_pfile_close(f);
+        return NULL;
+    }
     errno = 0;
     f->fp = fopen(path, "rb");
     int e = errno;
@@ -392,13 +415,16 @@ void floe_pfile_close(floe_pfile *f)
 
 /* ---- rows ------------------------------------------------------------------------ */
 
-/* Numbers as in scene files; NumPy/Python spellings of NaN and infinity are
- * recognised so that the message says what is wrong with them. */
+/* Decimal numbers only (sy_parse_decimal, as in ASCII STL files); the YAML,
+ * NumPy and Python spellings of NaN and infinity are recognised so that the
+ * message says what is wrong with them. */
 static int parse_number(const char *s, double *v)
 {
-    if (!sy_parse_number(s, v))
+    if (!sy_parse_decimal(s, v))
         return 0;
     const char *p = s + (*s == '+' || *s == '-');
+    if (*p == '.' && (!strcasecmp(p, ".nan") || !strcasecmp(p, ".inf")))
+        p++;
     if (!strcasecmp(p, "nan")) {
         *v = NAN;
         return 0;
@@ -443,7 +469,7 @@ int floe_pfile_next(floe_pfile *f, pf_row *row, char *err, size_t errlen)
             continue;
         }
         double v;
-        char q[64];
+        char q[160];
         if (!*val)
             return err_here(f, off, err, errlen, "%s: expected a number, got nothing", name);
         quote(q, sizeof q, val);
@@ -451,9 +477,20 @@ int floe_pfile_next(floe_pfile *f, pf_row *row, char *err, size_t errlen)
             return err_here(f, off, err, errlen, "%s: expected a number, got %s", name, q);
         if (isnan(v))
             return err_here(f, off, err, errlen, "%s: NaN is not allowed", name);
-        if (id == PF_RADIUS ? !(v > 0 && v < INFINITY) : !isfinite(v))
-            return err_here(f, off, err, errlen, "%s = %s is out of range %s", name, val,
-                            id == PF_RADIUS ? "(0, inf)" : "(-inf, inf)");
+        /* coordinates and radii within the scene's limit (SY_MAX_COORD); velocities finite */
+        int ok = id == PF_RADIUS ? v > 0 && v <= SY_MAX_COORD
+                 : id <= PF_Z    ? fabs(v) <= SY_MAX_COORD
+                                 : isfinite(v);
+        if (!ok) {
+            char lim[64];
+            if (id == PF_RADIUS)
+                snprintf(lim, sizeof lim, "(0, %g]", SY_MAX_COORD);
+            else if (id <= PF_Z)
+                snprintf(lim, sizeof lim, "[%g, %g]", -SY_MAX_COORD, SY_MAX_COORD);
+            else
+                snprintf(lim, sizeof lim, "(-inf, inf)");
+            return err_here(f, off, err, errlen, "%s = %s is out of range %s", name, val, lim);
+        }
         row->v[id] = v;
     }
     if (rc < 0)

@@ -11,6 +11,7 @@
 #include "scene_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,28 @@ const char *scene_index(char *buf, const char *base, int i)
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where)
 {
     return sy_error(c->d, at, "%s: %s", where, floe_last_error(c->w));
+}
+
+int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
+{
+    char msg[1024];
+    int k = snprintf(msg, sizeof msg, "%s:%u:%u: warning: ", c->d->path, n ? n->start_mark.line + 1 : 1,
+                     n ? n->start_mark.column + 1 : 1);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < sizeof msg)
+        vsnprintf(msg + k, sizeof msg - (size_t)k, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(msg);
+    char *w = realloc(c->warnings, c->warn_len + len + 2);
+    if (!w)
+        return sy_error(c->d, n, "out of memory");
+    memcpy(w + c->warn_len, msg, len);
+    w[c->warn_len + len] = '\n';
+    w[c->warn_len + len + 1] = 0;
+    c->warnings = w;
+    c->warn_len += len + 1;
+    return 0;
 }
 
 /* Bit-mask parameters (spec->bits lists the bit names) also accept a list of
@@ -254,7 +277,9 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
     int64_t iv;
     if ((n = sy_get(d, sec, "gravity")) && sy_vec3(d, n, "world.gravity", &def->gravity))
         return -1;
+    c->world_node = sec;
     if ((n = sy_get(d, sec, "dt"))) {
+        c->dt_node = n;
         if (sy_is_text(n, "auto")) {
             def->dt = 0;
         } else {
@@ -711,14 +736,17 @@ static int load(scene_ctx *c, floe_scene *s)
         if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK)
             return scene_world_error(c, m->node, "groups");
     }
-    int64_t total = floe_scene_total_steps(s);
-    if (c->run_time && total == 0) {
-        double dt = floe_dt(c->w);
-        return sy_error(d, c->run_time,
-                        "run.time: cannot convert to steps with the world's time step %g s (auto dt needs at "
-                        "least one sphere, capsule or ellipsoid; set world.dt or use run.steps)",
-                        dt);
+    if (scene_diagnose(c, s))
+        return -1;
+    double n_steps = c->run_time ? s->duration / floe_dt(c->w) : 0;
+    if (!(n_steps < 9.2e18)) { /* floe_scene_total_steps would clamp */
+        char how_many[64];
+        snprintf(how_many, sizeof how_many, isfinite(n_steps) ? "%.3g" : "more than 1e308", n_steps);
+        return sy_error(d, c->run_time, "run.time = %s s is %s steps of %g s, out of range [0, %lld] steps (give a "
+                        "shorter time or a larger world.dt)", (const char *)c->run_time->data.scalar.value, how_many,
+                        floe_dt(c->w), (long long)INT64_MAX);
     }
+    int64_t total = floe_scene_total_steps(s);
     scene_output_defaults(c, &s->out, total);
     return 0;
 }
@@ -771,8 +799,11 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
         floe_stl_free(&c.meshes[i]);
     free(c.meshes);
     free(c.file_rows);
+    free(c.src);
     sy_free(&d);
+    tmp.warnings = c.warnings; /* owned by the scene */
     if (rc) {
+        free(tmp.warnings);
         if (tmp.world)
             floe_world_destroy(tmp.world);
         free(tmp.out.history_cols);
@@ -791,5 +822,6 @@ void floe_scene_free(floe_scene *scene)
     if (scene->world)
         floe_world_destroy(scene->world);
     free(scene->out.history_cols);
+    free(scene->warnings);
     memset(scene, 0, sizeof *scene);
 }

@@ -50,6 +50,10 @@ typedef struct floe_scene {
     double duration;         /* ... or in simulated seconds (or 0) */
     floe_output_config out;
     char path[1024];         /* the scene file */
+    char *warnings;          /* NULL, or "file:line:col: warning: ...\n" lines about
+                              * likely mistakes that do not stop a run (implausible
+                              * material values, small initial overlaps): print them
+                              * before checking or running the scene */
 } floe_scene;
 
 /* Parses and validates `path`, builds the world. On failure returns non-zero,

@@ -28,11 +28,23 @@ static int count(scene_ctx *c, sy_node *at, const char *where, double n)
     return 0;
 }
 
-/* Pass 1: checks the id returned by floe_add_*. */
+/* Pass 1: checks the id returned by floe_add_* and records where it came
+ * from (c->src, for messages about particles). */
 static int added(scene_ctx *c, sy_node *at, const char *where, int id)
 {
     if (id < 0)
         return scene_world_error(c, at, where);
+    if (!c->n_src || c->src[c->n_src - 1].node != at) {
+        if (c->n_src == c->cap_src) {
+            int cap = c->cap_src ? 2 * c->cap_src : 64;
+            scene_src *a = realloc(c->src, sizeof *a * (size_t)cap);
+            if (!a)
+                return sy_error(c->d, at, "out of memory");
+            c->src = a;
+            c->cap_src = cap;
+        }
+        c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
+    }
     c->added++;
     return 0;
 }
@@ -61,9 +73,16 @@ static int required(scene_ctx *c, sy_node *item, const char *where, const char *
     return *out ? 0 : sy_missing(c->d, item, where, key);
 }
 
+/* A length: in (0, SY_MAX_COORD] m. */
 static int positive(scene_ctx *c, sy_node *n, const char *where, double *out)
 {
-    return sy_number_in(c->d, n, where, out, 0, INFINITY, 1, 1);
+    return sy_number_in(c->d, n, where, out, 0, SY_MAX_COORD, 1, 0);
+}
+
+/* A length that may be 0: in [0, SY_MAX_COORD] m. */
+static int length0(scene_ctx *c, sy_node *n, const char *where, double *out)
+{
+    return sy_number_in(c->d, n, where, out, 0, SY_MAX_COORD, 0, 0);
 }
 
 static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out, int allow_zero)
@@ -75,6 +94,8 @@ static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out
         if (!(allow_zero ? v[k] >= 0 : v[k] > 0))
             return sy_error(c->d, n, "%s: every component must be %s (got %g)", where, allow_zero ? ">= 0" : "> 0",
                             v[k]);
+        else if (!(v[k] <= SY_MAX_COORD))
+            return sy_error(c->d, n, "%s: every component must be at most %g m (got %g)", where, SY_MAX_COORD, v[k]);
     return 0;
 }
 
@@ -93,6 +114,12 @@ static double vdot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.
 static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
 {
     return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/* Every coordinate within the scene's limit (SY_MAX_COORD). */
+static int in_bounds(floe_vec3 v)
+{
+    return fabs(v.x) <= SY_MAX_COORD && fabs(v.y) <= SY_MAX_COORD && fabs(v.z) <= SY_MAX_COORD;
 }
 
 /* Twice the triangle area; 0 for triangles too thin to have a normal. */
@@ -163,7 +190,7 @@ static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_d
 {
     char p[SCENE_PATH];
     sy_node *n;
-    if (required(c, item, where, "pos", &n) || sy_vec3(c->d, n, scene_path(p, where, "pos"), &def->pos))
+    if (required(c, item, where, "pos", &n) || sy_point(c->d, n, scene_path(p, where, "pos"), &def->pos))
         return -1;
     return free_opts(c, item, where, def);
 }
@@ -296,6 +323,7 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     int last_mat_id = -1;
     uint32_t last_mask = base.groups;
     long long expect = c->build ? next_file_rows(c) : 0; /* rows found in pass 0 */
+    c->src_kind = SRC_TABLE;
     pf_row row;
     int rc;
     while ((rc = floe_pfile_next(f, &row, msg, sizeof msg)) == 1) {
@@ -350,6 +378,7 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     }
     long long rows = floe_pfile_rows(f);
     floe_pfile_close(f);
+    c->src_kind = SRC_ENTRY;
     if (d->failed)
         return -1; /* count() or added() */
     if (rc < 0)
@@ -390,7 +419,7 @@ static int body_capsule(scene_ctx *c, sy_node *item, const char *where)
     if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
         return -1;
     if (required(c, item, where, "shaft", &n) ||
-        sy_number_in(d, n, scene_path(p, where, "shaft"), &shaft, 0, INFINITY, 0, 1))
+        length0(c, n, scene_path(p, where, "shaft"), &shaft))
         return -1;
     if (free_body(c, item, where, &def))
         return -1;
@@ -476,7 +505,7 @@ static int body_wall(scene_ctx *c, sy_node *item, const char *where)
     if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
         return -1;
     if ((n = sy_get(d, item, "pos")) &&
-        sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -INFINITY, INFINITY, 1, 1))
+        sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -SY_MAX_COORD, SY_MAX_COORD, 0, 0))
         return -1;
     if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1))
         return -1;
@@ -522,7 +551,7 @@ static int body_cylinder(scene_ctx *c, sy_node *item, const char *where)
         return -1;
     if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
         return -1;
-    if (required(c, item, where, "pos", &n) || sy_vec3(d, n, scene_path(p, where, "pos"), &def.pos))
+    if (required(c, item, where, "pos", &n) || sy_point(d, n, scene_path(p, where, "pos"), &def.pos))
         return -1;
     if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
         return -1;
@@ -554,17 +583,17 @@ static int body_facet(scene_ctx *c, sy_node *item, const char *where)
         return sy_error(d, n, "%s: expected a list of 3 vertices [[x,y,z], [x,y,z], [x,y,z]]", p);
     for (int k = 0; k < 3; k++) {
         char q[SCENE_PATH];
-        if (sy_vec3(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
+        if (sy_point(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
             return -1;
     }
     if (tri_area2(v) == 0)
         return sy_error(d, n, "%s: the triangle is degenerate (zero area)", p);
     if ((n = sy_get(d, item, "half_thick")) &&
-        sy_number_in(d, n, scene_path(p, where, "half_thick"), &ht, 0, INFINITY, 0, 1))
+        length0(c, n, scene_path(p, where, "half_thick"), &ht))
         return -1;
     def.pos = (floe_vec3){(v[0].x + v[1].x + v[2].x) / 3, (v[0].y + v[1].y + v[2].y) / 3,
                           (v[0].z + v[1].z + v[2].z) / 3};
-    if ((n = sy_get(d, item, "center")) && sy_vec3(d, n, scene_path(p, where, "center"), &def.pos))
+    if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos))
         return -1;
     if (!c->build)
         return count(c, item, where, 1);
@@ -605,16 +634,16 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
         return -1;
     if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &xf.scale, 0))
         return -1;
-    if ((n = sy_get(d, item, "translate")) && sy_vec3(d, n, scene_path(p, where, "translate"), &xf.translate))
+    if ((n = sy_get(d, item, "translate")) && sy_point(d, n, scene_path(p, where, "translate"), &xf.translate))
         return -1;
     if ((n = sy_get(d, item, "half_thick")) &&
-        sy_number_in(d, n, scene_path(p, where, "half_thick"), &ht, 0, INFINITY, 0, 1))
+        length0(c, n, scene_path(p, where, "half_thick"), &ht))
         return -1;
     if ((n = sy_get(d, item, "skip_degenerate")) && sy_bool(d, n, scene_path(p, where, "skip_degenerate"), &skip))
         return -1;
     floe_vec3 center;
     sy_node *cn = sy_get(d, item, "center");
-    if (cn && sy_vec3(d, cn, scene_path(p, where, "center"), &center))
+    if (cn && sy_point(d, cn, scene_path(p, where, "center"), &center))
         return -1;
     floe_stl *m = &c->meshes[index];
     scene_path(p, where, "stl");
@@ -629,6 +658,11 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
         for (size_t t = 0; t < m->n_tri; t++) {
             floe_vec3 v[3];
             mesh_tri(m, t, &xf, v);
+            for (int k = 0; k < 3; k++)
+                if (!in_bounds(v[k]))
+                    return sy_error(d, stl_node, "%s: vertex %d of triangle %zu of '%s' lies at (%g, %g, %g) after "
+                                    "scale and translate, beyond the limit of %g m on coordinates", p, k, t, file,
+                                    v[k].x, v[k].y, v[k].z, SY_MAX_COORD);
             if (tri_area2(v) > 0)
                 usable++;
             else if (!skip)
@@ -689,7 +723,7 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     int64_t seed = 0;
     if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def) || free_opts(c, g, where, &def))
         return -1;
-    if ((n = sy_get(d, g, "origin")) && sy_vec3(d, n, scene_path(p, where, "origin"), &ld.origin))
+    if ((n = sy_get(d, g, "origin")) && sy_point(d, n, scene_path(p, where, "origin"), &ld.origin))
         return -1;
     if (required(c, g, where, "spacing", &n) || positive3(c, n, scene_path(p, where, "spacing"), &ld.spacing, 0))
         return -1;
@@ -712,6 +746,14 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
             return -1;
         total *= (double)ld.counts[k];
     }
+    /* the corners of the lattice, jitter included, are positions like any other */
+    floe_vec3 lo = vsub(ld.origin, ld.jitter);
+    floe_vec3 far = {ld.origin.x + ld.spacing.x * (double)(ld.counts[0] - 1) + ld.jitter.x,
+                     ld.origin.y + ld.spacing.y * (double)(ld.counts[1] - 1) + ld.jitter.y,
+                     ld.origin.z + ld.spacing.z * (double)(ld.counts[2] - 1) + ld.jitter.z};
+    if (total > 0 && !(in_bounds(lo) && in_bounds(far)))
+        return sy_error(d, n, "%s: the lattice spans (%g, %g, %g) to (%g, %g, %g), beyond the limit of %g m on "
+                        "coordinates", p, lo.x, lo.y, lo.z, far.x, far.y, far.z, SY_MAX_COORD);
     if (!c->build)
         return count(c, g, where, total);
     floe_vec3 *pos;
@@ -719,7 +761,9 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     char msg[512];
     if (floe_gen_lattice(&ld, &pos, &np, msg, sizeof msg))
         return sy_error(d, g, "%s: %s", where, msg);
+    c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, NULL, r, np);
+    c->src_kind = SRC_ENTRY;
     free(pos);
     return rc;
 }
@@ -731,7 +775,7 @@ static int value_or_range(scene_ctx *c, sy_node *n, const char *where, const cha
 {
     sy_doc *d = c->d;
     if (!sy_is_seq(n)) {
-        if (sy_number_in(d, n, where, lo, 0, INFINITY, !allow_zero, 1))
+        if (sy_number_in(d, n, where, lo, 0, SY_MAX_COORD, !allow_zero, 0))
             return -1;
         *hi = *lo;
         return 0;
@@ -739,8 +783,8 @@ static int value_or_range(scene_ctx *c, sy_node *n, const char *where, const cha
     char q[SCENE_PATH];
     if (sy_seq_size(n) != 2)
         return sy_error(d, n, "%s: expected a %s or a range [min, max]", where, what);
-    if (sy_number_in(d, sy_seq_item(d, n, 0), scene_index(q, where, 0), lo, 0, INFINITY, !allow_zero, 1) ||
-        sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, where, 1), hi, *lo, INFINITY, 0, 1))
+    if (sy_number_in(d, sy_seq_item(d, n, 0), scene_index(q, where, 0), lo, 0, SY_MAX_COORD, !allow_zero, 0) ||
+        sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, where, 1), hi, *lo, SY_MAX_COORD, 0, 0))
         return -1;
     return 0;
 }
@@ -822,8 +866,8 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         return sy_error(d, n, "%s: expected two corners [[xmin, ymin, zmin], [xmax, ymax, zmax]]", p);
     {
         char q[SCENE_PATH];
-        if (sy_vec3(d, sy_seq_item(d, n, 0), scene_index(q, p, 0), &rd.lo) ||
-            sy_vec3(d, sy_seq_item(d, n, 1), scene_index(q, p, 1), &rd.hi))
+        if (sy_point(d, sy_seq_item(d, n, 0), scene_index(q, p, 0), &rd.lo) ||
+            sy_point(d, sy_seq_item(d, n, 1), scene_index(q, p, 1), &rd.hi))
             return -1;
         if (!(rd.lo.x < rd.hi.x && rd.lo.y < rd.hi.y && rd.lo.z < rd.hi.z))
             return sy_error(d, n, "%s: the first corner must be below the second on every axis", p);
@@ -890,7 +934,9 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         sd.seed = rd.seed;
         if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg))
             return sy_error(d, g, "%s: %s", where, msg);
+        c->src_kind = SRC_GENERATOR;
         int rc = add_shapes(c, g, where, &def, shape, bodies, placed);
+        c->src_kind = SRC_ENTRY;
         free(bodies);
         return rc;
     }
@@ -898,7 +944,9 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     double *rad;
     if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg))
         return sy_error(d, g, "%s: %s", where, msg);
+    c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
+    c->src_kind = SRC_ENTRY;
     free(pos);
     free(rad);
     return rc;

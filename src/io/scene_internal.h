@@ -23,6 +23,15 @@ typedef struct scene_motion {
     floe_motion m;
 } scene_motion;
 
+/* Where particles came from, for messages about them: ids first.. (up to
+ * the next range) were made by `node`. */
+typedef enum scene_src_kind { SRC_ENTRY = 0, SRC_TABLE, SRC_GENERATOR } scene_src_kind;
+typedef struct scene_src {
+    int64_t first;
+    sy_node *node;
+    scene_src_kind kind;
+} scene_src;
+
 typedef struct scene_ctx {
     sy_doc *d;
     floe_world *w;
@@ -40,6 +49,12 @@ typedef struct scene_ctx {
     scene_motion motions[FLOE_MAX_GROUPS];
     int n_motions;
     sy_node *run_time;         /* run.time node, for the dt conversion error */
+    sy_node *world_node, *dt_node; /* world section and world.dt (NULL if absent), for dt errors */
+    scene_src *src;            /* particle sources, in id order (pass 1) */
+    int n_src, cap_src;
+    scene_src_kind src_kind;   /* kind of the particles being added */
+    char *warnings;            /* "file:line:col: warning: ...\n" lines (scene_warn) */
+    size_t warn_len;
     /* output cadences given explicitly (others get defaults at the end) */
     int set_vtk, set_energy, set_history, set_progress;
 } scene_ctx;
@@ -61,6 +76,17 @@ int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
 int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where);          /* floe_last_error */
+/* Appends a warning "file:line:col: warning: message" at node n. Returns 0
+ * (-1 only when out of memory, recorded as the scene's error). */
+int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* scene_check.c: what the run would find before step 0, found at load:
+ * errors (dt, deep initial overlaps) and warnings (implausible materials,
+ * small overlaps). Called once the world and the run length are known. */
+int scene_diagnose(scene_ctx *c, const floe_scene *s);
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */
 int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
 

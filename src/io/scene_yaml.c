@@ -1,5 +1,6 @@
 /* Typed, positioned access to a YAML document tree (see scene_yaml.h). */
 #include "scene_yaml.h"
+#include "io/io_err.h"
 
 #include <errno.h>
 #include <math.h>
@@ -65,6 +66,7 @@ static unsigned char *read_file(const char *path, size_t *len, int *err_no)
         *err_no = errno;
         return NULL;
     }
+    /* sy_load checked the file before; it may still grow while read */
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
@@ -115,6 +117,39 @@ static void offset_to_pos(const unsigned char *buf, size_t len, size_t off, size
     }
 }
 
+/* libyaml's messages for the common slips, in words a scene's author knows.
+ * c is the character at the problem mark (0 if none). NULL: no translation. */
+static const char *plain_words(const yaml_parser_t *p, int c)
+{
+    const char *problem = p->problem ? p->problem : "", *context = p->context ? p->context : "";
+    if (!strcmp(problem, "found character that cannot start any token")) {
+        if (c == '\t')
+            return "tabs are not allowed for indentation in YAML; indent with spaces";
+        if (c == '@' || c == '`')
+            return "a value cannot start with '@' or '`' in YAML; put the text in quotes";
+        return NULL;
+    }
+    if (strstr(context, "quoted scalar"))
+        return "unclosed quote: the quoted text that starts here has no closing quote";
+    if (!strcmp(problem, "mapping values are not allowed in this context"))
+        return "unexpected ':' here: a value that contains ': ' must be quoted, or the line is indented "
+               "more than the keys above it";
+    if (!strcmp(problem, "did not find expected key"))
+        return "bad indentation: this line is not aligned with the keys of the mapping above it; indent "
+               "every key of a mapping by the same number of spaces";
+    if (!strcmp(problem, "did not find expected '-' indicator"))
+        return "bad indentation: this line is not aligned with the '- ' items of the list above it";
+    if (!strcmp(problem, "could not find expected ':'"))
+        return "missing ':' after a key (write 'key: value', with a space after the colon)";
+    if (!strcmp(problem, "did not find expected ',' or ']'"))
+        return "missing ',' or closing ']' in a [ ... ] list";
+    if (!strcmp(problem, "did not find expected ',' or '}'"))
+        return "missing ',' or closing '}' in a { ... } mapping";
+    if (!strcmp(problem, "block sequence entries are not allowed in this context"))
+        return "unexpected '- ' list item here: a list goes on the lines below its key, indented";
+    return NULL;
+}
+
 static int parser_error(sy_doc *d, const yaml_parser_t *p, const unsigned char *buf, size_t len)
 {
     const char *problem = p->problem ? p->problem : "unknown error";
@@ -126,6 +161,22 @@ static int parser_error(sy_doc *d, const yaml_parser_t *p, const unsigned char *
         return sy_error_at(d, line, col, "YAML error: %s", problem);
     }
     size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+    size_t at = p->problem_mark.index;
+    const char *words = plain_words(p, at < len ? buf[at] : 0);
+    if (words && p->context && strstr(p->context, "quoted scalar")) /* where the quote opens */
+        return sy_error_at(d, p->context_mark.line + 1, p->context_mark.column + 1, "%s", words);
+    /* libyaml's context ("while parsing a block mapping") as the thing it names */
+    const char *ctx = p->context ? p->context : "";
+    const char *what = strstr(ctx, "mapping")                                    ? "mapping"
+                       : strstr(ctx, "simple key")                               ? "key"
+                       : strstr(ctx, "collection") || strstr(ctx, "sequence") ? "list"
+                                                                                 : NULL;
+    if (words && what) {
+        return sy_error_at(d, line, col, "%s (the %s starts at line %zu, column %zu)", words, what,
+                           p->context_mark.line + 1, p->context_mark.column + 1);
+    }
+    if (words)
+        return sy_error_at(d, line, col, "%s", words);
     if (p->context)
         return sy_error_at(d, line, col, "YAML syntax error: %s (%s at line %zu, column %zu)", problem,
                            p->context, p->context_mark.line + 1, p->context_mark.column + 1);
@@ -263,6 +314,11 @@ static int add_child(sy_composer *k, uint32_t index)
     return 0;
 }
 
+/* Deepest nesting of lists and mappings accepted. A scene needs about 6
+ * levels; refusing deeper input at once also bounds libyaml's work, which
+ * grows with the square of the depth of an unfinished flow collection. */
+#define SY_MAX_DEPTH 64
+
 /* Builds one document's tree into d from the parser's events, after its
  * DOCUMENT-START event up to and including DOCUMENT-END. 0, or -1 with the
  * error recorded. */
@@ -318,6 +374,13 @@ static int compose(sy_doc *d, yaml_parser_t *p, const unsigned char *buf, size_t
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT: {
             int seq = ev.type == YAML_SEQUENCE_START_EVENT;
+            if (k.n_open >= SY_MAX_DEPTH) {
+                sy_error_at(d, ev.start_mark.line + 1, ev.start_mark.column + 1,
+                            "lists and mappings nested more than %d deep (a scene needs a handful of levels; "
+                            "is a closing ']' or '}' missing, or is this not a scene file?)", SY_MAX_DEPTH);
+                st = -2;
+                break;
+            }
             st = add_node(d, &k, seq ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE, &ev.start_mark,
                           seq ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor, &index);
             if (!st)
@@ -401,6 +464,10 @@ int sy_load(sy_doc *d, const char *path, char *err, size_t errlen)
     d->errlen = errlen;
     size_t len = 0;
     int err_no = 0;
+    char why[256];
+    /* a device or FIFO is refused before reading: /dev/zero never ends */
+    if (floe_io_input_file(path, (double)SCENE_MAX_FILE_BYTES, why, sizeof why))
+        return sy_error_at(d, 1, 1, "cannot read scene file: %s", why);
     unsigned char *buf = read_file(path, &len, &err_no);
     if (!buf)
         return sy_error_at(d, 1, 1, "cannot read scene file: %s", strerror(err_no));
@@ -525,11 +592,7 @@ sy_node *sy_get(sy_doc *d, sy_node *map, const char *key)
 static void describe(char *buf, size_t len, sy_node *n)
 {
     if (n && n->type == YAML_SCALAR_NODE && !sy_is_null(n)) {
-        const char *s = sval(n);
-        if (strlen(s) > 40)
-            snprintf(buf, len, "'%.37s...'", s);
-        else
-            snprintf(buf, len, "'%s'", s);
+        floe_io_quote(buf, len, sval(n));
     } else {
         snprintf(buf, len, "%s", sy_type_name(n));
     }
@@ -548,8 +611,12 @@ int sy_want_map(sy_doc *d, sy_node *n, const char *where)
 {
     if (sy_is_map(n))
         return 0;
-    char got[64];
+    char got[160];
     describe(got, sizeof got, n);
+    /* A file whose top level is text is not a scene (perhaps not YAML at
+     * all): its text is not echoed. */
+    if (!*where && n && n->type == YAML_SCALAR_NODE)
+        snprintf(got, sizeof got, "text (this is not a scene file)");
     return sy_error(d, n, "%s: expected a mapping (key: value pairs), got %s", *where ? where : "scene", got);
 }
 
@@ -557,7 +624,7 @@ int sy_want_seq(sy_doc *d, sy_node *n, const char *where)
 {
     if (sy_is_seq(n))
         return 0;
-    char got[64];
+    char got[160];
     describe(got, sizeof got, n);
     return sy_error(d, n, "%s: expected a list, got %s", where, got);
 }
@@ -707,9 +774,15 @@ int sy_parse_number(const char *s, double *out)
         *out = neg ? -(double)v : (double)v;
         return 0;
     }
-    /* Decimal: digits [. digits] [e[+-]digits], at least one mantissa digit.
-     * Validated here so that strtod's extra forms (hex floats, "nan", "inf",
-     * leading spaces) are not accepted. */
+    return sy_parse_decimal(s, out);
+}
+
+int sy_parse_decimal(const char *s, double *out)
+{
+    /* [+-] digits [. digits] [e[+-]digits], at least one mantissa digit.
+     * Validated here so that strtod's extra forms (hex, hex floats, "nan",
+     * "inf", leading spaces) are not accepted. */
+    const char *p = s + (*s == '+' || *s == '-');
     const char *q = p;
     int mant = 0;
     while (*q >= '0' && *q <= '9')
@@ -735,7 +808,7 @@ int sy_parse_number(const char *s, double *out)
     errno = 0;
     double v = strtod(s, NULL);
     if (errno == ERANGE && isinf(v))
-        return -1;
+        return -1; /* 1e999 */
     *out = v;
     return 0;
 }
@@ -743,7 +816,7 @@ int sy_parse_number(const char *s, double *out)
 int sy_str(sy_doc *d, sy_node *n, const char *where, const char **out)
 {
     if (!is_scalar_text(n) || sy_is_null(n)) {
-        char got[64];
+        char got[160];
         describe(got, sizeof got, n);
         return sy_error(d, n, "%s: expected a name (text), got %s", where, got);
     }
@@ -753,7 +826,7 @@ int sy_str(sy_doc *d, sy_node *n, const char *where, const char **out)
 
 int sy_number(sy_doc *d, sy_node *n, const char *where, double *out)
 {
-    char got[64];
+    char got[160];
     describe(got, sizeof got, n);
     if (!is_scalar_text(n) || sy_is_null(n))
         return sy_error(d, n, "%s: expected a number, got %s", where, got);
@@ -828,13 +901,9 @@ int sy_int(sy_doc *d, sy_node *n, const char *where, int64_t *out, int64_t lo, i
         goto range;
     *out = iv;
     return 0;
-range:;
-    char b[32];
-    if (hi == INT64_MAX)
-        snprintf(b, sizeof b, "inf)");
-    else
-        snprintf(b, sizeof b, "%lld]", (long long)hi);
-    return sy_error(d, n, "%s = %s is out of range [%lld, %s", where, s, (long long)lo, b);
+range:
+    /* the true bound, also for INT64_MAX: 1e19 is out of range, "inf" would say otherwise */
+    return sy_error(d, n, "%s = %s is out of range [%lld, %lld]", where, s, (long long)lo, (long long)hi);
 }
 
 int sy_is_bool(sy_node *n, int *out)
@@ -862,7 +931,7 @@ int sy_bool(sy_doc *d, sy_node *n, const char *where, int *out)
 {
     if (sy_is_bool(n, out))
         return 0;
-    char got[64];
+    char got[160];
     describe(got, sizeof got, n);
     return sy_error(d, n, "%s: expected true or false, got %s", where, got);
 }
@@ -870,7 +939,7 @@ int sy_bool(sy_doc *d, sy_node *n, const char *where, int *out)
 int sy_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out)
 {
     if (!sy_is_seq(n) || sy_seq_size(n) != 3) {
-        char got[64];
+        char got[160];
         if (sy_is_seq(n))
             snprintf(got, sizeof got, "a list of %d", sy_seq_size(n));
         else
@@ -890,13 +959,27 @@ int sy_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out)
     return 0;
 }
 
+int sy_point(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out)
+{
+    if (sy_vec3(d, n, where, out))
+        return -1;
+    const double v[3] = {out->x, out->y, out->z};
+    for (int i = 0; i < 3; i++) {
+        char w[300];
+        snprintf(w, sizeof w, "%s[%d]", where, i);
+        if (sy_range(d, sy_seq_item(d, n, i), w, v[i], -SY_MAX_COORD, SY_MAX_COORD, 0, 0))
+            return -1;
+    }
+    return 0;
+}
+
 int sy_scalar_or_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out)
 {
     if (sy_is_seq(n))
         return sy_vec3(d, n, where, out);
     double v;
     if (!is_scalar_text(n) || sy_is_null(n)) {
-        char got[64];
+        char got[160];
         describe(got, sizeof got, n);
         return sy_error(d, n, "%s: expected a number or a list of 3 numbers, got %s", where, got);
     }

@@ -105,6 +105,10 @@ int sy_edit_distance(const char *a, const char *b);
 /* Parses YAML number forms: 1, -2, 1e-3, 2.5E9, .5, +.inf, -.inf, .nan,
  * 0x1F, 0o17, 0b101. Returns 0 on success. */
 int sy_parse_number(const char *s, double *out);
+/* Only the finite decimal forms: [+-]digits[.digits][e[+-]digits] (also
+ * .5, 5.). The one number syntax of data files (particle tables, ASCII STL):
+ * no hex, no inf or nan. Returns 0 on success. */
+int sy_parse_decimal(const char *s, double *out);
 
 int sy_str(sy_doc *d, sy_node *n, const char *where, const char **out);
 int sy_number(sy_doc *d, sy_node *n, const char *where, double *out);
@@ -122,6 +126,14 @@ int sy_is_bool(sy_node *n, int *out);
 int sy_is_text(sy_node *n, const char *s);
 /* List of exactly 3 finite numbers. */
 int sy_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
+
+/* Largest magnitude of a coordinate or a length in a scene or a particle
+ * table, in m. Far beyond any granular scene (a light-hour is 1.1e12 m), and
+ * far below where differences, squares and cell counts of coordinates
+ * overflow (1e308): such values are typing slips, refused at once. */
+#define SY_MAX_COORD 1e12
+/* A point: sy_vec3 with every component in [-SY_MAX_COORD, SY_MAX_COORD]. */
+int sy_point(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
 /* Either one finite number (all three components) or a list of 3. */
 int sy_scalar_or_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
 

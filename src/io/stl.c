@@ -1,6 +1,7 @@
 /* STL reader (see stl.h). */
 #include "stl.h"
 #include "io/io_err.h"
+#include "io/scene_yaml.h" /* sy_parse_decimal: the number syntax of data files */
 
 #include <errno.h>
 #include <math.h>
@@ -145,9 +146,10 @@ static int expect(lexer *L, const char *kw)
     if (r == 0)
         return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected '%s'", L->name, L->tline,
                        L->tcol, kw);
+    char q[160];
     if (!word_is(L->tok, kw))
-        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected '%s', got '%s'", L->name, L->tline, L->tcol, kw,
-                       L->tok);
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected '%s', got %s", L->name, L->tline, L->tcol, kw,
+                           floe_io_quote(q, sizeof q, L->tok));
     return 0;
 }
 
@@ -159,11 +161,12 @@ static int read_num(lexer *L, double *out)
     if (r == 0)
         return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: unexpected end of file, expected a number", L->name,
                        L->tline, L->tcol);
-    char *end;
-    double v = strtod(L->tok, &end);
-    if (end == L->tok || *end || !isfinite(v))
-        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected a finite number, got '%s'", L->name, L->tline,
-                       L->tcol, L->tok);
+    /* decimal only, as in particle tables: strtod would take 0x10, inf and nan */
+    double v;
+    char q[160];
+    if (sy_parse_decimal(L->tok, &v) || !isfinite(v))
+        return floe_io_err(L->err, L->errlen, "%s:%zu:%zu: expected a finite decimal number, got %s", L->name,
+                           L->tline, L->tcol, floe_io_quote(q, sizeof q, L->tok));
     *out = v;
     return 0;
 }
@@ -196,16 +199,18 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
                 break;
             /* Some exporters write several solids into one file. */
             if (!word_is(L.tok, "solid")) {
-                floe_io_err(err, errlen, "%s:%zu:%zu: expected 'solid' or end of file after 'endsolid', got '%s'",
-                        name, L.tline, L.tcol, L.tok);
+                char q[160];
+                floe_io_err(err, errlen, "%s:%zu:%zu: expected 'solid' or end of file after 'endsolid', got %s",
+                            name, L.tline, L.tcol, floe_io_quote(q, sizeof q, L.tok));
                 goto done;
             }
             skip_line(&L);
             continue;
         }
         if (!word_is(L.tok, "facet")) {
-            floe_io_err(err, errlen, "%s:%zu:%zu: expected 'facet' or 'endsolid', got '%s'", name, L.tline, L.tcol,
-                    L.tok);
+            char q[160];
+            floe_io_err(err, errlen, "%s:%zu:%zu: expected 'facet' or 'endsolid', got %s", name, L.tline, L.tcol,
+                        floe_io_quote(q, sizeof q, L.tok));
             goto done;
         }
         double tmp;
@@ -288,6 +293,10 @@ int floe_stl_parse(const char *name, const unsigned char *buf, size_t len, floe_
 int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    char why[256];
+    /* before reading: /dev/zero would be read up to the limit, a FIFO would block */
+    if (floe_io_input_file(path, (double)FLOE_STL_MAX_BYTES, why, sizeof why))
+        return floe_io_err(err, errlen, "%s: cannot open: %s", path, why);
     FILE *f = fopen(path, "rb");
     if (!f)
         return floe_io_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));

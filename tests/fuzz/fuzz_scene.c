@@ -35,7 +35,8 @@ static void fuzz_copy(const char *name) {
 }
 
 static const char *const fuzz_files[] = {"ramp_ascii.stl", "ramp_binary.stl", "bad_garbage.stl",
-                                         "bad_truncated_ascii.stl", "bad_truncated_binary.stl", "scene.yaml"};
+                                         "bad_truncated_ascii.stl", "bad_truncated_binary.stl", "hex_ascii.stl",
+                                         "scene.yaml"};
 
 static void fuzz_cleanup(void) {
     for (size_t i = 0; i < sizeof fuzz_files / sizeof *fuzz_files; i++) {
