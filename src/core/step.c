@@ -9,6 +9,7 @@
 #include "core/step.h"
 #include "models/linear.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,29 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
+}
+
+void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n) {
+    size_t at = 0;
+    buf[0] = 0;
+#define ADD(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__), at = at < n ? at : n)
+    /* the critical step dt: auto works from: the contacts' stiffness, or
+     * the p-wave estimate while there are none */
+    double crit = floe__crit_dt(w);
+    if (!isfinite(crit)) crit = floe__pwave_dt(w);
+    if (w->dt > crit && crit > 0)
+        ADD("; likely cause: dt = %g s is %.3g times the critical time step %g s%s", w->dt, w->dt / crit, crit,
+            w->dt_auto ? "" : " (give a smaller dt, or dt: auto)");
+    /* a contact that exists since the start of the run: the bodies were
+     * placed overlapping (for a particle, the first such contact it has) */
+    for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 &&
+            w->con[k].g.uN < 0)
+            c = &w->con[k];
+    if (c && c->step_created == 0 && w->step <= 1)
+        ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
+            "positions and sizes", c->a, c->b);
+#undef ADD
 }
 
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
@@ -209,11 +233,13 @@ static floe_status process_contacts(floe_world *w) {
         if (bad[p] >= 0 && (first_bad < 0 || bad[p] < first_bad)) first_bad = bad[p];
     if (first_bad >= 0) {
         const floe_contact *c = &w->con[first_bad];
-        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
+        char cause[320];
+        floe__runaway_cause(w, c, -1, cause, sizeof cause);
+        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
                     c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
                                                       : "a non-finite force",
-                    c->g.uN, c->f.x);
+                    c->g.uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
@@ -340,9 +366,9 @@ static floe_status collide(floe_world *w) {
         w->bp.margin = m;
         w->bp.valid = 0;
     }
-    if (floe_broadphase_needs_rebuild(w) && !floe_broadphase_rebuild(w)) {
-        floe__error(w, "out of memory in the broad phase");
-        return FLOE_ERR_MEMORY;
+    if (floe_broadphase_needs_rebuild(w)) {
+        floe_status st = floe_broadphase_rebuild(w);
+        if (st != FLOE_OK) return st;
     }
     return contact_phase(w);
 }
@@ -394,6 +420,7 @@ floe_status floe_step(floe_world *w) {
         w->step++;
         w->time += w->dt;
         st = collide(w);
+        if (st == FLOE_OK) floe__boundary_end(w);
     }
     if (st == FLOE_OK && w->dt_auto && w->step % w->def.dyn_dt_period == 0) floe__update_dt(w);
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
