@@ -64,9 +64,10 @@ typedef struct floe_event {
     int64_t step;
     double time;
     int a, b;             /* particle ids */
-    floe_vec3 force;      /* local force at the event (on A) */
-    floe_vec3 torque;     /* local torque at the event (on A) */
-    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit */
+    floe_vec3 force;      /* local force at the event (on A); bond broken: the load that broke it */
+    floe_vec3 torque;     /* local torque at the event (on A); bond broken: likewise */
+    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit (Ice: bit 0 normal,
+                           * 1 shear, 2 twist, 3 rolling) */
     double value[2];      /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
 } floe_event;
 

@@ -45,6 +45,23 @@ static inline void accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, v
     t[b] = vadd(t[b], mB);
 }
 
+/* Keeps the load law reported for the break event of contact k (rare:
+ * one lock per break). */
+static void keep_break_load(floe_world *w, int k, const floe_event_load *ld) {
+#pragma omp critical(floe_break_load)
+    {
+        if (floe__grow((void **)&w->brk, &w->brkcap, w->nbrk + 1, sizeof *w->brk))
+            w->brk[w->nbrk++] = (struct floe_break_load){k, *ld};
+        else
+            w->brk_oom = 1;
+    }
+}
+
+static int by_contact(const void *x, const void *y) {
+    int a = ((const struct floe_break_load *)x)->k, b = ((const struct floe_break_load *)y)->k;
+    return (a > b) - (a < b);
+}
+
 /* Geometry, model law and force on both particles of contact k, summed into
  * f and t. Returns 0 if the contact is a runaway (non-finite force or an
  * overlap larger than a particle). */
@@ -58,6 +75,8 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
+    floe_event_load ld = {.set = 0};
+    ctx.event_load = &ld;
     floe_raw_contact raw;
     floe_geom *g = &c->g;
     if (fresh) {
@@ -77,7 +96,9 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
                            w->angvel[b], &ctx.vel, &ctx.angvel);
     }
     /* the Linear law, the most common, is called directly: same code, inlined */
-    if (!(m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc))) {
+    int keep = m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc);
+    if (ld.set) keep_break_load(w, k, &ld);
+    if (!keep) {
         c->flags |= CF_DELETE;
         return 1;
     }
@@ -113,9 +134,11 @@ void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particl
 #undef ADD
 }
 
-static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
+/* ld: the load to report if the law gave one, else NULL (the contact's). */
+static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail,
+                 const floe_event_load *ld) {
     if (!w->on_event) return;
-    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, detail, {0, 0}};
+    floe_event ev = {type, w->step, w->time, c->a, c->b, ld ? ld->f : c->f, ld ? ld->m : c->m, detail, {0, 0}};
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
     if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev.value);
     w->on_event(&ev, w->event_user);
@@ -190,6 +213,7 @@ static floe_status process_contacts(floe_world *w) {
     }
     const int renorm = w->step % w->def.renorm_period == 0;
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
+    w->nbrk = 0;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
@@ -228,6 +252,12 @@ static floe_status process_contacts(floe_world *w) {
         w->e_dashpot += accs[sl].dashpot;
         w->e_broken += accs[sl].broken;
     }
+    if (w->brk_oom) {
+        w->brk_oom = 0;
+        floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    if (w->nbrk > 1) qsort(w->brk, (size_t)w->nbrk, sizeof *w->brk, by_contact); /* contact order */
     int first_bad = -1;
     for (int p = 0; p < FLOE_PARTS; p++)
         if (bad[p] >= 0 && (first_bad < 0 || bad[p] < first_bad)) first_bad = bad[p];
@@ -263,16 +293,20 @@ static floe_status process_contacts(floe_world *w) {
 static floe_status finish_contacts(floe_world *w) {
     const int *flagged = w->scratch[SCR_FLAGGED];
     floe_broadphase *bp = &w->bp;
+    int nb = 0; /* the next break load (both lists ascend by contact) */
     for (int j = 0; j < w->nflagged; j++) {
         floe_contact *c = &w->con[flagged[j]];
-        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
-        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
-        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
+        const floe_event_load *ld = NULL;
+        while (nb < w->nbrk && w->brk[nb].k < flagged[j]) nb++;
+        if (nb < w->nbrk && w->brk[nb].k == flagged[j]) ld = &w->brk[nb].ld;
+        if (c->flags & CF_NEW) emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0, NULL);
+        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0, NULL);
+        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff, NULL);
         if (c->flags & CF_BROKE) {
             w->n_breaks++;
-            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff);
+            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff, ld);
         }
-        if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0);
+        if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0, NULL);
         else c->flags &= ~CF_TRANSIENT;
     }
     for (int j = w->nflagged - 1; j >= 0; j--) {

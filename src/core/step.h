@@ -29,6 +29,7 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     /* bodies that cannot translate freely act as infinitely heavy */
     ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
+    ctx->event_load = NULL;
 }
 void floe__update_dt(floe_world *w);
 /* step.c: the likely cause of a runaway (dt above the critical step, an

@@ -149,7 +149,7 @@ void floe_world_destroy(floe_world *w) {
                       w->capsules, w->ellipsoids, w->cylinders,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);

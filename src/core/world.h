@@ -118,6 +118,10 @@ struct floe_world {
 
     floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
 
+    /* this step's bond-break loads reported by laws (floe_event_load), by
+     * contact index; sorted before the events are emitted */
+    struct floe_break_load { int k; floe_event_load ld; } *brk; int nbrk, brkcap, brk_oom;
+
     void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
     int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
     int batch_off;                             /* tests: every contact through the per-contact path */
