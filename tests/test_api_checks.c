@@ -9,7 +9,9 @@
 #include "check.h"
 #include "core/world.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The last error mentions every one of the (NULL-terminated) words. */
@@ -232,6 +234,40 @@ static void test_overflowed_extent(void) {
     floe_world_destroy(w);
 }
 
+/* The CLI on a scene with a sphere at 1e308: `check` and `run` refuse it
+ * with the file position (the child gets an alarm of its own: a hang must
+ * not outlive the test). */
+static void test_cli_overflow(void) {
+    const char *scene = FLOE_TEST_DATA "/bad_overflow_pos.yaml";
+    char dir[] = "/tmp/floe_test_api_XXXXXX", log[64], out[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(log, sizeof log, "%s/log", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    const char *argv[2][6] = {{"floe", "check", scene, NULL}, {"floe", "run", scene, "--out", out, NULL}};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            alarm(20);
+            execv(FLOE_CLI, (char *const *)argv[k]);
+            _exit(127);
+        }
+        int st = 0;
+        waitpid(pid, &st, 0);
+        char *text = check_slurp(log, NULL);
+        REPORT("floe %s: status %d: %s", argv[k][1], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+               text ? text : "");
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+        CHECK(text && strstr(text, "bad_overflow_pos.yaml:8:") && strstr(text, "position"));
+        free(text);
+    }
+    unlink(log);
+    rmdir(out);
+    rmdir(dir);
+}
+
 /* dt far above the critical step: two spheres meet at step > 1 and the
  * contact runs away; the message names dt and the critical step. */
 static void test_runaway_dt(void) {
@@ -285,6 +321,7 @@ int main(void) {
     test_bad_ids();
     test_bad_values();
     test_overflowed_extent();
+    test_cli_overflow();
     test_runaway_dt();
     test_runaway_overlap();
     test_runaway_overflow();
