@@ -31,7 +31,7 @@ static double energy_of(const floe_world *w, floe_energy_term t) {
 
 static void test_added_sphere(void) {
     floe_world *w = make_pile(3, 3, 3, 0.0, 0.5, 1);
-    CHECK(floe_run(w, 20000) == FLOE_OK); /* landed: friction has worked */
+    CHECK(floe_run(w, 14000) == FLOE_OK); /* landed: friction has worked */
     CHECK(energy_of(w, FLOE_E_PLASTIC) > 0);
     double scale, before = imbalance(w, &scale), e[FLOE_E_COUNT];
     floe_energy(w, e);
@@ -39,7 +39,7 @@ static void test_added_sphere(void) {
     /* a sphere thrown down onto the pile: more kinetic energy than the pile has */
     floe_body_def b = floe_default_body_def();
     b.material = 0;
-    b.pos = (floe_vec3){0.018, 0.018, 0.08};
+    b.pos = (floe_vec3){0.018, 0.018, 0.05};
     b.vel = (floe_vec3){0.3, -0.2, -2.0};
     b.angvel = (floe_vec3){0, 50, 0};
     int id = floe_add_sphere(w, &b, 0.005);
@@ -52,11 +52,13 @@ static void test_added_sphere(void) {
     CHECK(e[FLOE_E_BOUNDARY] - boundary_before > 0.002); /* the input (~2.7 mJ) went there */
     /* and the balance keeps holding while the sphere lands */
     double worst = 0;
-    for (int s = 0; s < 20; s++) {
+    for (int s = 0; s < 12; s++) {
         CHECK(floe_run(w, 500) == FLOE_OK);
         worst = fmax(worst, fabs(imbalance(w, &scale_after) - before));
     }
-    REPORT("add: then worst |change of total - total0| over 10000 steps %.3e J of %.3e J\n", worst, scale_after);
+    REPORT("add: then worst |change of total - total0| over 6000 steps %.3e J of %.3e J; vz %.3f m/s\n", worst,
+           scale_after, floe_velocities(w)[id].z);
+    CHECK(floe_velocities(w)[id].z > -1.5); /* it hit the pile (free fall would give -2.1 m/s) */
     CHECK(worst < 2e-3 * scale_after);
     floe_world_destroy(w);
 }
@@ -65,7 +67,7 @@ static void test_added_sphere(void) {
  * DOFs mid-run: no jump either. */
 static void test_setters(void) {
     floe_world *w = make_pile(2, 2, 2, 0.0, 0.5, 1);
-    CHECK(floe_run(w, 20000) == FLOE_OK);
+    CHECK(floe_run(w, 14000) == FLOE_OK);
     CHECK(energy_of(w, FLOE_E_PLASTIC) > 0);
     int n = floe_particle_count(w), top = n - 1;
     double scale, before = imbalance(w, &scale);
@@ -80,11 +82,11 @@ static void test_setters(void) {
     REPORT("setters: total - total0 %.6e J -> %.6e J (scale %.4e -> %.4e J)\n", before, after, scale, scale_after);
     CHECK(fabs(after - before) <= 1e-12 * scale_after);
     double worst = 0;
-    for (int s = 0; s < 20; s++) {
+    for (int s = 0; s < 12; s++) {
         CHECK(floe_run(w, 500) == FLOE_OK);
         worst = fmax(worst, fabs(imbalance(w, &scale_after) - before));
     }
-    REPORT("setters: then worst |change of total - total0| over 10000 steps %.3e J of %.3e J\n", worst, scale_after);
+    REPORT("setters: then worst |change of total - total0| over 6000 steps %.3e J of %.3e J\n", worst, scale_after);
     CHECK(worst < 2e-3 * scale_after);
     floe_world_destroy(w);
 }
