@@ -194,7 +194,8 @@ floe_body_def floe_default_body_def(void);
 /* Each returns the new particle id, or -1 (see floe_last_error): a bad
  * def (not from floe_default_body_def, unknown material, values beyond
  * FLOE_MAX_COORD or not finite, a zero or non-finite orientation), a size
- * out of (0, FLOE_MAX_COORD] or a mass or inertia that is not positive and
+ * beyond FLOE_MAX_COORD or not positive (a capsule's shaft and a facet's
+ * half thickness may be 0), or a mass or inertia that is not positive and
  * finite. Added after the first step, the body's kinetic energy enters the
  * energy balance as boundary work (FLOE_E_BOUNDARY), so the balance error
  * does not jump. */
