@@ -60,7 +60,7 @@ static void run(uint64_t seed0, double skin, int nbig) {
     }
     w->skin = skin;
     CHECK(floe__prepare(w));
-    CHECK(floe_broadphase_rebuild(w));
+    CHECK(floe_broadphase_rebuild(w) == FLOE_OK);
     int n = w->np;
     unsigned char *seen = calloc((size_t)n * n, 1);
     int dup = 0, far = 0, order = 0, missing = 0, expected = 0;

@@ -3,7 +3,7 @@
  * breakN 1e-4, alpha (1, 1), beta (0.1, 0.1, 0.1), mu 0.05), both fully
  * blocked and driven by prescribed velocities. */
 #include "check.h"
-#include <floe/floe.h>
+#include "core/world.h" /* batch_off: the per-contact path only */
 
 #define PI 3.14159265358979323846
 static const double R = 0.01;
@@ -17,12 +17,16 @@ typedef struct pair {
     floe_world *w;
     int a, b, events[FLOE_EVENT_COUNT];
     uint32_t last_detail;
+    floe_event last_break;
 } pair;
 
 static void on_event(const floe_event *ev, void *user) {
     pair *p = user;
     p->events[ev->type]++;
-    if (ev->type == FLOE_EVENT_BOND_BROKEN) p->last_detail = ev->detail;
+    if (ev->type == FLOE_EVENT_BOND_BROKEN) {
+        p->last_detail = ev->detail;
+        p->last_break = *ev;
+    }
 }
 
 static void make(pair *p, double overlap, int bonds0, int bonds1, int ini_eqlb, double dt) {
@@ -75,10 +79,14 @@ static void test_parameters(void) {
     floe_world_destroy(p.w);
 }
 
-/* Drives one sense with a constant rate and returns the step at which the
- * bond broke; checks the load just before matched the limit within one
- * increment. */
-static void test_break_sense(int sense) {
+/* Drives one sense with a constant rate until the bond breaks; checks the
+ * load just before matched the limit within one increment, and that the
+ * break event reports the load that broke the bond (over the limit by at
+ * most one increment) and the sense, whether the contact survives (shear,
+ * twist, roll: its kept load is then cut back by plasticity) or not
+ * (normal). batch_off: every step through the per-contact path; the
+ * batched kernel must give the same event (returned in *ev). */
+static void test_break_sense(int sense, int batch_off, floe_event *ev) {
     const double dt = 1e-7;
     /* only the driven sense is breakable: bonds = all bonded | brk bit of the sense */
     int bonds = 15 | (16 << sense);
@@ -86,6 +94,7 @@ static void test_break_sense(int sense) {
     /* compressed by 1e-7 (ini_eqlb off) so that shear, twist, roll breaks leave a
      * contact in compression; the normal test starts touching */
     make(&p, sense == 0 ? 0 : 1e-7, bonds, bonds, sense == 0, dt);
+    p.w->batch_off = batch_off;
     double rate = 0, limit = 0, k = 0;
     if (sense == 0) { floe_set_velocity(p.w, p.b, (floe_vec3){1e-3, 0, 0}); rate = 1e-3; limit = FNB; k = KN; }
     if (sense == 1) { floe_set_velocity(p.w, p.b, (floe_vec3){0, 1e-3, 0}); rate = 1e-3; limit = FTB; k = 0.2 * KN; }
@@ -106,6 +115,14 @@ static void test_break_sense(int sense) {
     CHECK(p.events[FLOE_EVENT_BOND_BROKEN] == 1);
     CHECK(p.last_detail == (1u << sense));  /* the driven sense exceeded its limit */
     CHECK(last_load <= limit && last_load > limit - 1.01 * inc);
+    /* the event: the trial load, over the limit */
+    floe_vec3 f = p.last_break.force, m = p.last_break.torque;
+    double logged[4] = {f.x, hypot(f.y, f.z), fabs(m.x), hypot(m.y, m.z)};
+    REPORT("sense %d (%s path): break event load %.7g (limit %.7g), detail %u\n", sense,
+           batch_off ? "per-contact" : "batched", logged[sense], limit, p.last_break.detail);
+    CHECK(logged[sense] > limit * (1 - 1e-7) && logged[sense] <= limit + 1.01 * inc); /* limit: 8 digits */
+    CHECK_NEAR(logged[sense], last_load + inc, 1e-6 * limit);
+    *ev = p.last_break;
     double s[16];
     if (sense == 0) {
         /* in tension: deleted in the same step as the break */
@@ -256,7 +273,12 @@ int main(void) {
     test_parameters();
     test_plastic_limits();
     test_breaking_energy();
-    for (int s = 0; s < 4; s++) test_break_sense(s);
+    for (int s = 0; s < 4; s++) {
+        floe_event batched, single;
+        test_break_sense(s, 0, &batched);
+        test_break_sense(s, 1, &single);
+        CHECK(memcmp(&batched, &single, sizeof batched) == 0); /* both paths: the same event, bit for bit */
+    }
     test_unbonded_tension();
     test_bonds0_bonds1();
     return CHECK_DONE();

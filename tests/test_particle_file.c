@@ -135,7 +135,7 @@ static void test_full_table(void)
                             "  # an indented comment\n"
                             "\t\n"
                             "0.1,0.2,0.3,\"0.0625\",-1,-2,-3,-4,-5,-6,steel,lid;probe\n"
-                            "1e12,-4.9406564584124654e-324,-1e12,1e-300,0,0,0,0,0,0,\"glass\",  lid ; bed ");
+                            "1e12,-4.9406564584124654e-324,-1e12,1e-30,0,0,0,0,0,0,\"glass\",  lid ; bed ");
     floe_scene s;
     CHECK(load("s.yaml", &s) == 0);
     if (!s.world)
@@ -164,7 +164,7 @@ static void test_full_table(void)
     CHECK(same_vec(x[2], 0.1, 0.2, 0.3) && r[2] == 0.0625);
     CHECK(same_vec(v[2], -1, -2, -3) && same_vec(av[2], -4, -5, -6));
     CHECK(m[2] == steel && g[2] == (1u << lid | 1u << probe)); /* the row's group replaces the entry's */
-    CHECK(same_vec(x[3], 1e12, -4.9406564584124654e-324, -1e12) && r[3] == 1e-300); /* the coordinate limit */
+    CHECK(same_vec(x[3], 1e12, -4.9406564584124654e-324, -1e12) && r[3] == 1e-30); /* the coordinate limit */
     CHECK(m[3] == glass && g[3] == (1u << lid | 1u << bed));
     CHECK(same_vec(x[4], 9, 9, 9) && r[4] == 0.25 && m[4] == glass);
     floe_scene_free(&s);

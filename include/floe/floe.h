@@ -32,8 +32,21 @@ typedef enum floe_status {
     FLOE_ERR_RUNAWAY, /* the simulation blew up: NaN, huge overlap, particle far away */
 } floe_status;
 
-/* Message of the last error on this world (never NULL). */
+/* Message of the last error on this world (never NULL). Functions that take
+ * an id (particle, material, group, contact, axis) check it: a bad id gives
+ * FLOE_ERR_ARG (or the documented sentinel: -1, NULL, NaN) and a message
+ * naming the function, the id and the valid range. Read-only functions write
+ * the message too (only on a bad id), so do not call them on one world from
+ * several threads at once with ids that may be bad. */
 const char *floe_last_error(const floe_world *w);
+
+/* Limits on what the API accepts (FLOE_ERR_ARG beyond them): coordinates,
+ * velocity and angular velocity components at most FLOE_MAX_COORD in
+ * magnitude; sizes (radii, semi-axes, shaft, half thickness) at most
+ * FLOE_MAX_COORD, and a body's mass and inertia must come out positive and
+ * finite. Sums and products of such values stay finite, so no step works
+ * on an overflowed number. */
+#define FLOE_MAX_COORD 1e100
 
 /* ---- world ------------------------------------------------------------ */
 
@@ -51,9 +64,10 @@ typedef struct floe_event {
     int64_t step;
     double time;
     int a, b;             /* particle ids */
-    floe_vec3 force;      /* local force at the event (on A) */
-    floe_vec3 torque;     /* local torque at the event (on A) */
-    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit */
+    floe_vec3 force;      /* local force at the event (on A); bond broken: the load that broke it */
+    floe_vec3 torque;     /* local torque at the event (on A); bond broken: likewise */
+    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit (Ice: bit 0 normal,
+                           * 1 shear, 2 twist, 3 rolling) */
     double value[2];      /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
 } floe_event;
 
@@ -72,15 +86,37 @@ typedef struct floe_world_def {
     int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
     floe_event_fn *on_event; /* called serially, in a deterministic order */
     void *event_user;
+    int internal_cookie;   /* set by floe_default_world_def; do not touch */
 } floe_world_def;
 
+/* Ranges floe_world_create checks: dt finite (<= 0: auto), dt_safety (0, 1],
+ * dyn_dt_period and renorm_period >= 1, damping [0, 1), skin finite,
+ * legacy_lens 0 or 1, threads [0, FLOE_MAX_THREADS], dimension 2 or 3,
+ * gravity components finite and at most FLOE_MAX_COORD.
+ *
+ * Threads: with an explicit thread count on a machine that other processes
+ * keep busy, set OMP_WAIT_POLICY=passive in the environment before the
+ * program starts (libgomp's waiting threads spin otherwise and a step can
+ * take ten times longer); the floe CLI sets it itself. */
+#define FLOE_MAX_THREADS 4096
+
+/* Always start from this and change fields: floe_world_create refuses a def
+ * it did not make (e.g. `floe_world_def def = {0};`), whose zeroes would
+ * otherwise run into a division by zero at the first step. */
 floe_world_def floe_default_world_def(void);
+/* NULL: the defaults. Returns NULL if the def was not made by
+ * floe_default_world_def, holds a value out of range, or memory ran out;
+ * floe_create_error() then says which. The library never prints. */
 floe_world *floe_world_create(const floe_world_def *def);
+/* Why the last floe_world_create on this thread returned NULL ("" if it did
+ * not); the text stays valid until the next floe_world_create on this thread. */
+const char *floe_create_error(void);
 void floe_world_destroy(floe_world *w);
 void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user);
-void floe_set_threads(floe_world *w, int threads);   /* 0: automatic (see floe_world_def) */
+/* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
+floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w);          /* threads the steps use (or will use) */
-void floe_set_gravity(floe_world *w, floe_vec3 g);
+floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
 
 /* ---- contact models and materials -------------------------------------- */
 
@@ -112,10 +148,10 @@ const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
 int floe_add_material(floe_world *w, const char *name, const char *model);
 int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
 int floe_material_count(const floe_world *w);
-const char *floe_material_name(const floe_world *w, int mat);
+const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
-double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN if unknown */
+double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */
 
 /* Law parameters of the world's default instance of a model. */
 floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value);
@@ -149,11 +185,20 @@ typedef struct floe_body_def {
     int material;
     uint32_t blocked;  /* FLOE_DOF_* mask; a fully blocked body keeps its velocity */
     uint32_t groups;   /* bit g set: member of group g */
+    int internal_cookie; /* set by floe_default_body_def; do not touch */
 } floe_body_def;
 
+/* Always start from this: floe_add_* refuse a def it did not make. */
 floe_body_def floe_default_body_def(void);
 
-/* Each returns the new particle id, or -1 (see floe_last_error). */
+/* Each returns the new particle id, or -1 (see floe_last_error): a bad
+ * def (not from floe_default_body_def, unknown material, values beyond
+ * FLOE_MAX_COORD or not finite, a zero or non-finite orientation), a size
+ * beyond FLOE_MAX_COORD or not positive (a capsule's shaft and a facet's
+ * half thickness may be 0), or a mass or inertia that is not positive and
+ * finite. Added after the first step, the body's kinetic energy enters the
+ * energy balance as boundary work (FLOE_E_BOUNDARY), so the balance error
+ * does not jump. */
 int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius);
 /* Plane through def->pos normal to `axis` (0,1,2). sense +1/-1: contacts only
  * from that side; 0: either side (fixed at contact creation). Fully blocked. */
@@ -174,7 +219,7 @@ int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 semi_a
 int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius);
 
 int floe_particle_count(const floe_world *w);
-floe_shape_type floe_particle_shape(const floe_world *w, int id);
+floe_shape_type floe_particle_shape(const floe_world *w, int id); /* FLOE_SHAPE_COUNT for a bad id */
 const floe_vec3 *floe_positions(const floe_world *w);
 const floe_vec3 *floe_velocities(const floe_world *w);
 const floe_vec3 *floe_angular_velocities(const floe_world *w);
@@ -200,11 +245,17 @@ int floe_wall_axis(const floe_world *w, int id, int *sense);
 /* Facet vertices in global coordinates; FLOE_ERR_ARG if `id` is not a facet. */
 floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]);
 
-/* Writable state for set-up and tests (set before or between steps). */
-void floe_set_position(floe_world *w, int id, floe_vec3 pos);
-void floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
-void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
-void floe_set_blocked(floe_world *w, int id, uint32_t blocked);
+/* Writable state for set-up and tests (set before or between steps).
+ * FLOE_ERR_ARG for a bad id or a value not finite or beyond FLOE_MAX_COORD.
+ * After the first step, the energy a change brings in or takes out (kinetic
+ * and rotational energy, gravity potential of a moved body) is booked as
+ * boundary work (FLOE_E_BOUNDARY), so the balance error does not jump; the
+ * elastic energy of contacts that a move strains is not (it is not known
+ * until the next step). */
+floe_status floe_set_position(floe_world *w, int id, floe_vec3 pos);
+floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
+floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
+floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 
 /* ---- groups and prescribed motion ------------------------------------- */
 
@@ -213,7 +264,7 @@ void floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 int floe_add_group(floe_world *w, const char *name);     /* returns the group id (bit), or -1 */
 int floe_find_group(const floe_world *w, const char *name);
 int floe_group_count(const floe_world *w);
-const char *floe_group_name(const floe_world *w, int g);
+const char *floe_group_name(const floe_world *w, int g); /* NULL for a bad id */
 
 typedef struct floe_motion {
     floe_vec3 vel;      /* imposed velocity while active */
@@ -229,7 +280,8 @@ floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
 /* A constant external force and torque on every member of the group (added
  * to contact forces and gravity on free DOFs; its work counts as boundary work). */
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
-/* Sum of contact forces and of torques about the origin on the group's members. */
+/* Sum of contact forces and of torques about the origin on the group's
+ * members; NaN components for a bad group id. */
 floe_vec3 floe_group_force(const floe_world *w, int g);
 floe_vec3 floe_group_torque(const floe_world *w, int g);
 
@@ -253,10 +305,10 @@ int floe_contact_count(const floe_world *w);
 int floe_bonded_count(const floe_world *w);      /* contacts that carry a bond now */
 int64_t floe_break_count(const floe_world *w);   /* bonds broken since the start */
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
-/* Index of the contact between a and b, or -1. */
+/* Index of the contact between a and b, or -1 (also for a bad particle id). */
 int floe_contact_find(const floe_world *w, int a, int b);
 /* Model-specific state of contact i (names from floe_model_info.state_names
- * of its model); returns the number of values written (<= cap). */
+ * of its model); returns the number of values written (<= cap), 0 for a bad id. */
 int floe_contact_state(const floe_world *w, int i, double *out, int cap);
 
 /* Model methods (e.g. the soft-bond model's bond, unbond, area, deformability):
@@ -298,7 +350,9 @@ typedef enum floe_energy_term {
     FLOE_E_DAMPING,       /* cumulative Cundall damping dissipation */
     FLOE_E_DASHPOT,       /* cumulative viscous dashpot dissipation */
     FLOE_E_BROKEN,        /* cumulative elastic energy lost when contacts break or are deleted */
-    FLOE_E_BOUNDARY,      /* cumulative work done on the system by prescribed-motion bodies */
+    FLOE_E_BOUNDARY,      /* cumulative work done on the system from outside: prescribed-motion
+                           * bodies, group loads, and energy brought in through the API after
+                           * the first step (bodies added, positions and velocities set) */
     FLOE_E_TOTAL,         /* kinetic + rotational + gravity + elastic + dissipated - boundary work */
     FLOE_E_ERROR,         /* (total - initial total) / max(reference energy, tiny) */
     FLOE_E_COUNT

@@ -20,6 +20,11 @@ int floe_broadphase_needs_rebuild(const floe_world *w) {
     return !w->bp.valid || !(w->bp.max_moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
 }
 
+static floe_status oom(floe_world *w) {
+    floe__error(w, "out of memory in the broad phase at step %lld", (long long)w->step);
+    return FLOE_ERR_MEMORY;
+}
+
 typedef struct grid {
     vec3 lo, hi;   /* box of the gridded bodies' centres */
     double h;
@@ -170,7 +175,29 @@ static int push_ordered(floe_broadphase *bp, const floe_world *w, int i, int j) 
     return floe_narrowphase(w->shape[i], w->shape[j]) ? push_pair(bp, i, j) : 1;
 }
 
-int floe_broadphase_rebuild(floe_world *w) {
+/* The grid's cell size h: at least the largest gridded body and the search
+ * distance, grown until there are at most ~2 cells per body whatever the
+ * spread. Refuses (runaway) an extent or cell size that is not finite, which
+ * would keep the growth loop from ending; the loop is bounded anyway. */
+static floe_status size_grid(floe_world *w, grid *g, int ns) {
+    vec3 span = vsub(g->hi, g->lo);
+    for (int it = 0; visfinite(span) && g->h > 0 && isfinite(g->h) && it < 20000; it++) {
+        double ex = span.x / g->h + 1, ey = span.y / g->h + 1, ez = span.z / g->h + 1;
+        if (ex * ey * ez <= 2.0 * ns + 64) {
+            g->nx = (int)ex;
+            g->ny = (int)ey;
+            g->nz = (int)ez;
+            return FLOE_OK;
+        }
+        g->h *= 1.26;
+    }
+    floe__error(w, "runaway at step %lld: the broad phase cannot size its grid: the bodies span (%g, %g, %g) m with "
+                "cells of %g m (skin %g m); a position or the skin is not finite or overflowed",
+                (long long)w->step, span.x, span.y, span.z, g->h, w->skin);
+    return FLOE_ERR_RUNAWAY;
+}
+
+floe_status floe_broadphase_rebuild(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     bp->npairs = 0;
     double skin = w->skin + bp->margin; /* search distance */
@@ -199,23 +226,16 @@ int floe_broadphase_rebuild(floe_world *w) {
     }
     grid g = {lo, hi, 2 * rmax + skin, 1, 1, 1};
     if (ns > 0) {
-        /* bound the cell count by ~2 per body, whatever the spread */
-        for (;;) {
-            double ex = (hi.x - lo.x) / g.h + 1, ey = (hi.y - lo.y) / g.h + 1, ez = (hi.z - lo.z) / g.h + 1;
-            if (ex * ey * ez <= 2.0 * ns + 64) {
-                g.nx = (int)ex; g.ny = (int)ey; g.nz = (int)ez;
-                break;
-            }
-            g.h *= 1.26;
-        }
+        floe_status st = size_grid(w, &g, ns);
+        if (st != FLOE_OK) return st;
     }
     int ncells = g.nx * g.ny * g.nz;
-    if (!floe__grow((void **)&bp->cell_start, &bp->ncells_cap, ncells + 1, sizeof(int))) return 0;
+    if (!floe__grow((void **)&bp->cell_start, &bp->ncells_cap, ncells + 1, sizeof(int))) return oom(w);
     if (!floe__grow((void **)&bp->cell_items, &bp->nitems_cap, w->np, sizeof(int)) ||
         !floe__grow((void **)&bp->cell_of, &bp->cell_of_cap, w->np, sizeof(int)))
-        return 0;
+        return oom(w);
     vec3 *ext = floe__scratch(w, SCR_EXTENTS, sizeof(vec3) * (size_t)(w->np > 0 ? w->np : 1));
-    if (!ext) return 0;
+    if (!ext) return oom(w);
     /* counting sort of gridded bodies into cells (stable: ids ascend within a cell) */
     memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
     for (int i = 0; i < w->np; i++) {
@@ -231,7 +251,7 @@ int floe_broadphase_rebuild(floe_world *w) {
     for (int c = 0; c < ncells; c++) bp->cell_start[c + 1] += bp->cell_start[c];
     {
         int *next = malloc(sizeof(int) * (size_t)ncells);
-        if (!next) return 0;
+        if (!next) return oom(w);
         memcpy(next, bp->cell_start, sizeof(int) * (size_t)ncells);
         for (int i = 0; i < w->np; i++)
             if (bp->cell_of[i] >= 0) bp->cell_items[next[bp->cell_of[i]]++] = i;
@@ -252,7 +272,7 @@ int floe_broadphase_rebuild(floe_world *w) {
                     vset(&d, ax, 0);
                     dist = vlen(d) - rc - w->bound[j];
                 }
-                if (dist < skin && !push_ordered(bp, w, i, j)) return 0;
+                if (dist < skin && !push_ordered(bp, w, i, j)) return oom(w);
             }
         } else if (sh == FLOE_SHAPE_FACET && ns + nlarge > 0) {
             vec3 v[3];
@@ -261,7 +281,7 @@ int floe_broadphase_rebuild(floe_world *w) {
                 if (bp->cell_of[j] != -2) continue;
                 vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
                 double lim = w->bound[j] + w->radius[i] + skin;
-                if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return 0;
+                if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return oom(w);
             }
             if (ns == 0) continue;
             double m = w->radius[i] + rmax + skin;
@@ -279,7 +299,7 @@ int floe_broadphase_rebuild(floe_world *w) {
                             int j = bp->cell_items[s];
                             vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
                             double lim = w->bound[j] + w->radius[i] + skin;
-                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return 0;
+                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return oom(w);
                         }
                     }
         }
@@ -302,7 +322,7 @@ int floe_broadphase_rebuild(floe_world *w) {
                     int cc = x + g.nx * (y + g.ny * z);
                     for (int s = bp->cell_start[cc]; s < bp->cell_start[cc + 1]; s++) {
                         int j = bp->cell_items[s];
-                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
+                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
                     }
                 }
             }
@@ -313,7 +333,7 @@ int floe_broadphase_rebuild(floe_world *w) {
     for (int i = 0; nlarge && i < w->np; i++) {
         if (bp->cell_of[i] != -2) continue;
         for (int j = i + 1; j < w->np; j++)
-            if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
+            if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
         if (ns == 0) continue;
         vec3 m = vadd(extent_of(w, ext, i), v3(rmax + skin, rmax + skin, rmax + skin));
         vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
@@ -325,16 +345,16 @@ int floe_broadphase_rebuild(floe_world *w) {
                     for (int s = bp->cell_start[cx + g.nx * (cy + g.ny * cz)];
                          s < bp->cell_start[cx + g.nx * (cy + g.ny * cz) + 1]; s++) {
                         int j = bp->cell_items[s];
-                        if (near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return 0;
+                        if (near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
                     }
     }
     for (int i = 0; i < w->np; i++) {
         bp->ref_pos[i] = w->pos[i];
         bp->ref_ori[i] = w->ori[i];
     }
-    if (!link_contacts(w)) return 0;
+    if (!link_contacts(w)) return oom(w);
     sort_contacts(w);
     bp->rebuilds++;
     bp->valid = 1;
-    return 1;
+    return FLOE_OK;
 }

@@ -27,7 +27,9 @@ static inline double floe_moved2(const floe_world *w, int i) {
 
 /* 1 if some body moved more than half the skin since the last rebuild. */
 int floe_broadphase_needs_rebuild(const floe_world *w);
-/* Rebuilds the pair list and links live contacts to their pairs; 0 on OOM. */
-int floe_broadphase_rebuild(floe_world *w);
+/* Rebuilds the pair list and links live contacts to their pairs. Errors
+ * (with the world's message): FLOE_ERR_MEMORY, FLOE_ERR_RUNAWAY when the
+ * bodies' extent or the skin is not finite. */
+floe_status floe_broadphase_rebuild(floe_world *w);
 
 #endif

@@ -12,45 +12,47 @@ const char *floe_energy_name(floe_energy_term t) {
     return (unsigned)t < FLOE_E_COUNT ? energy_names[t] : NULL;
 }
 
-/* Kinetic energy at the current time t: v(t) = v(t - dt/2) + dt/2 a(t), with
- * the forces just computed; only free DOFs count (blocked ones are boundary). */
-static void kinetic(const floe_world *w, double *trans, double *rot) {
-    double et = 0, er = 0, h = 0.5 * w->dt;
+/* Kinetic energy of body i at the current time t, added to *trans and *rot:
+ * v(t) = v(t - dt/2) + dt/2 a(t), with the forces just computed; only free
+ * DOFs count (blocked ones are boundary). loaded: floe__loaded_groups(w). */
+void floe__body_kinetic(const floe_world *w, int i, uint32_t loaded, double *trans, double *rot) {
+    double h = 0.5 * w->dt;
     vec3 g = w->def.gravity;
-    uint32_t loaded = floe__loaded_groups(w);
-    for (int i = 0; i < w->np; i++) {
-        uint32_t bl = w->blocked[i];
-        if (bl == FLOE_DOF_ALL) continue;
-        double m = w->mass[i];
-        vec3 In = w->inertia[i];
-        double I = In.x;
-        vec3 fe, te;
-        floe__external_load(w, i, loaded, &fe, &te);
-        if (I > 0 && (In.x != In.y || In.y != In.z) && (bl & 56u) != 56u) {
-            /* aspherical: 1/2 w.(R I R^T) w, from the angular momentum at t */
-            quat q = w->ori[i];
-            vec3 L = w->angmom[i];
-            if (!visfinite(L)) L = qrotate(q, vmul(In, qrotate(qconj(q), w->angvel[i])));
-            vec3 t = vadd(w->torque[i], te);
-            for (int k = 0; k < 3; k++)
-                if (bl & (8u << k)) vset(&t, k, 0);
-            vec3 lb = qrotate(qconj(q), vmadd(L, t, h));
-            er += 0.5 * (lb.x * lb.x / In.x + lb.y * lb.y / In.y + lb.z * lb.z / In.z);
-            I = 0; /* done */
+    uint32_t bl = w->blocked[i];
+    if (bl == FLOE_DOF_ALL) return;
+    double m = w->mass[i];
+    vec3 In = w->inertia[i];
+    double I = In.x;
+    vec3 fe, te;
+    floe__external_load(w, i, loaded, &fe, &te);
+    if (I > 0 && (In.x != In.y || In.y != In.z) && (bl & 56u) != 56u) {
+        /* aspherical: 1/2 w.(R I R^T) w, from the angular momentum at t */
+        quat q = w->ori[i];
+        vec3 L = w->angmom[i];
+        if (!visfinite(L)) L = qrotate(q, vmul(In, qrotate(qconj(q), w->angvel[i])));
+        vec3 t = vadd(w->torque[i], te);
+        for (int k = 0; k < 3; k++)
+            if (bl & (8u << k)) vset(&t, k, 0);
+        vec3 lb = qrotate(qconj(q), vmadd(L, t, h));
+        *rot += 0.5 * (lb.x * lb.x / In.x + lb.y * lb.y / In.y + lb.z * lb.z / In.z);
+        I = 0; /* done */
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!(bl & (1u << k)) && m > 0) {
+            double v = vcomp(w->vel[i], k) + h * ((vcomp(w->force[i], k) + vcomp(fe, k)) / m + vcomp(g, k));
+            *trans += 0.5 * m * v * v;
         }
-        for (int k = 0; k < 3; k++) {
-            if (!(bl & (1u << k)) && m > 0) {
-                double v = vcomp(w->vel[i], k) + h * ((vcomp(w->force[i], k) + vcomp(fe, k)) / m + vcomp(g, k));
-                et += 0.5 * m * v * v;
-            }
-            if (!(bl & (8u << k)) && I > 0) {
-                double om = vcomp(w->angvel[i], k) + h * (vcomp(w->torque[i], k) + vcomp(te, k)) / I;
-                er += 0.5 * I * om * om;
-            }
+        if (!(bl & (8u << k)) && I > 0) {
+            double om = vcomp(w->angvel[i], k) + h * (vcomp(w->torque[i], k) + vcomp(te, k)) / I;
+            *rot += 0.5 * I * om * om;
         }
     }
-    *trans = et;
-    *rot = er;
+}
+
+static void kinetic(const floe_world *w, double *trans, double *rot) {
+    uint32_t loaded = floe__loaded_groups(w);
+    *trans = *rot = 0;
+    for (int i = 0; i < w->np; i++) floe__body_kinetic(w, i, loaded, trans, rot);
 }
 
 void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {

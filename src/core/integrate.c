@@ -129,9 +129,10 @@ floe_status floe__integrate(floe_world *w) {
         floe__error(w, "out of memory in the integrator");
         return FLOE_ERR_MEMORY;
     }
-    int bad = n;
+    int bad = n, bmoving = 0;
     double worst = 0;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad) reduction(max : worst)
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad) reduction(max : worst) \
+    reduction(| : bmoving)
     for (int blk = 0; blk < nb; blk++) {
         integ_acc acc = {0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
@@ -172,10 +173,19 @@ floe_status floe__integrate(floe_world *w) {
                     }
                 }
             }
-            /* blocked DOFs keep their velocity; the system receives their work */
+            /* blocked DOFs keep their velocity; the system receives their
+             * work: the mean of the forces at t and t + dt times the step's
+             * displacement (trapezoid), the half of t here, the half of
+             * t + dt by floe__boundary_end once the contacts give them */
             for (int k = 0; bl && k < 3; k++) {
-                if (bl & (1u << k)) acc.boundary -= vcomp(w->force[i], k) * vcomp(v, k) * dt;
-                if (bl & (8u << k)) acc.boundary -= vcomp(w->torque[i], k) * vcomp(om, k) * dt;
+                if ((bl & (1u << k)) && vcomp(v, k) != 0) {
+                    acc.boundary -= 0.5 * vcomp(w->force[i], k) * vcomp(v, k) * dt;
+                    bmoving = 1;
+                }
+                if ((bl & (8u << k)) && vcomp(om, k) != 0) {
+                    acc.boundary -= 0.5 * vcomp(w->torque[i], k) * vcomp(om, k) * dt;
+                    bmoving = 1;
+                }
             }
             w->vel[i] = v;
             w->angvel[i] = om;
@@ -197,6 +207,7 @@ floe_status floe__integrate(floe_world *w) {
         accs[blk] = acc;
     }
     w->bp.max_moved2 = worst;
+    w->boundary_moving = bmoving;
     for (int blk = 0; blk < nb; blk++) {
         w->e_damping += accs[blk].damping;
 
@@ -204,15 +215,43 @@ floe_status floe__integrate(floe_world *w) {
         w->e_gravity_work += accs[blk].gravity;
     }
     if (bad < n) {
-        if (visfinite(w->pos[bad]) && visfinite(w->vel[bad]) && visfinite(w->angvel[bad]))
-            floe__error(w, "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
-                        "initial bounding box, more than %g times the box size (%g m)", (long long)w->step, bad,
-                        vlen(vsub(w->pos[bad], w->box_centre)), FLOE_RUNAWAY_REACH,
-                        sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH);
+        vec3 p = w->pos[bad];
+        double dist = vlen(vsub(p, w->box_centre));
+        char cause[320];
+        floe__runaway_cause(w, NULL, bad, cause, sizeof cause);
+        if (!visfinite(p))
+            floe__error(w, "runaway at step %lld: particle %d: its position is not finite (it overflowed)%s",
+                        (long long)w->step, bad, cause);
+        else if (!visfinite(w->vel[bad]) || !visfinite(w->angvel[bad]))
+            floe__error(w, "runaway at step %lld: particle %d: its velocity or angular velocity is not finite%s",
+                        (long long)w->step, bad, cause);
+        else if (!isfinite(dist))
+            floe__error(w, "runaway at step %lld: particle %d left the domain: its position (%g, %g, %g) m is so far "
+                        "out that its distance from the centre overflows%s", (long long)w->step, bad, p.x, p.y, p.z,
+                        cause);
         else
-            floe__error(w, "runaway at step %lld: particle %d has a non-finite position or velocity",
-                        (long long)w->step, bad);
+            floe__error(w, "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
+                        "initial bounding box, more than %g times the box size (%g m)%s", (long long)w->step, bad,
+                        dist, FLOE_RUNAWAY_REACH, sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH, cause);
         return FLOE_ERR_RUNAWAY;
     }
     return FLOE_OK;
+}
+
+/* The second half of the boundary work of the step just integrated: forces
+ * at t + dt (the contact pass just computed them) times the displacement of
+ * the blocked DOFs during the step. Serial, in particle order: the same sum
+ * for any thread count; skipped when no blocked DOF moved. */
+void floe__boundary_end(floe_world *w) {
+    if (!w->boundary_moving) return;
+    const double dt = w->dt;
+    double work = 0;
+    for (int i = 0; i < w->np; i++) {
+        uint32_t bl = w->blocked[i];
+        for (int k = 0; bl && k < 3; k++) {
+            if (bl & (1u << k)) work -= 0.5 * vcomp(w->force[i], k) * vcomp(w->vel[i], k) * dt;
+            if (bl & (8u << k)) work -= 0.5 * vcomp(w->torque[i], k) * vcomp(w->angvel[i], k) * dt;
+        }
+    }
+    w->e_boundary += work;
 }

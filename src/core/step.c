@@ -9,6 +9,7 @@
 #include "core/step.h"
 #include "models/linear.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,23 @@ static inline void accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, v
     t[b] = vadd(t[b], mB);
 }
 
+/* Keeps the load law reported for the break event of contact k (rare:
+ * one lock per break). */
+static void keep_break_load(floe_world *w, int k, const floe_event_load *ld) {
+#pragma omp critical(floe_break_load)
+    {
+        if (floe__grow((void **)&w->brk, &w->brkcap, w->nbrk + 1, sizeof *w->brk))
+            w->brk[w->nbrk++] = (struct floe_break_load){k, *ld};
+        else
+            w->brk_oom = 1;
+    }
+}
+
+static int by_contact(const void *x, const void *y) {
+    int a = ((const struct floe_break_load *)x)->k, b = ((const struct floe_break_load *)y)->k;
+    return (a > b) - (a < b);
+}
+
 /* Geometry, model law and force on both particles of contact k, summed into
  * f and t. Returns 0 if the contact is a runaway (non-finite force or an
  * overlap larger than a particle). */
@@ -57,6 +75,8 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
+    floe_event_load ld = {.set = 0};
+    ctx.event_load = &ld;
     floe_raw_contact raw;
     floe_geom *g = &c->g;
     if (fresh) {
@@ -76,7 +96,9 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
                            w->angvel[b], &ctx.vel, &ctx.angvel);
     }
     /* the Linear law, the most common, is called directly: same code, inlined */
-    if (!(m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc))) {
+    int keep = m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc);
+    if (ld.set) keep_break_load(w, k, &ld);
+    if (!keep) {
         c->flags |= CF_DELETE;
         return 1;
     }
@@ -89,9 +111,34 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
 }
 
-static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail) {
+void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n) {
+    size_t at = 0;
+    buf[0] = 0;
+#define ADD(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__), at = at < n ? at : n)
+    /* the critical step dt: auto works from: the contacts' stiffness, or
+     * the p-wave estimate while there are none */
+    double crit = floe__crit_dt(w);
+    if (!isfinite(crit)) crit = floe__pwave_dt(w);
+    if (w->dt > crit && crit > 0)
+        ADD("; likely cause: dt = %g s is %.3g times the critical time step %g s%s", w->dt, w->dt / crit, crit,
+            w->dt_auto ? "" : " (give a smaller dt, or dt: auto)");
+    /* a contact that exists since the start of the run: the bodies were
+     * placed overlapping (for a particle, the first such contact it has) */
+    for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 &&
+            w->con[k].g.uN < 0)
+            c = &w->con[k];
+    if (c && c->step_created == 0 && w->step <= 1)
+        ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
+            "positions and sizes", c->a, c->b);
+#undef ADD
+}
+
+/* ld: the load to report if the law gave one, else NULL (the contact's). */
+static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail,
+                 const floe_event_load *ld) {
     if (!w->on_event) return;
-    floe_event ev = {type, w->step, w->time, c->a, c->b, c->f, c->m, detail, {0, 0}};
+    floe_event ev = {type, w->step, w->time, c->a, c->b, ld ? ld->f : c->f, ld ? ld->m : c->m, detail, {0, 0}};
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
     if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev.value);
     w->on_event(&ev, w->event_user);
@@ -166,6 +213,7 @@ static floe_status process_contacts(floe_world *w) {
     }
     const int renorm = w->step % w->def.renorm_period == 0;
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
+    w->nbrk = 0;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
@@ -204,16 +252,24 @@ static floe_status process_contacts(floe_world *w) {
         w->e_dashpot += accs[sl].dashpot;
         w->e_broken += accs[sl].broken;
     }
+    if (w->brk_oom) {
+        w->brk_oom = 0;
+        floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    if (w->nbrk > 1) qsort(w->brk, (size_t)w->nbrk, sizeof *w->brk, by_contact); /* contact order */
     int first_bad = -1;
     for (int p = 0; p < FLOE_PARTS; p++)
         if (bad[p] >= 0 && (first_bad < 0 || bad[p] < first_bad)) first_bad = bad[p];
     if (first_bad >= 0) {
         const floe_contact *c = &w->con[first_bad];
-        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)",
+        char cause[320];
+        floe__runaway_cause(w, c, -1, cause, sizeof cause);
+        floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
                     c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
                                                       : "a non-finite force",
-                    c->g.uN, c->f.x);
+                    c->g.uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
@@ -237,22 +293,26 @@ static floe_status process_contacts(floe_world *w) {
 static floe_status finish_contacts(floe_world *w) {
     const int *flagged = w->scratch[SCR_FLAGGED];
     floe_broadphase *bp = &w->bp;
+    int nb = 0; /* the next break load (both lists ascend by contact) */
     for (int j = 0; j < w->nflagged; j++) {
         floe_contact *c = &w->con[flagged[j]];
+        const floe_event_load *ld = NULL;
+        while (nb < w->nbrk && w->brk[nb].k < flagged[j]) nb++;
+        if (nb < w->nbrk && w->brk[nb].k == flagged[j]) ld = &w->brk[nb].ld;
         if (c->flags & CF_NEW) {
-            emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0);
+            emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0, NULL);
             /* auto dt is re-checked every dyn_dt_period steps; a contact
              * too stiff for the step in use makes it re-check now */
             if (w->dt_auto && !(c->flags & CF_DELETE) && w->dt > w->def.dt_safety * floe__contact_crit_dt(w, c))
                 w->dt_recheck = 1;
         }
-        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0);
-        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff);
+        if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0, NULL);
+        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff, NULL);
         if (c->flags & CF_BROKE) {
             w->n_breaks++;
-            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff);
+            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff, ld);
         }
-        if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0);
+        if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0, NULL);
         else c->flags &= ~CF_TRANSIENT;
     }
     for (int j = w->nflagged - 1; j >= 0; j--) {
@@ -346,9 +406,9 @@ static floe_status collide(floe_world *w) {
         w->bp.margin = m;
         w->bp.valid = 0;
     }
-    if (floe_broadphase_needs_rebuild(w) && !floe_broadphase_rebuild(w)) {
-        floe__error(w, "out of memory in the broad phase");
-        return FLOE_ERR_MEMORY;
+    if (floe_broadphase_needs_rebuild(w)) {
+        floe_status st = floe_broadphase_rebuild(w);
+        if (st != FLOE_OK) return st;
     }
     return contact_phase(w);
 }
@@ -401,6 +461,7 @@ floe_status floe_step(floe_world *w) {
         w->step++;
         w->time += w->dt;
         st = collide(w);
+        if (st == FLOE_OK) floe__boundary_end(w);
     }
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;

@@ -18,6 +18,39 @@ void floe__error(floe_world *w, const char *fmt, ...) {
 
 const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
 
+int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n) {
+    /* read-only functions report through this too: worlds are always
+     * allocated by floe_world_create, never const objects, so writing the
+     * message buffer is defined */
+    floe_world *mw = (floe_world *)w;
+    if (n > 0)
+        snprintf(mw->err, sizeof mw->err, "%s: %s id %d is out of range [0, %d] (the world has %d %ss)", fn, what,
+                 id, n - 1, n, what);
+    else
+        snprintf(mw->err, sizeof mw->err, "%s: %s id %d does not exist: the world has no %ss", fn, what, id, what);
+    return FLOE_ERR_ARG;
+}
+
+/* Whether x (a coordinate, velocity component or size) is within the
+ * bound that keeps sums and products finite; NaN fails. */
+static int bounded(double x) { return fabs(x) <= FLOE_MAX_COORD; }
+static int vbounded(vec3 v) { return bounded(v.x) && bounded(v.y) && bounded(v.z); }
+static int size_ok(double s) { return s > 0 && s <= FLOE_MAX_COORD; }
+
+/* Refuses a vector value out of bounds with a message naming fn and what. */
+static int check_vec(floe_world *w, const char *fn, const char *what, vec3 v) {
+    if (vbounded(v)) return 1;
+    floe__error(w, "%s: %s (%g, %g, %g) must be finite and at most %g in magnitude", fn, what, v.x, v.y, v.z,
+                FLOE_MAX_COORD);
+    return 0;
+}
+
+/* Set by the default functions; a def without it was not made by them. */
+enum { WORLD_COOKIE = 0x466c6f65, BODY_COOKIE = 0x466c6f62 };
+
+static _Thread_local char create_err[256];
+const char *floe_create_error(void) { return create_err; }
+
 /* Grows *p to hold at least `need` elements (amortised doubling). */
 int floe__grow(void **p, int *cap, int need, size_t elem) {
     if (need <= *cap) return 1;
@@ -52,16 +85,43 @@ floe_world_def floe_default_world_def(void) {
         .threads = 0,
         .renorm_period = 100,
         .dimension = 3,
+        .internal_cookie = WORLD_COOKIE,
     };
 }
 
+/* The first thing wrong with def, written to create_err; 0 if none. */
+static int bad_world_def(const floe_world_def *d) {
+    const char *fn = "floe_world_create";
+#define BAD(...) return snprintf(create_err, sizeof create_err, __VA_ARGS__), 1
+    if (d->internal_cookie != WORLD_COOKIE)
+        BAD("%s: the world def was not made by floe_default_world_def() (start from it, then change fields)", fn);
+    if (isnan(d->dt) || isinf(d->dt)) BAD("%s: dt = %g must be finite (<= 0 for auto)", fn, d->dt);
+    if (!(d->dt_safety > 0 && d->dt_safety <= 1)) BAD("%s: dt_safety = %g is out of range (0, 1]", fn, d->dt_safety);
+    if (d->dyn_dt_period < 1) BAD("%s: dyn_dt_period = %d must be >= 1", fn, d->dyn_dt_period);
+    if (!(d->damping >= 0 && d->damping < 1)) BAD("%s: damping = %g is out of range [0, 1)", fn, d->damping);
+    if (!isfinite(d->skin)) BAD("%s: skin = %g must be finite", fn, d->skin);
+    if (d->legacy_lens != 0 && d->legacy_lens != 1) BAD("%s: legacy_lens = %d must be 0 or 1", fn, d->legacy_lens);
+    if (d->threads < 0 || d->threads > FLOE_MAX_THREADS)
+        BAD("%s: threads = %d is out of range [0, %d]", fn, d->threads, FLOE_MAX_THREADS);
+    if (d->renorm_period < 1) BAD("%s: renorm_period = %d must be >= 1", fn, d->renorm_period);
+    if (d->dimension != 2 && d->dimension != 3) BAD("%s: dimension = %d must be 2 or 3", fn, d->dimension);
+    if (!vbounded(d->gravity))
+        BAD("%s: gravity (%g, %g, %g) must be finite and at most %g in magnitude", fn, d->gravity.x, d->gravity.y,
+            d->gravity.z, FLOE_MAX_COORD);
+#undef BAD
+    return 0;
+}
+
 floe_world *floe_world_create(const floe_world_def *def) {
+    floe_world_def d = def ? *def : floe_default_world_def();
+    create_err[0] = 0;
+    if (bad_world_def(&d)) return NULL;
     floe_world *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    w->def = def ? *def : floe_default_world_def();
-    if (w->def.dt_safety <= 0) w->def.dt_safety = 0.9;
-    if (w->def.renorm_period <= 0) w->def.renorm_period = 100;
-    if (w->def.dimension != 2) w->def.dimension = 3;
+    if (!w) {
+        snprintf(create_err, sizeof create_err, "floe_world_create: out of memory");
+        return NULL;
+    }
+    w->def = d;
     w->dt_auto = !(w->def.dt > 0);
     w->dt = w->dt_auto ? 0 : w->def.dt;
     w->on_event = w->def.on_event;
@@ -70,6 +130,7 @@ floe_world *floe_world_create(const floe_world_def *def) {
     int nm = floe_registry_count();
     if (!floe__grow((void **)&w->insts, &w->icap, nm, sizeof *w->insts)) {
         free(w);
+        snprintf(create_err, sizeof create_err, "floe_world_create: out of memory");
         return NULL;
     }
     for (int i = 0; i < nm; i++) {
@@ -88,7 +149,7 @@ void floe_world_destroy(floe_world *w) {
                       w->capsules, w->ellipsoids, w->cylinders,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
@@ -127,11 +188,21 @@ int floe__resolve_threads(const floe_world *w) {
 
 int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
 
-void floe_set_threads(floe_world *w, int threads) {
-    w->def.threads = threads > 0 ? threads : 0;
+floe_status floe_set_threads(floe_world *w, int threads) {
+    if (threads < 0 || threads > FLOE_MAX_THREADS) {
+        floe__error(w, "floe_set_threads: threads = %d is out of range [0, %d]", threads, FLOE_MAX_THREADS);
+        return FLOE_ERR_ARG;
+    }
+    w->def.threads = threads;
     if (w->started) w->nthreads = floe__resolve_threads(w);
+    return FLOE_OK;
 }
-void floe_set_gravity(floe_world *w, floe_vec3 g) { w->def.gravity = g; }
+
+floe_status floe_set_gravity(floe_world *w, floe_vec3 g) {
+    if (!check_vec(w, __func__, "gravity", g)) return FLOE_ERR_ARG;
+    w->def.gravity = g;
+    return FLOE_OK;
+}
 
 /* ---- parameters ---------------------------------------------------------- */
 
@@ -199,14 +270,12 @@ int floe_find_material(const floe_world *w, const char *name) {
 }
 int floe_material_count(const floe_world *w) { return w->nmats; }
 const char *floe_material_name(const floe_world *w, int mat) {
-    return mat >= 0 && mat < w->nmats ? w->mats[mat].name : NULL;
+    CHECK_ID(w, mat, w->nmats, "material", NULL);
+    return w->mats[mat].name;
 }
 
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {
-    if (mat < 0 || mat >= w->nmats) {
-        floe__error(w, "no material with id %d", mat);
-        return FLOE_ERR_ARG;
-    }
+    CHECK_ID(w, mat, w->nmats, "material", FLOE_ERR_ARG);
     const floe_model *mod = floe_registry_get(w->mats[mat].model);
     char what[128];
     snprintf(what, sizeof what, "material '%s' (model %s)", w->mats[mat].name, mod->info.name);
@@ -214,7 +283,7 @@ floe_status floe_material_set(floe_world *w, int mat, const char *key, double va
 }
 
 double floe_material_get(const floe_world *w, int mat, const char *key) {
-    if (mat < 0 || mat >= w->nmats) return NAN;
+    CHECK_ID(w, mat, w->nmats, "material", NAN);
     return floe_mat_param(floe_registry_get(w->mats[mat].model), w->mats[mat].p, key);
 }
 
@@ -239,9 +308,11 @@ static floe_pair_override *find_override(floe_world *w, int a, int b) {
 }
 
 floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model) {
+    CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
+    CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
     int mi = floe_registry_find(model);
-    if (mi < 0 || ma < 0 || mb < 0 || ma >= w->nmats || mb >= w->nmats) {
-        floe__error(w, mi < 0 ? "unknown contact model '%s'" : "bad material id in pair (%s)", model);
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", model);
         return FLOE_ERR_ARG;
     }
     floe_pair_override *o = find_override(w, ma, mb);
@@ -262,6 +333,8 @@ floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model
 }
 
 floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double value) {
+    CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
+    CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
     floe_pair_override *o = find_override(w, ma, mb);
     if (!o) {
         floe__error(w, "no model override for this material pair; call floe_pair_set_model first");
@@ -321,21 +394,63 @@ int floe__prepare(floe_world *w) {
 /* ---- particles ----------------------------------------------------------- */
 
 floe_body_def floe_default_body_def(void) {
-    return (floe_body_def){.ori = {1, 0, 0, 0}, .material = 0};
+    return (floe_body_def){.ori = {1, 0, 0, 0}, .material = 0, .internal_cookie = BODY_COOKIE};
+}
+
+/* The checks every floe_add_* (named fn) makes on its def. */
+static int check_body_def(floe_world *w, const char *fn, const floe_body_def *d) {
+    if (!d) {
+        floe__error(w, "%s: no body def (NULL)", fn);
+        return 0;
+    }
+    if (d->internal_cookie != BODY_COOKIE) {
+        floe__error(w, "%s: the body def was not made by floe_default_body_def() (start from it, then change fields)",
+                    fn);
+        return 0;
+    }
+    if (d->material < 0 || d->material >= w->nmats) {
+        floe__bad_id(w, fn, "material", d->material, w->nmats);
+        return 0;
+    }
+    quat q = d->ori;
+    if (!check_vec(w, fn, "position", d->pos) || !check_vec(w, fn, "velocity", d->vel) ||
+        !check_vec(w, fn, "angular velocity", d->angvel))
+        return 0;
+    if (!(bounded(q.w) && bounded(q.x) && bounded(q.y) && bounded(q.z)) || q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z == 0) {
+        floe__error(w, "%s: orientation (%g, %g, %g, %g) must be a finite, non-zero quaternion", fn, q.w, q.x, q.y, q.z);
+        return 0;
+    }
+    return 1;
+}
+
+/* A body's mass and principal moments must be positive and finite: its
+ * size and its material's density may under- or overflow them. */
+static int check_mass(floe_world *w, const char *fn, double m, vec3 I, int mat) {
+    if (m > 0 && isfinite(m) && I.x > 0 && I.y > 0 && I.z > 0 && visfinite(I)) return 1;
+    floe__error(w, "%s: the size and the density (%g kg/m^3) give a mass of %g kg and moments of inertia (%g, %g, %g) "
+                "kg m^2, which must be positive and finite", fn, w->mats[mat].p[MAT_DENSITY], m, I.x, I.y, I.z);
+    return 0;
+}
+
+/* The body's kinetic and rotational energy as the energy balance counts it. */
+static double body_energy(const floe_world *w, int i) {
+    double t = 0, r = 0;
+    floe__body_kinetic(w, i, floe__loaded_groups(w), &t, &r);
+    return t + r;
+}
+
+/* After the first step, energy brought in through the API (e_before: the
+ * body's energy before the change) is booked as boundary work: the balance
+ * then shows no jump (docs/integration.md). */
+static void book_input(floe_world *w, int i, double e_before) {
+    if (w->started) w->e_boundary += body_energy(w, i) - e_before;
 }
 
 /* mass, inertia: of the body (0 for boundaries); bound: bounding-sphere
- * radius for the broad-phase grid (0 keeps the body off the grid). */
+ * radius for the broad-phase grid (0 keeps the body off the grid). The def
+ * has passed check_body_def. */
 static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx, double radius,
                         double mass, vec3 inertia, double bound) {
-    if (d->material < 0 || d->material >= w->nmats) {
-        floe__error(w, "particle material id %d does not exist (%d materials)", d->material, w->nmats);
-        return -1;
-    }
-    if (!visfinite(d->pos) || !visfinite(d->vel) || !visfinite(d->angvel)) {
-        floe__error(w, "particle position and velocities must be finite");
-        return -1;
-    }
     int n = w->np;
     if (n + 1 > w->pcap) {
         int nc = w->pcap ? 2 * w->pcap : 64;
@@ -374,46 +489,51 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->bound[n] = bound;
     w->bp.valid = 0;
     w->np = n + 1;
+    book_input(w, n, 0);
     return n;
 }
 
-static double density_of(const floe_world *w, const floe_body_def *d) {
-    return d->material >= 0 && d->material < w->nmats ? w->mats[d->material].p[MAT_DENSITY] : 0;
-}
-
 int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
-    if (!(radius > 0) || !isfinite(radius)) {
-        floe__error(w, "sphere radius must be > 0 (got %g)", radius);
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(radius)) {
+        floe__error(w, "floe_add_sphere: radius %g is out of range (0, %g] m", radius, FLOE_MAX_COORD);
         return -1;
     }
     double m, I;
-    floe_sphere_mass(radius, density_of(w, def), &m, &I);
+    floe_sphere_mass(radius, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, v3(I, I, I), def->material)) return -1;
     return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius, m, v3(I, I, I), radius);
 }
 
 int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft) {
-    if (!(radius > 0) || !isfinite(radius) || !(shaft >= 0) || !isfinite(shaft)) {
-        floe__error(w, "capsule needs radius > 0 and shaft >= 0 (got %g, %g)", radius, shaft);
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(radius) || !(shaft >= 0 && shaft <= FLOE_MAX_COORD)) {
+        floe__error(w, "floe_add_capsule: radius %g must be in (0, %g] m and shaft %g in [0, %g] m", radius,
+                    FLOE_MAX_COORD, shaft, FLOE_MAX_COORD);
         return -1;
     }
-    if (!floe__grow((void **)&w->capsules, &w->capcap, w->ncapsules + 1, sizeof *w->capsules)) return -1;
     double m;
     vec3 I;
-    floe_capsule_mass(radius, shaft, density_of(w, def), &m, &I);
+    floe_capsule_mass(radius, shaft, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, I, def->material)) return -1;
+    if (!floe__grow((void **)&w->capsules, &w->capcap, w->ncapsules + 1, sizeof *w->capsules)) return -1;
     int id = add_particle(w, def, FLOE_SHAPE_CAPSULE, w->ncapsules, radius, m, I, radius + 0.5 * shaft);
     if (id >= 0) w->capsules[w->ncapsules++] = (floe_capsule){radius, shaft};
     return id;
 }
 
 int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
-    if (!(s.x > 0 && s.y > 0 && s.z > 0) || !visfinite(s)) {
-        floe__error(w, "ellipsoid semi-axes must be > 0 (got %g, %g, %g)", s.x, s.y, s.z);
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(s.x) || !size_ok(s.y) || !size_ok(s.z)) {
+        floe__error(w, "floe_add_ellipsoid: semi-axes (%g, %g, %g) must be in (0, %g] m", s.x, s.y, s.z,
+                    FLOE_MAX_COORD);
         return -1;
     }
-    if (!floe__grow((void **)&w->ellipsoids, &w->ellcap, w->nellipsoids + 1, sizeof *w->ellipsoids)) return -1;
     double m;
     vec3 I;
-    floe_ellipsoid_mass(s, density_of(w, def), &m, &I);
+    floe_ellipsoid_mass(s, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, I, def->material)) return -1;
+    if (!floe__grow((void **)&w->ellipsoids, &w->ellcap, w->nellipsoids + 1, sizeof *w->ellipsoids)) return -1;
     int id = add_particle(w, def, FLOE_SHAPE_ELLIPSOID, w->nellipsoids, fmin(s.x, fmin(s.y, s.z)), m, I,
                           fmax(s.x, fmax(s.y, s.z)));
     if (id >= 0) w->ellipsoids[w->nellipsoids++] = (floe_ellipsoid){s};
@@ -421,8 +541,10 @@ int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
 }
 
 int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {
-    if (axis < 0 || axis > 2 || !(radius > 0) || !isfinite(radius)) {
-        floe__error(w, "infinite cylinder needs axis 0, 1 or 2 and radius > 0 (got %d, %g)", axis, radius);
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (axis < 0 || axis > 2 || !size_ok(radius)) {
+        floe__error(w, "floe_add_infcylinder: axis %d must be 0, 1 or 2 and radius %g in (0, %g] m", axis, radius,
+                    FLOE_MAX_COORD);
         return -1;
     }
     if (!floe__grow((void **)&w->cylinders, &w->cylcap, w->ncylinders + 1, sizeof *w->cylinders)) return -1;
@@ -434,8 +556,9 @@ int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, doub
 }
 
 int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {
+    if (!check_body_def(w, __func__, def)) return -1;
     if (axis < 0 || axis > 2 || sense < -1 || sense > 1) {
-        floe__error(w, "wall axis must be 0, 1 or 2 and sense -1, 0 or 1 (got %d, %d)", axis, sense);
+        floe__error(w, "floe_add_wall: axis %d must be 0, 1 or 2 and sense %d -1, 0 or 1", axis, sense);
         return -1;
     }
     if (!floe__grow((void **)&w->walls, &w->wcap, w->nwalls + 1, sizeof *w->walls)) return -1;
@@ -447,17 +570,15 @@ int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) 
 }
 
 int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick) {
-    if (!(half_thick >= 0) || !isfinite(half_thick)) {
-        floe__error(w, "facet half_thick must be >= 0 (got %g)", half_thick);
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!(half_thick >= 0 && half_thick <= FLOE_MAX_COORD)) {
+        floe__error(w, "floe_add_facet: half_thick %g is out of range [0, %g] m", half_thick, FLOE_MAX_COORD);
         return -1;
     }
     for (int k = 0; k < 3; k++)
-        if (!visfinite(v[k])) {
-            floe__error(w, "facet vertices must be finite");
-            return -1;
-        }
+        if (!check_vec(w, __func__, "vertex", v[k])) return -1;
     if (vlen(vcross(vsub(v[1], v[0]), vsub(v[2], v[0]))) <= 0) {
-        floe__error(w, "facet is degenerate (zero area)");
+        floe__error(w, "floe_add_facet: the facet is degenerate (zero area)");
         return -1;
     }
     if (!floe__grow((void **)&w->facets, &w->fcap, w->nfacets + 1, sizeof *w->facets)) return -1;
@@ -473,7 +594,10 @@ int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3]
 }
 
 int floe_particle_count(const floe_world *w) { return w->np; }
-floe_shape_type floe_particle_shape(const floe_world *w, int id) { return (floe_shape_type)w->shape[id]; }
+floe_shape_type floe_particle_shape(const floe_world *w, int id) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_SHAPE_COUNT);
+    return (floe_shape_type)w->shape[id];
+}
 const floe_vec3 *floe_positions(const floe_world *w) { return w->pos; }
 const floe_vec3 *floe_velocities(const floe_world *w) { return w->vel; }
 const floe_vec3 *floe_angular_velocities(const floe_world *w) { return w->angvel; }
@@ -484,18 +608,24 @@ const double *floe_radii(const floe_world *w) { return w->radius; }
 const floe_vec3 *floe_inertia(const floe_world *w) { return w->inertia; }
 
 double floe_capsule_shaft(const floe_world *w, int id) {
-    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_CAPSULE) return -1;
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_CAPSULE) return -1;
     return w->capsules[w->shape_idx[id]].shaft;
 }
 
 floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out) {
-    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_ELLIPSOID) return FLOE_ERR_ARG;
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (w->shape[id] != FLOE_SHAPE_ELLIPSOID) {
+        floe__error((floe_world *)w, "floe_ellipsoid_semi_axes: particle %d is not an ellipsoid", id);
+        return FLOE_ERR_ARG;
+    }
     *out = w->ellipsoids[w->shape_idx[id]].semi;
     return FLOE_OK;
 }
 
 int floe_infcylinder_axis(const floe_world *w, int id) {
-    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_INFCYLINDER) return -1;
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_INFCYLINDER) return -1;
     return w->cylinders[w->shape_idx[id]].axis;
 }
 const double *floe_masses(const floe_world *w) { return w->mass; }
@@ -504,25 +634,67 @@ const uint32_t *floe_particle_groups(const floe_world *w) { return w->groups; }
 const uint32_t *floe_particle_blocked(const floe_world *w) { return w->blocked; }
 
 int floe_wall_axis(const floe_world *w, int id, int *sense) {
-    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_WALL) return -1;
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_WALL) return -1;
     const floe_wall *wl = &w->walls[w->shape_idx[id]];
     if (sense) *sense = wl->sense;
     return wl->axis;
 }
 
 floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]) {
-    if (id < 0 || id >= w->np || w->shape[id] != FLOE_SHAPE_FACET) return FLOE_ERR_ARG;
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (w->shape[id] != FLOE_SHAPE_FACET) {
+        floe__error((floe_world *)w, "floe_facet_vertices: particle %d is not a facet", id);
+        return FLOE_ERR_ARG;
+    }
     floe_facet_global(w, id, out);
     return FLOE_OK;
 }
 
-void floe_set_position(floe_world *w, int id, floe_vec3 p) { w->pos[id] = p; w->bp.valid = 0; }
-void floe_set_velocity(floe_world *w, int id, floe_vec3 v) { w->vel[id] = v; }
-void floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) {
+floe_status floe_set_position(floe_world *w, int id, floe_vec3 p) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "position", p)) return FLOE_ERR_ARG;
+    if (w->started) {
+        /* gravity potential (-work of gravity) changes on the free DOFs,
+         * where gravity acts: the change is booked as an input */
+        vec3 d = vsub(p, w->pos[id]), g = w->def.gravity;
+        double work = 0;
+        for (int k = 0; k < 3; k++)
+            if (!(w->blocked[id] & (1u << k))) work += w->mass[id] * vcomp(g, k) * vcomp(d, k);
+        w->e_gravity_work += work;
+        w->e_boundary -= work;
+    }
+    w->pos[id] = p;
+    w->bp.valid = 0;
+    return FLOE_OK;
+}
+
+floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 v) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "velocity", v)) return FLOE_ERR_ARG;
+    double e = w->started ? body_energy(w, id) : 0;
+    w->vel[id] = v;
+    book_input(w, id, e);
+    return FLOE_OK;
+}
+
+floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "angular velocity", v)) return FLOE_ERR_ARG;
+    double e = w->started ? body_energy(w, id) : 0;
     w->angvel[id] = v;
     w->angmom[id] = v3(NAN, NAN, NAN); /* re-derived from the new angular velocity */
+    book_input(w, id, e);
+    return FLOE_OK;
 }
-void floe_set_blocked(floe_world *w, int id, uint32_t b) { w->blocked[id] = b & FLOE_DOF_ALL; }
+
+floe_status floe_set_blocked(floe_world *w, int id, uint32_t b) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    double e = w->started ? body_energy(w, id) : 0;
+    w->blocked[id] = b & FLOE_DOF_ALL;
+    book_input(w, id, e); /* blocked DOFs leave the kinetic energy */
+    return FLOE_OK;
+}
 
 /* ---- groups -------------------------------------------------------------- */
 
@@ -550,18 +722,17 @@ int floe_find_group(const floe_world *w, const char *name) {
 }
 int floe_group_count(const floe_world *w) { return w->ngroups; }
 const char *floe_group_name(const floe_world *w, int g) {
-    return g >= 0 && g < w->ngroups ? w->groups_[g].name : NULL;
+    CHECK_ID(w, g, w->ngroups, "group", NULL);
+    return w->groups_[g].name;
 }
 
 floe_motion floe_default_motion(void) { return (floe_motion){.t_start = 0, .t_end = INFINITY}; }
 
 floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
-    if (g < 0 || g >= w->ngroups) {
-        floe__error(w, "no group with id %d", g);
-        return FLOE_ERR_ARG;
-    }
-    if (!visfinite(m->vel) || !visfinite(m->angvel) || !(m->t_end >= m->t_start)) {
-        floe__error(w, "group '%s': motion needs finite velocities and end >= start", w->groups_[g].name);
+    CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!m || !vbounded(m->vel) || !vbounded(m->angvel) || !(m->t_end >= m->t_start)) {
+        floe__error(w, "floe_group_set_motion: group '%s': the motion needs velocities within +-%g and end >= start",
+                    w->groups_[g].name, FLOE_MAX_COORD);
         return FLOE_ERR_ARG;
     }
     w->groups_[g].has_motion = 1;
@@ -572,10 +743,8 @@ floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
 }
 
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque) {
-    if (g < 0 || g >= w->ngroups || !visfinite(force) || !visfinite(torque)) {
-        floe__error(w, "group load: bad group id %d or non-finite load", g);
-        return FLOE_ERR_ARG;
-    }
+    CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "force", force) || !check_vec(w, __func__, "torque", torque)) return FLOE_ERR_ARG;
     floe_group *gr = &w->groups_[g];
     gr->load_f = force;
     gr->load_t = torque;
@@ -584,6 +753,7 @@ floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3
 }
 
 floe_vec3 floe_group_force(const floe_world *w, int g) {
+    CHECK_ID(w, g, w->ngroups, "group", v3(NAN, NAN, NAN));
     vec3 s = v3(0, 0, 0);
     for (int i = 0; i < w->np; i++)
         if (w->groups[i] & (1u << g)) s = vadd(s, w->force[i]);
@@ -591,6 +761,7 @@ floe_vec3 floe_group_force(const floe_world *w, int g) {
 }
 
 floe_vec3 floe_group_torque(const floe_world *w, int g) {
+    CHECK_ID(w, g, w->ngroups, "group", v3(NAN, NAN, NAN));
     vec3 s = v3(0, 0, 0);
     for (int i = 0; i < w->np; i++)
         if (w->groups[i] & (1u << g)) s = vadd(s, vadd(w->torque[i], vcross(w->pos[i], w->force[i])));
@@ -610,7 +781,7 @@ int floe_bonded_count(const floe_world *w) {
 int64_t floe_break_count(const floe_world *w) { return w->n_breaks; }
 
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
-    if (i < 0 || i >= w->ncon) return FLOE_ERR_ARG;
+    CHECK_ID(w, i, w->ncon, "contact", FLOE_ERR_ARG);
     const floe_contact *c = &w->con[i];
     const floe_geom *g = &c->g;
     o->a = c->a;
@@ -632,13 +803,15 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
 }
 
 int floe_contact_find(const floe_world *w, int a, int b) {
+    CHECK_ID(w, a, w->np, "particle", -1);
+    CHECK_ID(w, b, w->np, "particle", -1);
     for (int i = 0; i < w->ncon; i++)
         if ((w->con[i].a == a && w->con[i].b == b) || (w->con[i].a == b && w->con[i].b == a)) return i;
     return -1;
 }
 
 int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
-    if (i < 0 || i >= w->ncon) return 0;
+    CHECK_ID(w, i, w->ncon, "contact", 0);
     const floe_model *m = floe_registry_get(w->insts[w->con[i].inst].model);
     double buf[64];
     int n = m->info.n_state < 64 ? m->info.n_state : 64;
@@ -659,8 +832,9 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
         floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", model);
         return FLOE_ERR_ARG;
     }
-    if (group >= w->ngroups || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
-        floe__error(w, "method %s.%s: bad group id %d or argument count %d", model, method, group, nargs);
+    if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
+    if (nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+        floe__error(w, "method %s.%s: %d arguments, at most %d", model, method, nargs, FLOE_MAX_METHOD_ARGS);
         return FLOE_ERR_ARG;
     }
     uint32_t gm = group < 0 ? ~0u : 1u << group;
@@ -691,7 +865,8 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
     const floe_model *m = floe_registry_get(floe_registry_find(model));
     int known = 0;
     for (int i = 0; m && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
-    if (!known || step < 0 || group >= w->ngroups || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+    if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!known || step < 0 || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
         floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
                     model, method);
         return FLOE_ERR_ARG;

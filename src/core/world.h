@@ -64,7 +64,7 @@ typedef struct floe_broadphase {
  * new state must be added there too (tests/test_restart.c checks). */
 struct floe_world {
     floe_world_def def;
-    char err[512];
+    char err[1024];
 
     int64_t step;
     double time, dt;
@@ -112,10 +112,15 @@ struct floe_world {
     double e_plastic, e_damping, e_dashpot, e_broken, e_boundary, e_elastic;
     double e_gravity_work;              /* cumulative work of gravity */
     double e_total0;                    /* total at the start */
+    int boundary_moving;                /* this step moved a blocked DOF (floe__boundary_end); not state */
 
     floe_event_fn *on_event; void *event_user;
 
     floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
+
+    /* this step's bond-break loads reported by laws (floe_event_load), by
+     * contact index; sorted before the events are emitted */
+    struct floe_break_load { int k; floe_event_load ld; } *brk; int nbrk, brkcap, brk_oom;
 
     void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
     int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
@@ -128,6 +133,12 @@ int floe__grow(void **p, int *cap, int need, size_t elem);
 /* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
 void *floe__scratch(floe_world *w, int slot, size_t bytes);
 void floe__error(floe_world *w, const char *fmt, ...);
+/* Writes "fn: what id N is out of range [0, n-1] ..." as the world's error;
+ * returns FLOE_ERR_ARG. */
+int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n);
+/* The public functions' id check: returns `ret` from the caller on a bad id. */
+#define CHECK_ID(w, id, n, what, ret) \
+    do { if ((id) < 0 || (id) >= (n)) { floe__bad_id(w, __func__, what, id, n); return ret; } } while (0)
 int floe__prepare(floe_world *w);
 /* The thread count start() resolves from def.threads (0: automatic). */
 int floe__resolve_threads(const floe_world *w);

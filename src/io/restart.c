@@ -1374,7 +1374,7 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
             fail(c, "world: bad settings");
     }
     group_close(g);
-    if (!c->bad && !(R.w = floe_world_create(&def))) fail(c, "out of memory");
+    if (!c->bad && !(R.w = floe_world_create(&def))) fail(c, "world: %s", floe_create_error());
     if (!c->bad) read_setup(&R);
     if (!c->bad) read_particles(&R);
     if (!c->bad) read_contacts(&R);

@@ -707,7 +707,7 @@ static int load(scene_ctx *c, floe_scene *s)
         return -1;
     c->w = s->world = floe_world_create(&def);
     if (!c->w)
-        return sy_error(d, n ? n : root, "cannot create the world (out of memory?)");
+        return sy_error(d, n ? n : root, "world: %s", floe_create_error());
 
     if ((n = sy_get(d, root, "materials")) && parse_materials(c, n))
         return -1;

@@ -69,7 +69,9 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
         c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
-        c->detail = over;
+        c->detail = over; /* the senses that broke: BOND_N, _T, _W, _R bits */
+        if (ctx->event_load) /* the event reports the load that broke the bond, not the limited one */
+            *ctx->event_load = (floe_event_load){c->f, c->m, 1};
     }
     /* 3. unbonded in the normal sense and in tension: the contact goes */
     if (!(s->bonds & BOND_N) && c->f.x > 0) {

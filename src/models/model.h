@@ -65,6 +65,14 @@ enum {
     CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW | CF_ACTIVATED | CF_SLIP
 };
 
+/* The load a bond-break event reports when it differs from the force and
+ * torque the contact keeps: the trial values that exceeded the limits,
+ * before plastic limits cut the surviving contact's load back. */
+typedef struct floe_event_load {
+    vec3 f, m;  /* local force and torque on A */
+    int set;    /* 1: reported instead of the contact's f, m */
+} floe_event_load;
+
 typedef struct floe_law_ctx {
     double dt;
     int64_t step;
@@ -74,6 +82,8 @@ typedef struct floe_law_ctx {
     double mass[2];       /* masses of A and B; INFINITY for bodies that do not move freely */
     vec3 vel;             /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
     vec3 angvel;          /* relative angular velocity (B - A), local frame */
+    floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
+                                  * broke it; may be NULL */
 } floe_law_ctx;
 
 /* Contact mass for dashpots: m_A m_B / (m_A + m_B), or the free body's mass. */
