@@ -2,9 +2,9 @@
  * phase, L6Geom, model law) -> force assembly -> events. Work is split in
  * fixed-size blocks whose partial sums are added in block order, so results
  * are bitwise identical for any thread count. */
-#include "collide/broadphase.h"
+#include "core/broadphase.h"
 #include "collide/l6geom.h"
-#include "collide/narrowphase.h"
+#include "shapes/narrowphase.h"
 #include "core/batch.h"
 #include "core/step.h"
 #include "models/linear.h"
