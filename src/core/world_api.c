@@ -1,6 +1,6 @@
 /* World lifetime, materials, model instances, particles, groups and the
  * read-only views of the public API. */
-#include "core/step.h"
+#include "core/energy.h"
 #include "shapes/shape.h"
 
 #include <omp.h>
@@ -9,27 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void floe__error(floe_world *w, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-}
-
 const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
-
-int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n) {
-    /* read-only functions report through this too: worlds are always
-     * allocated by floe_world_create, never const objects, so writing the
-     * message buffer is defined */
-    floe_world *mw = (floe_world *)w;
-    if (n > 0)
-        snprintf(mw->err, sizeof mw->err, "%s: %s id %d is out of range [0, %d] (the world has %d %ss)", fn, what,
-                 id, n - 1, n, what);
-    else
-        snprintf(mw->err, sizeof mw->err, "%s: %s id %d does not exist: the world has no %ss", fn, what, id, what);
-    return FLOE_ERR_ARG;
-}
 
 /* Whether x (a coordinate, velocity component or size) is within the
  * bound that keeps sums and products finite; NaN fails. */
@@ -50,28 +30,6 @@ enum { WORLD_COOKIE = 0x466c6f65, BODY_COOKIE = 0x466c6f62 };
 
 static _Thread_local char create_err[256];
 const char *floe_create_error(void) { return create_err; }
-
-/* Grows *p to hold at least `need` elements (amortised doubling). */
-int floe__grow(void **p, int *cap, int need, size_t elem) {
-    if (need <= *cap) return 1;
-    int n = *cap ? *cap : 16;
-    while (n < need) n = n > (1 << 29) ? need : 2 * n;
-    void *q = realloc(*p, (size_t)n * elem);
-    if (!q) return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
-void *floe__scratch(floe_world *w, int slot, size_t bytes) {
-    if (bytes > w->scratch_size[slot]) {
-        void *p = realloc(w->scratch[slot], bytes);
-        if (!p) return NULL;
-        w->scratch[slot] = p;
-        w->scratch_size[slot] = bytes;
-    }
-    return w->scratch[slot];
-}
 
 floe_world_def floe_default_world_def(void) {
     return (floe_world_def){
@@ -158,32 +116,6 @@ void floe_world_destroy(floe_world *w) {
 void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
     w->on_event = fn;
     w->event_user = user;
-}
-
-/* Cores kept busy by other processes: the 1-minute load average of Linux
- * (0 where it cannot be read). */
-static int busy_cores(void) {
-    FILE *f = fopen("/proc/loadavg", "r");
-    double load = 0;
-    if (f) {
-        if (fscanf(f, "%lf", &load) != 1) load = 0;
-        fclose(f);
-    }
-    return load > 0 ? (int)(load + 0.5) : 0;
-}
-
-/* Default: the cores nobody else is using, and at least ~4000 bodies per
- * thread. A thread on a core shared with another busy process stalls every
- * fork/join of the step (ten times slower in a measured case), and small
- * worlds gain less than the fork/join costs. Results are the same for any
- * thread count, so the choice only affects speed. */
-int floe__resolve_threads(const floe_world *w) {
-    if (w->def.threads > 0) return w->def.threads;
-    int n = omp_get_max_threads(), idle = n - busy_cores();
-    int by_size = w->np / 4000 > 1 ? w->np / 4000 : 1;
-    if (idle < n) n = idle;
-    if (by_size < n) n = by_size;
-    return n > 1 ? n : 1;
 }
 
 int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
@@ -299,14 +231,6 @@ floe_status floe_model_set(floe_world *w, const char *model, const char *key, do
     return set_param(w, what, mod->info.law_params, mod->info.n_law_params, w->insts[mi].lp, key, value);
 }
 
-static floe_pair_override *find_override(floe_world *w, int a, int b) {
-    for (int i = 0; i < w->noverrides; i++) {
-        floe_pair_override *o = &w->overrides[i];
-        if ((o->a == a && o->b == b) || (o->a == b && o->b == a)) return o;
-    }
-    return NULL;
-}
-
 floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model) {
     CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
     CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
@@ -315,7 +239,7 @@ floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model
         floe__error(w, "unknown contact model '%s'", model);
         return FLOE_ERR_ARG;
     }
-    floe_pair_override *o = find_override(w, ma, mb);
+    floe_pair_override *o = floe__find_override(w, ma, mb);
     if (!o) {
         if (!floe__grow((void **)&w->overrides, &w->ocap, w->noverrides + 1, sizeof *w->overrides) ||
             !floe__grow((void **)&w->insts, &w->icap, w->ninsts + 1, sizeof *w->insts)) {
@@ -335,7 +259,7 @@ floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model
 floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double value) {
     CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
     CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
-    floe_pair_override *o = find_override(w, ma, mb);
+    floe_pair_override *o = floe__find_override(w, ma, mb);
     if (!o) {
         floe__error(w, "no model override for this material pair; call floe_pair_set_model first");
         return FLOE_ERR_ARG;
@@ -346,49 +270,6 @@ floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double
     snprintf(what, sizeof what, "interaction %s-%s (model %s)", w->mats[ma].name, w->mats[mb].name,
              mod->info.name);
     return set_param(w, what, mod->info.law_params, mod->info.n_law_params, in->lp, key, value);
-}
-
-const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb) {
-    return &w->insts[w->pair_inst[ma * w->pair_inst_n + mb]];
-}
-
-/* Resolves per-pair model instances and the contact state stride. */
-int floe__prepare(floe_world *w) {
-    int n = w->nmats;
-    free(w->pair_inst);
-    w->pair_inst = malloc(sizeof(int) * (size_t)(n > 0 ? n * n : 1));
-    if (!w->pair_inst) {
-        floe__error(w, "out of memory");
-        return 0;
-    }
-    w->pair_inst_n = n;
-    size_t stride = 8;
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            /* DECISIONS G7: same preferred model -> that model; otherwise Linear. */
-            int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
-            floe_pair_override *o = find_override(w, a, b);
-            if (o) inst = o->inst;
-            w->pair_inst[a * n + b] = inst;
-            size_t s = floe_registry_get(w->insts[inst].model)->state_size;
-            if (s > stride) stride = s;
-        }
-    stride = (stride + 7) & ~(size_t)7;
-    if (stride != w->cstride) {
-        unsigned char *ns = calloc((size_t)(w->ccap > 0 ? w->ccap : 1), stride);
-        if (!ns) {
-            floe__error(w, "out of memory");
-            return 0;
-        }
-        for (int i = 0; i < w->ncon; i++)
-            memcpy(ns + (size_t)i * stride, w->cstate + (size_t)i * w->cstride,
-                   w->cstride < stride ? w->cstride : stride);
-        free(w->cstate);
-        w->cstate = ns;
-        w->cstride = stride;
-    }
-    w->prepared = 1;
-    return 1;
 }
 
 /* ---- particles ----------------------------------------------------------- */

@@ -1,0 +1,108 @@
+/* Services on the world's state that the whole core uses: error messages,
+ * the thread count, the model instance of each material pair. The public
+ * functions that build and read a world are in world_api.c. */
+#include "core/world.h"
+#include "models/model.h"
+
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void floe__error(floe_world *w, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n) {
+    /* read-only functions report through this too: worlds are always
+     * allocated by floe_world_create, never const objects, so writing the
+     * message buffer is defined */
+    floe_world *mw = (floe_world *)w;
+    if (n > 0)
+        snprintf(mw->err, sizeof mw->err, "%s: %s id %d is out of range [0, %d] (the world has %d %ss)", fn, what,
+                 id, n - 1, n, what);
+    else
+        snprintf(mw->err, sizeof mw->err, "%s: %s id %d does not exist: the world has no %ss", fn, what, id, what);
+    return FLOE_ERR_ARG;
+}
+
+/* Cores kept busy by other processes: the 1-minute load average of Linux
+ * (0 where it cannot be read). */
+static int busy_cores(void) {
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load = 0;
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1) load = 0;
+        fclose(f);
+    }
+    return load > 0 ? (int)(load + 0.5) : 0;
+}
+
+/* Default: the cores nobody else is using, and at least ~4000 bodies per
+ * thread. A thread on a core shared with another busy process stalls every
+ * fork/join of the step (ten times slower in a measured case), and small
+ * worlds gain less than the fork/join costs. Results are the same for any
+ * thread count, so the choice only affects speed. */
+int floe__resolve_threads(const floe_world *w) {
+    if (w->def.threads > 0) return w->def.threads;
+    int n = omp_get_max_threads(), idle = n - busy_cores();
+    int by_size = w->np / 4000 > 1 ? w->np / 4000 : 1;
+    if (idle < n) n = idle;
+    if (by_size < n) n = by_size;
+    return n > 1 ? n : 1;
+}
+
+floe_pair_override *floe__find_override(floe_world *w, int a, int b) {
+    for (int i = 0; i < w->noverrides; i++) {
+        floe_pair_override *o = &w->overrides[i];
+        if ((o->a == a && o->b == b) || (o->a == b && o->b == a)) return o;
+    }
+    return NULL;
+}
+
+const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb) {
+    return &w->insts[w->pair_inst[ma * w->pair_inst_n + mb]];
+}
+
+/* Resolves per-pair model instances and the contact state stride. */
+int floe__prepare(floe_world *w) {
+    int n = w->nmats;
+    free(w->pair_inst);
+    w->pair_inst = malloc(sizeof(int) * (size_t)(n > 0 ? n * n : 1));
+    if (!w->pair_inst) {
+        floe__error(w, "out of memory");
+        return 0;
+    }
+    w->pair_inst_n = n;
+    size_t stride = 8;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            /* DECISIONS G7: same preferred model -> that model; otherwise Linear. */
+            int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
+            floe_pair_override *o = floe__find_override(w, a, b);
+            if (o) inst = o->inst;
+            w->pair_inst[a * n + b] = inst;
+            size_t s = floe_registry_get(w->insts[inst].model)->state_size;
+            if (s > stride) stride = s;
+        }
+    stride = (stride + 7) & ~(size_t)7;
+    if (stride != w->cstride) {
+        unsigned char *ns = calloc((size_t)(w->ccap > 0 ? w->ccap : 1), stride);
+        if (!ns) {
+            floe__error(w, "out of memory");
+            return 0;
+        }
+        for (int i = 0; i < w->ncon; i++)
+            memcpy(ns + (size_t)i * stride, w->cstate + (size_t)i * w->cstride,
+                   w->cstride < stride ? w->cstride : stride);
+        free(w->cstate);
+        w->cstate = ns;
+        w->cstride = stride;
+    }
+    w->prepared = 1;
+    return 1;
+}
