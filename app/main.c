@@ -434,7 +434,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
 
     double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
     int64_t log_every = s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
-    int rc = 0, stopped = 0, runaway = 0;
+    int rc = 0, stopped = 0, runaway = 0, failed = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
     for (;;) {
         int64_t step = floe_step_count(w);
@@ -450,7 +450,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             if (tty) fputc('\n', stderr);
             fprintf(stderr, "floe: %s\n", floe_last_error(w));
             runaway = st == FLOE_ERR_RUNAWAY;
-            rc = 1;
+            failed = rc = 1;
             break;
         }
         if (floe_output_step(s->out, w) != 0) {
@@ -507,8 +507,8 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     }
     s->out = NULL;
     double t1 = now(), el = t1 - t0;
-    fprintf(stderr, "floe: %lld step%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
-            (long long)done, done == 1 ? "" : "s", el, el > 0 ? done * (double)floe_particle_count(w) / el : 0,
+    fprintf(stderr, "floe: %lld step%s%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
+            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el, el > 0 ? done * (double)floe_particle_count(w) / el : 0,
             (long long)step, floe_time(w), s->dir);
     if (warmup > 0 && t_warm >= 0 && done > warmup)
         fprintf(stderr, "floe: after %lld warm-up steps: %lld steps in %.3f s (%.3g particle-steps/s)\n", warmup,
