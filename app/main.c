@@ -433,7 +433,8 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     sigaction(SIGTERM, &sa, NULL);
 
     double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
-    int64_t log_every = s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
+    /* output.progress sets the plain log lines; a terminal's bar is redrawn 4 times a second */
+    int64_t log_every = !tty && s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
     int rc = 0, stopped = 0, runaway = 0, failed = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
     for (;;) {

@@ -71,12 +71,14 @@ int main(void) {
     snprintf(tmp, sizeof tmp, "/tmp/floe_cli_opts_XXXXXX");
     CHECK(mkdtemp(tmp) != NULL);
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
-    char scene[512], out[512];
-    snprintf(scene, sizeof scene, "%s/one.yaml", tmp);
-    check_write_file(scene, "world: {dt: 1e-4}\nrun: {steps: 1000000000}\n"
-                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
-                            "output: {vtk: {every: 0}, energy: {every: 0}, final_state: false}\n");
+    /* a short scene for the options (one taken by mistake ends soon), a long one to watch */
+#define ONE_SPHERE(steps) "world: {dt: 1e-4}\nrun: {steps: " steps "}\n" \
+                          "materials: [{name: m, young: 1e7, density: 2000}]\n" \
+                          "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n" \
+                          "output: {vtk: {every: 0}, energy: {every: 0}, final_state: false}\n"
+    char scene[512], long_scene[512], out[512];
+    check_write_tmp(tmp, "short.yaml", ONE_SPHERE("10"), scene, sizeof scene);
+    check_write_tmp(tmp, "long.yaml", ONE_SPHERE("1000000000"), long_scene, sizeof long_scene);
     snprintf(out, sizeof out, "%s/out", tmp);
 
     /* --threads: the scene key's range [0, 4096], whole numbers only */
@@ -132,9 +134,9 @@ int main(void) {
 
     /* the run's threads wait passively unless the user chose otherwise */
     char policy[64];
-    CHECK(!strcmp(policy_seen(scene, NULL, policy, sizeof policy), "passive"));
+    CHECK(!strcmp(policy_seen(long_scene, NULL, policy, sizeof policy), "passive"));
     REPORT("OMP_WAIT_POLICY unset: the CLI runs with '%s'\n", policy);
-    CHECK(!strcmp(policy_seen(scene, "active", policy, sizeof policy), "active"));
+    CHECK(!strcmp(policy_seen(long_scene, "active", policy, sizeof policy), "active"));
     REPORT("OMP_WAIT_POLICY=active: the CLI runs with '%s'\n", policy);
 
     char cmd[600];
