@@ -218,11 +218,11 @@ typedef struct opts {
     double time;               /* --time, or 0 */
 } opts;
 
-static const char *const option_names[] = {"--out",    "--threads",       "--steps",   "--time",
-                                           "--warmup", "--restart-every", "--stop-at", "--help"};
+static const char *const option_names[] = {"--out",    "--threads",       "--steps",  "--time",
+                                           "--warmup", "--restart-every", "--stop-at"};
 enum { NOPTIONS = sizeof option_names / sizeof *option_names };
 
-/* " ; did you mean 'X'?" for a mistyped word, or "". */
+/* "; did you mean 'X'?" for a mistyped word, or "". */
 static const char *did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t len) {
     const char *s = sy_suggest(word, names, n);
     snprintf(buf, len, "%s%s%s", s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
@@ -347,8 +347,8 @@ static const char *describe_end(const session *s, char *buf, size_t n) {
     return buf;
 }
 
-/* Refuses (exit 2) an end or a --stop-at that could not take effect:
- * `step` is where the run stands, `resuming` says whether it continues. */
+/* Refuses (exit 2) an end or a --stop-at that could not take effect from
+ * where the world stands (`resuming`: a restored run goes on). */
 static int check_end(const session *s, const opts *o, int resuming) {
     const char *cmd = resuming ? "floe resume" : "floe run";
     floe_world *w = s->sc->world;
@@ -363,7 +363,7 @@ static int check_end(const session *s, const opts *o, int resuming) {
                 floe_time(w), step);
         return 0;
     }
-    if (!s->on_time && s->total == INT64_MAX) {
+    if (s->duration > 0 && !s->on_time && s->total == INT64_MAX) {
         fprintf(stderr, "%s: the run would take more than 2^63 steps of %g s\n", cmd, floe_dt(w));
         return 0;
     }
