@@ -281,6 +281,11 @@ static void test_runaway_dt(void) {
     REPORT("dt too large: %s\n", floe_last_error(w));
     SAYS(floe_last_error(w), "runaway", "likely cause: dt = 0.001 s", "critical time step", "give a smaller dt");
     CHECK(!strstr(floe_last_error(w), "initial overlap"));
+    /* a particle leaving the domain is found before the step counter moves:
+     * the message names the failing step, as a contact runaway does */
+    char want[64];
+    snprintf(want, sizeof want, "runaway at step %lld:", (long long)floe_step_count(w) + 1);
+    CHECK(strstr(floe_last_error(w), want) != NULL);
     floe_world_destroy(w);
 }
 
