@@ -320,11 +320,31 @@ static void test_runaway_overflow(void) {
     }
 }
 
+/* NULL where a name or key is expected: an error (or -1 from the finders),
+ * never a crash in strcmp. */
+static void test_null_strings(void) {
+    int mat;
+    floe_world *w = world_with(1e-6, &mat);
+    CHECK(floe_find_material(w, NULL) == -1 && floe_find_group(w, NULL) == -1);
+    CHECK(floe_add_material(w, NULL, "linear") == -1 && floe_add_group(w, NULL) == -1);
+    CHECK(floe_material_set(w, mat, NULL, 1) == FLOE_ERR_ARG);
+    SAYS(floe_last_error(w), "key is NULL");
+    CHECK(floe_model_set(w, NULL, "kn", 1) == FLOE_ERR_ARG && floe_model_set(w, "linear", NULL, 1) == FLOE_ERR_ARG);
+    CHECK(floe_pair_set_model(w, mat, mat, NULL) == FLOE_ERR_ARG);
+    CHECK(floe_apply_method(w, NULL, NULL, -1, NULL, 0, NULL) == FLOE_ERR_ARG);
+    CHECK(floe_apply_method(w, "softbond", NULL, -1, NULL, 0, NULL) == FLOE_ERR_ARG);
+    SAYS(floe_last_error(w), "method name is NULL");
+    CHECK(floe_schedule_method(w, 1, NULL, NULL, -1, NULL, 0) == FLOE_ERR_ARG);
+    CHECK(floe_schedule_method(w, 1, "softbond", "bond", -1, NULL, 2) == FLOE_ERR_ARG);
+    floe_world_destroy(w);
+}
+
 int main(void) {
     alarm(60); /* a hang fails the test instead of blocking the suite */
     test_world_defs();
     test_bad_ids();
     test_bad_values();
+    test_null_strings();
     test_overflowed_extent();
     test_cli_overflow();
     test_runaway_dt();

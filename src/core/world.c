@@ -18,6 +18,9 @@ void floe__error(floe_world *w, const char *fmt, ...) {
 
 const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
 
+/* A caller's string for a message: NULL printed as such, not passed to printf. */
+#define NAME(s) ((s) ? (s) : "(NULL)")
+
 int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n) {
     /* read-only functions report through this too: worlds are always
      * allocated by floe_world_create, never const objects, so writing the
@@ -220,6 +223,10 @@ static void range_text(const floe_param_spec *s, char *buf, size_t n) {
 /* Sets `key` in a schema-ordered array; FLOE_ERR_ARG with a message otherwise. */
 static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n,
                              double *arr, const char *key, double value) {
+    if (!key) {
+        floe__error(w, "%s: the parameter key is NULL", what);
+        return FLOE_ERR_ARG;
+    }
     for (int i = 0; i < n; i++) {
         if (strcmp(specs[i].key, key) != 0) continue;
         if (!in_range(&specs[i], value)) {
@@ -264,6 +271,7 @@ int floe_add_material(floe_world *w, const char *name, const char *model) {
 }
 
 int floe_find_material(const floe_world *w, const char *name) {
+    if (!name) return -1;
     for (int i = 0; i < w->nmats; i++)
         if (strcmp(w->mats[i].name, name) == 0) return i;
     return -1;
@@ -290,7 +298,7 @@ double floe_material_get(const floe_world *w, int mat, const char *key) {
 floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value) {
     int mi = floe_registry_find(model);
     if (mi < 0) {
-        floe__error(w, "unknown contact model '%s'", model);
+        floe__error(w, "unknown contact model '%s'", NAME(model));
         return FLOE_ERR_ARG;
     }
     const floe_model *mod = floe_registry_get(mi);
@@ -312,7 +320,7 @@ floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model
     CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
     int mi = floe_registry_find(model);
     if (mi < 0) {
-        floe__error(w, "unknown contact model '%s'", model);
+        floe__error(w, "unknown contact model '%s'", NAME(model));
         return FLOE_ERR_ARG;
     }
     floe_pair_override *o = find_override(w, ma, mb);
@@ -716,6 +724,7 @@ int floe_add_group(floe_world *w, const char *name) {
 }
 
 int floe_find_group(const floe_world *w, const char *name) {
+    if (!name) return -1;
     for (int i = 0; i < w->ngroups; i++)
         if (strcmp(w->groups_[i].name, name) == 0) return i;
     return -1;
@@ -829,7 +838,11 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
     const floe_model *m = floe_registry_get(mi);
     if (applied) *applied = 0;
     if (!m || !m->method) {
-        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", model);
+        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", NAME(model));
+        return FLOE_ERR_ARG;
+    }
+    if (!method || (nargs > 0 && !args)) {
+        floe__error(w, "floe_apply_method: %s is NULL", method ? "args" : "the method name");
         return FLOE_ERR_ARG;
     }
     if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
@@ -864,11 +877,15 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
                                  int group, const double *args, int nargs) {
     const floe_model *m = floe_registry_get(floe_registry_find(model));
     int known = 0;
-    for (int i = 0; m && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    for (int i = 0; m && method && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    if (nargs > 0 && !args) {
+        floe__error(w, "floe_schedule_method: args is NULL");
+        return FLOE_ERR_ARG;
+    }
     if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
     if (!known || step < 0 || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
         floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
-                    model, method);
+                    NAME(model), NAME(method));
         return FLOE_ERR_ARG;
     }
     /* arguments are checked now, not when the step comes (c == NULL: check only) */
