@@ -3,7 +3,6 @@
  * restart files. Exit codes: 0 done (or stopped at --stop-at), 1 the run
  * failed (runaway, I/O), 2 bad usage, bad scene or unusable restart,
  * 130 interrupted. */
-#include "core/world.h"    /* dt_auto: whether the step count of a run given in time is known */
 #include "io/output.h"
 #include "io/restart.h"
 #include "io/scene.h"
@@ -154,7 +153,6 @@ static void progress(floe_world *w, int64_t done, double frac, int approx, doubl
 
 /* The world's dt is chosen during the run (dt: auto): a run given in
  * simulated time then has no step count known in advance. */
-static int dt_is_auto(const floe_world *w) { return w->dt_auto; }
 
 /* Steps that `duration` seconds take with the world's current dt, rounded
  * as the scene loader does (docs/scene-format.md). */
@@ -173,7 +171,7 @@ static int cmd_check(const char *path) {
         return 2;
     }
     if (sc.warnings) fputs(sc.warnings, stderr); /* likely mistakes that do not stop a run */
-    int est = sc.duration > 0 && dt_is_auto(sc.world);
+    int est = sc.duration > 0 && floe_dt_is_auto(sc.world);
     printf("%s: ok: %d particles, %d materials, %d groups, %s%lld steps of %s%.4g s%s\n", path,
            floe_particle_count(sc.world), floe_material_count(sc.world), floe_group_count(sc.world), est ? "~" : "",
            (long long)floe_scene_total_steps(&sc), est ? "~" : "", floe_dt(sc.world),
@@ -318,7 +316,7 @@ typedef struct session {
 static void set_end(session *s, int64_t steps, double duration) {
     floe_world *w = s->sc->world;
     s->duration = duration > 0 ? duration : 0;
-    s->on_time = s->duration > 0 && dt_is_auto(w);
+    s->on_time = s->duration > 0 && floe_dt_is_auto(w);
     if (!(s->duration > 0)) s->total = steps;
     else if (!s->on_time) s->total = steps_for(s->sc, duration);
     else {

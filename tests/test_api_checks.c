@@ -336,6 +336,10 @@ static void test_null_strings(void) {
     SAYS(floe_last_error(w), "method name is NULL");
     CHECK(floe_schedule_method(w, 1, NULL, NULL, -1, NULL, 0) == FLOE_ERR_ARG);
     CHECK(floe_schedule_method(w, 1, "softbond", "bond", -1, NULL, 2) == FLOE_ERR_ARG);
+    CHECK(!floe_dt_is_auto(w)); /* world_with(1e-6): a given step */
+    floe_world_destroy(w);
+    w = world_with(0, &mat);
+    CHECK(floe_dt_is_auto(w));
     floe_world_destroy(w);
 }
 

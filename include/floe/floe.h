@@ -333,6 +333,7 @@ floe_status floe_start(floe_world *w);
 int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
 double floe_dt(const floe_world *w);           /* current step; resolves auto dt */
+int floe_dt_is_auto(const floe_world *w);      /* 1: the step is chosen by the world (dt: auto) and may change */
 /* The critical step (s) that auto dt is dt_safety times: before the first
  * step the p-wave estimate of the spheres, capsules and ellipsoids, then also
  * the contacts' stiffness; INFINITY when no body bounds it. */

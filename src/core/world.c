@@ -912,6 +912,8 @@ double floe_time(const floe_world *w) { return w->time; }
 
 double floe_critical_dt(const floe_world *w) { return fmin(floe__pwave_dt(w), floe__crit_dt(w)); }
 
+int floe_dt_is_auto(const floe_world *w) { return w->dt_auto; }
+
 double floe_dt(const floe_world *w) {
     if (w->dt > 0) return w->dt;
     /* auto dt before the first step: the p-wave estimate (contacts give no bound yet) */
