@@ -532,7 +532,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         }
     }
     /* Granular flows create and delete contacts by the million: a scene may
-     * keep only some event types, or none (then no file, no callback). */
+     * keep only some event types, or none (then no file). */
     const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
     if ((o->events_skip & all_events) != all_events) {
         join(path, dir, "events.csv");
