@@ -127,8 +127,6 @@ floe_world *floe_world_create(const floe_world_def *def) {
     w->def = d;
     w->dt_auto = !(w->def.dt > 0);
     w->dt = w->dt_auto ? 0 : w->def.dt;
-    w->on_event = w->def.on_event;
-    w->event_user = w->def.event_user;
     /* one default instance per registered model */
     int nm = floe_registry_count();
     if (!floe__grow((void **)&w->insts, &w->icap, nm, sizeof *w->insts)) {
@@ -152,15 +150,10 @@ void floe_world_destroy(floe_world *w) {
                       w->capsules, w->ellipsoids, w->cylinders,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->events, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
-}
-
-void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
-    w->on_event = fn;
-    w->event_user = user;
 }
 
 /* Cores kept busy by other processes: the 1-minute load average of Linux
