@@ -18,13 +18,15 @@ build: deps
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Runs the main example (level ice breaking against a sloping structure);
-# open out/*.pvd in ParaView afterwards. With Debian's python3-matplotlib the
-# final state is also rendered to out/ice-floe.png.
+# Runs the main example (level ice breaking against a sloping structure) into
+# out/ and renders its final state to out/ice-floe.png (Debian's
+# python3-matplotlib and python3-numpy, installed if missing); open
+# out/*.pvd in ParaView afterwards.
 demo: build
+	@tools/ensure-deps.sh python3-matplotlib python3-numpy
 	@$(BUILD)/floe run examples/ice-floe.yaml --out out
-	@if /usr/bin/python3 -c "import matplotlib, numpy" 2>/dev/null; then \
-		/usr/bin/python3 tools/render_floes.py out out/ice-floe.png; fi
+	@/usr/bin/python3 tools/render_floes.py out out/ice-floe.png
+	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); picture: out/ice-floe.png"
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize: deps

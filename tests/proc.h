@@ -9,10 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Runs the CLI with argv, stdout and stderr into `errfile`; sends SIGINT
- * after `interrupt_s` seconds if > 0. Returns the exit status (128+sig if
- * killed). */
-static inline int run_cli(const char *const *argv, const char *errfile, double interrupt_s) {
+/* Starts the CLI with argv, stdout and stderr into `errfile`; returns its pid. */
+static inline pid_t spawn_cli(const char *const *argv, const char *errfile) {
     pid_t pid = fork();
     if (pid == 0) {
         int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -21,6 +19,12 @@ static inline int run_cli(const char *const *argv, const char *errfile, double i
         execv(FLOE_CLI, (char *const *)argv);
         _exit(127);
     }
+    return pid;
+}
+
+/* Sends SIGINT after `interrupt_s` seconds if > 0, then waits. Returns the
+ * exit status (128+sig if killed). */
+static inline int wait_cli(pid_t pid, double interrupt_s) {
     if (interrupt_s > 0) {
         struct timespec ts = {(time_t)interrupt_s, (long)((interrupt_s - (time_t)interrupt_s) * 1e9)};
         nanosleep(&ts, NULL);
@@ -29,6 +33,13 @@ static inline int run_cli(const char *const *argv, const char *errfile, double i
     int st = 0;
     waitpid(pid, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Runs the CLI with argv, stdout and stderr into `errfile`; sends SIGINT
+ * after `interrupt_s` seconds if > 0. Returns the exit status (128+sig if
+ * killed). */
+static inline int run_cli(const char *const *argv, const char *errfile, double interrupt_s) {
+    return wait_cli(spawn_cli(argv, errfile), interrupt_s);
 }
 
 #endif

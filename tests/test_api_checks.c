@@ -281,6 +281,11 @@ static void test_runaway_dt(void) {
     REPORT("dt too large: %s\n", floe_last_error(w));
     SAYS(floe_last_error(w), "runaway", "likely cause: dt = 0.001 s", "critical time step", "give a smaller dt");
     CHECK(!strstr(floe_last_error(w), "initial overlap"));
+    /* a particle leaving the domain is found before the step counter moves:
+     * the message names the failing step, as a contact runaway does */
+    char want[64];
+    snprintf(want, sizeof want, "runaway at step %lld:", (long long)floe_step_count(w) + 1);
+    CHECK(strstr(floe_last_error(w), want) != NULL);
     floe_world_destroy(w);
 }
 
@@ -315,11 +320,35 @@ static void test_runaway_overflow(void) {
     }
 }
 
+/* NULL where a name or key is expected: an error (or -1 from the finders),
+ * never a crash in strcmp. */
+static void test_null_strings(void) {
+    int mat;
+    floe_world *w = world_with(1e-6, &mat);
+    CHECK(floe_find_material(w, NULL) == -1 && floe_find_group(w, NULL) == -1);
+    CHECK(floe_add_material(w, NULL, "linear") == -1 && floe_add_group(w, NULL) == -1);
+    CHECK(floe_material_set(w, mat, NULL, 1) == FLOE_ERR_ARG);
+    SAYS(floe_last_error(w), "key is NULL");
+    CHECK(floe_model_set(w, NULL, "kn", 1) == FLOE_ERR_ARG && floe_model_set(w, "linear", NULL, 1) == FLOE_ERR_ARG);
+    CHECK(floe_pair_set_model(w, mat, mat, NULL) == FLOE_ERR_ARG);
+    CHECK(floe_apply_method(w, NULL, NULL, -1, NULL, 0, NULL) == FLOE_ERR_ARG);
+    CHECK(floe_apply_method(w, "softbond", NULL, -1, NULL, 0, NULL) == FLOE_ERR_ARG);
+    SAYS(floe_last_error(w), "method name is NULL");
+    CHECK(floe_schedule_method(w, 1, NULL, NULL, -1, NULL, 0) == FLOE_ERR_ARG);
+    CHECK(floe_schedule_method(w, 1, "softbond", "bond", -1, NULL, 2) == FLOE_ERR_ARG);
+    CHECK(!floe_dt_is_auto(w)); /* world_with(1e-6): a given step */
+    floe_world_destroy(w);
+    w = world_with(0, &mat);
+    CHECK(floe_dt_is_auto(w));
+    floe_world_destroy(w);
+}
+
 int main(void) {
     alarm(60); /* a hang fails the test instead of blocking the suite */
     test_world_defs();
     test_bad_ids();
     test_bad_values();
+    test_null_strings();
     test_overflowed_extent();
     test_cli_overflow();
     test_runaway_dt();

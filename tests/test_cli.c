@@ -51,7 +51,7 @@ int main(void) {
     check_write_file(scene, "run: {steps: 10}\nmaterials:\n  - {name: m, density: -5}\n");
     const char *check_bad[] = {"floe", "check", scene, NULL};
     CHECK(run_cli(check_bad, err, 0) == 2);
-    char want[600];
+    char want[1200];
     snprintf(want, sizeof want, "%s:3:", scene);
     CHECK(strstr(slurp(err), want) != NULL && strstr(slurp(err), "density") != NULL);
     snprintf(out, sizeof out, "%s/out_bad", tmp);
@@ -96,9 +96,16 @@ int main(void) {
     const char *run_long[] = {"floe", "run", scene, "--out", out, NULL};
     CHECK(run_cli(run_long, err, 1.0) == 130);
     CHECK(strstr(slurp(err), "interrupted") != NULL);
+    /* no restart file: the message says so and how to get one */
+    CHECK(strstr(slurp(err), "no restart file exists") && strstr(slurp(err), "--restart-every"));
     CHECK(exists(out, "particles.csv") && exists(out, "energy.csv"));
     snprintf(path, sizeof path, "%s/energy.csv", out);
     CHECK(complete_lines(path));
+    /* with --restart-every: a restart at the interrupted step, and how to continue */
+    const char *run_long_rs[] = {"floe", "run", scene, "--out", out, "--restart-every", "100000000", NULL};
+    CHECK(run_cli(run_long_rs, err, 1.0) == 130);
+    snprintf(want, sizeof want, "continue with: floe resume %s (restart file %s/restart_", out, out);
+    CHECK(strstr(slurp(err), want) != NULL);
 
     /* a blow-up (a sphere thrown into a wall at 10 km/s: one radius per step) stops with status 1, names
      * the step, keeps outputs; a dt over the critical step is refused at load (test_scene_check.c) */

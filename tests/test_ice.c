@@ -3,6 +3,7 @@
  * breakN 1e-4, alpha (1, 1), beta (0.1, 0.1, 0.1), mu 0.05), both fully
  * blocked and driven by prescribed velocities. */
 #include "check.h"
+#include "events.h"
 #include "core/world.h" /* batch_off: the per-contact path only */
 
 #define PI 3.14159265358979323846
@@ -29,12 +30,13 @@ static void on_event(const floe_event *ev, void *user) {
     }
 }
 
+static floe_status step(pair *p) { return step_events(p->w, on_event, p); }
+
 static void make(pair *p, double overlap, int bonds0, int bonds1, int ini_eqlb, double dt) {
     floe_world_def def = floe_default_world_def();
     def.dt = dt;
     *p = (pair){0};
     p->w = floe_world_create(&def);
-    floe_set_event_callback(p->w, on_event, p);
     int m = floe_add_material(p->w, "ice", "ice");
     floe_model_set(p->w, "ice", "bonds0", bonds0);
     floe_model_set(p->w, "ice", "bonds1", bonds1);
@@ -61,7 +63,7 @@ static floe_contact_info info(const pair *p) {
 static void test_parameters(void) {
     pair p;
     make(&p, 0, 15, 15, 1, 1e-7);
-    floe_step(p.w);
+    step(&p);
     double s[16];
     CHECK(state(&p, s) == 9);
     floe_contact_info ci = info(&p);
@@ -106,7 +108,7 @@ static void test_break_sense(int sense, int batch_off, floe_event *ev) {
         floe_contact_info ci = info(&p);
         double load[4] = {ci.force.x, hypot(ci.force.y, ci.force.z), fabs(ci.torque.x), hypot(ci.torque.y, ci.torque.z)};
         last_load = load[sense];
-        floe_step(p.w);
+        step(&p);
         steps++;
     }
     double inc = k * rate * dt;
@@ -146,10 +148,10 @@ static void test_unbonded_tension(void) {
     pair p;
     make(&p, 2e-7, 0, 0, 1, 1e-7);
     floe_set_velocity(p.w, p.b, (floe_vec3){1e-3, 0, 0});
-    floe_step(p.w); /* created at t = 0 with uN0 = -2e-7, then opened by 1e-10: Fn > 0 */
+    step(&p); /* created at t = 0 with uN0 = -2e-7, then opened by 1e-10: Fn > 0 */
     CHECK(p.events[FLOE_EVENT_CONTACT_CREATED] == 1 && p.events[FLOE_EVENT_CONTACT_DELETED] == 1);
     CHECK(floe_contact_count(p.w) == 0);
-    floe_step(p.w); /* still overlapping: created afresh, with a new uN0 (Woo's behaviour) */
+    step(&p); /* still overlapping: created afresh, with a new uN0 (Woo's behaviour) */
     CHECK(p.events[FLOE_EVENT_CONTACT_CREATED] == 2 && floe_contact_count(p.w) == 1);
     floe_world_destroy(p.w);
 }
@@ -203,7 +205,7 @@ static void test_plastic_limits(void) {
         pair p;
         make(&p, ov, 0, 0, 0, 1e-7); /* unbonded, ini_eqlb off: Fn = -kn ov */
         floe_set_angular_velocity(p.w, p.b, (floe_vec3){sign * 10.0, 0, 0});
-        for (int i = 0; i < 2000; i++) floe_step(p.w);
+        for (int i = 0; i < 2000; i++) step(&p);
         floe_contact_info ci = info(&p);
         REPORT("twist %+d: Tw = %.7g (limit %.7g)\n", sign, ci.torque.x, sign * lim_w);
         CHECK_REL(ci.torque.x, sign * lim_w, 1e-6);
@@ -215,13 +217,13 @@ static void test_plastic_limits(void) {
     pair p;
     make(&p, ov, 0, 0, 0, 1e-7);
     floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 1.0}); /* rolls B: bends and shears */
-    for (int i = 0; i < 200; i++) floe_step(p.w);
+    for (int i = 0; i < 200; i++) step(&p);
     floe_contact_info ci = info(&p);
     CHECK_REL(hypot(ci.torque.y, ci.torque.z), lim_r, 1e-6);
     CHECK(hypot(ci.force.y, ci.force.z) < lim_t); /* shear still elastic */
     floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 0});
     floe_set_velocity(p.w, p.b, (floe_vec3){0, 0, 1e-2}); /* slide */
-    for (int i = 0; i < 3000; i++) floe_step(p.w);
+    for (int i = 0; i < 3000; i++) step(&p);
     ci = info(&p);
     CHECK_REL(hypot(ci.force.y, ci.force.z), -ci.force.x * 0.5, 1e-9); /* p changed slightly with the slide */
     CHECK_REL(-ci.force.x, p_n, 1e-3);

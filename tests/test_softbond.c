@@ -11,6 +11,7 @@
  * 1e-4 of the critical elongation per step, so "at x" means within one
  * increment of x. Tolerances are stated at each check. */
 #include "check.h"
+#include "events.h"
 #include "io/scene.h"
 #include <floe/floe.h>
 #include <stdint.h>
@@ -42,6 +43,14 @@ static void on_event(const floe_event *ev, void *user) {
     if (ev->type == FLOE_EVENT_SLIP_CHANGE) p->slip_detail = ev->detail;
 }
 
+/* A step (or n), with p's event counts from each step's events. */
+static floe_status step(pair *p) { return step_events(p->w, on_event, p); }
+static floe_status run(pair *p, int n) {
+    floe_status st = FLOE_OK;
+    for (int i = 0; i < n && st == FLOE_OK; i++) st = step(p);
+    return st;
+}
+
 /* Two spheres of radius R, B at distance 2R + gap along x. */
 static void make(pair *p, int dim, double gap, double dt, int blocked) {
     floe_world_def def = floe_default_world_def();
@@ -50,7 +59,6 @@ static void make(pair *p, int dim, double gap, double dt, int blocked) {
     def.threads = 1;
     *p = (pair){0};
     p->w = floe_world_create(&def);
-    floe_set_event_callback(p->w, on_event, p);
     int m = floe_add_material(p->w, "rock", "softbond");
     floe_material_set(p->w, m, "density", 2500);
     floe_body_def bd = floe_default_body_def();
@@ -129,7 +137,7 @@ static void test_t1_t10(void) {
     parameters(&p, 2, 0.25, 1);
     bond_now(&p);
     floe_set_velocity(p.w, p.b, (floe_vec3){v, 0, 0});
-    CHECK(floe_step(p.w) == FLOE_OK);
+    CHECK(step(&p) == FLOE_OK);
     CHECK_REL(st(&p, "sb_kn"), KN, 1e-12);
     CHECK_REL(st(&p, "sb_ks"), KS, 1e-12);
     CHECK_REL(st(&p, "emod"), 1e9, 1e-12);
@@ -142,7 +150,7 @@ static void test_t1_t10(void) {
     while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && steps < 40000) {
         double d0 = info(&p).uN;
         f_before = info(&p).force.x;
-        CHECK(floe_step(p.w) == FLOE_OK);
+        CHECK(step(&p) == FLOE_OK);
         steps++;
         floe_contact_info ci = info(&p);
         double f = ci.force.x, d = ci.uN;
@@ -197,7 +205,7 @@ static void test_t2(void) {
     parameters(&p, 2, 0.25, 1);
     bond_now(&p);
     floe_set_velocity(p.w, p.b, (floe_vec3){v, 0, 0});
-    while (info(&p).uN < 20e-6 - 1e-15) floe_step(p.w);
+    while (info(&p).uN < 20e-6 - 1e-15) step(&p);
     double f20 = info(&p).force.x;
     CHECK(st(&p, "sb_state") == 4);
     /* close 5 um */
@@ -206,7 +214,7 @@ static void test_t2(void) {
     int all5 = 1;
     while (info(&p).uN > 15e-6 + 1e-15) {
         double fb = info(&p).force.x, db = info(&p).uN;
-        floe_step(p.w);
+        step(&p);
         all5 &= st(&p, "sb_state") == 5;
         if (isnan(d_zero) && info(&p).force.x <= 0) /* interpolate the zero crossing */
             d_zero = db + (info(&p).uN - db) * fb / (fb - info(&p).force.x);
@@ -217,7 +225,7 @@ static void test_t2(void) {
     floe_set_velocity(p.w, p.b, (floe_vec3){v, 0, 0});
     double d_back = NAN, sig_back = NAN, f225 = NAN;
     while (info(&p).uN < 22.5e-6 - 1e-15) {
-        floe_step(p.w);
+        step(&p);
         if (isnan(d_back) && st(&p, "sb_state") == 4) d_back = info(&p).uN, sig_back = st(&p, "sb_sigma");
     }
     f225 = info(&p).force.x;
@@ -232,7 +240,7 @@ static void test_t2(void) {
     CHECK_NEAR(d_back, 20e-6, 2.01e-9);
     CHECK_REL(sig_back, 2.5e6, 1e-3);
     CHECK_REL(f225, SIG_C * AREA * (30 - 22.5) / 20, 1e-3);
-    while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && info(&p).uN < 30e-6) floe_step(p.w);
+    while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && info(&p).uN < 30e-6) step(&p);
     CHECK_NEAR(info(&p).uN, 25e-6, 3.51e-9);
     floe_world_destroy(p.w);
 }
@@ -249,7 +257,7 @@ static void test_t3(double zeta, double gamma) {
     int steps = 0;
     while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && steps++ < 20000) {
         sig_prev = st(&p, "sb_sigma");
-        floe_step(p.w);
+        step(&p);
     }
     double d = info(&p).uN;
     REPORT("T3 (zeta %g, gamma %g): B = %g at %.6g um, F = %g after; sigma before %.6g MPa (<= 5); "
@@ -274,7 +282,7 @@ static void test_t4(double beta, double th_peak, double th_break) {
     double peak = 0, th_at_peak = 0, th = 0;
     int steps = 0;
     while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && steps++ < 30000) {
-        floe_step(p.w);
+        step(&p);
         th = w * dt * steps;
         floe_contact_info ci = info(&p);
         double m = hypot(ci.torque.y, ci.torque.z);
@@ -305,9 +313,9 @@ static void test_t5(double precompress, double phi_deg, double tau_c) {
     bond_now(&p);
     if (precompress > 0) {
         floe_set_velocity(w, p.b, (floe_vec3){-v, 0, 0});
-        while (info(&p).uN > -precompress + 1e-15) floe_step(w);
+        while (info(&p).uN > -precompress + 1e-15) step(&p);
         floe_set_velocity(w, p.b, (floe_vec3){0, 0, 0});
-        floe_step(w);
+        step(&p);
     }
     double fn = info(&p).force.x, us = 0, fs_before = 0;
     int steps = 0;
@@ -315,7 +323,7 @@ static void test_t5(double precompress, double phi_deg, double tau_c) {
         floe_contact_info ci = info(&p);
         fs_before = hypot(ci.force.y, ci.force.z);
         orbit(&p, v);
-        floe_step(w);
+        step(&p);
         us += v * dt;
     }
     floe_contact_info ci = info(&p);
@@ -332,7 +340,7 @@ static void test_t5(double precompress, double phi_deg, double tau_c) {
     CHECK_REL(fs_after, tau_c * AREA, 2e-4); /* S3: kept on the breaking step */
     double broken0 = energy(&p, FLOE_E_BROKEN);
     orbit(&p, v);
-    floe_step(w); /* now unbonded: the Coulomb limit strips the shear spring */
+    step(&p); /* now unbonded: the Coulomb limit strips the shear spring */
     ci = info(&p);
     CHECK_NEAR(hypot(ci.force.y, ci.force.z), 0.5 * fmax(0, -ci.force.x), 1e-9);
     CHECK(energy(&p, FLOE_E_BROKEN) > broken0); /* the release is bond damage */
@@ -352,7 +360,7 @@ static void test_t6(drive how) {
     floe_material_set(w, m, "young", 1e9); /* kn = E/L = 5e11, ks = 0.4 kn = 2e11 */
     floe_material_set(w, m, "kt_div_kn", 0.4);
     floe_material_set(w, m, "fric", 0.5);
-    CHECK(floe_step(w) == FLOE_OK);
+    CHECK(step(&p) == FLOE_OK);
     CHECK_REL(st(&p, "sb_kn"), KN, 1e-12);
     CHECK_REL(st(&p, "sb_ks"), KS, 1e-12);
     const double fn = KNA * 1e-6; /* 1.5708 N */
@@ -368,7 +376,7 @@ static void test_t6(drive how) {
     double u = 0, u_slip = NAN, peak = 0;
     for (int s = 0; s < 4000; s++) {
         if (how == DRIVE_SHEAR) orbit(&p, rate);
-        floe_step(w);
+        step(&p);
         u += rate * dt;
         floe_contact_info ci = info(&p);
         double load = how == DRIVE_SHEAR ? hypot(ci.force.y, ci.force.z)
@@ -394,13 +402,13 @@ static void test_t6_incremental(void) {
     floe_world *w = p.w;
     set(&p, "sb_mode", 1);
     floe_material_set(w, floe_find_material(w, "rock"), "fric", 0.5);
-    floe_step(w);
+    step(&p);
     CHECK_REL(info(&p).force.x, -1.570796, 1e-6); /* a new contact starts from its overlap */
     floe_set_velocity(w, p.b, (floe_vec3){0.1, 0, 0});
     double fmax_ = -INFINITY;
     int steps = 0;
     while (floe_contact_count(w) > 0 && steps++ < 5000) {
-        floe_step(w);
+        step(&p);
         if (floe_contact_count(w)) fmax_ = fmax(fmax_, info(&p).force.x);
     }
     REPORT("T6 incremental: largest F_n = %g N while opening; contact gone after %d steps (overlap 1 um at 1 nm/step)\n",
@@ -421,7 +429,7 @@ static void test_t7(int bend) {
     if (bend) spin(&p, (floe_vec3){0, 0, 200});
     else floe_set_velocity(p.w, p.b, (floe_vec3){0.1, 0, 0});
     double peak = 0, ms = NAN, mt = NAN, fss = NAN;
-    floe_step(p.w);
+    step(&p);
     CHECK_REL(st(&p, "sb_area"), 2e-3, 1e-12);
     CHECK_REL(st(&p, "sb_radius"), 1e-3, 1e-12);
     CHECK_REL(info(&p).kn, 1e9, 1e-12);
@@ -430,7 +438,7 @@ static void test_t7(int bend) {
         floe_contact_info ci = info(&p);
         double load = bend ? fabs(ci.torque.z) : ci.force.x;
         if (load > peak) peak = load, ms = st(&p, "sb_moment_bs"), mt = st(&p, "sb_moment_bt"), fss = st(&p, "sb_force_s");
-        floe_step(p.w);
+        step(&p);
     }
     double want = bend ? SIG_C * (2.0 / 3.0 * 1e-9) / R : SIG_C * 2e-3;
     REPORT("T7 2D %s: peak %.6g (expected %.6g); components at the peak: M_bs %.6g, M_bt %g, F_ss %g\n",
@@ -454,14 +462,14 @@ static void test_t8(int mode) {
     set(&p, "dp_mode", mode);
     floe_set_velocity(w, p.a, (floe_vec3){0.5 * v0, 0, 0});
     floe_set_velocity(w, p.b, (floe_vec3){-0.5 * v0, 0, 0});
-    floe_step(w);
+    step(&p);
     /* c_n = 2 sqrt(m_c kn A) times the relative approach speed (velocities
      * are the mid-step ones the contact saw), on B: -F_n^d */
     CHECK_REL(st(&p, "dp_force_n"), cn * (floe_velocities(w)[p.a].x - floe_velocities(w)[p.b].x), 1e-9);
     double maxov = 0, maxf = -INFINITY;
     int n = (int)(10.0 / (om * dt));
     for (int s = 0; s < n && floe_contact_count(w) > 0; s++) {
-        floe_step(w);
+        step(&p);
         if (floe_contact_count(w) == 0) break;
         maxov = fmax(maxov, -info(&p).uN);
         maxf = fmax(maxf, info(&p).force.x);
@@ -477,7 +485,7 @@ static void test_t8(int mode) {
         CHECK(floe_contact_count(w) == 1 && fabs(vrel) < 1e-3 * v0); /* no rebound */
         CHECK(maxf > 0);
     } else {
-        while (floe_contact_count(w) > 0) floe_step(w);
+        while (floe_contact_count(w) > 0) step(&p);
         vrel = floe_velocities(w)[p.b].x - floe_velocities(w)[p.a].x;
         REPORT("T8 mode %d: max overlap %.6g m, largest net F_n %.3g N (<= 0), rebound %.5g v0 (e^-2 = %.5g)\n",
                mode, maxov, maxf, vrel / v0, exp(-2.0));
@@ -500,7 +508,7 @@ static void test_t8_bonded(void) {
     set(&p, "sb_coh", 1e12);
     bond_now(&p);
     floe_set_velocity(w, p.b, (floe_vec3){v0, 0, 0});
-    for (int s = 0; s < 20; s++) floe_step(w);
+    for (int s = 0; s < 20; s++) step(&p);
     floe_contact_info ci = info(&p);
     double vb = floe_velocities(w)[p.b].x, cn = 2 * sqrt(m * KNA);
     REPORT("T8 bonded, mode 1: F_n = %.6g N (spring %.6g + dashpot %.6g), dashpot c_n v = %.6g\n", ci.force.x,
@@ -529,10 +537,10 @@ static void test_t9(void) {
     /* load: tension, shear, bending and twist */
     floe_set_velocity(w, p.b, (floe_vec3){0.2, 0.4, -0.3});
     floe_set_angular_velocity(w, p.b, (floe_vec3){10, 20, 30});
-    for (int s = 0; s < 1000; s++) floe_step(w);
+    for (int s = 0; s < 1000; s++) step(&p);
     floe_set_velocity(w, p.b, (floe_vec3){0, 0, 0});
     floe_set_angular_velocity(w, p.b, (floe_vec3){0, 0, 0});
-    floe_step(w);
+    step(&p);
     floe_contact_info c0 = info(&p);
     double fs0 = hypot(c0.force.y, c0.force.z), mb0 = hypot(c0.torque.y, c0.torque.z), B0 = st(&p, "sb_state");
     /* rigid rotation about an oblique axis through A: a quarter turn. B
@@ -549,7 +557,7 @@ static void test_t9(void) {
     for (int s = 0; s < n; s++) {
         floe_vec3 xb = floe_positions(w)[p.b], xn = rotate(xb, k, om * dt);
         floe_set_velocity(w, p.b, (floe_vec3){(xn.x - xb.x) / dt, (xn.y - xb.y) / dt, (xn.z - xb.z) / dt});
-        floe_step(w);
+        step(&p);
     }
     floe_contact_info c1 = info(&p);
     double fs1 = hypot(c1.force.y, c1.force.z), mb1 = hypot(c1.torque.y, c1.torque.z);
@@ -592,7 +600,7 @@ static void test_energy_bond(void) {
     double e[FLOE_E_COUNT], e0 = 0, worst = 0;
     int broke_at = -1;
     for (int s = 0; s < 20000; s++) {
-        floe_step(w);
+        step(&p);
         floe_energy(w, e);
         if (s == 0) e0 = e[FLOE_E_TOTAL];
         worst = fmax(worst, fabs(e[FLOE_E_TOTAL] - e0));
@@ -654,7 +662,7 @@ static void test_methods(void) {
     set(&p, "proximity", 1e-5);
     set(&p, "sb_ten", 1e12);
     set(&p, "sb_coh", 1e12);
-    floe_step(w);
+    step(&p);
     CHECK(floe_contact_count(w) == 1);          /* created across the gap ... */
     CHECK(info(&p).force.x == 0 && p.ev[FLOE_EVENT_CONTACT_ACTIVATED] == 0); /* ... but inactive */
     int n = -1;
@@ -664,7 +672,7 @@ static void test_methods(void) {
     CHECK(st(&p, "sb_mode") == 1); /* bond switches to the incremental mode */
     CHECK(floe_apply_method(w, "softbond", "deformability", -1, defo, 2, NULL) == FLOE_OK);
     floe_set_velocity(w, p.b, (floe_vec3){0.1, 0, 0});
-    for (int s = 0; s < 100; s++) floe_step(w);
+    for (int s = 0; s < 100; s++) step(&p);
     CHECK(p.ev[FLOE_EVENT_CONTACT_ACTIVATED] == 1);
     CHECK_REL(info(&p).force.x, KNA * 1e-7, 1e-6); /* tension across the gap, from the bonding state */
     /* area fixes A; deformability with it uses L = 2 sqrt(A/pi) = 2R: same kn */
@@ -679,7 +687,7 @@ static void test_methods(void) {
     CHECK(floe_apply_method(w, "softbond", "unbond", -1, neg, 2, NULL) == FLOE_OK && st(&p, "sb_state") == 3);
     CHECK(floe_apply_method(w, "softbond", "unbond", -1, wide, 2, NULL) == FLOE_OK && st(&p, "sb_state") == 0);
     double broken0 = energy(&p, FLOE_E_BROKEN);
-    floe_step(w);
+    step(&p);
     CHECK(floe_contact_count(w) == 1 && info(&p).force.x == 0);
     CHECK(energy(&p, FLOE_E_BROKEN) > broken0); /* the bond's stored energy was released */
     /* bad arguments and unknown methods */
@@ -698,7 +706,7 @@ static void test_methods(void) {
     CHECK(floe_schedule_method(w, 0, "softbond", "deformability", -1, defo, 2) == FLOE_OK);
     CHECK(floe_schedule_method(w, 0, "softbond", "bond", -1, args, 4) == FLOE_OK);
     floe_set_velocity(w, p.b, (floe_vec3){0.1, 0, 0});
-    while (info(&p).uN < 15e-6) floe_step(w);
+    while (info(&p).uN < 15e-6) step(&p);
     CHECK(st(&p, "sb_state") == 4 && st(&p, "sb_soft") == 2 && st(&p, "sb_cut") == 0.25);
     double lc = st(&p, "sb_lc");
     CHECK(floe_apply_method(w, "softbond", "bond", -1, NULL, 0, NULL) == FLOE_OK);
@@ -710,7 +718,7 @@ static void test_methods(void) {
     w = p.w;
     set(&p, "rgap", 3e-6);
     floe_material_set(w, floe_find_material(w, "rock"), "young", 1e9);
-    floe_step(w);
+    step(&p);
     CHECK_REL(info(&p).force.x, -KNA * 1e-6, 1e-6);
     floe_world_destroy(w);
 }
@@ -751,14 +759,13 @@ static void test_scene(void) {
     CHECK(rc == 0);
     if (rc == 0) {
         pair p = {.w = sc.world, .a = 0, .b = 1};
-        floe_set_event_callback(p.w, on_event, &p);
-        CHECK(floe_run(p.w, 1200) == FLOE_OK);
+        CHECK(run(&p, 1200) == FLOE_OK);
         /* 2D bond made across a 0.5 um gap at step 0, then pulled 12 um: peak
          * 1e4 N at 10 um, on the softening branch since: 0.9 x 1e4 N */
         CHECK(st(&p, "sb_state") == 4);
         CHECK_REL(st(&p, "sb_area"), 2e-3, 1e-12);
         CHECK_REL(info(&p).force.x, 9e3, 2e-3);
-        CHECK(floe_run(p.w, 2000) == FLOE_OK);
+        CHECK(run(&p, 2000) == FLOE_OK);
         /* broken in tension at 25 um, then deleted once beyond the proximity */
         CHECK(p.ev[FLOE_EVENT_BOND_BROKEN] == 1 && p.brk_detail == 1 && floe_contact_count(p.w) == 0);
         floe_scene_free(&sc);

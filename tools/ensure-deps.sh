@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages floe needs, if any is missing.
-# usage: tools/ensure-deps.sh [extra packages...]
+# usage: tools/ensure-deps.sh [extra packages...]   (make demo adds python3-matplotlib python3-numpy)
 set -eu
 pkgs="gcc make cmake python3 libyaml-dev libhdf5-dev $*"
 missing=""

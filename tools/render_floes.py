@@ -12,11 +12,15 @@ Needs Debian's python3-matplotlib and python3-numpy (run with /usr/bin/python3).
 import csv
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+except ImportError as e:
+    sys.exit(f"render_floes.py: {e}: install Debian's python3-matplotlib and python3-numpy "
+             "(tools/ensure-deps.sh python3-matplotlib python3-numpy) and run with /usr/bin/python3")
 
 
 def read_csv(path):

@@ -71,8 +71,6 @@ typedef struct floe_event {
     double value[2];      /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
 } floe_event;
 
-typedef void floe_event_fn(const floe_event *ev, void *user);
-
 typedef struct floe_world_def {
     floe_vec3 gravity;     /* m/s^2, default (0,0,0) */
     double dt;             /* s; <= 0 means auto (DECISIONS G8), default auto */
@@ -84,8 +82,6 @@ typedef struct floe_world_def {
     int threads;           /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
     int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
     int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
-    floe_event_fn *on_event; /* called serially, in a deterministic order */
-    void *event_user;
     int internal_cookie;   /* set by floe_default_world_def; do not touch */
 } floe_world_def;
 
@@ -112,7 +108,6 @@ floe_world *floe_world_create(const floe_world_def *def);
  * not); the text stays valid until the next floe_world_create on this thread. */
 const char *floe_create_error(void);
 void floe_world_destroy(floe_world *w);
-void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user);
 /* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
 floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w);          /* threads the steps use (or will use) */
@@ -327,12 +322,34 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 floe_status floe_step(floe_world *w);
 floe_status floe_run(floe_world *w, int64_t steps);
 /* What the first floe_step begins with, done now: detects the contacts and
- * computes the forces at t = 0 (creation events go to the callback), so the
- * state at t = 0 can be written out. Nothing once the world has started. */
+ * computes the forces at t = 0 (their creation events are then in
+ * floe_events), so the state at t = 0 can be written out. Nothing once the
+ * world has started. */
 floe_status floe_start(floe_world *w);
+
+/* Events of the last step, read after it (pull, no callback). The world
+ * keeps the events of the last floe_step call (a first floe_step that
+ * starts the world holds the step-0 events first), or of a floe_start that
+ * started it, in the order the engine produces them: contact order, the
+ * same for any thread count. Each such call clears the list first, so it
+ * never holds more than one step's events (its memory stays at the largest
+ * step's), and it is valid until the next floe_step, floe_start or
+ * floe_world_destroy. Any number of readers may read it; reading takes
+ * nothing away. A reader that wants every event reads after every
+ * floe_step (floe_run keeps only its last step's): `serial` goes up by one
+ * each time the list is replaced, so a reader that remembers it can tell a
+ * list it has read already (same serial) from one after missed steps (up by
+ * more than one). Events are not part of a restart. */
+typedef struct floe_event_list {
+    const floe_event *events; /* count of them; NULL when count is 0 */
+    int count;
+    uint64_t serial;          /* 0 before the first floe_step / floe_start */
+} floe_event_list;
+floe_event_list floe_events(const floe_world *w);
 int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
 double floe_dt(const floe_world *w);           /* current step; resolves auto dt */
+int floe_dt_is_auto(const floe_world *w);      /* 1: the step is chosen by the world (dt: auto) and may change */
 /* The critical step (s) that auto dt is dt_safety times: before the first
  * step the p-wave estimate of the spheres, capsules and ellipsoids, then also
  * the contacts' stiffness; INFINITY when no body bounds it. */

@@ -91,14 +91,17 @@ typedef struct floe_output floe_output;
 /* Creates `dir` if needed, locks it against other floe processes
  * (DIR/.floe.lock; "DIR is in use by another floe process (pid N)"),
  * removes the files an earlier run wrote there (floe's own names only, see
- * docs/outputs.md) and opens the writers. Registers an event callback on the
- * world (events.csv), starts the world (floe_start: the contacts and forces
- * at t = 0) and writes the initial state. Do not start the world before:
- * the events of its start would miss events.csv. NULL on failure with a
+ * docs/outputs.md) and opens the writers, starts the world (floe_start:
+ * the contacts and forces at t = 0) and writes the initial state with the
+ * events of the start (events.csv). Do not start the world before: the
+ * events of its start would miss events.csv. NULL on failure with a
  * message in err. */
 floe_output *floe_output_open(const char *dir, const floe_output_config *cfg,
                               floe_world *w, int64_t total_steps, char *err, size_t errlen);
-/* Call after every step: writes whatever is due at the world's current step. */
+/* Call after every floe_step: writes whatever is due at the world's current
+ * step, and that step's events (floe_events keeps one step's: a step not
+ * followed by this call loses its events, which the next call reports as a
+ * failure). */
 int floe_output_step(floe_output *o, floe_world *w);
 /* Forces a ParaView frame and an energy/history row now (used at the end and on stop). */
 int floe_output_snapshot(floe_output *o, floe_world *w);

@@ -216,23 +216,24 @@ floe_status floe__integrate(floe_world *w) {
         w->e_gravity_work += accs[blk].gravity;
     }
     if (bad < n) {
+        /* named by the step being computed (w->step + 1), as the contact pass names it */
         vec3 p = w->pos[bad];
         double dist = vlen(vsub(p, w->box_centre));
         char cause[320];
         floe__runaway_cause(w, NULL, bad, cause, sizeof cause);
         if (!visfinite(p))
             floe__error(w, "runaway at step %lld: particle %d: its position is not finite (it overflowed)%s",
-                        (long long)w->step, bad, cause);
+                        (long long)w->step + 1, bad, cause);
         else if (!visfinite(w->vel[bad]) || !visfinite(w->angvel[bad]))
             floe__error(w, "runaway at step %lld: particle %d: its velocity or angular velocity is not finite%s",
-                        (long long)w->step, bad, cause);
+                        (long long)w->step + 1, bad, cause);
         else if (!isfinite(dist))
             floe__error(w, "runaway at step %lld: particle %d left the domain: its position (%g, %g, %g) m is so far "
-                        "out that its distance from the centre overflows%s", (long long)w->step, bad, p.x, p.y, p.z,
+                        "out that its distance from the centre overflows%s", (long long)w->step + 1, bad, p.x, p.y, p.z,
                         cause);
         else
             floe__error(w, "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
-                        "initial bounding box, more than %g times the box size (%g m)%s", (long long)w->step, bad,
+                        "initial bounding box, more than %g times the box size (%g m)%s", (long long)w->step + 1, bad,
                         dist, FLOE_RUNAWAY_REACH, sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH, cause);
         return FLOE_ERR_RUNAWAY;
     }

@@ -11,6 +11,7 @@
 #include "models/linear.h"
 #include "shapes/narrowphase.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,14 +114,35 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
 }
 
-/* ld: the load to report if the law gave one, else NULL (the contact's). */
+/* Appends an event to the world's list, which finish_contacts has made
+ * room for. ld: the load to report if the law gave one, else NULL (the
+ * contact's). */
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail,
                  const floe_event_load *ld) {
-    if (!w->on_event) return;
-    floe_event ev = {type, w->step, w->time, c->a, c->b, ld ? ld->f : c->f, ld ? ld->m : c->m, detail, {0, 0}};
+    floe_event *ev = &w->events[w->nevents++];
+    memset(ev, 0, sizeof *ev); /* padding too: the list's bytes depend on the run only */
+    ev->type = type;
+    ev->step = w->step;
+    ev->time = w->time;
+    ev->a = c->a;
+    ev->b = c->b;
+    ev->force = ld ? ld->f : c->f;
+    ev->torque = ld ? ld->m : c->m;
+    ev->detail = detail;
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
-    if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev.value);
-    w->on_event(&ev, w->event_user);
+    if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev->value);
+}
+
+/* Events a flagged contact produces: one per transient flag. */
+static int event_count(uint32_t flags) {
+    return !!(flags & CF_NEW) + !!(flags & CF_ACTIVATED) + !!(flags & CF_SLIP) + !!(flags & CF_BROKE) +
+           !!(flags & CF_DELETE);
+}
+
+/* A new list for floe_events: the last step's events are dropped. */
+static void clear_events(floe_world *w) {
+    w->nevents = 0;
+    w->event_serial++;
 }
 
 /* A part's room for one slice: per kernel, the batched contacts and their results. */
@@ -272,6 +294,14 @@ static floe_status process_contacts(floe_world *w) {
 static floe_status finish_contacts(floe_world *w) {
     const int *flagged = w->scratch[SCR_FLAGGED];
     floe_broadphase *bp = &w->bp;
+    /* room for this step's events first, so that nothing below can fail */
+    int need = 0;
+    for (int j = 0; j < w->nflagged; j++) need += event_count(w->con[flagged[j]].flags);
+    if (need > INT_MAX - w->nevents ||
+        !floe__grow((void **)&w->events, &w->evcap, w->nevents + need, sizeof *w->events)) {
+        floe__error(w, "out of memory for the %d events of step %lld", need, (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
     int nb = 0; /* the next break load (both lists ascend by contact) */
     for (int j = 0; j < w->nflagged; j++) {
         floe_contact *c = &w->con[flagged[j]];
@@ -429,6 +459,7 @@ static floe_status start(floe_world *w) {
 floe_status floe_step(floe_world *w) {
     if (w->stopped) return FLOE_ERR_RUNAWAY;
     if (!w->prepared && w->started && !floe__prepare(w)) return FLOE_ERR_MEMORY;
+    clear_events(w);
     floe_status st = FLOE_OK;
     if (!w->started) st = start(w);
     for (int i = 0; i < w->nsched && st == FLOE_OK; i++) {
@@ -450,9 +481,15 @@ floe_status floe_step(floe_world *w) {
 
 floe_status floe_start(floe_world *w) {
     if (w->stopped) return FLOE_ERR_RUNAWAY;
-    floe_status st = w->started ? FLOE_OK : start(w);
+    if (w->started) return FLOE_OK;
+    clear_events(w);
+    floe_status st = start(w);
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1; /* as in floe_step */
     return st;
+}
+
+floe_event_list floe_events(const floe_world *w) {
+    return (floe_event_list){w->nevents ? w->events : NULL, w->nevents, w->event_serial};
 }
 
 floe_status floe_run(floe_world *w, int64_t steps) {

@@ -118,7 +118,10 @@ struct floe_world {
     double e_total0;                    /* total at the start */
     int boundary_moving;                /* this step moved a blocked DOF (floe__boundary_end); not state */
 
-    floe_event_fn *on_event; void *event_user;
+    /* the events of the last floe_step / floe_start (floe_events): cleared
+     * as each begins, so not state (restarts leave them out) */
+    floe_event *events; int nevents, evcap;
+    uint64_t event_serial;                     /* times the list was cleared */
 
     floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
 

@@ -11,6 +11,9 @@
 
 const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
 
+/* A caller's string for a message: NULL printed as such, not passed to printf. */
+#define NAME(s) ((s) ? (s) : "(NULL)")
+
 /* Whether x (a coordinate, velocity component or size) is within the
  * bound that keeps sums and products finite; NaN fails. */
 static int bounded(double x) { return fabs(x) <= FLOE_MAX_COORD; }
@@ -82,8 +85,6 @@ floe_world *floe_world_create(const floe_world_def *def) {
     w->def = d;
     w->dt_auto = !(w->def.dt > 0);
     w->dt = w->dt_auto ? 0 : w->def.dt;
-    w->on_event = w->def.on_event;
-    w->event_user = w->def.event_user;
     /* one default instance per registered model */
     int nm = floe_registry_count();
     if (!floe__grow((void **)&w->insts, &w->icap, nm, sizeof *w->insts)) {
@@ -107,15 +108,10 @@ void floe_world_destroy(floe_world *w) {
                       w->capsules, w->ellipsoids, w->cylinders,
                       w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
                       w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->events, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
-}
-
-void floe_set_event_callback(floe_world *w, floe_event_fn *fn, void *user) {
-    w->on_event = fn;
-    w->event_user = user;
 }
 
 int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
@@ -152,6 +148,10 @@ static void range_text(const floe_param_spec *s, char *buf, size_t n) {
 /* Sets `key` in a schema-ordered array; FLOE_ERR_ARG with a message otherwise. */
 static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n,
                              double *arr, const char *key, double value) {
+    if (!key) {
+        floe__error(w, "%s: the parameter key is NULL", what);
+        return FLOE_ERR_ARG;
+    }
     for (int i = 0; i < n; i++) {
         if (strcmp(specs[i].key, key) != 0) continue;
         if (!in_range(&specs[i], value)) {
@@ -196,6 +196,7 @@ int floe_add_material(floe_world *w, const char *name, const char *model) {
 }
 
 int floe_find_material(const floe_world *w, const char *name) {
+    if (!name) return -1;
     for (int i = 0; i < w->nmats; i++)
         if (strcmp(w->mats[i].name, name) == 0) return i;
     return -1;
@@ -222,7 +223,7 @@ double floe_material_get(const floe_world *w, int mat, const char *key) {
 floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value) {
     int mi = floe_registry_find(model);
     if (mi < 0) {
-        floe__error(w, "unknown contact model '%s'", model);
+        floe__error(w, "unknown contact model '%s'", NAME(model));
         return FLOE_ERR_ARG;
     }
     const floe_model *mod = floe_registry_get(mi);
@@ -236,7 +237,7 @@ floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model
     CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
     int mi = floe_registry_find(model);
     if (mi < 0) {
-        floe__error(w, "unknown contact model '%s'", model);
+        floe__error(w, "unknown contact model '%s'", NAME(model));
         return FLOE_ERR_ARG;
     }
     floe_pair_override *o = floe__find_override(w, ma, mb);
@@ -597,6 +598,7 @@ int floe_add_group(floe_world *w, const char *name) {
 }
 
 int floe_find_group(const floe_world *w, const char *name) {
+    if (!name) return -1;
     for (int i = 0; i < w->ngroups; i++)
         if (strcmp(w->groups_[i].name, name) == 0) return i;
     return -1;
@@ -710,7 +712,11 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
     const floe_model *m = floe_registry_get(mi);
     if (applied) *applied = 0;
     if (!m || !m->method) {
-        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", model);
+        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", NAME(model));
+        return FLOE_ERR_ARG;
+    }
+    if (!method || (nargs > 0 && !args)) {
+        floe__error(w, "floe_apply_method: %s is NULL", method ? "args" : "the method name");
         return FLOE_ERR_ARG;
     }
     if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
@@ -745,11 +751,15 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
                                  int group, const double *args, int nargs) {
     const floe_model *m = floe_registry_get(floe_registry_find(model));
     int known = 0;
-    for (int i = 0; m && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    for (int i = 0; m && method && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    if (nargs > 0 && !args) {
+        floe__error(w, "floe_schedule_method: args is NULL");
+        return FLOE_ERR_ARG;
+    }
     if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
     if (!known || step < 0 || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
         floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
-                    model, method);
+                    NAME(model), NAME(method));
         return FLOE_ERR_ARG;
     }
     /* arguments are checked now, not when the step comes (c == NULL: check only) */
@@ -775,6 +785,8 @@ int64_t floe_step_count(const floe_world *w) { return w->step; }
 double floe_time(const floe_world *w) { return w->time; }
 
 double floe_critical_dt(const floe_world *w) { return fmin(floe__pwave_dt(w), floe__crit_dt(w)); }
+
+int floe_dt_is_auto(const floe_world *w) { return w->dt_auto; }
 
 double floe_dt(const floe_world *w) {
     if (w->dt > 0) return w->dt;

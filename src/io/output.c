@@ -36,7 +36,6 @@ static const char *const series_name[SERIES_COUNT] = {"particles", "contacts", "
 static const char *const series_ext[SERIES_COUNT] = {"vtu", "vtp", "vtp", "vtp"};
 
 struct floe_output {
-    floe_world *w;
     char dir[PATH_CAP];
     stream vtk, energy, history;
     int series_on[SERIES_COUNT];
@@ -48,12 +47,11 @@ struct floe_output {
     floe_pvd *pvd[SERIES_COUNT];
     int width;         /* digits of the step number in frame file names */
     uint32_t events_skip; /* bit t: do not write events of type t */
-    int event_failed;  /* the event callback could not write a row */
+    uint64_t ev_serial; /* the world's event list (floe_events) written last */
     int64_t *fr_step;  /* frames in the .pvd collections, for restarts */
     double *fr_time;
     size_t nfr, cfr;
     int lock_fd;       /* DIR/.floe.lock, held while the outputs are open */
-    int callback_set;  /* on_event is registered on w */
     char err[1024];
 };
 
@@ -279,24 +277,29 @@ static int write_history(floe_output *o, floe_world *w)
     return 0;
 }
 
-static int flush_events(floe_output *o)
+/* Appends the world's event list (the last step's events) unless it was
+ * written already. The list holds one step only: outputs must be stepped
+ * after every floe_step, and a list that skipped steps is reported. */
+static int write_events(floe_output *o, floe_world *w)
 {
-    if (o->event_failed) {
-        o->event_failed = 0;
-        return csv_fail(o, o->events_csv);
+    floe_event_list ev = floe_events(w);
+    if (!o->events_csv || ev.serial == o->ev_serial) return 0;
+    uint64_t missed = ev.serial - o->ev_serial - 1;
+    o->ev_serial = ev.serial;
+    for (int i = 0; i < ev.count; i++) {
+        const floe_event *e = &ev.events[i];
+        if ((unsigned)e->type < 32 && (o->events_skip >> e->type & 1u)) continue;
+        if (floe_csv_event_row(o->events_csv, e)) return csv_fail(o, o->events_csv);
     }
-    if (o->events_csv && floe_csv_pending(o->events_csv) && floe_csv_flush(o->events_csv))
-        return csv_fail(o, o->events_csv);
+    if (floe_csv_pending(o->events_csv) && floe_csv_flush(o->events_csv)) return csv_fail(o, o->events_csv);
+    if (missed) {
+        floe_io_err(o->err, sizeof o->err,
+                    "events.csv misses the events of %llu step(s) before step %lld: the outputs must be "
+                    "stepped (floe_output_step) after every floe_step",
+                    (unsigned long long)missed, (long long)floe_step_count(w));
+        return -1;
+    }
     return 0;
-}
-
-/* Called serially from inside floe_step. Rows are buffered; the buffer is
- * flushed by the next floe_output_step. */
-static void on_event(const floe_event *ev, void *user)
-{
-    floe_output *o = user;
-    if ((unsigned)ev->type < 32 && (o->events_skip >> ev->type & 1u)) return;
-    if (floe_csv_event_row(o->events_csv, ev)) o->event_failed = 1;
 }
 
 /* Writes every enabled output that is due (or, with force, every one not
@@ -308,7 +311,7 @@ static int write_outputs(floe_output *o, floe_world *w, int force)
     if (o->vtk_w && (force ? o->vtk.last != step : due(&o->vtk, w))) rc |= write_frame(o, w);
     if (o->energy_csv && (force ? o->energy.last != step : due(&o->energy, w))) rc |= write_energy(o, w);
     if (o->history_csv && (force ? o->history.last != step : due(&o->history, w))) rc |= write_history(o, w);
-    rc |= flush_events(o);
+    rc |= write_events(o, w);
     return rc ? -1 : 0;
 }
 
@@ -317,8 +320,6 @@ static int write_outputs(floe_output *o, floe_world *w, int force)
 static void destroy(floe_output *o)
 {
     if (!o) return;
-    /* the world may outlive o: it must not call back into freed memory */
-    if (o->callback_set) floe_set_event_callback(o->w, NULL, NULL);
     if (o->lock_fd >= 0) close(o->lock_fd); /* releases the lock */
     floe_csv_close(o->energy_csv, NULL, 0);
     floe_csv_close(o->history_csv, NULL, 0);
@@ -422,7 +423,7 @@ int floe_output_get_state(floe_output *o, floe_output_state *st)
     st->frame_step = o->fr_step;
     st->frame_time = o->fr_time;
     floe_csv *files[3] = {o->energy_csv, o->history_csv, o->events_csv};
-    int rc = flush_events(o);
+    int rc = 0; /* events.csv holds no unwritten rows: write_events flushes them */
     for (int i = 0; i < 3; i++) {
         st->csv_bytes[i] = -1;
         if (!files[i]) continue;
@@ -464,7 +465,6 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         floe_io_err(err, errlen, "out of memory");
         return NULL;
     }
-    o->w = w;
     o->lock_fd = -1;
     memcpy(o->dir, dir, strlen(dir) + 1);
     o->vtk = stream_of(cfg->vtk);
@@ -532,7 +532,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
         }
     }
     /* Granular flows create and delete contacts by the million: a scene may
-     * keep only some event types, or none (then no file, no callback). */
+     * keep only some event types, or none (then no file). */
     const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
     if ((o->events_skip & all_events) != all_events) {
         join(path, dir, "events.csv");
@@ -594,10 +594,9 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             }
         remove_stale_frames(o, floe_step_count(w));
     }
-    if (o->events_csv) {
-        floe_set_event_callback(w, on_event, o);
-        o->callback_set = 1;
-    }
+    /* events.csv takes the events of the steps from now on (and of the
+     * start below): not those of a list the world had before */
+    o->ev_serial = floe_events(w).serial;
     if (!rs) {
         /* The initial state is that of t = 0 with its contacts (bonds made at
          * the start) and forces: the world starts now, with the events of
@@ -655,9 +654,6 @@ int floe_output_close(floe_output *o, floe_world *w)
             floe_io_err(o->err, sizeof o->err, "%s", msg);
         }
     }
-    /* the world may outlive o: it must not call back into freed memory */
-    if (o->callback_set) floe_set_event_callback(o->w, NULL, NULL);
-    o->callback_set = 0;
     floe_csv **files[3] = {&o->energy_csv, &o->history_csv, &o->events_csv};
     for (int i = 0; i < 3; i++) {
         char msg[1024];

@@ -20,6 +20,7 @@ const floe_model *floe_registry_get(int i) {
     return i >= 0 && i < floe_registry_count() ? models[i] : NULL;
 }
 int floe_registry_find(const char *name) {
+    if (!name) return -1;
     for (int i = 0; i < floe_registry_count(); i++)
         if (strcmp(models[i]->info.name, name) == 0) return i;
     return -1;

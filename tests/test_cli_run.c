@@ -1,0 +1,172 @@
+/* The floe command line: how long a run is (run.time with a fixed and an
+ * automatic dt), extending a finished run with floe resume, --stop-at that
+ * takes effect or is refused, and the summary of a run that failed. */
+#include "check.h"
+#include "proc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char tmp[256], err[512];
+
+/* The CLI's output of the last run (freed by the next call). */
+static const char *log_text(void) {
+    static char *log;
+    free(log);
+    log = check_slurp(err, NULL);
+    return log ? log : "";
+}
+
+static int has(const char *text) {
+    int ok = strstr(log_text(), text) != NULL;
+    if (!ok) fprintf(stderr, "expected '%s' in:\n%s\n", text, log_text());
+    return ok;
+}
+
+static int same_file(const char *a_dir, const char *b_dir, const char *name) {
+    char p[700], q[700];
+    snprintf(p, sizeof p, "%s/%s", a_dir, name);
+    snprintf(q, sizeof q, "%s/%s", b_dir, name);
+    size_t la = 0, lb = 0;
+    char *a = check_slurp(p, &la), *b = check_slurp(q, &lb);
+    int ok = a && b && la == lb && !memcmp(a, b, la);
+    if (!ok) fprintf(stderr, "%s differs from %s\n", q, p);
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* run.time with dt: auto ends at the first step at or after the time, and
+ * the announced step count says that it is an estimate. */
+static void time_with_auto_dt(void) {
+    char scene[512], out[512], path[600];
+    snprintf(scene, sizeof scene, "%s/auto.yaml", tmp);
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: auto}\nrun: {time: 0.02}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "generators:\n  - lattice: {origin: [0, 0, 0.0101], spacing: 0.0201, counts: [3, 3, 2], "
+                            "radius: 0.01}\n"
+                            "output: {vtk: {every: 0}, energy: {every: 1}}\n");
+    const char *check[] = {"floe", "check", scene, NULL};
+    CHECK(run_cli(check, err, 0) == 0);
+    CHECK(has("steps of ~") && has("(dt: auto, estimate"));
+    snprintf(out, sizeof out, "%s/out_auto", tmp);
+    const char *run[] = {"floe", "run", scene, "--out", out, NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    CHECK(has(" steps (dt: auto, estimate) to t = 0.02 s") && has("now at step") && has(", t = 0.02"));
+    /* energy.csv has a row per step: the last at or after 0.02 s, the one before it earlier */
+    snprintf(path, sizeof path, "%s/energy.csv", out);
+    char *csv = check_slurp(path, NULL);
+    double t_prev = -1, t_last = -1;
+    for (char *line = csv ? strchr(csv, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
+        t_prev = t_last;
+        t_last = strtod(strchr(line + 1, ',') + 1, NULL);
+    }
+    free(csv);
+    CHECK(t_last >= 0.02 * (1 - 1e-12) && t_prev < 0.02);
+    REPORT("run: {time: 0.02}, dt: auto: the last two steps at t = %.9g and %.9g s\n", t_prev, t_last);
+}
+
+/* run.time with a fixed dt is ceil(time/dt) steps, as docs/scene-format.md
+ * says, also where the time summed step by step falls short of the product. */
+static void time_with_fixed_dt(void) {
+    char scene[512], out[512];
+    snprintf(scene, sizeof scene, "%s/fixed.yaml", tmp);
+    check_write_file(scene, "world: {dt: 1e-5}\nrun: {time: 0.9}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
+                            "output: {vtk: {every: 0}, energy: {every: 0}, final_state: false}\n");
+    snprintf(out, sizeof out, "%s/out_fixed", tmp);
+    const char *run[] = {"floe", "run", scene, "--out", out, NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    CHECK(has(": 1 particles, 90000 steps,") && has("floe: 90000 steps in"));
+}
+
+/* A finished run goes on with floe resume --steps / --time; --stop-at takes
+ * effect on resume or is refused; the outputs equal those of one long run. */
+static void extend_finished_run(void) {
+    char scene[512], ref[512], out[512], path[700];
+    snprintf(scene, sizeof scene, "%s/drop.yaml", tmp);
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 1e-4}\nrun: {steps: 400}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "generators:\n  - lattice: {origin: [0, 0, 0.012], spacing: 0.0201, counts: [3, 3, 2], "
+                            "radius: 0.01}\n"
+                            "output: {vtk: {every: 100}, energy: {every: 50}}\n");
+    snprintf(ref, sizeof ref, "%s/ref", tmp);
+    const char *run_ref[] = {"floe", "run", scene, "--out", ref, "--steps", "1000", NULL};
+    CHECK(run_cli(run_ref, err, 0) == 0);
+
+    snprintf(out, sizeof out, "%s/ext", tmp);
+    const char *run_past[] = {"floe", "run", scene, "--out", out, "--stop-at", "500", NULL};
+    CHECK(run_cli(run_past, err, 0) == 2 && has("--stop-at 500 is after the run's end at step 400"));
+    const char *run[] = {"floe", "run", scene, "--out", out, "--restart-every", "1000", NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    snprintf(path, sizeof path, "%s/restart_000000000400.h5", out); /* a restart at the end */
+    struct stat st;
+    CHECK(stat(path, &st) == 0);
+
+    const char *stop_past[] = {"floe", "resume", out, "--stop-at", "2000", NULL};
+    CHECK(run_cli(stop_past, err, 0) == 2 && has("--stop-at 2000 is after the run's end at step 400"));
+    const char *too_short[] = {"floe", "resume", out, "--steps", "300", NULL};
+    CHECK(run_cli(too_short, err, 0) == 2 && has("--steps 300 is before the current step 400"));
+    const char *time_past[] = {"floe", "resume", out, "--time", "0.03", NULL};
+    CHECK(run_cli(time_past, err, 0) == 2 && has("is not after the run's current time"));
+    const char *elsewhere[] = {"floe", "resume", out, "--out", ref, NULL};
+    CHECK(run_cli(elsewhere, err, 0) == 2 && has("--out is not accepted"));
+
+    /* --time 0.1 s with dt 1e-4: 1000 steps; stopped on the way at 700 */
+    const char *more[] = {"floe", "resume", out, "--time", "0.1", "--stop-at", "700", NULL};
+    CHECK(run_cli(more, err, 0) == 0 && has("at step 400") && has("of 1000 steps") &&
+          has("stopped at step 700 as asked"));
+    const char *stop_before[] = {"floe", "resume", out, "--stop-at", "700", NULL};
+    CHECK(run_cli(stop_before, err, 0) == 2 && has("--stop-at 700 is not after the current step 700"));
+    const char *rest[] = {"floe", "resume", out, NULL}; /* the new end is in the restart file */
+    CHECK(run_cli(rest, err, 0) == 0 && has("now at step 1000,"));
+    int same = same_file(ref, out, "energy.csv") && same_file(ref, out, "particles.csv") &&
+               same_file(ref, out, "contacts.csv") && same_file(ref, out, "particles.pvd");
+    CHECK(same);
+    REPORT("run 400 steps, resume --time 0.1 --stop-at 700, resume: outputs equal one 1000-step run: %s\n",
+           same ? "yes" : "NO");
+    /* and again by steps */
+    const char *by_steps[] = {"floe", "resume", out, "--steps", "1200", NULL};
+    CHECK(run_cli(by_steps, err, 0) == 0 && has("floe: 200 steps in") && has("now at step 1200,"));
+}
+
+/* A runaway: the summary counts the failed step, and names the last good
+ * restart file only when there is one. */
+static void failure_summary(void) {
+    char scene[512], out[512], want[700];
+    snprintf(scene, sizeof scene, "%s/crash.yaml", tmp);
+    /* two spheres closing at 3 km/s (dt below the critical step, which the
+     * loader checks): the overlap passes the particle size at step 6 */
+    check_write_file(scene, "world: {dt: 5e-6}\nrun: {steps: 40}\n"
+                            "materials: [{name: m, young: 1e9, density: 1000}]\n"
+                            "particles:\n  - {radius: 0.01, pos: [0, 0, 0], vel: [1500, 0, 0]}\n"
+                            "  - {radius: 0.01, pos: [0.1, 0, 0], vel: [-1500, 0, 0]}\n"
+                            "output: {vtk: {every: 0}}\n");
+    snprintf(out, sizeof out, "%s/out_crash", tmp);
+    const char *with[] = {"floe", "run", scene, "--out", out, "--restart-every", "3", NULL};
+    CHECK(run_cli(with, err, 0) == 1);
+    CHECK(has("runaway at step 6:") && has("floe: 6 steps (the last one failed) in"));
+    snprintf(want, sizeof want, "the last good state is in %s/restart_000000000003.h5 (step 3)", out);
+    CHECK(has(want));
+    const char *without[] = {"floe", "run", scene, "--out", out, "--restart-every", "10", NULL};
+    CHECK(run_cli(without, err, 0) == 1);
+    CHECK(has("runaway at step 6:") && has("runaway_000000000006.h5") && !strstr(log_text(), "last good state"));
+}
+
+int main(void) {
+    snprintf(tmp, sizeof tmp, "/tmp/floe_cli_run_XXXXXX");
+    CHECK(mkdtemp(tmp) != NULL);
+    snprintf(err, sizeof err, "%s/stderr.txt", tmp);
+    time_with_auto_dt();
+    time_with_fixed_dt();
+    extend_finished_run();
+    failure_summary();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (!check_failures) CHECK(system(cmd) == 0);
+    return CHECK_DONE();
+}
