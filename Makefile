@@ -51,15 +51,16 @@ bench:
 bench-bonded:
 	@QUICK=$(or $(QUICK),0) bench/run_bonded.sh
 
-# Installs bin/floe, lib/libfloe.{a,so}, include/floe/floe.h and
-# lib/pkgconfig/floe.pc under PREFIX: `make install PREFIX=$HOME/.local`.
+# Installs bin/floe, lib/libfloe.{a,so} and lib/libfloe-io.{a,so},
+# include/floe/floe.h and floe_io.h, lib/pkgconfig/floe.pc and floe-io.pc
+# under PREFIX: `make install PREFIX=$HOME/.local`.
 # Builds first; an existing build directory keeps its configuration.
 .PHONY: install
 PREFIX ?= /usr/local
 install:
 	@tools/ensure-deps.sh pkg-config
 	@test -f $(BUILD)/CMakeCache.txt || $(MAKE) --no-print-directory build
-	@cmake --build $(BUILD) -j $(JOBS) --target floe floe_shared floe_cli
+	@cmake --build $(BUILD) -j $(JOBS) --target floe floe_shared floe_io floe_io_shared floe_cli
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:

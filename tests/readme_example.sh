@@ -4,7 +4,8 @@
 # copy of the clone (symbolic links, with the README's C code as
 # examples/library/bounce.c) with HOME in a scratch directory, so that
 # `make install PREFIX=$HOME/.local` installs there; the program must print
-# what the README's text block shows, including a landing and a bounce.
+# what the README's text block shows, including a landing and a bounce, and
+# must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone).
 # usage: readme_example.sh SOURCE_DIR BUILD_DIR   (BUILD_DIR: the build to install)
 set -eu
 src=$1
@@ -59,5 +60,9 @@ grep -q "bounce 1: leaves at" "$work/got.txt" || fail "the bead never bounces"
 if ! cmp -s "$work/expected.txt" "$work/got.txt"; then
   diff "$work/expected.txt" "$work/got.txt" >&2 || true
   fail "the program's output differs from README.md's (< README, > program)"
+fi
+# The engine links without the I/O library and its dependencies.
+if ldd "$work/clone/bounce" | grep -E 'libyaml|libhdf5|libfloe-io' >&2; then
+  fail "the engine-only example pulls in I/O libraries (above): floe.pc must not"
 fi
 echo "readme_example: README's example built, installed and ran as shown"

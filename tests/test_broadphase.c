@@ -6,8 +6,8 @@
  * the bounding spheres are exact, so the expected set is known in closed
  * form. Run for several seeds and skins. */
 #include "check.h"
-#include "collide/broadphase.h"
-#include "collide/narrowphase.h"
+#include "core/broadphase.h"
+#include "shapes/narrowphase.h"
 #include "shapes/shape.h"
 
 #include <stdint.h>

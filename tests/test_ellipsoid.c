@@ -10,7 +10,7 @@
  * minus the smallest radius of curvature). A body whose deepest point is
  * z + d u, with its surface tangent there, therefore has uN = d - (its radius). */
 #include "check.h"
-#include "collide/narrowphase.h"
+#include "shapes/narrowphase.h"
 #include <floe/floe.h>
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 #ifndef FLOE_COLLIDE_L6GEOM_H
 #define FLOE_COLLIDE_L6GEOM_H
 
-#include "shapes/shape.h"
+#include "collide/geom.h"
 
 /* First step of a contact: frame from the normal, lens and area. */
 void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens);

@@ -1,5 +1,7 @@
 /* Energy terms and the time step (DECISIONS G5, G8). */
-#include "core/step.h"
+#include "core/energy.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 
@@ -158,4 +160,27 @@ void floe__update_dt(floe_world *w) {
     double grown = w->dt * pow(1.0 + 1e-4, (double)(w->step - w->last_dyn_dt));
     w->dt = fmin(w->def.dt_safety * crit, grown);
     w->last_dyn_dt = w->step;
+}
+
+void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n) {
+    size_t at = 0;
+    buf[0] = 0;
+#define ADD(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__), at = at < n ? at : n)
+    /* the critical step dt: auto works from: the contacts' stiffness, or
+     * the p-wave estimate while there are none */
+    double crit = floe__crit_dt(w);
+    if (!isfinite(crit)) crit = floe__pwave_dt(w);
+    if (w->dt > crit && crit > 0)
+        ADD("; likely cause: dt = %g s is %.3g times the critical time step %g s%s", w->dt, w->dt / crit, crit,
+            w->dt_auto ? "" : " (give a smaller dt, or dt: auto)");
+    /* a contact that exists since the start of the run: the bodies were
+     * placed overlapping (for a particle, the first such contact it has) */
+    for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 &&
+            w->con[k].g.uN < 0)
+            c = &w->con[k];
+    if (c && c->step_created == 0 && w->step <= 1)
+        ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
+            "positions and sizes", c->a, c->b);
+#undef ADD
 }

@@ -1,8 +1,9 @@
 /* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
  * DOFs and prescribed motion (woo-models §5.2). Velocities live at half
  * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
-#include "collide/broadphase.h"
-#include "core/step.h"
+#include "core/broadphase.h"
+#include "core/energy.h"
+#include "core/integrate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,12 +2,14 @@
  * phase, L6Geom, model law) -> force assembly -> events. Work is split in
  * fixed-size blocks whose partial sums are added in block order, so results
  * are bitwise identical for any thread count. */
-#include "collide/broadphase.h"
 #include "collide/l6geom.h"
-#include "collide/narrowphase.h"
 #include "core/batch.h"
+#include "core/broadphase.h"
+#include "core/energy.h"
+#include "core/integrate.h"
 #include "core/step.h"
 #include "models/linear.h"
+#include "shapes/narrowphase.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -110,29 +112,6 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
-}
-
-void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n) {
-    size_t at = 0;
-    buf[0] = 0;
-#define ADD(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__), at = at < n ? at : n)
-    /* the critical step dt: auto works from: the contacts' stiffness, or
-     * the p-wave estimate while there are none */
-    double crit = floe__crit_dt(w);
-    if (!isfinite(crit)) crit = floe__pwave_dt(w);
-    if (w->dt > crit && crit > 0)
-        ADD("; likely cause: dt = %g s is %.3g times the critical time step %g s%s", w->dt, w->dt / crit, crit,
-            w->dt_auto ? "" : " (give a smaller dt, or dt: auto)");
-    /* a contact that exists since the start of the run: the bodies were
-     * placed overlapping (for a particle, the first such contact it has) */
-    for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
-        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 &&
-            w->con[k].g.uN < 0)
-            c = &w->con[k];
-    if (c && c->step_created == 0 && w->step <= 1)
-        ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
-            "positions and sizes", c->a, c->b);
-#undef ADD
 }
 
 /* Appends an event to the world's list, which finish_contacts has made

@@ -1,8 +1,12 @@
 /* The world's internal layout. Particles are a structure of arrays; contacts
- * are a dense array plus a parallel array of model state blobs. */
+ * are a dense array plus a parallel array of model state blobs. This header
+ * sits below shapes (the narrow-phase functions still read bodies from the
+ * world) and includes only base and models; its functions are defined in
+ * world.c (docs/architecture.md). */
 #ifndef FLOE_CORE_WORLD_H
 #define FLOE_CORE_WORLD_H
 
+#include "base/mem.h"
 #include "models/model.h"
 #include <stdint.h>
 
@@ -131,10 +135,13 @@ struct floe_world {
     int batch_off;                             /* tests: every contact through the per-contact path */
 };
 
-/* world.c */
-int floe__grow(void **p, int *cap, int need, size_t elem);
 /* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
-void *floe__scratch(floe_world *w, int slot, size_t bytes);
+static inline void *floe__scratch(floe_world *w, int slot, size_t bytes) {
+    return floe__reserve(&w->scratch[slot], &w->scratch_size[slot], bytes);
+}
+
+/* world.c: services on the world's state for the whole core (the public
+ * functions that build and read a world are in world_api.c). */
 void floe__error(floe_world *w, const char *fmt, ...);
 /* Writes "fn: what id N is out of range [0, n-1] ..." as the world's error;
  * returns FLOE_ERR_ARG. */
@@ -146,6 +153,8 @@ int floe__prepare(floe_world *w);
 /* The thread count start() resolves from def.threads (0: automatic). */
 int floe__resolve_threads(const floe_world *w);
 const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb);
+/* The override of the material pair (a, b) in either order, or NULL. */
+floe_pair_override *floe__find_override(floe_world *w, int a, int b);
 
 /* Sum of the external group loads on particle i (mask: groups with a load). */
 static inline void floe__external_load(const floe_world *w, int i, uint32_t mask, vec3 *f, vec3 *t) {
@@ -166,8 +175,17 @@ static inline uint32_t floe__loaded_groups(const floe_world *w) {
 
 static inline int floe__threads(const floe_world *w) { return w->nthreads; }
 
-/* step.c */
-double floe__crit_dt(const floe_world *w);
-double floe__pwave_dt(const floe_world *w);
+/* What a model sees of the world for contact c. */
+static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx) {
+    ctx->dt = w->dt;
+    ctx->step = w->step;
+    ctx->fresh = fresh;
+    ctx->dim = w->def.dimension;
+    ctx->lp = w->insts[c->inst].lp;
+    /* bodies that cannot translate freely act as infinitely heavy */
+    ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
+    ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
+    ctx->event_load = NULL;
+}
 
 #endif

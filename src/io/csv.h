@@ -8,7 +8,7 @@
 #define FLOE_IO_CSV_H
 
 #include <stddef.h>
-#include "scene.h"
+#include <floe/floe_io.h> /* floe_history_column */
 
 /* Number formats: lossless where the value is state a user may reload or
  * compare, short where it is only read or plotted. */

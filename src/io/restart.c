@@ -10,7 +10,7 @@
  * by name, so a file survives a change of the registry order. */
 #include "restart.h"
 
-#include "core/step.h"
+#include "core/world.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,11 +1,12 @@
 /* Shared state of the scene loader, split over scene.c (world, materials,
  * models, groups, run), scene_bodies.c (particles, walls, facets, meshes,
  * generators; particle tables through particle_file.c) and scene_output.c
- * (output section). Not a public header. */
+ * (output section), with the helpers they share in scene_common.c. Not a
+ * public header. */
 #ifndef FLOE_IO_SCENE_INTERNAL_H
 #define FLOE_IO_SCENE_INTERNAL_H
 
-#include "scene.h"
+#include <floe/floe_io.h>
 #include "scene_yaml.h"
 #include "stl.h"
 
@@ -67,13 +68,17 @@ void scene_output_init(floe_output_config *out);  /* defaults that do not depend
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
 void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_steps);
 
-/* Shared helpers (scene.c). */
+/* Shared helpers (scene_common.c). */
 const char *scene_path(char *buf, const char *base, const char *key);          /* "base.key" */
 const char *scene_index(char *buf, const char *base, int i);                   /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
+/* The material a name node names, or an error at the node with a hint. */
+int scene_material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat);
 /* Id of material `name`, or -1 with a message tail in hint ("; did you mean
  * 'glass'?", "; known materials: ..."). */
 int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
+/* Message tail listing `names`, or a suggestion for `word`. */
+void scene_name_hint(char *buf, size_t len, const char *word, const char *const *names, int n, const char *what);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where);          /* floe_last_error */
 /* Appends a warning "file:line:col: warning: message" at node n. Returns 0

@@ -6,7 +6,7 @@
 #ifndef FLOE_MODELS_MODEL_H
 #define FLOE_MODELS_MODEL_H
 
-#include "core/vec.h"
+#include "collide/geom.h"
 #include <stdint.h>
 
 #define FLOE_MAX_MAT_PARAMS 32
@@ -15,20 +15,6 @@
 /* Every material schema starts with these four, in this order, so that the
  * core (mass, time step) and mixed-pair averaging can read them. */
 enum { MAT_DENSITY = 0, MAT_YOUNG, MAT_KT_DIV_KN, MAT_TAN_PHI, MAT_COMMON_COUNT };
-
-/* Contact geometry (L6Geom): local frame carried with the contact. The
- * second tangent is n x t1 (floe_geom_t2). */
-typedef struct floe_geom {
-    vec3 n, t1;       /* frame: normal (A->B) and first tangent, global */
-    vec3 c;           /* contact point */
-    double uN;        /* gap, < 0 is overlap */
-    double area;      /* contact area contA */
-    double lens[2];   /* lengths of A and B that deform */
-} floe_geom;
-
-static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }
-/* The shorter lens: an overlap beyond it is a runaway. */
-static inline double floe_geom_lmin(const floe_geom *g) { return g->lens[0] < g->lens[1] ? g->lens[0] : g->lens[1]; }
 
 /* Per-step energy contributions of a model (summed deterministically). */
 typedef struct floe_energy_acc {

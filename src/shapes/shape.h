@@ -5,15 +5,6 @@
 
 #include "core/world.h"
 
-/* What a narrow-phase function reports: the equivalent two-sphere contact
- * (woo-models §2.2). r1 < 0 marks a flat body that takes the other's length. */
-typedef struct floe_raw_contact {
-    vec3 n;          /* unit normal from A to B */
-    vec3 c;          /* contact point */
-    double uN;       /* gap, < 0 overlap */
-    double r1, r2;   /* radii controlling lens and area */
-} floe_raw_contact;
-
 /* For a new contact (prev == NULL) returns 1 only if the gap between the
  * shapes is at most `gap` (0: they must overlap); for an existing one always
  * fills `out` and returns 1. */

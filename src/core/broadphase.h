@@ -1,6 +1,6 @@
 /* Broad phase: Verlet pair list over a uniform cell grid. */
-#ifndef FLOE_COLLIDE_BROADPHASE_H
-#define FLOE_COLLIDE_BROADPHASE_H
+#ifndef FLOE_CORE_BROADPHASE_H
+#define FLOE_CORE_BROADPHASE_H
 
 #include "core/world.h"
 

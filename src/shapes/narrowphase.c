@@ -1,4 +1,4 @@
-#include "collide/narrowphase.h"
+#include "shapes/narrowphase.h"
 
 /* Rows: A's shape, columns: B's shape, in Woo's functor order: boundaries
  * first (Wall, Facet, InfCylinder + body), then Sphere + Capsule,

@@ -2,8 +2,8 @@
  * until some body moved more than half the skin. Walls and facets stay off
  * the grid: walls test every sphere, facets test the cells their box covers.
  * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
-#include "collide/broadphase.h"
-#include "collide/narrowphase.h"
+#include "core/broadphase.h"
+#include "shapes/narrowphase.h"
 #include "shapes/shape.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Small inline 3-vector and quaternion algebra (double precision). */
-#ifndef FLOE_CORE_VEC_H
-#define FLOE_CORE_VEC_H
+#ifndef FLOE_BASE_VEC_H
+#define FLOE_BASE_VEC_H
 
 #include <math.h>
 #include <floe/floe.h>

@@ -1,6 +1,6 @@
 /* The shape x shape table of narrow-phase functions. */
-#ifndef FLOE_COLLIDE_NARROWPHASE_H
-#define FLOE_COLLIDE_NARROWPHASE_H
+#ifndef FLOE_SHAPES_NARROWPHASE_H
+#define FLOE_SHAPES_NARROWPHASE_H
 
 #include "shapes/shape.h"
 

@@ -1,0 +1,184 @@
+/* floe I/O — scene files, run outputs and restart files (library floe-io).
+ *
+ * The public face of libfloe-io: load a YAML scene into a ready world
+ * (docs/scene-format.md), attach the outputs a run writes
+ * (docs/outputs.md), write and read restart files (docs/restart.md). The
+ * engine itself is <floe/floe.h> (libfloe), which does not need libyaml or
+ * HDF5; programs that only build worlds in code link libfloe alone.
+ * Link with `pkg-config --libs floe-io`.
+ */
+#ifndef FLOE_IO_H
+#define FLOE_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <floe/floe.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- output configuration (the `output` section of a scene) ---- */
+
+typedef enum floe_history_kind {
+    FLOE_HIST_PARTICLE = 0, /* quantity of one particle: pos.x|y|z, vel.*, angvel.*, force.*, torque.* */
+    FLOE_HIST_CONTACT,      /* quantity of the contact between particles a and b: fn, ft, tw, tr, un (0 if absent) */
+    FLOE_HIST_GROUP,        /* summed contact force.* or torque.* on a group */
+    FLOE_HIST_ENERGY,       /* an energy term (index in floe_energy_term) */
+    FLOE_HIST_COUNTER,      /* world counters: contacts, step, time */
+} floe_history_kind;
+
+typedef struct floe_history_column {
+    char name[64];      /* CSV column header */
+    floe_history_kind kind;
+    int a, b;           /* particle ids */
+    int group;          /* group id */
+    int energy;         /* floe_energy_term */
+    char quantity[24];  /* e.g. "pos.z", "force.x", "fn", "contacts" */
+} floe_history_column;
+
+/* Output cadence: every N steps, or every `interval` seconds of simulated
+ * time (converted with the world's dt when the run starts); 0 = off. */
+typedef struct floe_every {
+    int64_t steps;
+    double interval;
+} floe_every;
+
+typedef struct floe_output_config {
+    floe_every vtk;          /* ParaView series; default every 1/100 of the run */
+    int vtk_contacts;        /* write contacts series (default 1) */
+    int vtk_boundaries;      /* write walls/facets series (default 1) */
+    int vtk_shapes;          /* write capsules/ellipsoids/cylinders as surfaces, if any (default 1) */
+    floe_every energy;       /* energy.csv; default every 1/1000 of the run */
+    floe_every history;      /* history.csv */
+    floe_history_column *history_cols;
+    int n_history_cols;
+    int final_state;         /* particles.csv and contacts.csv at the end (default 1) */
+    floe_every progress;     /* plain log lines when not on a terminal */
+    uint32_t events_skip;    /* bit t set: events of floe_event_type t are not written to
+                              * events.csv (default 0: all; all bits: no events.csv) */
+} floe_output_config;
+
+typedef struct floe_scene {
+    floe_world *world;
+    int64_t steps;           /* run length in steps (or 0) ... */
+    double duration;         /* ... or in simulated seconds (or 0) */
+    floe_output_config out;
+    char path[1024];         /* the scene file */
+    char *warnings;          /* NULL, or "file:line:col: warning: ...\n" lines about
+                              * likely mistakes that do not stop a run (implausible
+                              * material values, small initial overlaps): print them
+                              * before checking or running the scene */
+} floe_scene;
+
+/* ---- scene files ---- */
+
+/* Parses and validates `path`, builds the world. On failure returns non-zero,
+ * writes "file:line:col: message" into err and leaves *scene empty. */
+int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
+void floe_scene_free(floe_scene *scene);
+
+/* Total steps the scene asks for (resolves duration with the world's dt). */
+int64_t floe_scene_total_steps(const floe_scene *scene);
+
+/* ---- outputs of a run ---- */
+
+/* Everything a run writes into its output directory: ParaView series,
+ * energy.csv, history.csv, events.csv, final particles.csv / contacts.csv.
+ * Documented in docs/outputs.md. */
+typedef struct floe_output floe_output;
+
+/* Creates `dir` if needed, locks it against other floe processes
+ * (DIR/.floe.lock; "DIR is in use by another floe process (pid N)"),
+ * removes the files an earlier run wrote there (floe's own names only, see
+ * docs/outputs.md) and opens the writers, starts the world (floe_start:
+ * the contacts and forces at t = 0) and writes the initial state with the
+ * events of the start (events.csv). Do not start the world before: the
+ * events of its start would miss events.csv. NULL on failure with a
+ * message in err. */
+floe_output *floe_output_open(const char *dir, const floe_output_config *cfg,
+                              floe_world *w, int64_t total_steps, char *err, size_t errlen);
+/* Call after every floe_step: writes whatever is due at the world's current
+ * step, and that step's events (floe_events keeps one step's: a step not
+ * followed by this call loses its events, which the next call reports as a
+ * failure). */
+int floe_output_step(floe_output *o, floe_world *w);
+/* Forces a ParaView frame and an energy/history row now (used at the end and on stop). */
+int floe_output_snapshot(floe_output *o, floe_world *w);
+/* Writes the final state files, flushes and closes everything; frees o.
+ * On failure returns -1 and prints the reason to stderr (o is gone). */
+int floe_output_close(floe_output *o, floe_world *w);
+/* What a restart file records so that a resumed run continues every output
+ * seamlessly: the cadences and next due steps, the frames listed in the
+ * .pvd collections, and the byte length of every CSV at the restart step. */
+/* period > 0: every `period` steps, `next` is the next due step; period
+ * FLOE_OUTPUT_BY_TIME: an `interval` cadence, `next` is the index k of the
+ * next due time k * interval; 0: off. `last`: the step last written. */
+#define FLOE_OUTPUT_BY_TIME (-1)
+typedef struct floe_output_stream { int64_t period, next, last; } floe_output_stream;
+typedef struct floe_output_state {
+    floe_output_stream vtk, energy, history;
+    int width;                 /* digits of the step in frame file names */
+    size_t nframes;            /* frames listed in the .pvd collections */
+    int64_t *frame_step;       /* get_state: owned by the output; resume: by the caller */
+    double *frame_time;
+    long long csv_bytes[3];    /* energy.csv, history.csv, events.csv; -1: not written */
+    uint64_t models_seen;      /* bit m: contacts frames carry model m's state arrays */
+} floe_output_state;
+
+/* Flushes and fsyncs every CSV and fills *st (valid until the next output
+ * call). 0, or -1 (see floe_output_error). */
+int floe_output_get_state(floe_output *o, floe_output_state *st);
+/* Reopens the outputs of an interrupted run at the world's current step
+ * (locked like floe_output_open, nothing of the earlier run removed):
+ * CSVs are cut back to their length in *st and appended to, the .pvd
+ * collections are rewritten with the frames up to the restart, frames of
+ * later steps are removed. Nothing is written for the current step. */
+floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                const floe_output_state *st, char *err, size_t errlen);
+/* Message of the latest failure of floe_output_step/snapshot ("" if none). */
+const char *floe_output_error(const floe_output *o);
+
+/* ---- restart files ---- */
+
+/* Restart files: the complete state of a run in one HDF5 file, from which
+ * the run continues bit for bit (docs/restart.md describes the layout; any
+ * HDF5 tool reads it: h5dump, h5py). A file holds the world, the run
+ * settings and output configuration of the scene, and the output counters,
+ * so that a resumed run needs nothing else. */
+typedef struct floe_restart {
+    floe_scene scene;          /* world, run length, output configuration, scene path */
+    int64_t total_steps;       /* run length in steps when the run started */
+    int64_t restart_every;     /* steps between restart files (0: none) */
+    int stopped;               /* load: the world had stopped at a runaway */
+    int has_output;            /* `output` holds the output counters */
+    floe_output_state output;
+} floe_restart;
+
+/* Writes `path` (not atomically; see floe_restart_save). 0, or -1 with a
+ * message in err. */
+int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen);
+
+/* Writes DIR/PREFIX_<step>.h5 atomically: a temporary file, fsync, rename,
+ * fsync of the directory. With prefix "restart", only the two newest
+ * restart files are kept. The final path goes to `path` (may be NULL). */
+int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen,
+                      char *err, size_t errlen);
+
+/* Reads a restart file into *r (a new world, owned by r->scene; frame
+ * arrays owned by r). 0, or -1 with a message in err and *r empty. */
+int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errlen);
+void floe_restart_free(floe_restart *r);
+
+/* Restart files in `dir`, newest first: fills up to `max` paths (each
+ * PATH_MAX-sized buffers in `paths`) and returns how many exist. */
+int floe_restart_list(const char *dir, char (*paths)[4096], int max);
+/* Removes the restart and runaway files of `dir` (a new run starts there);
+ * returns how many. */
+int floe_restart_clear(const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

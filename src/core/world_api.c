@@ -1,0 +1,805 @@
+/* World lifetime, materials, model instances, particles, groups and the
+ * read-only views of the public API. */
+#include "core/energy.h"
+#include "shapes/shape.h"
+
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world"; }
+
+/* A caller's string for a message: NULL printed as such, not passed to printf. */
+#define NAME(s) ((s) ? (s) : "(NULL)")
+
+/* Whether x (a coordinate, velocity component or size) is within the
+ * bound that keeps sums and products finite; NaN fails. */
+static int bounded(double x) { return fabs(x) <= FLOE_MAX_COORD; }
+static int vbounded(vec3 v) { return bounded(v.x) && bounded(v.y) && bounded(v.z); }
+static int size_ok(double s) { return s > 0 && s <= FLOE_MAX_COORD; }
+
+/* Refuses a vector value out of bounds with a message naming fn and what. */
+static int check_vec(floe_world *w, const char *fn, const char *what, vec3 v) {
+    if (vbounded(v)) return 1;
+    floe__error(w, "%s: %s (%g, %g, %g) must be finite and at most %g in magnitude", fn, what, v.x, v.y, v.z,
+                FLOE_MAX_COORD);
+    return 0;
+}
+
+/* Set by the default functions; a def without it was not made by them. */
+enum { WORLD_COOKIE = 0x466c6f65, BODY_COOKIE = 0x466c6f62 };
+
+static _Thread_local char create_err[256];
+const char *floe_create_error(void) { return create_err; }
+
+floe_world_def floe_default_world_def(void) {
+    return (floe_world_def){
+        .gravity = {0, 0, 0},
+        .dt = 0,
+        .dt_safety = 0.9,
+        .dyn_dt_period = 100,
+        .damping = 0,
+        .skin = -0.1,
+        .legacy_lens = 0,
+        .threads = 0,
+        .renorm_period = 100,
+        .dimension = 3,
+        .internal_cookie = WORLD_COOKIE,
+    };
+}
+
+/* The first thing wrong with def, written to create_err; 0 if none. */
+static int bad_world_def(const floe_world_def *d) {
+    const char *fn = "floe_world_create";
+#define BAD(...) return snprintf(create_err, sizeof create_err, __VA_ARGS__), 1
+    if (d->internal_cookie != WORLD_COOKIE)
+        BAD("%s: the world def was not made by floe_default_world_def() (start from it, then change fields)", fn);
+    if (isnan(d->dt) || isinf(d->dt)) BAD("%s: dt = %g must be finite (<= 0 for auto)", fn, d->dt);
+    if (!(d->dt_safety > 0 && d->dt_safety <= 1)) BAD("%s: dt_safety = %g is out of range (0, 1]", fn, d->dt_safety);
+    if (d->dyn_dt_period < 1) BAD("%s: dyn_dt_period = %d must be >= 1", fn, d->dyn_dt_period);
+    if (!(d->damping >= 0 && d->damping < 1)) BAD("%s: damping = %g is out of range [0, 1)", fn, d->damping);
+    if (!isfinite(d->skin)) BAD("%s: skin = %g must be finite", fn, d->skin);
+    if (d->legacy_lens != 0 && d->legacy_lens != 1) BAD("%s: legacy_lens = %d must be 0 or 1", fn, d->legacy_lens);
+    if (d->threads < 0 || d->threads > FLOE_MAX_THREADS)
+        BAD("%s: threads = %d is out of range [0, %d]", fn, d->threads, FLOE_MAX_THREADS);
+    if (d->renorm_period < 1) BAD("%s: renorm_period = %d must be >= 1", fn, d->renorm_period);
+    if (d->dimension != 2 && d->dimension != 3) BAD("%s: dimension = %d must be 2 or 3", fn, d->dimension);
+    if (!vbounded(d->gravity))
+        BAD("%s: gravity (%g, %g, %g) must be finite and at most %g in magnitude", fn, d->gravity.x, d->gravity.y,
+            d->gravity.z, FLOE_MAX_COORD);
+#undef BAD
+    return 0;
+}
+
+floe_world *floe_world_create(const floe_world_def *def) {
+    floe_world_def d = def ? *def : floe_default_world_def();
+    create_err[0] = 0;
+    if (bad_world_def(&d)) return NULL;
+    floe_world *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(create_err, sizeof create_err, "floe_world_create: out of memory");
+        return NULL;
+    }
+    w->def = d;
+    w->dt_auto = !(w->def.dt > 0);
+    w->dt = w->dt_auto ? 0 : w->def.dt;
+    /* one default instance per registered model */
+    int nm = floe_registry_count();
+    if (!floe__grow((void **)&w->insts, &w->icap, nm, sizeof *w->insts)) {
+        free(w);
+        snprintf(create_err, sizeof create_err, "floe_world_create: out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < nm; i++) {
+        const floe_model *m = floe_registry_get(i);
+        w->insts[i].model = i;
+        w->insts[i].m = m;
+        for (int k = 0; k < m->info.n_law_params; k++) w->insts[i].lp[k] = m->info.law_params[k].def;
+    }
+    w->ninsts = nm;
+    return w;
+}
+
+void floe_world_destroy(floe_world *w) {
+    if (!w) return;
+    void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia, w->angmom, w->bound,
+                      w->capsules, w->ellipsoids, w->cylinders,
+                      w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
+                      w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
+                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->events, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
+    free(w);
+}
+
+int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
+
+floe_status floe_set_threads(floe_world *w, int threads) {
+    if (threads < 0 || threads > FLOE_MAX_THREADS) {
+        floe__error(w, "floe_set_threads: threads = %d is out of range [0, %d]", threads, FLOE_MAX_THREADS);
+        return FLOE_ERR_ARG;
+    }
+    w->def.threads = threads;
+    if (w->started) w->nthreads = floe__resolve_threads(w);
+    return FLOE_OK;
+}
+
+floe_status floe_set_gravity(floe_world *w, floe_vec3 g) {
+    if (!check_vec(w, __func__, "gravity", g)) return FLOE_ERR_ARG;
+    w->def.gravity = g;
+    return FLOE_OK;
+}
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static int in_range(const floe_param_spec *s, double v) {
+    if (isnan(v)) return 0;
+    if (s->min_open ? !(v > s->min) : !(v >= s->min)) return 0;
+    if (s->max_open ? !(v < s->max) : !(v <= s->max)) return 0;
+    return 1;
+}
+
+static void range_text(const floe_param_spec *s, char *buf, size_t n) {
+    snprintf(buf, n, "%c%g, %g%c", s->min_open ? '(' : '[', s->min, s->max, s->max_open ? ')' : ']');
+}
+
+/* Sets `key` in a schema-ordered array; FLOE_ERR_ARG with a message otherwise. */
+static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n,
+                             double *arr, const char *key, double value) {
+    if (!key) {
+        floe__error(w, "%s: the parameter key is NULL", what);
+        return FLOE_ERR_ARG;
+    }
+    for (int i = 0; i < n; i++) {
+        if (strcmp(specs[i].key, key) != 0) continue;
+        if (!in_range(&specs[i], value)) {
+            char r[96];
+            range_text(&specs[i], r, sizeof r);
+            floe__error(w, "%s: %s = %g is out of range %s", what, key, value, r);
+            return FLOE_ERR_ARG;
+        }
+        arr[i] = value;
+        return FLOE_OK;
+    }
+    floe__error(w, "%s: unknown parameter '%s'", what, key);
+    return FLOE_ERR_ARG;
+}
+
+int floe_add_material(floe_world *w, const char *name, const char *model) {
+    int mi = floe_registry_find(model ? model : "linear");
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", model);
+        return -1;
+    }
+    if (!name || !*name || strlen(name) >= sizeof w->mats[0].name) {
+        floe__error(w, "material name must have 1 to %zu characters", sizeof w->mats[0].name - 1);
+        return -1;
+    }
+    if (floe_find_material(w, name) >= 0) {
+        floe__error(w, "material '%s' is defined twice", name);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->mats, &w->mcap, w->nmats + 1, sizeof *w->mats)) {
+        floe__error(w, "out of memory");
+        return -1;
+    }
+    floe_material *m = &w->mats[w->nmats];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->model = mi;
+    const floe_model *mod = floe_registry_get(mi);
+    for (int k = 0; k < mod->info.n_mat_params; k++) m->p[k] = mod->info.mat_params[k].def;
+    w->prepared = 0;
+    return w->nmats++;
+}
+
+int floe_find_material(const floe_world *w, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < w->nmats; i++)
+        if (strcmp(w->mats[i].name, name) == 0) return i;
+    return -1;
+}
+int floe_material_count(const floe_world *w) { return w->nmats; }
+const char *floe_material_name(const floe_world *w, int mat) {
+    CHECK_ID(w, mat, w->nmats, "material", NULL);
+    return w->mats[mat].name;
+}
+
+floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {
+    CHECK_ID(w, mat, w->nmats, "material", FLOE_ERR_ARG);
+    const floe_model *mod = floe_registry_get(w->mats[mat].model);
+    char what[128];
+    snprintf(what, sizeof what, "material '%s' (model %s)", w->mats[mat].name, mod->info.name);
+    return set_param(w, what, mod->info.mat_params, mod->info.n_mat_params, w->mats[mat].p, key, value);
+}
+
+double floe_material_get(const floe_world *w, int mat, const char *key) {
+    CHECK_ID(w, mat, w->nmats, "material", NAN);
+    return floe_mat_param(floe_registry_get(w->mats[mat].model), w->mats[mat].p, key);
+}
+
+floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value) {
+    int mi = floe_registry_find(model);
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", NAME(model));
+        return FLOE_ERR_ARG;
+    }
+    const floe_model *mod = floe_registry_get(mi);
+    char what[96];
+    snprintf(what, sizeof what, "model %s", model);
+    return set_param(w, what, mod->info.law_params, mod->info.n_law_params, w->insts[mi].lp, key, value);
+}
+
+floe_status floe_pair_set_model(floe_world *w, int ma, int mb, const char *model) {
+    CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
+    CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
+    int mi = floe_registry_find(model);
+    if (mi < 0) {
+        floe__error(w, "unknown contact model '%s'", NAME(model));
+        return FLOE_ERR_ARG;
+    }
+    floe_pair_override *o = floe__find_override(w, ma, mb);
+    if (!o) {
+        if (!floe__grow((void **)&w->overrides, &w->ocap, w->noverrides + 1, sizeof *w->overrides) ||
+            !floe__grow((void **)&w->insts, &w->icap, w->ninsts + 1, sizeof *w->insts)) {
+            floe__error(w, "out of memory");
+            return FLOE_ERR_MEMORY;
+        }
+        o = &w->overrides[w->noverrides++];
+        o->a = ma;
+        o->b = mb;
+        o->inst = w->ninsts++;
+    }
+    w->insts[o->inst] = w->insts[mi]; /* starts from the model's world-wide law parameters */
+    w->prepared = 0;
+    return FLOE_OK;
+}
+
+floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double value) {
+    CHECK_ID(w, ma, w->nmats, "material", FLOE_ERR_ARG);
+    CHECK_ID(w, mb, w->nmats, "material", FLOE_ERR_ARG);
+    floe_pair_override *o = floe__find_override(w, ma, mb);
+    if (!o) {
+        floe__error(w, "no model override for this material pair; call floe_pair_set_model first");
+        return FLOE_ERR_ARG;
+    }
+    floe_instance *in = &w->insts[o->inst];
+    const floe_model *mod = floe_registry_get(in->model);
+    char what[192];
+    snprintf(what, sizeof what, "interaction %s-%s (model %s)", w->mats[ma].name, w->mats[mb].name,
+             mod->info.name);
+    return set_param(w, what, mod->info.law_params, mod->info.n_law_params, in->lp, key, value);
+}
+
+/* ---- particles ----------------------------------------------------------- */
+
+floe_body_def floe_default_body_def(void) {
+    return (floe_body_def){.ori = {1, 0, 0, 0}, .material = 0, .internal_cookie = BODY_COOKIE};
+}
+
+/* The checks every floe_add_* (named fn) makes on its def. */
+static int check_body_def(floe_world *w, const char *fn, const floe_body_def *d) {
+    if (!d) {
+        floe__error(w, "%s: no body def (NULL)", fn);
+        return 0;
+    }
+    if (d->internal_cookie != BODY_COOKIE) {
+        floe__error(w, "%s: the body def was not made by floe_default_body_def() (start from it, then change fields)",
+                    fn);
+        return 0;
+    }
+    if (d->material < 0 || d->material >= w->nmats) {
+        floe__bad_id(w, fn, "material", d->material, w->nmats);
+        return 0;
+    }
+    quat q = d->ori;
+    if (!check_vec(w, fn, "position", d->pos) || !check_vec(w, fn, "velocity", d->vel) ||
+        !check_vec(w, fn, "angular velocity", d->angvel))
+        return 0;
+    if (!(bounded(q.w) && bounded(q.x) && bounded(q.y) && bounded(q.z)) || q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z == 0) {
+        floe__error(w, "%s: orientation (%g, %g, %g, %g) must be a finite, non-zero quaternion", fn, q.w, q.x, q.y, q.z);
+        return 0;
+    }
+    return 1;
+}
+
+/* A body's mass and principal moments must be positive and finite: its
+ * size and its material's density may under- or overflow them. */
+static int check_mass(floe_world *w, const char *fn, double m, vec3 I, int mat) {
+    if (m > 0 && isfinite(m) && I.x > 0 && I.y > 0 && I.z > 0 && visfinite(I)) return 1;
+    floe__error(w, "%s: the size and the density (%g kg/m^3) give a mass of %g kg and moments of inertia (%g, %g, %g) "
+                "kg m^2, which must be positive and finite", fn, w->mats[mat].p[MAT_DENSITY], m, I.x, I.y, I.z);
+    return 0;
+}
+
+/* The body's kinetic and rotational energy as the energy balance counts it. */
+static double body_energy(const floe_world *w, int i) {
+    double t = 0, r = 0;
+    floe__body_kinetic(w, i, floe__loaded_groups(w), &t, &r);
+    return t + r;
+}
+
+/* After the first step, energy brought in through the API (e_before: the
+ * body's energy before the change) is booked as boundary work: the balance
+ * then shows no jump (docs/integration.md). */
+static void book_input(floe_world *w, int i, double e_before) {
+    if (w->started) w->e_boundary += body_energy(w, i) - e_before;
+}
+
+/* mass, inertia: of the body (0 for boundaries); bound: bounding-sphere
+ * radius for the broad-phase grid (0 keeps the body off the grid). The def
+ * has passed check_body_def. */
+static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx, double radius,
+                        double mass, vec3 inertia, double bound) {
+    int n = w->np;
+    if (n + 1 > w->pcap) {
+        int nc = w->pcap ? 2 * w->pcap : 64;
+        int ok = 1;
+#define GROW(arr) do { void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
+        if (q_) w->arr = q_; else ok = 0; } while (0)
+        GROW(pos); GROW(vel); GROW(angvel); GROW(force); GROW(torque); GROW(ori); GROW(mass);
+        GROW(inertia); GROW(radius); GROW(shape); GROW(shape_idx); GROW(mat); GROW(blocked);
+        GROW(groups); GROW(bp.ref_pos); GROW(bp.ref_ori); GROW(angmom); GROW(bound);
+#undef GROW
+        if (!ok) {
+            floe__error(w, "out of memory adding particle %d", n);
+            return -1;
+        }
+        w->pcap = nc;
+    }
+    w->pos[n] = d->pos;
+    w->vel[n] = d->vel;
+    w->angvel[n] = d->angvel;
+    w->force[n] = w->torque[n] = v3(0, 0, 0);
+    w->ori[n] = qnormalize(d->ori);
+    w->radius[n] = radius;
+    w->shape[n] = (uint8_t)shape;
+    w->shape_idx[n] = idx;
+    w->mat[n] = d->material;
+    w->blocked[n] = d->blocked & FLOE_DOF_ALL;
+    if (w->def.dimension == 2) { /* plane world: no motion out of the xy plane */
+        w->blocked[n] |= FLOE_DOF_Z | FLOE_DOF_RX | FLOE_DOF_RY;
+        w->vel[n].z = 0;
+        w->angvel[n].x = w->angvel[n].y = 0;
+    }
+    w->groups[n] = d->groups;
+    w->mass[n] = mass;
+    w->inertia[n] = inertia;
+    w->angmom[n] = v3(NAN, NAN, NAN);
+    w->bound[n] = bound;
+    w->bp.valid = 0;
+    w->np = n + 1;
+    book_input(w, n, 0);
+    return n;
+}
+
+int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(radius)) {
+        floe__error(w, "floe_add_sphere: radius %g is out of range (0, %g] m", radius, FLOE_MAX_COORD);
+        return -1;
+    }
+    double m, I;
+    floe_sphere_mass(radius, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, v3(I, I, I), def->material)) return -1;
+    return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius, m, v3(I, I, I), radius);
+}
+
+int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(radius) || !(shaft >= 0 && shaft <= FLOE_MAX_COORD)) {
+        floe__error(w, "floe_add_capsule: radius %g must be in (0, %g] m and shaft %g in [0, %g] m", radius,
+                    FLOE_MAX_COORD, shaft, FLOE_MAX_COORD);
+        return -1;
+    }
+    double m;
+    vec3 I;
+    floe_capsule_mass(radius, shaft, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, I, def->material)) return -1;
+    if (!floe__grow((void **)&w->capsules, &w->capcap, w->ncapsules + 1, sizeof *w->capsules)) return -1;
+    int id = add_particle(w, def, FLOE_SHAPE_CAPSULE, w->ncapsules, radius, m, I, radius + 0.5 * shaft);
+    if (id >= 0) w->capsules[w->ncapsules++] = (floe_capsule){radius, shaft};
+    return id;
+}
+
+int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!size_ok(s.x) || !size_ok(s.y) || !size_ok(s.z)) {
+        floe__error(w, "floe_add_ellipsoid: semi-axes (%g, %g, %g) must be in (0, %g] m", s.x, s.y, s.z,
+                    FLOE_MAX_COORD);
+        return -1;
+    }
+    double m;
+    vec3 I;
+    floe_ellipsoid_mass(s, w->mats[def->material].p[MAT_DENSITY], &m, &I);
+    if (!check_mass(w, __func__, m, I, def->material)) return -1;
+    if (!floe__grow((void **)&w->ellipsoids, &w->ellcap, w->nellipsoids + 1, sizeof *w->ellipsoids)) return -1;
+    int id = add_particle(w, def, FLOE_SHAPE_ELLIPSOID, w->nellipsoids, fmin(s.x, fmin(s.y, s.z)), m, I,
+                          fmax(s.x, fmax(s.y, s.z)));
+    if (id >= 0) w->ellipsoids[w->nellipsoids++] = (floe_ellipsoid){s};
+    return id;
+}
+
+int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (axis < 0 || axis > 2 || !size_ok(radius)) {
+        floe__error(w, "floe_add_infcylinder: axis %d must be 0, 1 or 2 and radius %g in (0, %g] m", axis, radius,
+                    FLOE_MAX_COORD);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->cylinders, &w->cylcap, w->ncylinders + 1, sizeof *w->cylinders)) return -1;
+    floe_body_def d = *def;
+    d.blocked = FLOE_DOF_ALL;
+    int id = add_particle(w, &d, FLOE_SHAPE_INFCYLINDER, w->ncylinders, radius, 0, v3(0, 0, 0), 0);
+    if (id >= 0) w->cylinders[w->ncylinders++] = (floe_infcyl){axis, radius};
+    return id;
+}
+
+int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (axis < 0 || axis > 2 || sense < -1 || sense > 1) {
+        floe__error(w, "floe_add_wall: axis %d must be 0, 1 or 2 and sense %d -1, 0 or 1", axis, sense);
+        return -1;
+    }
+    if (!floe__grow((void **)&w->walls, &w->wcap, w->nwalls + 1, sizeof *w->walls)) return -1;
+    floe_body_def d = *def;
+    d.blocked = FLOE_DOF_ALL;
+    int id = add_particle(w, &d, FLOE_SHAPE_WALL, w->nwalls, 0, 0, v3(0, 0, 0), 0);
+    if (id >= 0) w->walls[w->nwalls++] = (floe_wall){axis, sense};
+    return id;
+}
+
+int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick) {
+    if (!check_body_def(w, __func__, def)) return -1;
+    if (!(half_thick >= 0 && half_thick <= FLOE_MAX_COORD)) {
+        floe__error(w, "floe_add_facet: half_thick %g is out of range [0, %g] m", half_thick, FLOE_MAX_COORD);
+        return -1;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!check_vec(w, __func__, "vertex", v[k])) return -1;
+    if (vlen(vcross(vsub(v[1], v[0]), vsub(v[2], v[0]))) <= 0) {
+        floe__error(w, "floe_add_facet: the facet is degenerate (zero area)");
+        return -1;
+    }
+    if (!floe__grow((void **)&w->facets, &w->fcap, w->nfacets + 1, sizeof *w->facets)) return -1;
+    floe_body_def d = *def;
+    if (d.blocked == 0) d.blocked = FLOE_DOF_ALL; /* facets have no mass of their own */
+    int id = add_particle(w, &d, FLOE_SHAPE_FACET, w->nfacets, half_thick, 0, v3(0, 0, 0), 0);
+    if (id < 0) return -1;
+    floe_facet *f = &w->facets[w->nfacets++];
+    quat inv = qconj(w->ori[id]);
+    for (int k = 0; k < 3; k++) f->v[k] = qrotate(inv, vsub(v[k], d.pos));
+    f->half_thick = half_thick;
+    return id;
+}
+
+int floe_particle_count(const floe_world *w) { return w->np; }
+floe_shape_type floe_particle_shape(const floe_world *w, int id) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_SHAPE_COUNT);
+    return (floe_shape_type)w->shape[id];
+}
+const floe_vec3 *floe_positions(const floe_world *w) { return w->pos; }
+const floe_vec3 *floe_velocities(const floe_world *w) { return w->vel; }
+const floe_vec3 *floe_angular_velocities(const floe_world *w) { return w->angvel; }
+const floe_quat *floe_orientations(const floe_world *w) { return w->ori; }
+const floe_vec3 *floe_forces(const floe_world *w) { return w->force; }
+const floe_vec3 *floe_torques(const floe_world *w) { return w->torque; }
+const double *floe_radii(const floe_world *w) { return w->radius; }
+const floe_vec3 *floe_inertia(const floe_world *w) { return w->inertia; }
+
+double floe_capsule_shaft(const floe_world *w, int id) {
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_CAPSULE) return -1;
+    return w->capsules[w->shape_idx[id]].shaft;
+}
+
+floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (w->shape[id] != FLOE_SHAPE_ELLIPSOID) {
+        floe__error((floe_world *)w, "floe_ellipsoid_semi_axes: particle %d is not an ellipsoid", id);
+        return FLOE_ERR_ARG;
+    }
+    *out = w->ellipsoids[w->shape_idx[id]].semi;
+    return FLOE_OK;
+}
+
+int floe_infcylinder_axis(const floe_world *w, int id) {
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_INFCYLINDER) return -1;
+    return w->cylinders[w->shape_idx[id]].axis;
+}
+const double *floe_masses(const floe_world *w) { return w->mass; }
+const int *floe_particle_materials(const floe_world *w) { return w->mat; }
+const uint32_t *floe_particle_groups(const floe_world *w) { return w->groups; }
+const uint32_t *floe_particle_blocked(const floe_world *w) { return w->blocked; }
+
+int floe_wall_axis(const floe_world *w, int id, int *sense) {
+    CHECK_ID(w, id, w->np, "particle", -1);
+    if (w->shape[id] != FLOE_SHAPE_WALL) return -1;
+    const floe_wall *wl = &w->walls[w->shape_idx[id]];
+    if (sense) *sense = wl->sense;
+    return wl->axis;
+}
+
+floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (w->shape[id] != FLOE_SHAPE_FACET) {
+        floe__error((floe_world *)w, "floe_facet_vertices: particle %d is not a facet", id);
+        return FLOE_ERR_ARG;
+    }
+    floe_facet_global(w, id, out);
+    return FLOE_OK;
+}
+
+floe_status floe_set_position(floe_world *w, int id, floe_vec3 p) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "position", p)) return FLOE_ERR_ARG;
+    if (w->started) {
+        /* gravity potential (-work of gravity) changes on the free DOFs,
+         * where gravity acts: the change is booked as an input */
+        vec3 d = vsub(p, w->pos[id]), g = w->def.gravity;
+        double work = 0;
+        for (int k = 0; k < 3; k++)
+            if (!(w->blocked[id] & (1u << k))) work += w->mass[id] * vcomp(g, k) * vcomp(d, k);
+        w->e_gravity_work += work;
+        w->e_boundary -= work;
+    }
+    w->pos[id] = p;
+    w->bp.valid = 0;
+    return FLOE_OK;
+}
+
+floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 v) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "velocity", v)) return FLOE_ERR_ARG;
+    double e = w->started ? body_energy(w, id) : 0;
+    w->vel[id] = v;
+    book_input(w, id, e);
+    return FLOE_OK;
+}
+
+floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "angular velocity", v)) return FLOE_ERR_ARG;
+    double e = w->started ? body_energy(w, id) : 0;
+    w->angvel[id] = v;
+    w->angmom[id] = v3(NAN, NAN, NAN); /* re-derived from the new angular velocity */
+    book_input(w, id, e);
+    return FLOE_OK;
+}
+
+floe_status floe_set_blocked(floe_world *w, int id, uint32_t b) {
+    CHECK_ID(w, id, w->np, "particle", FLOE_ERR_ARG);
+    double e = w->started ? body_energy(w, id) : 0;
+    w->blocked[id] = b & FLOE_DOF_ALL;
+    book_input(w, id, e); /* blocked DOFs leave the kinetic energy */
+    return FLOE_OK;
+}
+
+/* ---- groups -------------------------------------------------------------- */
+
+int floe_add_group(floe_world *w, const char *name) {
+    int g = floe_find_group(w, name);
+    if (g >= 0) return g;
+    if (w->ngroups >= FLOE_MAX_GROUPS) {
+        floe__error(w, "at most %d groups", FLOE_MAX_GROUPS);
+        return -1;
+    }
+    if (!name || !*name || strlen(name) >= sizeof w->groups_[0].name) {
+        floe__error(w, "group name must have 1 to %zu characters", sizeof w->groups_[0].name - 1);
+        return -1;
+    }
+    floe_group *gr = &w->groups_[w->ngroups];
+    memset(gr, 0, sizeof *gr);
+    snprintf(gr->name, sizeof gr->name, "%s", name);
+    return w->ngroups++;
+}
+
+int floe_find_group(const floe_world *w, const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < w->ngroups; i++)
+        if (strcmp(w->groups_[i].name, name) == 0) return i;
+    return -1;
+}
+int floe_group_count(const floe_world *w) { return w->ngroups; }
+const char *floe_group_name(const floe_world *w, int g) {
+    CHECK_ID(w, g, w->ngroups, "group", NULL);
+    return w->groups_[g].name;
+}
+
+floe_motion floe_default_motion(void) { return (floe_motion){.t_start = 0, .t_end = INFINITY}; }
+
+floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
+    CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!m || !vbounded(m->vel) || !vbounded(m->angvel) || !(m->t_end >= m->t_start)) {
+        floe__error(w, "floe_group_set_motion: group '%s': the motion needs velocities within +-%g and end >= start",
+                    w->groups_[g].name, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    w->groups_[g].has_motion = 1;
+    w->groups_[g].motion = *m;
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) w->blocked[i] = FLOE_DOF_ALL;
+    return FLOE_OK;
+}
+
+floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque) {
+    CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!check_vec(w, __func__, "force", force) || !check_vec(w, __func__, "torque", torque)) return FLOE_ERR_ARG;
+    floe_group *gr = &w->groups_[g];
+    gr->load_f = force;
+    gr->load_t = torque;
+    gr->has_load = vlen2(force) > 0 || vlen2(torque) > 0;
+    return FLOE_OK;
+}
+
+floe_vec3 floe_group_force(const floe_world *w, int g) {
+    CHECK_ID(w, g, w->ngroups, "group", v3(NAN, NAN, NAN));
+    vec3 s = v3(0, 0, 0);
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) s = vadd(s, w->force[i]);
+    return s;
+}
+
+floe_vec3 floe_group_torque(const floe_world *w, int g) {
+    CHECK_ID(w, g, w->ngroups, "group", v3(NAN, NAN, NAN));
+    vec3 s = v3(0, 0, 0);
+    for (int i = 0; i < w->np; i++)
+        if (w->groups[i] & (1u << g)) s = vadd(s, vadd(w->torque[i], vcross(w->pos[i], w->force[i])));
+    return s;
+}
+
+/* ---- contacts ------------------------------------------------------------ */
+
+int floe_contact_count(const floe_world *w) { return w->ncon; }
+
+int floe_bonded_count(const floe_world *w) {
+    int n = 0;
+    for (int k = 0; k < w->ncon; k++) n += (w->con[k].flags & CF_BONDED) != 0;
+    return n;
+}
+
+int64_t floe_break_count(const floe_world *w) { return w->n_breaks; }
+
+floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
+    CHECK_ID(w, i, w->ncon, "contact", FLOE_ERR_ARG);
+    const floe_contact *c = &w->con[i];
+    const floe_geom *g = &c->g;
+    o->a = c->a;
+    o->b = c->b;
+    o->model = floe_registry_get(w->insts[c->inst].model)->info.name;
+    o->normal = g->n;
+    o->point = g->c;
+    o->uN = g->uN;
+    o->lens[0] = g->lens[0];
+    o->lens[1] = g->lens[1];
+    o->area = g->area;
+    o->force = c->f;
+    o->torque = c->m;
+    o->force_global = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(floe_geom_t2(g), c->f.z));
+    o->kn = c->kn;
+    o->kt = c->kt;
+    o->step_created = c->step_created;
+    return FLOE_OK;
+}
+
+int floe_contact_find(const floe_world *w, int a, int b) {
+    CHECK_ID(w, a, w->np, "particle", -1);
+    CHECK_ID(w, b, w->np, "particle", -1);
+    for (int i = 0; i < w->ncon; i++)
+        if ((w->con[i].a == a && w->con[i].b == b) || (w->con[i].a == b && w->con[i].b == a)) return i;
+    return -1;
+}
+
+int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
+    CHECK_ID(w, i, w->ncon, "contact", 0);
+    const floe_model *m = floe_registry_get(w->insts[w->con[i].inst].model);
+    double buf[64];
+    int n = m->info.n_state < 64 ? m->info.n_state : 64;
+    m->get_state(&w->con[i], w->cstate + (size_t)i * w->cstride, buf);
+    if (n > cap) n = cap;
+    memcpy(out, buf, sizeof(double) * (size_t)n);
+    return n;
+}
+
+/* ---- model methods -------------------------------------------------------- */
+
+floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
+                              const double *args, int nargs, int *applied) {
+    int mi = floe_registry_find(model);
+    const floe_model *m = floe_registry_get(mi);
+    if (applied) *applied = 0;
+    if (!m || !m->method) {
+        floe__error(w, m ? "model %s has no methods" : "unknown contact model '%s'", NAME(model));
+        return FLOE_ERR_ARG;
+    }
+    if (!method || (nargs > 0 && !args)) {
+        floe__error(w, "floe_apply_method: %s is NULL", method ? "args" : "the method name");
+        return FLOE_ERR_ARG;
+    }
+    if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
+    if (nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+        floe__error(w, "method %s.%s: %d arguments, at most %d", model, method, nargs, FLOE_MAX_METHOD_ARGS);
+        return FLOE_ERR_ARG;
+    }
+    uint32_t gm = group < 0 ? ~0u : 1u << group;
+    int n = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        floe_contact *c = &w->con[k];
+        if (w->insts[c->inst].model != mi) continue;
+        if (group >= 0 && !((w->groups[c->a] | w->groups[c->b]) & gm)) continue;
+        floe_law_ctx ctx;
+        floe__law_ctx(w, c, 0, &ctx);
+        int r = m->method(method, args, nargs, &ctx, c, w->cstate + (size_t)k * w->cstride);
+        if (r == -1) {
+            floe__error(w, "model %s has no method '%s'", model, method);
+            return FLOE_ERR_ARG;
+        }
+        if (r == -2) {
+            floe__error(w, "method %s.%s: bad arguments", model, method);
+            return FLOE_ERR_ARG;
+        }
+        n++;
+    }
+    if (applied) *applied = n;
+    return FLOE_OK;
+}
+
+floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method,
+                                 int group, const double *args, int nargs) {
+    const floe_model *m = floe_registry_get(floe_registry_find(model));
+    int known = 0;
+    for (int i = 0; m && method && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;
+    if (nargs > 0 && !args) {
+        floe__error(w, "floe_schedule_method: args is NULL");
+        return FLOE_ERR_ARG;
+    }
+    if (group >= 0) CHECK_ID(w, group, w->ngroups, "group", FLOE_ERR_ARG);
+    if (!known || step < 0 || nargs < 0 || nargs > FLOE_MAX_METHOD_ARGS) {
+        floe__error(w, !m ? "unknown contact model '%s'" : "model %s has no method '%s' (or bad step/group/args)",
+                    NAME(model), NAME(method));
+        return FLOE_ERR_ARG;
+    }
+    /* arguments are checked now, not when the step comes (c == NULL: check only) */
+    if (m->method && m->method(method, args, nargs, NULL, NULL, NULL) == -2) {
+        floe__error(w, "method %s.%s: bad arguments", model, method);
+        return FLOE_ERR_ARG;
+    }
+    if (!floe__grow((void **)&w->sched, &w->schedcap, w->nsched + 1, sizeof *w->sched)) return FLOE_ERR_MEMORY;
+    floe_scheduled *s = &w->sched[w->nsched++];
+    memset(s, 0, sizeof *s);
+    s->step = step;
+    snprintf(s->model, sizeof s->model, "%s", model);
+    snprintf(s->method, sizeof s->method, "%s", method);
+    s->group = group;
+    s->nargs = nargs;
+    for (int i = 0; i < nargs; i++) s->args[i] = args[i];
+    return FLOE_OK;
+}
+
+/* ---- time ---------------------------------------------------------------- */
+
+int64_t floe_step_count(const floe_world *w) { return w->step; }
+double floe_time(const floe_world *w) { return w->time; }
+
+double floe_critical_dt(const floe_world *w) { return fmin(floe__pwave_dt(w), floe__crit_dt(w)); }
+
+int floe_dt_is_auto(const floe_world *w) { return w->dt_auto; }
+
+double floe_dt(const floe_world *w) {
+    if (w->dt > 0) return w->dt;
+    /* auto dt before the first step: the p-wave estimate (contacts give no bound yet) */
+    return w->def.dt_safety * floe_critical_dt(w);
+}
+
+floe_status floe_set_dt(floe_world *w, double dt) {
+    if (!(dt > 0) || !isfinite(dt)) {
+        floe__error(w, "dt must be > 0 (got %g)", dt);
+        return FLOE_ERR_ARG;
+    }
+    w->dt = dt;
+    w->dt_auto = 0;
+    return FLOE_OK;
+}
