@@ -59,6 +59,7 @@ static hid_t file_type(int t) {
 
 typedef struct h5 {
     hid_t file;
+    hid_t gcpl, dcpl;          /* writing: groups and datasets without timestamps */
     const char *path;
     int bad;
     char *err;
@@ -82,7 +83,7 @@ static int fail(h5 *c, const char *fmt, ...) {
 
 static hid_t group_new(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
-    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
     if (g < 0) fail(c, "cannot create group %s", name);
     return g;
 }
@@ -103,7 +104,7 @@ static void put(h5 *c, hid_t loc, const char *name, int t, int rank, const hsize
     if (c->bad) return;
     static const double dummy[1] = {0};
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = sp >= 0 ? H5Dcreate2(loc, name, file_type(t), sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t ds = sp >= 0 ? H5Dcreate2(loc, name, file_type(t), sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
     if (ds < 0 || H5Dwrite(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data ? data : dummy) < 0)
         fail(c, "cannot write dataset %s", name);
     if (ds >= 0) H5Dclose(ds);
@@ -170,7 +171,7 @@ static void put_strings(h5 *c, hid_t loc, const char *name, const char *const *s
     hsize_t d[1] = {n};
     hid_t t = str_type(len);
     hid_t sp = H5Screate_simple(1, d, NULL);
-    hid_t ds = t >= 0 && sp >= 0 ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t ds = t >= 0 && sp >= 0 ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
     if (ds < 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) fail(c, "cannot write dataset %s", name);
     if (ds >= 0) H5Dclose(ds);
     if (sp >= 0) H5Sclose(sp);
@@ -374,7 +375,9 @@ static void write_setup(h5 *c, const floe_world *w) {
     size_t n = (size_t)w->nmats;
     const char **names = malloc(sizeof *names * (n + w->ninsts + 1));
     const char **models = malloc(sizeof *models * (n + w->ninsts + 1));
-    double *p = malloc(sizeof *p * (n + 1) * (FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS));
+    /* zeroed: the slots past a model's own parameters hold nothing (and
+     * were never initialised), yet the file must be the same byte for byte */
+    double *p = calloc((n + 1) * (FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS), sizeof *p);
     if (!names || !models || !p) {
         fail(c, "out of memory");
         goto out;
@@ -383,7 +386,8 @@ static void write_setup(h5 *c, const floe_world *w) {
     for (size_t i = 0; i < n; i++) {
         names[i] = w->mats[i].name;
         models[i] = floe_registry_get(w->mats[i].model)->info.name;
-        memcpy(p + i * FLOE_MAX_MAT_PARAMS, w->mats[i].p, sizeof w->mats[i].p);
+        int np = floe_registry_get(w->mats[i].model)->info.n_mat_params;
+        memcpy(p + i * FLOE_MAX_MAT_PARAMS, w->mats[i].p, sizeof *p * (size_t)np);
     }
     put_strings(c, g, "name", names, n);
     put_strings(c, g, "model", models, n);
@@ -394,7 +398,7 @@ static void write_setup(h5 *c, const floe_world *w) {
     g = group_new(c, c->file, "instances");
     size_t ni = (size_t)w->ninsts;
     free(p);
-    p = malloc(sizeof *p * (ni + 1) * FLOE_MAX_LAW_PARAMS);
+    p = calloc((ni + 1) * FLOE_MAX_LAW_PARAMS, sizeof *p);
     if (!p) {
         fail(c, "out of memory");
         group_close(g);
@@ -402,7 +406,8 @@ static void write_setup(h5 *c, const floe_world *w) {
     }
     for (size_t i = 0; i < ni; i++) {
         models[i] = floe_registry_get(w->insts[i].model)->info.name;
-        memcpy(p + i * FLOE_MAX_LAW_PARAMS, w->insts[i].lp, sizeof w->insts[i].lp);
+        int np = floe_registry_get(w->insts[i].model)->info.n_law_params;
+        memcpy(p + i * FLOE_MAX_LAW_PARAMS, w->insts[i].lp, sizeof *p * (size_t)np);
     }
     put_strings(c, g, "model", models, ni);
     put2(c, g, "law_params", T_F64, ni, FLOE_MAX_LAW_PARAMS, p);
@@ -745,38 +750,139 @@ static hid_t file_access(void) {
     return fapl;
 }
 
+/* The file is built in memory (HDF5's core driver) and written out by
+ * write_image(): a full disk or a file size limit then fails in a plain
+ * write() with its errno, never inside HDF5. (HDF5 1.10 cannot recover from
+ * a write error in H5Fclose: the file stays half-closed and the library
+ * crashes when it shuts down at exit.) The callbacks keep the driver's
+ * buffer at close instead of freeing it, so the image is not copied. */
+typedef struct image {
+    unsigned char *buf;
+    size_t size, cap; /* bytes the driver uses (its end of file); allocated */
+    int keep;         /* set for our own H5Fclose: the buffer outlives the file */
+} image;
+
+static void *image_realloc(void *p, size_t n, H5FD_file_image_op_t op, void *udata) {
+    (void)op;
+    image *im = udata;
+    if (p != im->buf) return NULL; /* one file, one buffer */
+    if (n > im->cap) {             /* geometric growth: the driver grows it write by write */
+        size_t cap = im->cap * 2 > n ? im->cap * 2 : n;
+        unsigned char *q = realloc(im->buf, cap);
+        if (!q) return NULL;
+        im->buf = q;
+        im->cap = cap;
+    }
+    im->size = n;
+    return im->buf;
+}
+
+static void *image_malloc(size_t n, H5FD_file_image_op_t op, void *udata) {
+    image *im = udata;
+    return im->buf ? NULL : image_realloc(NULL, n, op, udata);
+}
+
+static void *image_memcpy(void *dst, const void *src, size_t n, H5FD_file_image_op_t op, void *udata) {
+    (void)op;
+    (void)udata;
+    return memcpy(dst, src, n);
+}
+
+/* H5Fcreate may first open an existing file of that name, and close it:
+ * only the buffer of the file we close ourselves is kept. */
+static herr_t image_free(void *p, H5FD_file_image_op_t op, void *udata) {
+    image *im = udata;
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && im->keep && p == im->buf) return 0;
+    if (p == im->buf) *im = (image){0};
+    free(p);
+    return 0;
+}
+
+static void *image_udata_copy(void *udata) { return udata; }
+static herr_t image_udata_free(void *udata) {
+    (void)udata;
+    return 0;
+}
+
+/* The message for a failed write: a full disk is named as such. */
+static const char *write_error(int e) {
+#ifdef EDQUOT
+    if (e == EDQUOT) return "disk full or file size limit reached (disk quota exceeded)";
+#endif
+    if (e == ENOSPC) return "disk full or file size limit reached (no space left on the device)";
+    if (e == EFBIG) return "disk full or file size limit reached (file too large)";
+    return strerror(e);
+}
+
+/* Writes the image to `path` and fsyncs it; on failure the file is removed. */
+static int write_image(h5 *c, const image *im) {
+    int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(c, "cannot create: %s", strerror(errno));
+    size_t off = 0;
+    int e = 0;
+    while (off < im->size && !e) {
+        ssize_t k = write(fd, im->buf + off, im->size - off);
+        if (k > 0) off += (size_t)k;
+        else if (k < 0 && errno != EINTR) e = errno;
+        else if (k == 0) e = ENOSPC; /* no progress: nothing more fits */
+    }
+    if (!e && fsync(fd) != 0) e = errno;
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e) return 0;
+    remove(c->path);
+    return fail(c, "cannot write %zu bytes: %s", im->size, write_error(e));
+}
+
+/* Property lists of a file built in memory, with no timestamps in its
+ * objects (a restart file is the same byte for byte for the same state). */
+static int writer_plists(h5 *c, hid_t *fapl, image *im) {
+    H5FD_file_image_callbacks_t cb = {image_malloc, image_memcpy, image_realloc, image_free,
+                                      image_udata_copy, image_udata_free, im};
+    *fapl = H5Pcreate(H5P_FILE_ACCESS);
+    c->gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    c->dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (*fapl < 0 || c->gcpl < 0 || c->dcpl < 0 || H5Pset_fapl_core(*fapl, 4096, 0) < 0 ||
+        H5Pset_file_image_callbacks(*fapl, &cb) < 0 || H5Pset_obj_track_times(c->gcpl, 0) < 0 ||
+        H5Pset_obj_track_times(c->dcpl, 0) < 0)
+        return fail(c, "cannot set up the HDF5 file (out of memory?)");
+    return 0;
+}
+
 int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen) {
-    h5 c = {.path = path, .err = err, .errlen = errlen};
+    h5 c = {.file = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen};
     const floe_world *w = r ? r->scene.world : NULL;
     if (!w) return fail(&c, "no world to write");
     H5E_auto2_t efn;
     void *edata;
     hdf5_quiet(&efn, &edata);
-    hid_t fapl = file_access();
-    c.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (c.file < 0) {
-        fail(&c, "cannot create: %s", strerror(errno));
-    } else {
+    image im = {0};
+    hid_t fapl = -1;
+    if (writer_plists(&c, &fapl, &im) == 0) {
+        c.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        if (c.file < 0) fail(&c, "cannot create the HDF5 file in memory (out of memory?)");
+    }
+    if (c.file >= 0) {
         attr_s(&c, c.file, "format", "floe restart");
         attr_i(&c, c.file, "format_version", FLOE_RESTART_FORMAT);
         attr_s(&c, c.file, "floe_version", FLOE_VERSION);
         attr_i(&c, c.file, "step", w->step);
         attr_f(&c, c.file, "time", w->time);
-        char when[64] = "";
-        time_t now = time(NULL);
-        struct tm tm;
-        if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        attr_s(&c, c.file, "written", when);
         write_world_attrs(&c, w);
         write_models(&c);
         write_setup(&c, w);
         write_particles(&c, w);
         write_contacts(&c, w);
         write_run(&c, r);
-        if (H5Fclose(c.file) < 0) fail(&c, "cannot close the file");
+        /* in memory: closing only fails if memory runs out */
+        im.keep = 1;
+        if (H5Fclose(c.file) < 0) fail(&c, "cannot finish the HDF5 file (out of memory?)");
     }
     if (fapl >= 0) H5Pclose(fapl);
+    if (c.gcpl >= 0) H5Pclose(c.gcpl);
+    if (c.dcpl >= 0) H5Pclose(c.dcpl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    if (!c.bad) write_image(&c, &im);
+    free(im.buf);
     return c.bad ? -1 : 0;
 }
 
@@ -1497,7 +1603,7 @@ int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r
         remove(tmp);
         return -1;
     }
-    if (sync_path(tmp, O_RDONLY) != 0 || rename(tmp, final) != 0) {
+    if (rename(tmp, final) != 0) { /* floe_restart_write fsynced it */
         snprintf(err, errlen, "cannot finish %s: %s", final, strerror(errno));
         remove(tmp);
         return -1;
