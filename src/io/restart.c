@@ -11,6 +11,8 @@
 #include "restart.h"
 
 #include "core/step.h"
+#include "io/csv.h"
+#include "io/io_err.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1509,6 +1511,58 @@ void floe_restart_free(floe_restart *r) {
     free(r->output.frame_step);
     free(r->output.frame_time);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- outputs missing beside a restart file ----------------------------------- */
+
+static int missing(const char *dir, const char *name) {
+    char p[4400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) != 0 && errno == ENOENT;
+}
+
+/* Creates dir/name holding only its header (kind: 0 energy, 1 history,
+ * 2 events); its length, or -1. */
+static long long fresh_csv(const char *dir, const char *name, int kind, const floe_output_config *o, char *err,
+                           size_t errlen) {
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    floe_csv *f = floe_csv_open(p, err, errlen);
+    if (!f) return -1;
+    int rc = kind == 0   ? floe_csv_energy_header(f)
+             : kind == 1 ? floe_csv_history_header(f, o->history_cols, o->n_history_cols)
+                         : floe_csv_events_header(f);
+    long long len = rc == 0 ? floe_csv_sync(f) : -1;
+    if (len < 0) floe_io_err(err, errlen, "%s", floe_csv_error(f));
+    if (floe_csv_close(f, err, errlen) != 0) len = -1;
+    return len;
+}
+
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
+                               size_t errlen) {
+    static const char *const csv[3] = {"energy.csv", "history.csv", "events.csv"};
+    char names[256] = "";
+    size_t used = 0;
+    if (note && notelen) note[0] = 0;
+    for (int i = 0; i < 3; i++) {
+        if (r->output.csv_bytes[i] < 0 || !missing(dir, csv[i])) continue; /* not written, or there */
+        long long len = fresh_csv(dir, csv[i], i, &r->scene.out, err, errlen);
+        if (len < 0) return -1;
+        r->output.csv_bytes[i] = len;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", csv[i]);
+    }
+    /* frames listed in the collections live in vtk/: without it, none exist */
+    if (r->output.nframes > 0 && missing(dir, "vtk")) {
+        r->output.nframes = 0;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%sthe ParaView frames (vtk/)", used ? ", " : "");
+    }
+    if (used && note && notelen)
+        snprintf(note, notelen,
+                 "%s/ lacks the earlier outputs of this run (%s): they start afresh at step %lld, without "
+                 "what came before",
+                 dir, names, (long long)floe_step_count(r->scene.world));
+    return 0;
 }
 
 /* ---- files in a directory ------------------------------------------------------ */

@@ -39,6 +39,15 @@ int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r
 int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errlen);
 void floe_restart_free(floe_restart *r);
 
+/* Before floe_output_resume into `dir`: outputs that r records but whose
+ * files are missing (a restart file copied alone into a directory, deleted
+ * outputs) start afresh at the restart step: a CSV with its header and no
+ * earlier rows, the ParaView collections with no earlier frames. r->output
+ * is adjusted to match. `note` gets a sentence naming them ("" if nothing
+ * was missing). 0, or -1 with a message in err. */
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
+                               size_t errlen);
+
 /* Restart files in `dir`, newest first: fills up to `max` paths (each
  * PATH_MAX-sized buffers in `paths`) and returns how many exist. */
 int floe_restart_list(const char *dir, char (*paths)[4096], int max);
