@@ -13,6 +13,7 @@
 #include "core/step.h"
 #include "io/csv.h"
 #include "io/io_err.h"
+#include "io/restart_check.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -83,6 +84,22 @@ static int fail(h5 *c, const char *fmt, ...) {
     return -1;
 }
 
+/* "/group/name" (sep '/': a dataset or group) or "/group@name" (an attribute). */
+static const char *full_name(hid_t loc, const char *name, char sep, char *buf, size_t n) {
+    char g[200] = "";
+    if (H5Iget_name(loc, g, sizeof g) < 0) g[0] = 0;
+    int root = !strcmp(g, "/") || !g[0];
+    if (root && sep == '/') snprintf(buf, n, "/%s", name);
+    else snprintf(buf, n, "%s%c%s", root ? "" : g, sep, name);
+    return buf;
+}
+
+/* The class a stored value must have to be read as type t. */
+static int class_ok(hid_t ft, int t) {
+    H5T_class_t k = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
+    return t == T_F64 ? k == H5T_FLOAT : k == H5T_INTEGER;
+}
+
 static hid_t group_new(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
     hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
@@ -93,7 +110,8 @@ static hid_t group_new(h5 *c, hid_t loc, const char *name) {
 static hid_t group_open(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
     hid_t g = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Gopen2(loc, name, H5P_DEFAULT) : -1;
-    if (g < 0) fail(c, "missing group '%s' (not a floe restart file, or a damaged one)", name);
+    char where[256];
+    if (g < 0) fail(c, "missing group '%s' (not a floe restart file, or a damaged one)", full_name(loc, name, '/', where, sizeof where));
     return g;
 }
 
@@ -184,14 +202,16 @@ static void put_strings(h5 *c, hid_t loc, const char *name, const char *const *s
 /* Rank and dimensions of a dataset; -1 if it is missing. */
 static int shape_of(h5 *c, hid_t loc, const char *name, hsize_t dims[3]) {
     if (c->bad) return -1;
-    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) return fail(c, "missing dataset '%s'", name);
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
+    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) return fail(c, "missing dataset '%s'", where);
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
     hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     if (rank < 1 || rank > 3 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0) rank = -1;
     if (sp >= 0) H5Sclose(sp);
     if (ds >= 0) H5Dclose(ds);
-    if (rank < 0) return fail(c, "dataset '%s' is unreadable or has an unexpected shape", name);
+    if (rank < 0) return fail(c, "dataset '%s' is unreadable or has an unexpected shape", where);
     return rank;
 }
 
@@ -200,7 +220,10 @@ static int shape_of(h5 *c, hid_t loc, const char *name, hsize_t dims[3]) {
 static int count_of(h5 *c, hid_t loc, const char *name) {
     hsize_t d[3];
     if (shape_of(c, loc, name, d) < 0) return -1;
-    if (d[0] > (hsize_t)(1 << 30)) return fail(c, "dataset '%s' has %llu rows: too many", name, (unsigned long long)d[0]);
+    char where[256];
+    if (d[0] > (hsize_t)(1 << 30))
+        return fail(c, "dataset '%s' has %llu rows: too many", full_name(loc, name, '/', where, sizeof where),
+                    (unsigned long long)d[0]);
     return (int)d[0];
 }
 
@@ -210,15 +233,22 @@ static void get(h5 *c, hid_t loc, const char *name, int t, size_t n, size_t m, v
     int rank = shape_of(c, loc, name, d);
     if (rank < 0) return;
     hsize_t total = 1;
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
     for (int k = 0; k < rank; k++) total *= d[k];
-    if (d[0] != n || total != (hsize_t)n * m) {
-        fail(c, "dataset '%s' has %llu values, expected %zu x %zu", name, (unsigned long long)total, n, m);
+    /* rows of m values: a 2-D table of m columns, or a 1-D list if m == 1 */
+    if (d[0] != n || total != (hsize_t)n * m || (m > 1 && rank == 2 && d[1] != m)) {
+        fail(c, "dataset '%s' has %llu values, expected %zu x %zu", where, (unsigned long long)total, n, m);
         return;
     }
-    if (total == 0) return;
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (ds < 0 || H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        fail(c, "cannot read dataset '%s'", name);
+    hid_t ft = ds >= 0 ? H5Dget_type(ds) : -1;
+    if (!class_ok(ft, t))
+        fail(c, "dataset '%s' holds %s, expected %s", where, t == T_F64 ? "integers (or other non-float values)" : "non-integer values",
+             t == T_F64 ? "floating-point numbers" : "integers");
+    else if (total > 0 && H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        fail(c, "cannot read dataset '%s'", where);
+    if (ft >= 0) H5Tclose(ft);
     if (ds >= 0) H5Dclose(ds);
 }
 
@@ -227,15 +257,22 @@ static int has_attr(hid_t loc, const char *name) { return H5Aexists(loc, name) >
 /* Reads an attribute of exactly n values (0: scalar). */
 static void get_attr(h5 *c, hid_t loc, const char *name, int t, size_t n, void *data) {
     if (c->bad) return;
+    char where[256];
+    full_name(loc, name, '@', where, sizeof where);
     if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", name);
+        fail(c, "missing attribute '%s'", where);
         return;
     }
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
     hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    if (np != (hssize_t)(n ? n : 1) || H5Aread(a, mem_type(t), data) < 0)
-        fail(c, "attribute '%s' is unreadable or has %lld values (expected %zu)", name, (long long)np, n ? n : 1);
+    if (!class_ok(ft, t))
+        fail(c, "attribute '%s' holds %s, expected %s", where, t == T_F64 ? "non-float values" : "non-integer values",
+             t == T_F64 ? "a floating-point number" : "an integer");
+    else if (np != (hssize_t)(n ? n : 1) || H5Aread(a, mem_type(t), data) < 0)
+        fail(c, "attribute '%s' is unreadable or has %lld values (expected %zu)", where, (long long)np, n ? n : 1);
+    if (ft >= 0) H5Tclose(ft);
     if (sp >= 0) H5Sclose(sp);
     if (a >= 0) H5Aclose(a);
 }
@@ -256,8 +293,10 @@ static int64_t get_i(h5 *c, hid_t loc, const char *name) {
 static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
     buf[0] = 0;
     if (c->bad) return;
+    char where[256];
+    full_name(loc, name, '@', where, sizeof where);
     if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", name);
+        fail(c, "missing attribute '%s'", where);
         return;
     }
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
@@ -265,7 +304,7 @@ static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
     size_t len = ft >= 0 && H5Tget_class(ft) == H5T_STRING && !H5Tis_variable_str(ft) ? H5Tget_size(ft) : 0;
     char *tmp = len ? calloc(len + 1, 1) : NULL;
     hid_t mt = len ? str_type(len) : -1;
-    if (!tmp || mt < 0 || H5Aread(a, mt, tmp) < 0) fail(c, "attribute '%s' is not a readable string", name);
+    if (!tmp || mt < 0 || H5Aread(a, mt, tmp) < 0) fail(c, "attribute '%s' is not a readable string", where);
     else snprintf(buf, cap, "%s", tmp);
     free(tmp);
     if (mt >= 0) H5Tclose(mt);
@@ -279,8 +318,10 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
     hsize_t d[3];
     int rank = shape_of(c, loc, name, d);
     if (rank < 0) return NULL;
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
     if (rank != 1 || d[0] != n) {
-        fail(c, "dataset '%s' has %llu strings, expected %zu", name, (unsigned long long)d[0], n);
+        fail(c, "dataset '%s' has %llu strings, expected %zu", where, (unsigned long long)d[0], n);
         return NULL;
     }
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
@@ -290,7 +331,7 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
     char *text = len && len < 65536 ? calloc(n ? n : 1, len + 1) : NULL;
     hid_t mt = len ? str_type(len + 1) : -1;
     if (!text || mt < 0 || (n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0)) {
-        fail(c, "dataset '%s' is not readable as strings", name);
+        fail(c, "dataset '%s' is not readable as strings", where);
     } else if (!(out = malloc(sizeof *out * (n ? n : 1) + n * (len + 1) + 1))) {
         fail(c, "out of memory");
     } else {
@@ -1498,6 +1539,8 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
     free(R.inst_map);
     r->scene.world = R.w;
     if (R.w) r->stopped = R.w->stopped;
+    char why[1024];
+    if (!c->bad && floe_restart_check(r, why, sizeof why) != 0) fail(c, "%s (the file is damaged)", why);
     if (c->bad) {
         floe_restart_free(r);
         return -1;
