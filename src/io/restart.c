@@ -289,6 +289,17 @@ static int64_t get_i(h5 *c, hid_t loc, const char *name) {
     return v;
 }
 
+/* An integer attribute that must lie in [lo, hi] (checked before it is
+ * narrowed to an int); lo if it does not. */
+static int64_t get_in(h5 *c, hid_t loc, const char *name, int64_t lo, int64_t hi) {
+    int64_t v = get_i(c, loc, name);
+    char where[256];
+    if (!c->bad && (v < lo || v > hi))
+        fail(c, "attribute '%s': %lld is outside [%lld, %lld]", full_name(loc, name, '@', where, sizeof where),
+             (long long)v, (long long)lo, (long long)hi);
+    return c->bad ? lo : v;
+}
+
 /* A string attribute into buf (truncated to cap - 1). */
 static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
     buf[0] = 0;
@@ -979,6 +990,7 @@ static int key_index(char **keys, int n, const char *key) {
     return -1;
 }
 
+/* A value the API refused: `what` names the dataset that held it. */
 static void world_error(h5 *c, floe_world *w, const char *what) { fail(c, "%s: %s", what, floe_last_error(w)); }
 
 enum { MAX_FILE_MODELS = 64 };
@@ -1007,14 +1019,14 @@ static void read_setup(reader *R) {
         file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[i]);
         if (!fm) break;
         if (floe_add_material(w, names[i], models[i]) != i) {
-            world_error(c, w, "materials");
+            world_error(c, w, "/materials");
             break;
         }
         const floe_model *m = floe_registry_get(w->mats[i].model);
         for (int k = 0; k < m->info.n_mat_params && !c->bad; k++) {
             int j = key_index(fm->mat, fm->nmat, m->info.mat_params[k].key);
             if (j >= 0 && floe_material_set(w, i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
-                world_error(c, w, "materials");
+                world_error(c, w, "/materials");
         }
     }
     free(names);
@@ -1032,7 +1044,7 @@ static void read_setup(reader *R) {
     R->ninst = n;
     if (n >= 0 && (!p || !R->inst_map)) fail(c, "out of memory");
     if (!c->bad) get(c, g, "law_params", T_F64, (size_t)n, FLOE_MAX_LAW_PARAMS, p);
-    if (!c->bad && (ndef < 0 || ndef > n)) fail(c, "instances: bad n_defaults %d", ndef);
+    if (!c->bad && (ndef < 0 || ndef > n)) fail(c, "/instances@n_defaults: %d is outside [0, %d]", ndef, n);
     int nov = count_of(c, g, "overrides");
     int32_t *ov = nov >= 0 ? malloc(sizeof *ov * 3 * ((size_t)nov + 1)) : NULL;
     if (nov >= 0 && !ov) fail(c, "out of memory");
@@ -1043,7 +1055,8 @@ static void read_setup(reader *R) {
         for (int i = 0; !c->bad && i < (pass ? nov : ndef); i++) {
             int fi = pass ? ov[3 * i + 2] : i;
             if (fi < 0 || fi >= n || (pass && fi < ndef)) {
-                fail(c, "instances: override %d names instance %d", i, fi);
+                fail(c, "/instances/overrides: override %d names instance %d (instances %d to %d are overrides)", i,
+                     fi, ndef, n - 1);
                 break;
             }
             file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[fi]);
@@ -1056,7 +1069,7 @@ static void read_setup(reader *R) {
             int ma = pass ? ov[3 * i] : -1, mb = pass ? ov[3 * i + 1] : -1;
             if (pass) {
                 if (floe_pair_set_model(w, ma, mb, models[fi]) != FLOE_OK) {
-                    world_error(c, w, "instances");
+                    world_error(c, w, "/instances");
                     break;
                 }
                 R->inst_map[fi] = w->ninsts - 1;
@@ -1069,7 +1082,7 @@ static void read_setup(reader *R) {
                 if (j < 0) continue;
                 double v = p[(size_t)fi * FLOE_MAX_LAW_PARAMS + (size_t)j];
                 floe_status st = pass ? floe_pair_set(w, ma, mb, fm->law[j], v) : floe_model_set(w, models[fi], fm->law[j], v);
-                if (st != FLOE_OK) world_error(c, w, "instances");
+                if (st != FLOE_OK) world_error(c, w, "/instances");
             }
         }
     }
@@ -1081,7 +1094,7 @@ static void read_setup(reader *R) {
     /* groups */
     g = group_open(c, c->file, "groups");
     n = count_of(c, g, "name");
-    if (!c->bad && n > FLOE_MAX_GROUPS) fail(c, "groups: %d groups, at most %d", n, FLOE_MAX_GROUPS);
+    if (!c->bad && n > FLOE_MAX_GROUPS) fail(c, "/groups/name: %d groups, at most %d", n, FLOE_MAX_GROUPS);
     if (!c->bad) {
         size_t ng = (size_t)n;
         char **gn = get_strings(c, g, "name", ng);
@@ -1097,7 +1110,7 @@ static void read_setup(reader *R) {
         get(c, g, "load_torque", T_F64, ng, 3, lt);
         for (int i = 0; !c->bad && i < n; i++) {
             if (floe_add_group(w, gn[i]) != i) {
-                world_error(c, w, "groups");
+                world_error(c, w, "/groups/name");
                 break;
             }
             /* set as stored: members' blocked flags come with the particles */
@@ -1152,7 +1165,7 @@ static void read_particles(reader *R) {
         get(c, gf, "vertices", T_F64, (size_t)nf, 9, fv);
         get(c, gf, "half_thick", T_F64, (size_t)nf, 1, fv + 9 * nf);
     }
-    if (!c->bad && n > 0 && w->nmats == 0) fail(c, "particles but no materials");
+    if (!c->bad && n > 0 && w->nmats == 0) fail(c, "/materials/name: no materials, but %d particles", n);
     /* Particles are added through the API (so every array is sized and
      * walls and facets are registered), then overwritten with the stored
      * values: the API would normalise or clear some of them. */
@@ -1176,14 +1189,17 @@ static void read_particles(reader *R) {
         } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
             id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
         } else {
-            fail(c, "particle %zu: bad shape %d or shape index %d", i, shape[i], sidx[i]);
+            fail(c, "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
+                    "within each shape table)", i, shape[i], sidx[i], shape_names);
             break;
         }
-        if (id != (int)i) world_error(c, w, "particles");
+        if (id != (int)i) world_error(c, w, "/particles");
     }
     if (!c->bad && (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne ||
                     w->ncylinders != ny))
-        fail(c, "shape tables do not match the particles");
+        fail(c, "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
+                "cylinders; the particles use %d, %d, %d, %d, %d", nw, nf, nk, ne, ny, w->nwalls, w->nfacets,
+             w->ncapsules, w->nellipsoids, w->ncylinders);
     if (!c->bad) {
         get(c, g, "pos", T_F64, N, 3, w->pos);
         get(c, g, "vel", T_F64, N, 3, w->vel);
@@ -1201,7 +1217,7 @@ static void read_particles(reader *R) {
         get(c, g, "groups", T_U32, N, 1, w->groups);
     }
     for (size_t i = 0; !c->bad && i < N; i++)
-        if (w->mat[i] < 0 || w->mat[i] >= w->nmats) fail(c, "particle %zu: material %d does not exist", i, w->mat[i]);
+        if (w->mat[i] < 0 || w->mat[i] >= w->nmats) fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i], w->nmats);
     free(shape);
     free(sidx);
     free(ws);
@@ -1226,9 +1242,9 @@ static void read_contacts(reader *R) {
     hid_t g = group_open(c, c->file, "contacts"), gb = group_open(c, c->file, "broadphase");
     int nc = count_of(c, g, "a"), npairs = count_of(c, gb, "pairs");
     int64_t fstride = c->bad ? 0 : get_i(c, g, "state_stride");
-    if (!c->bad && (fstride < 0 || fstride > (1 << 20))) fail(c, "contacts: bad state stride %lld", (long long)fstride);
+    if (!c->bad && (fstride < 0 || fstride > (1 << 20))) fail(c, "/contacts@state_stride: %lld is outside [0, 2^20]", (long long)fstride);
     /* material pair -> instance table and the state stride of this build */
-    if (!c->bad && !floe__prepare(w)) world_error(c, w, "contacts");
+    if (!c->bad && !floe__prepare(w)) world_error(c, w, "/contacts");
     if (c->bad) goto out;
     size_t n = (size_t)nc;
     floe_contact *con = calloc(n + 1, sizeof *con);
@@ -1254,13 +1270,14 @@ static void read_contacts(reader *R) {
     w->bp.pairs = pairs;
     w->bp.cap = npairs + 1;
 
+    get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
     get(c, g, "a", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->a);
     get(c, g, "b", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->b);
     get(c, g, "pair", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->nbr);
     get(c, g, "instance", T_I32, n, 1, buf);
     for (size_t k = 0; !c->bad && k < n; k++) {
         int fi = ((const int32_t *)buf)[k];
-        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0) fail(c, "contact %zu: bad instance %d", k, fi);
+        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0) fail(c, "/contacts/instance: contact %zu: bad instance %d", k, fi);
         else w->con[k].inst = (uint16_t)R->inst_map[fi];
     }
     get(c, g, "flags", T_U8, n, 1, buf); SCATTER(buf, uint8_t, ct->flags);
@@ -1302,26 +1319,29 @@ static void read_contacts(reader *R) {
         }
         memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
         if (ct->a < 0 || ct->a >= w->np || ct->b < 0 || ct->b >= w->np || ct->a == ct->b)
-            fail(c, "contact %zu: bad particles %d, %d", k, ct->a, ct->b);
-        if (ct->nbr < -1 || ct->nbr >= npairs) fail(c, "contact %zu: bad pair index %d", k, ct->nbr);
+            fail(c, "/contacts/a: contact %zu: particles %d, %d (out of range, or the same)", k, ct->a, ct->b);
+        if (ct->nbr < -1 || ct->nbr >= npairs)
+            fail(c, "/contacts/pair: contact %zu: pair %d is outside [-1, %d)", k, ct->nbr, npairs);
     }
     w->ncon = c->bad ? 0 : nc;
 
-    get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
     for (int p = 0; !c->bad && p < npairs; p++) {
         const floe_pair *pr = &w->bp.pairs[p];
         if (pr->a < 0 || pr->a >= w->np || pr->b < 0 || pr->b >= w->np || pr->contact < -1 || pr->contact >= nc ||
             (pr->contact >= 0 && w->con[pr->contact].nbr != p))
-            fail(c, "broad-phase pair %d is inconsistent", p);
+            fail(c, "/broadphase/pairs: pair %d (%d, %d, contact %d): ids out of range, or the contact does not "
+                    "name this pair", p, pr->a, pr->b, pr->contact);
     }
     for (int k = 0; !c->bad && k < nc; k++)
-        if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k) fail(c, "contact %d: pair link broken", k);
+        if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k)
+            fail(c, "/contacts/pair: contact %d names pair %d, which names contact %d", k, w->con[k].nbr,
+                 w->bp.pairs[w->con[k].nbr].contact);
     w->bp.npairs = c->bad ? 0 : npairs;
     get(c, gb, "ref_pos", T_F64, (size_t)w->np, 3, w->bp.ref_pos);
     get(c, gb, "ref_ori", T_F64, (size_t)w->np, 4, w->bp.ref_ori);
     w->bp.margin = get_f(c, gb, "margin");
     w->bp.max_moved2 = get_f(c, gb, "max_moved2");
-    w->bp.valid = (int)get_i(c, gb, "valid");
+    w->bp.valid = (int)get_in(c, gb, "valid", 0, 1);
     w->bp.rebuilds = get_i(c, gb, "rebuilds");
     if (c->bad) w->bp.valid = 0;
     free(fs);
@@ -1352,7 +1372,7 @@ static void read_schedule(reader *R) {
     for (size_t i = 0; !c->bad && i < N; i++)
         if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS,
                                  gi[N + i]) != FLOE_OK)
-            world_error(c, R->w, "schedule");
+            world_error(c, R->w, "/schedule");
     free(st);
     free(gi);
     free(args);
@@ -1369,10 +1389,10 @@ static void read_state(reader *R) {
         w->step = get_i(c, g, "step");
         w->time = get_f(c, g, "time");
         w->dt = get_f(c, g, "dt");
-        w->dt_auto = (int)get_i(c, g, "dt_auto");
+        w->dt_auto = (int)get_in(c, g, "dt_auto", 0, 1);
         w->last_dyn_dt = get_i(c, g, "last_dyn_dt");
-        w->started = (int)get_i(c, g, "started");
-        w->stopped = (int)get_i(c, g, "stopped");
+        w->started = (int)get_in(c, g, "started", 0, 1);
+        w->stopped = (int)get_in(c, g, "stopped", 0, 1);
         w->rmax = get_f(c, g, "rmax");
         w->skin = get_f(c, g, "skin");
         w->n_breaks = get_i(c, g, "n_breaks");
@@ -1419,11 +1439,11 @@ static void read_run(reader *R, floe_restart *r) {
         o->energy = (floe_every){iv[1], dv[1]};
         o->history = (floe_every){iv[2], dv[2]};
         o->progress = (floe_every){iv[3], dv[3]};
-        o->vtk_contacts = (int)get_i(c, g, "vtk_contacts");
-        o->vtk_boundaries = (int)get_i(c, g, "vtk_boundaries");
-        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_i(c, g, "vtk_shapes") : 1;
-        o->final_state = (int)get_i(c, g, "final_state");
-        o->events_skip = (uint32_t)get_i(c, g, "events_skip");
+        o->vtk_contacts = (int)get_in(c, g, "vtk_contacts", 0, 1);
+        o->vtk_boundaries = (int)get_in(c, g, "vtk_boundaries", 0, 1);
+        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_in(c, g, "vtk_shapes", 0, 1) : 1;
+        o->final_state = (int)get_in(c, g, "final_state", 0, 1);
+        o->events_skip = (uint32_t)get_in(c, g, "events_skip", 0, UINT32_MAX);
         hid_t hg = group_open(c, g, "history_columns");
         int nh = count_of(c, hg, "name");
         if (!c->bad) {
@@ -1460,7 +1480,7 @@ static void read_run(reader *R, floe_restart *r) {
     s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
     s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
     s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
-    s->width = (int)get_i(c, g, "width");
+    s->width = (int)get_in(c, g, "width", 1, 19);
     get_attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
     int nf = count_of(c, g, "frame_step");
     if (!c->bad) {
@@ -1511,15 +1531,13 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
         get_attr(c, g, "gravity", T_F64, 3, &def.gravity);
         def.dt = get_f(c, g, "def_dt");
         def.dt_safety = get_f(c, g, "dt_safety");
-        def.dyn_dt_period = (int)get_i(c, g, "dyn_dt_period");
+        def.dyn_dt_period = (int)get_in(c, g, "dyn_dt_period", 1, 1000000000);
         def.damping = get_f(c, g, "damping");
         def.skin = get_f(c, g, "def_skin");
-        def.legacy_lens = (int)get_i(c, g, "legacy_lens");
-        def.threads = (int)get_i(c, g, "threads");
-        def.renorm_period = (int)get_i(c, g, "renorm_period");
-        def.dimension = (int)get_i(c, g, "dimension");
-        if (!c->bad && (def.dyn_dt_period < 1 || def.renorm_period < 1 || def.threads < 0))
-            fail(c, "world: bad settings");
+        def.legacy_lens = (int)get_in(c, g, "legacy_lens", 0, 1);
+        def.threads = (int)get_in(c, g, "threads", 0, 4096);
+        def.renorm_period = (int)get_in(c, g, "renorm_period", 1, 1000000000);
+        def.dimension = (int)get_in(c, g, "dimension", 2, 3);
     }
     group_close(g);
     if (!c->bad && !(R.w = floe_world_create(&def))) fail(c, "out of memory");
