@@ -19,6 +19,9 @@
 #include <string.h>
 
 #define MAXLEN FLOE_RESTART_MAX_LENGTH
+/* Counters (steps, rebuilds, bytes) are at most 2^60 (1.2e18): their sums
+ * and the next multiple of a period stay far from overflowing. */
+#define MAXCOUNT ((int64_t)1 << 60)
 
 typedef struct ck {
     char *err;
@@ -59,8 +62,7 @@ static void check_world(ck *c, const floe_world *w) {
     if (!flag_ok(d->legacy_lens)) bad(c, "/world@legacy_lens", "%d is not 0 or 1", d->legacy_lens);
     if (d->threads < 0 || d->threads > 4096) bad(c, "/world@threads", "%d is outside [0, 4096]", d->threads);
     if (d->dimension != 2 && d->dimension != 3) bad(c, "/world@dimension", "%d is not 2 or 3", d->dimension);
-    /* steps: far from overflowing when counted on */
-    if (w->step < 0 || w->step > ((int64_t)1 << 62)) bad(c, "/world@step", "%lld is out of range", (long long)w->step);
+    if (w->step < 0 || w->step > MAXCOUNT) bad(c, "/world@step", "%lld is out of range", (long long)w->step);
     if (!(w->time >= 0) || !isfinite(w->time)) bad(c, "/world@time", "%g is not a finite time >= 0", w->time);
     if (!flag_ok(w->dt_auto)) bad(c, "/world@dt_auto", "%d is not 0 or 1", w->dt_auto);
     if (!flag_ok(w->started)) bad(c, "/world@started", "%d is not 0 or 1", w->started);
@@ -74,7 +76,8 @@ static void check_world(ck *c, const floe_world *w) {
             (long long)w->step);
     if (!(w->rmax >= 0) || !length_ok(w->rmax)) bad(c, "/world@rmax", "%g is not a finite radius >= 0", w->rmax);
     if (!(w->skin >= 0) || !length_ok(w->skin)) bad(c, "/world@skin", "%g is not a finite length >= 0", w->skin);
-    if (w->n_breaks < 0) bad(c, "/world@n_breaks", "%lld is negative", (long long)w->n_breaks);
+    if (w->n_breaks < 0 || w->n_breaks > MAXCOUNT)
+        bad(c, "/world@n_breaks", "%lld is out of range", (long long)w->n_breaks);
     if (!position_ok(w->box_centre)) bad(c, "/world@box_centre", "not a finite position");
     if (!(w->box_reach2 >= 0)) bad(c, "/world@box_reach2", "%g is not >= 0", w->box_reach2); /* inf: no limit */
     const double e[] = {w->e_elastic, w->e_plastic, w->e_damping, w->e_dashpot, w->e_broken, w->e_boundary,
@@ -308,7 +311,8 @@ static void check_contacts(ck *c, const floe_world *w) {
     if (!(bp->margin >= 0) || !length_ok(bp->margin)) bad(c, "/broadphase@margin", "%g is not a finite length >= 0", bp->margin);
     if (!(bp->max_moved2 >= 0)) bad(c, "/broadphase@max_moved2", "%g is not >= 0", bp->max_moved2); /* inf: rebuild */
     if (!flag_ok(bp->valid)) bad(c, "/broadphase@valid", "%d is not 0 or 1", bp->valid);
-    if (bp->rebuilds < 0) bad(c, "/broadphase@rebuilds", "%lld is negative", (long long)bp->rebuilds);
+    if (bp->rebuilds < 0 || bp->rebuilds > MAXCOUNT)
+        bad(c, "/broadphase@rebuilds", "%lld is out of range", (long long)bp->rebuilds);
     for (int i = 0; bp->valid && i < w->np && !c->bad; i++) {
         if (!position_ok(bp->ref_pos[i])) bad(c, "/broadphase/ref_pos", "particle %d: not a finite position", i);
         quat q = bp->ref_ori[i];
@@ -333,19 +337,22 @@ static void check_schedule(ck *c, const floe_world *w) {
 /* ---- /run, /output_config, /output ---------------------------------------- */
 
 static void check_every(ck *c, const char *which, floe_every e) {
-    if (e.steps < 0) bad(c, "/output_config@every_steps", "%s: %lld is negative", which, (long long)e.steps);
+    if (e.steps < 0 || e.steps > MAXCOUNT)
+        bad(c, "/output_config@every_steps", "%s: %lld is out of range", which, (long long)e.steps);
     if (!(e.interval >= 0) || !isfinite(e.interval))
         bad(c, "/output_config@every_interval", "%s: %g is not a finite interval >= 0", which, e.interval);
 }
 
 static void check_run(ck *c, const floe_restart *r) {
     const floe_world *w = r->scene.world;
-    if (r->scene.steps < 0) bad(c, "/run@steps", "%lld is negative", (long long)r->scene.steps);
+    if (r->scene.steps < 0 || r->scene.steps > MAXCOUNT)
+        bad(c, "/run@steps", "%lld is out of range", (long long)r->scene.steps);
     if (!(r->scene.duration >= 0) || !isfinite(r->scene.duration))
         bad(c, "/run@duration", "%g is not a finite time >= 0", r->scene.duration);
-    if (r->total_steps < 0 || r->total_steps > ((int64_t)1 << 62))
+    if (r->total_steps < 0 || r->total_steps > MAXCOUNT)
         bad(c, "/run@total_steps", "%lld is out of range", (long long)r->total_steps);
-    if (r->restart_every < 0) bad(c, "/run@restart_every", "%lld is negative", (long long)r->restart_every);
+    if (r->restart_every < 0 || r->restart_every > MAXCOUNT)
+        bad(c, "/run@restart_every", "%lld is out of range", (long long)r->restart_every);
     const floe_output_config *o = &r->scene.out;
     check_every(c, "vtk", o->vtk);
     check_every(c, "energy", o->energy);
@@ -368,12 +375,14 @@ static void check_run(ck *c, const floe_restart *r) {
     const floe_output_state *s = &r->output;
     const floe_output_stream *st[3] = {&s->vtk, &s->energy, &s->history};
     for (int i = 0; i < 3; i++)
-        if (st[i]->period < 0 || st[i]->next < 0)
-            bad(c, "/output/streams", "row %d: period %lld, next %lld: negative", i, (long long)st[i]->period,
-                (long long)st[i]->next);
+        if (st[i]->period < 0 || st[i]->next < 0 || st[i]->period > MAXCOUNT || st[i]->next > MAXCOUNT ||
+            (st[i]->last != INT64_MIN && (st[i]->last < 0 || st[i]->last > w->step)))
+            bad(c, "/output/streams", "row %d: period %lld, next %lld, last %lld: out of range", i,
+                (long long)st[i]->period, (long long)st[i]->next, (long long)st[i]->last);
     if (s->width < 1 || s->width > 19) bad(c, "/output@width", "%d is outside [1, 19]", s->width);
     for (int i = 0; i < 3; i++)
-        if (s->csv_bytes[i] < -1) bad(c, "/output@csv_bytes", "%lld is not a length (or -1)", s->csv_bytes[i]);
+        if (s->csv_bytes[i] < -1 || s->csv_bytes[i] > MAXCOUNT)
+            bad(c, "/output@csv_bytes", "%lld is not a length (or -1)", s->csv_bytes[i]);
     for (size_t i = 0; i < s->nframes && !c->bad; i++) {
         if (s->frame_step[i] < 0 || s->frame_step[i] > w->step || (i > 0 && s->frame_step[i] <= s->frame_step[i - 1]))
             bad(c, "/output/frame_step", "frame %zu: step %lld is out of order or past the restart step", i,
