@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
@@ -62,7 +61,7 @@ static hid_t file_type(int t) {
 
 typedef struct h5 {
     hid_t file;
-    hid_t gcpl, dcpl;          /* writing: groups and datasets without timestamps */
+    hid_t fcpl, gcpl, dcpl;    /* writing: the root group, groups and datasets without timestamps */
     const char *path;
     int bad;
     char *err;
@@ -889,21 +888,25 @@ static int write_image(h5 *c, const image *im) {
 
 /* Property lists of a file built in memory, with no timestamps in its
  * objects (a restart file is the same byte for byte for the same state). */
+/* The 1.8 object format checksums the file's metadata (superblock, object
+ * headers, heaps): a flipped bit is found by HDF5 before it parses it. */
 static int writer_plists(h5 *c, hid_t *fapl, image *im) {
     H5FD_file_image_callbacks_t cb = {image_malloc, image_memcpy, image_realloc, image_free,
                                       image_udata_copy, image_udata_free, im};
     *fapl = H5Pcreate(H5P_FILE_ACCESS);
+    c->fcpl = H5Pcreate(H5P_FILE_CREATE);
     c->gcpl = H5Pcreate(H5P_GROUP_CREATE);
     c->dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (*fapl < 0 || c->gcpl < 0 || c->dcpl < 0 || H5Pset_fapl_core(*fapl, 4096, 0) < 0 ||
-        H5Pset_file_image_callbacks(*fapl, &cb) < 0 || H5Pset_obj_track_times(c->gcpl, 0) < 0 ||
-        H5Pset_obj_track_times(c->dcpl, 0) < 0)
+    if (*fapl < 0 || c->fcpl < 0 || c->gcpl < 0 || c->dcpl < 0 || H5Pset_fapl_core(*fapl, 4096, 0) < 0 ||
+        H5Pset_libver_bounds(*fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+        H5Pset_file_image_callbacks(*fapl, &cb) < 0 || H5Pset_obj_track_times(c->fcpl, 0) < 0 ||
+        H5Pset_obj_track_times(c->gcpl, 0) < 0 || H5Pset_obj_track_times(c->dcpl, 0) < 0)
         return fail(c, "cannot set up the HDF5 file (out of memory?)");
     return 0;
 }
 
 int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen) {
-    h5 c = {.file = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen};
+    h5 c = {.file = -1, .fcpl = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen};
     const floe_world *w = r ? r->scene.world : NULL;
     if (!w) return fail(&c, "no world to write");
     H5E_auto2_t efn;
@@ -912,7 +915,7 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
     image im = {0};
     hid_t fapl = -1;
     if (writer_plists(&c, &fapl, &im) == 0) {
-        c.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        c.file = H5Fcreate(path, H5F_ACC_TRUNC, c.fcpl, fapl);
         if (c.file < 0) fail(&c, "cannot create the HDF5 file in memory (out of memory?)");
     }
     if (c.file >= 0) {
@@ -932,6 +935,7 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
         if (H5Fclose(c.file) < 0) fail(&c, "cannot finish the HDF5 file (out of memory?)");
     }
     if (fapl >= 0) H5Pclose(fapl);
+    if (c.fcpl >= 0) H5Pclose(c.fcpl);
     if (c.gcpl >= 0) H5Pclose(c.gcpl);
     if (c.dcpl >= 0) H5Pclose(c.dcpl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
