@@ -34,7 +34,7 @@ sanitize: deps
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 FLOE_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer on the scene loader and the STL reader, FUZZ_TIME seconds each
+# libFuzzer on the scene loader, the STL reader and the restart loader, FUZZ_TIME seconds each
 # (default 60; clang-14 and libclang-rt-14-dev). See tests/fuzz/README.md.
 fuzz: deps
 	@tools/ensure-deps.sh clang-14 libclang-rt-14-dev

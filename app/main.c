@@ -620,6 +620,14 @@ static int cmd_resume(int argc, char **argv) {
         return 2;
     }
     if (o.threads >= 0) floe_set_threads(w, (int)o.threads);
+    char note[1024];
+    if (floe_restart_fresh_outputs(dir, &r, note, sizeof note, err, sizeof err) != 0) {
+        fprintf(stderr, "floe resume: %s\n", err);
+        floe_restart_free(&r);
+        free(files);
+        return 1;
+    }
+    if (note[0]) fprintf(stderr, "floe resume: note: %s\n", note);
     s.out = floe_output_resume(dir, &r.scene.out, w, &r.output, err, sizeof err);
     if (!s.out) {
         fprintf(stderr, "floe resume: %s\n", err);

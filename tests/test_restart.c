@@ -168,7 +168,10 @@ static floe_world *roundtrip(floe_world *w, const char *name) {
     r.scene.world = w;
     r.scene.steps = 600;
     r.total_steps = 600;
-    CHECK(floe_restart_write(path, &r, err, sizeof err) == 0);
+    if (floe_restart_write(path, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "write failed: %s\n", err);
+        CHECK(0);
+    }
     floe_world_destroy(w);
     floe_restart back;
     if (floe_restart_load(path, &back, err, sizeof err) != 0) {

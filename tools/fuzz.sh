@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses with clang (ASan + UBSan) and runs each for
 # FUZZ_TIME seconds (default 60) on a copy of its corpus in tests/fuzz/.
 # A crash fails the script; its input is left in build-fuzz/artifacts/:
-# add it to tests/fuzz/crashes/<target>/ so test_fuzz_regress replays it.
+# add it to tests/fuzz/crashes/<target>/ so test_fuzz_regress (scene, stl)
+# or test_restart_damaged_corpus (restart) replays it.
 # usage: tools/fuzz.sh [seconds]
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,15 +15,17 @@ if [ -z "$cc" ]; then
 fi
 build="${FUZZ_BUILD:-build-fuzz}"
 cmake -S . -B "$build" -DCMAKE_C_COMPILER="$cc" -DFLOE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_scene fuzz_stl
+cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_scene fuzz_stl fuzz_restart
 mkdir -p "$build/artifacts"
 rc=0
-for t in scene stl; do
+for t in scene stl restart; do
   work="$build/corpus-$t"
   mkdir -p "$work"
   cp tests/fuzz/corpus/$t/* "$work"/
   dict=""
   [ -f tests/fuzz/$t.dict ] && dict="-dict=tests/fuzz/$t.dict"
+  # restart inputs are lists of 6-byte damage records: room for eight
+  [ "$t" = restart ] && dict="$dict -max_len=60"
   echo "fuzz_$t: ${secs} s"
   if ! "$build/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       $dict -artifact_prefix="$build/artifacts/$t-" "$work" >"$build/fuzz_$t.log" 2>&1; then

@@ -172,6 +172,15 @@ void floe_restart_free(floe_restart *r);
 
 /* Restart files in `dir`, newest first: fills up to `max` paths (each
  * PATH_MAX-sized buffers in `paths`) and returns how many exist. */
+/* Before floe_output_resume into `dir`: outputs that r records but whose
+ * files are missing (a restart file copied alone into a directory, deleted
+ * outputs) start afresh at the restart step: a CSV with its header and no
+ * earlier rows, the ParaView collections with no earlier frames. r->output
+ * is adjusted to match. `note` gets a sentence naming them ("" if nothing
+ * was missing). 0, or -1 with a message in err. */
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
+                               size_t errlen);
+
 int floe_restart_list(const char *dir, char (*paths)[4096], int max);
 /* Removes the restart and runaway files of `dir` (a new run starts there);
  * returns how many. */

@@ -11,6 +11,9 @@
 #include "restart.h"
 
 #include "core/world.h"
+#include "io/csv.h"
+#include "io/io_err.h"
+#include "io/restart_check.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
@@ -59,6 +61,7 @@ static hid_t file_type(int t) {
 
 typedef struct h5 {
     hid_t file;
+    hid_t fcpl, gcpl, dcpl;    /* writing: the root group, groups and datasets without timestamps */
     const char *path;
     int bad;
     char *err;
@@ -80,9 +83,25 @@ static int fail(h5 *c, const char *fmt, ...) {
     return -1;
 }
 
+/* "/group/name" (sep '/': a dataset or group) or "/group@name" (an attribute). */
+static const char *full_name(hid_t loc, const char *name, char sep, char *buf, size_t n) {
+    char g[200] = "";
+    if (H5Iget_name(loc, g, sizeof g) < 0) g[0] = 0;
+    int root = !strcmp(g, "/") || !g[0];
+    if (root && sep == '/') snprintf(buf, n, "/%s", name);
+    else snprintf(buf, n, "%s%c%s", root ? "" : g, sep, name);
+    return buf;
+}
+
+/* The class a stored value must have to be read as type t. */
+static int class_ok(hid_t ft, int t) {
+    H5T_class_t k = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
+    return t == T_F64 ? k == H5T_FLOAT : k == H5T_INTEGER;
+}
+
 static hid_t group_new(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
-    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
     if (g < 0) fail(c, "cannot create group %s", name);
     return g;
 }
@@ -90,7 +109,8 @@ static hid_t group_new(h5 *c, hid_t loc, const char *name) {
 static hid_t group_open(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
     hid_t g = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Gopen2(loc, name, H5P_DEFAULT) : -1;
-    if (g < 0) fail(c, "missing group '%s' (not a floe restart file, or a damaged one)", name);
+    char where[256];
+    if (g < 0) fail(c, "missing group '%s' (not a floe restart file, or a damaged one)", full_name(loc, name, '/', where, sizeof where));
     return g;
 }
 
@@ -103,7 +123,7 @@ static void put(h5 *c, hid_t loc, const char *name, int t, int rank, const hsize
     if (c->bad) return;
     static const double dummy[1] = {0};
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = sp >= 0 ? H5Dcreate2(loc, name, file_type(t), sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t ds = sp >= 0 ? H5Dcreate2(loc, name, file_type(t), sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
     if (ds < 0 || H5Dwrite(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data ? data : dummy) < 0)
         fail(c, "cannot write dataset %s", name);
     if (ds >= 0) H5Dclose(ds);
@@ -170,7 +190,7 @@ static void put_strings(h5 *c, hid_t loc, const char *name, const char *const *s
     hsize_t d[1] = {n};
     hid_t t = str_type(len);
     hid_t sp = H5Screate_simple(1, d, NULL);
-    hid_t ds = t >= 0 && sp >= 0 ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t ds = t >= 0 && sp >= 0 ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
     if (ds < 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) fail(c, "cannot write dataset %s", name);
     if (ds >= 0) H5Dclose(ds);
     if (sp >= 0) H5Sclose(sp);
@@ -181,14 +201,16 @@ static void put_strings(h5 *c, hid_t loc, const char *name, const char *const *s
 /* Rank and dimensions of a dataset; -1 if it is missing. */
 static int shape_of(h5 *c, hid_t loc, const char *name, hsize_t dims[3]) {
     if (c->bad) return -1;
-    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) return fail(c, "missing dataset '%s'", name);
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
+    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) return fail(c, "missing dataset '%s'", where);
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
     hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     if (rank < 1 || rank > 3 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0) rank = -1;
     if (sp >= 0) H5Sclose(sp);
     if (ds >= 0) H5Dclose(ds);
-    if (rank < 0) return fail(c, "dataset '%s' is unreadable or has an unexpected shape", name);
+    if (rank < 0) return fail(c, "dataset '%s' is unreadable or has an unexpected shape", where);
     return rank;
 }
 
@@ -197,7 +219,10 @@ static int shape_of(h5 *c, hid_t loc, const char *name, hsize_t dims[3]) {
 static int count_of(h5 *c, hid_t loc, const char *name) {
     hsize_t d[3];
     if (shape_of(c, loc, name, d) < 0) return -1;
-    if (d[0] > (hsize_t)(1 << 30)) return fail(c, "dataset '%s' has %llu rows: too many", name, (unsigned long long)d[0]);
+    char where[256];
+    if (d[0] > (hsize_t)(1 << 30))
+        return fail(c, "dataset '%s' has %llu rows: too many", full_name(loc, name, '/', where, sizeof where),
+                    (unsigned long long)d[0]);
     return (int)d[0];
 }
 
@@ -207,15 +232,22 @@ static void get(h5 *c, hid_t loc, const char *name, int t, size_t n, size_t m, v
     int rank = shape_of(c, loc, name, d);
     if (rank < 0) return;
     hsize_t total = 1;
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
     for (int k = 0; k < rank; k++) total *= d[k];
-    if (d[0] != n || total != (hsize_t)n * m) {
-        fail(c, "dataset '%s' has %llu values, expected %zu x %zu", name, (unsigned long long)total, n, m);
+    /* rows of m values: a 2-D table of m columns, or a 1-D list if m == 1 */
+    if (d[0] != n || total != (hsize_t)n * m || (m > 1 && rank == 2 && d[1] != m)) {
+        fail(c, "dataset '%s' has %llu values, expected %zu x %zu", where, (unsigned long long)total, n, m);
         return;
     }
-    if (total == 0) return;
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    if (ds < 0 || H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        fail(c, "cannot read dataset '%s'", name);
+    hid_t ft = ds >= 0 ? H5Dget_type(ds) : -1;
+    if (!class_ok(ft, t))
+        fail(c, "dataset '%s' holds %s, expected %s", where, t == T_F64 ? "integers (or other non-float values)" : "non-integer values",
+             t == T_F64 ? "floating-point numbers" : "integers");
+    else if (total > 0 && H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        fail(c, "cannot read dataset '%s'", where);
+    if (ft >= 0) H5Tclose(ft);
     if (ds >= 0) H5Dclose(ds);
 }
 
@@ -224,15 +256,22 @@ static int has_attr(hid_t loc, const char *name) { return H5Aexists(loc, name) >
 /* Reads an attribute of exactly n values (0: scalar). */
 static void get_attr(h5 *c, hid_t loc, const char *name, int t, size_t n, void *data) {
     if (c->bad) return;
+    char where[256];
+    full_name(loc, name, '@', where, sizeof where);
     if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", name);
+        fail(c, "missing attribute '%s'", where);
         return;
     }
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
     hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    if (np != (hssize_t)(n ? n : 1) || H5Aread(a, mem_type(t), data) < 0)
-        fail(c, "attribute '%s' is unreadable or has %lld values (expected %zu)", name, (long long)np, n ? n : 1);
+    if (!class_ok(ft, t))
+        fail(c, "attribute '%s' holds %s, expected %s", where, t == T_F64 ? "non-float values" : "non-integer values",
+             t == T_F64 ? "a floating-point number" : "an integer");
+    else if (np != (hssize_t)(n ? n : 1) || H5Aread(a, mem_type(t), data) < 0)
+        fail(c, "attribute '%s' is unreadable or has %lld values (expected %zu)", where, (long long)np, n ? n : 1);
+    if (ft >= 0) H5Tclose(ft);
     if (sp >= 0) H5Sclose(sp);
     if (a >= 0) H5Aclose(a);
 }
@@ -249,12 +288,25 @@ static int64_t get_i(h5 *c, hid_t loc, const char *name) {
     return v;
 }
 
+/* An integer attribute that must lie in [lo, hi] (checked before it is
+ * narrowed to an int); lo if it does not. */
+static int64_t get_in(h5 *c, hid_t loc, const char *name, int64_t lo, int64_t hi) {
+    int64_t v = get_i(c, loc, name);
+    char where[256];
+    if (!c->bad && (v < lo || v > hi))
+        fail(c, "attribute '%s': %lld is outside [%lld, %lld]", full_name(loc, name, '@', where, sizeof where),
+             (long long)v, (long long)lo, (long long)hi);
+    return c->bad ? lo : v;
+}
+
 /* A string attribute into buf (truncated to cap - 1). */
 static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
     buf[0] = 0;
     if (c->bad) return;
+    char where[256];
+    full_name(loc, name, '@', where, sizeof where);
     if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", name);
+        fail(c, "missing attribute '%s'", where);
         return;
     }
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
@@ -262,7 +314,7 @@ static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
     size_t len = ft >= 0 && H5Tget_class(ft) == H5T_STRING && !H5Tis_variable_str(ft) ? H5Tget_size(ft) : 0;
     char *tmp = len ? calloc(len + 1, 1) : NULL;
     hid_t mt = len ? str_type(len) : -1;
-    if (!tmp || mt < 0 || H5Aread(a, mt, tmp) < 0) fail(c, "attribute '%s' is not a readable string", name);
+    if (!tmp || mt < 0 || H5Aread(a, mt, tmp) < 0) fail(c, "attribute '%s' is not a readable string", where);
     else snprintf(buf, cap, "%s", tmp);
     free(tmp);
     if (mt >= 0) H5Tclose(mt);
@@ -276,8 +328,10 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
     hsize_t d[3];
     int rank = shape_of(c, loc, name, d);
     if (rank < 0) return NULL;
+    char where[256];
+    full_name(loc, name, '/', where, sizeof where);
     if (rank != 1 || d[0] != n) {
-        fail(c, "dataset '%s' has %llu strings, expected %zu", name, (unsigned long long)d[0], n);
+        fail(c, "dataset '%s' has %llu strings, expected %zu", where, (unsigned long long)d[0], n);
         return NULL;
     }
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
@@ -287,7 +341,7 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
     char *text = len && len < 65536 ? calloc(n ? n : 1, len + 1) : NULL;
     hid_t mt = len ? str_type(len + 1) : -1;
     if (!text || mt < 0 || (n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0)) {
-        fail(c, "dataset '%s' is not readable as strings", name);
+        fail(c, "dataset '%s' is not readable as strings", where);
     } else if (!(out = malloc(sizeof *out * (n ? n : 1) + n * (len + 1) + 1))) {
         fail(c, "out of memory");
     } else {
@@ -374,7 +428,9 @@ static void write_setup(h5 *c, const floe_world *w) {
     size_t n = (size_t)w->nmats;
     const char **names = malloc(sizeof *names * (n + w->ninsts + 1));
     const char **models = malloc(sizeof *models * (n + w->ninsts + 1));
-    double *p = malloc(sizeof *p * (n + 1) * (FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS));
+    /* zeroed: the slots past a model's own parameters hold nothing (and
+     * were never initialised), yet the file must be the same byte for byte */
+    double *p = calloc((n + 1) * (FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS), sizeof *p);
     if (!names || !models || !p) {
         fail(c, "out of memory");
         goto out;
@@ -383,7 +439,8 @@ static void write_setup(h5 *c, const floe_world *w) {
     for (size_t i = 0; i < n; i++) {
         names[i] = w->mats[i].name;
         models[i] = floe_registry_get(w->mats[i].model)->info.name;
-        memcpy(p + i * FLOE_MAX_MAT_PARAMS, w->mats[i].p, sizeof w->mats[i].p);
+        int np = floe_registry_get(w->mats[i].model)->info.n_mat_params;
+        memcpy(p + i * FLOE_MAX_MAT_PARAMS, w->mats[i].p, sizeof *p * (size_t)np);
     }
     put_strings(c, g, "name", names, n);
     put_strings(c, g, "model", models, n);
@@ -394,7 +451,7 @@ static void write_setup(h5 *c, const floe_world *w) {
     g = group_new(c, c->file, "instances");
     size_t ni = (size_t)w->ninsts;
     free(p);
-    p = malloc(sizeof *p * (ni + 1) * FLOE_MAX_LAW_PARAMS);
+    p = calloc((ni + 1) * FLOE_MAX_LAW_PARAMS, sizeof *p);
     if (!p) {
         fail(c, "out of memory");
         group_close(g);
@@ -402,7 +459,8 @@ static void write_setup(h5 *c, const floe_world *w) {
     }
     for (size_t i = 0; i < ni; i++) {
         models[i] = floe_registry_get(w->insts[i].model)->info.name;
-        memcpy(p + i * FLOE_MAX_LAW_PARAMS, w->insts[i].lp, sizeof w->insts[i].lp);
+        int np = floe_registry_get(w->insts[i].model)->info.n_law_params;
+        memcpy(p + i * FLOE_MAX_LAW_PARAMS, w->insts[i].lp, sizeof *p * (size_t)np);
     }
     put_strings(c, g, "model", models, ni);
     put2(c, g, "law_params", T_F64, ni, FLOE_MAX_LAW_PARAMS, p);
@@ -746,38 +804,144 @@ static hid_t file_access(void) {
     return fapl;
 }
 
+/* The file is built in memory (HDF5's core driver) and written out by
+ * write_image(): a full disk or a file size limit then fails in a plain
+ * write() with its errno, never inside HDF5. (HDF5 1.10 cannot recover from
+ * a write error in H5Fclose: the file stays half-closed and the library
+ * crashes when it shuts down at exit.) The callbacks keep the driver's
+ * buffer at close instead of freeing it, so the image is not copied. */
+typedef struct image {
+    unsigned char *buf;
+    size_t size, cap; /* bytes the driver uses (its end of file); allocated */
+    int keep;         /* set for our own H5Fclose: the buffer outlives the file */
+} image;
+
+static void *image_realloc(void *p, size_t n, H5FD_file_image_op_t op, void *udata) {
+    (void)op;
+    image *im = udata;
+    if (p != im->buf) return NULL; /* one file, one buffer */
+    if (n > im->cap) {             /* geometric growth: the driver grows it write by write */
+        size_t cap = im->cap * 2 > n ? im->cap * 2 : n;
+        unsigned char *q = realloc(im->buf, cap);
+        if (!q) return NULL;
+        im->buf = q;
+        im->cap = cap;
+    }
+    im->size = n;
+    return im->buf;
+}
+
+static void *image_malloc(size_t n, H5FD_file_image_op_t op, void *udata) {
+    image *im = udata;
+    return im->buf ? NULL : image_realloc(NULL, n, op, udata);
+}
+
+static void *image_memcpy(void *dst, const void *src, size_t n, H5FD_file_image_op_t op, void *udata) {
+    (void)op;
+    (void)udata;
+    return memcpy(dst, src, n);
+}
+
+/* H5Fcreate may first open an existing file of that name, and close it:
+ * only the buffer of the file we close ourselves is kept. */
+static herr_t image_free(void *p, H5FD_file_image_op_t op, void *udata) {
+    image *im = udata;
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && im->keep && p == im->buf) return 0;
+    if (p == im->buf) *im = (image){0};
+    free(p);
+    return 0;
+}
+
+static void *image_udata_copy(void *udata) { return udata; }
+static herr_t image_udata_free(void *udata) {
+    (void)udata;
+    return 0;
+}
+
+/* The message for a failed write: a full disk is named as such. */
+static const char *write_error(int e) {
+#ifdef EDQUOT
+    if (e == EDQUOT) return "disk full or file size limit reached (disk quota exceeded)";
+#endif
+    if (e == ENOSPC) return "disk full or file size limit reached (no space left on the device)";
+    if (e == EFBIG) return "disk full or file size limit reached (file too large)";
+    return strerror(e);
+}
+
+/* Writes the image to `path` and fsyncs it; on failure the file is removed. */
+static int write_image(h5 *c, const image *im) {
+    int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(c, "cannot create: %s", strerror(errno));
+    size_t off = 0;
+    int e = 0;
+    while (off < im->size && !e) {
+        ssize_t k = write(fd, im->buf + off, im->size - off);
+        if (k > 0) off += (size_t)k;
+        else if (k < 0 && errno != EINTR) e = errno;
+        else if (k == 0) e = ENOSPC; /* no progress: nothing more fits */
+    }
+    if (!e && fsync(fd) != 0) e = errno;
+    if (close(fd) != 0 && !e) e = errno;
+    if (!e) return 0;
+    remove(c->path);
+    return fail(c, "cannot write %zu bytes: %s", im->size, write_error(e));
+}
+
+/* Property lists of a file built in memory, with no timestamps in its
+ * objects (a restart file is the same byte for byte for the same state). */
+/* The 1.8 object format checksums the file's metadata (superblock, object
+ * headers, heaps): a flipped bit is found by HDF5 before it parses it. */
+static int writer_plists(h5 *c, hid_t *fapl, image *im) {
+    H5FD_file_image_callbacks_t cb = {image_malloc, image_memcpy, image_realloc, image_free,
+                                      image_udata_copy, image_udata_free, im};
+    *fapl = H5Pcreate(H5P_FILE_ACCESS);
+    c->fcpl = H5Pcreate(H5P_FILE_CREATE);
+    c->gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    c->dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (*fapl < 0 || c->fcpl < 0 || c->gcpl < 0 || c->dcpl < 0 || H5Pset_fapl_core(*fapl, 4096, 0) < 0 ||
+        H5Pset_libver_bounds(*fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+        H5Pset_file_image_callbacks(*fapl, &cb) < 0 || H5Pset_obj_track_times(c->fcpl, 0) < 0 ||
+        H5Pset_obj_track_times(c->gcpl, 0) < 0 || H5Pset_obj_track_times(c->dcpl, 0) < 0)
+        return fail(c, "cannot set up the HDF5 file (out of memory?)");
+    return 0;
+}
+
 int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen) {
-    h5 c = {.path = path, .err = err, .errlen = errlen};
+    h5 c = {.file = -1, .fcpl = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen};
     const floe_world *w = r ? r->scene.world : NULL;
     if (!w) return fail(&c, "no world to write");
     H5E_auto2_t efn;
     void *edata;
     hdf5_quiet(&efn, &edata);
-    hid_t fapl = file_access();
-    c.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (c.file < 0) {
-        fail(&c, "cannot create: %s", strerror(errno));
-    } else {
+    image im = {0};
+    hid_t fapl = -1;
+    if (writer_plists(&c, &fapl, &im) == 0) {
+        c.file = H5Fcreate(path, H5F_ACC_TRUNC, c.fcpl, fapl);
+        if (c.file < 0) fail(&c, "cannot create the HDF5 file in memory (out of memory?)");
+    }
+    if (c.file >= 0) {
         attr_s(&c, c.file, "format", "floe restart");
         attr_i(&c, c.file, "format_version", FLOE_RESTART_FORMAT);
         attr_s(&c, c.file, "floe_version", FLOE_VERSION);
         attr_i(&c, c.file, "step", w->step);
         attr_f(&c, c.file, "time", w->time);
-        char when[64] = "";
-        time_t now = time(NULL);
-        struct tm tm;
-        if (gmtime_r(&now, &tm)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        attr_s(&c, c.file, "written", when);
         write_world_attrs(&c, w);
         write_models(&c);
         write_setup(&c, w);
         write_particles(&c, w);
         write_contacts(&c, w);
         write_run(&c, r);
-        if (H5Fclose(c.file) < 0) fail(&c, "cannot close the file");
+        /* in memory: closing only fails if memory runs out */
+        im.keep = 1;
+        if (H5Fclose(c.file) < 0) fail(&c, "cannot finish the HDF5 file (out of memory?)");
     }
     if (fapl >= 0) H5Pclose(fapl);
+    if (c.fcpl >= 0) H5Pclose(c.fcpl);
+    if (c.gcpl >= 0) H5Pclose(c.gcpl);
+    if (c.dcpl >= 0) H5Pclose(c.dcpl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
+    if (!c.bad) write_image(&c, &im);
+    free(im.buf);
     return c.bad ? -1 : 0;
 }
 
@@ -831,6 +995,7 @@ static int key_index(char **keys, int n, const char *key) {
     return -1;
 }
 
+/* A value the API refused: `what` names the dataset that held it. */
 static void world_error(h5 *c, floe_world *w, const char *what) { fail(c, "%s: %s", what, floe_last_error(w)); }
 
 enum { MAX_FILE_MODELS = 64 };
@@ -859,14 +1024,14 @@ static void read_setup(reader *R) {
         file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[i]);
         if (!fm) break;
         if (floe_add_material(w, names[i], models[i]) != i) {
-            world_error(c, w, "materials");
+            world_error(c, w, "/materials");
             break;
         }
         const floe_model *m = floe_registry_get(w->mats[i].model);
         for (int k = 0; k < m->info.n_mat_params && !c->bad; k++) {
             int j = key_index(fm->mat, fm->nmat, m->info.mat_params[k].key);
             if (j >= 0 && floe_material_set(w, i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
-                world_error(c, w, "materials");
+                world_error(c, w, "/materials");
         }
     }
     free(names);
@@ -884,7 +1049,7 @@ static void read_setup(reader *R) {
     R->ninst = n;
     if (n >= 0 && (!p || !R->inst_map)) fail(c, "out of memory");
     if (!c->bad) get(c, g, "law_params", T_F64, (size_t)n, FLOE_MAX_LAW_PARAMS, p);
-    if (!c->bad && (ndef < 0 || ndef > n)) fail(c, "instances: bad n_defaults %d", ndef);
+    if (!c->bad && (ndef < 0 || ndef > n)) fail(c, "/instances@n_defaults: %d is outside [0, %d]", ndef, n);
     int nov = count_of(c, g, "overrides");
     int32_t *ov = nov >= 0 ? malloc(sizeof *ov * 3 * ((size_t)nov + 1)) : NULL;
     if (nov >= 0 && !ov) fail(c, "out of memory");
@@ -895,7 +1060,8 @@ static void read_setup(reader *R) {
         for (int i = 0; !c->bad && i < (pass ? nov : ndef); i++) {
             int fi = pass ? ov[3 * i + 2] : i;
             if (fi < 0 || fi >= n || (pass && fi < ndef)) {
-                fail(c, "instances: override %d names instance %d", i, fi);
+                fail(c, "/instances/overrides: override %d names instance %d (instances %d to %d are overrides)", i,
+                     fi, ndef, n - 1);
                 break;
             }
             file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[fi]);
@@ -908,7 +1074,7 @@ static void read_setup(reader *R) {
             int ma = pass ? ov[3 * i] : -1, mb = pass ? ov[3 * i + 1] : -1;
             if (pass) {
                 if (floe_pair_set_model(w, ma, mb, models[fi]) != FLOE_OK) {
-                    world_error(c, w, "instances");
+                    world_error(c, w, "/instances");
                     break;
                 }
                 R->inst_map[fi] = w->ninsts - 1;
@@ -921,7 +1087,7 @@ static void read_setup(reader *R) {
                 if (j < 0) continue;
                 double v = p[(size_t)fi * FLOE_MAX_LAW_PARAMS + (size_t)j];
                 floe_status st = pass ? floe_pair_set(w, ma, mb, fm->law[j], v) : floe_model_set(w, models[fi], fm->law[j], v);
-                if (st != FLOE_OK) world_error(c, w, "instances");
+                if (st != FLOE_OK) world_error(c, w, "/instances");
             }
         }
     }
@@ -933,7 +1099,7 @@ static void read_setup(reader *R) {
     /* groups */
     g = group_open(c, c->file, "groups");
     n = count_of(c, g, "name");
-    if (!c->bad && n > FLOE_MAX_GROUPS) fail(c, "groups: %d groups, at most %d", n, FLOE_MAX_GROUPS);
+    if (!c->bad && n > FLOE_MAX_GROUPS) fail(c, "/groups/name: %d groups, at most %d", n, FLOE_MAX_GROUPS);
     if (!c->bad) {
         size_t ng = (size_t)n;
         char **gn = get_strings(c, g, "name", ng);
@@ -949,7 +1115,7 @@ static void read_setup(reader *R) {
         get(c, g, "load_torque", T_F64, ng, 3, lt);
         for (int i = 0; !c->bad && i < n; i++) {
             if (floe_add_group(w, gn[i]) != i) {
-                world_error(c, w, "groups");
+                world_error(c, w, "/groups/name");
                 break;
             }
             /* set as stored: members' blocked flags come with the particles */
@@ -1004,7 +1170,7 @@ static void read_particles(reader *R) {
         get(c, gf, "vertices", T_F64, (size_t)nf, 9, fv);
         get(c, gf, "half_thick", T_F64, (size_t)nf, 1, fv + 9 * nf);
     }
-    if (!c->bad && n > 0 && w->nmats == 0) fail(c, "particles but no materials");
+    if (!c->bad && n > 0 && w->nmats == 0) fail(c, "/materials/name: no materials, but %d particles", n);
     /* Particles are added through the API (so every array is sized and
      * walls and facets are registered), then overwritten with the stored
      * values: the API would normalise or clear some of them. */
@@ -1028,14 +1194,17 @@ static void read_particles(reader *R) {
         } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
             id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
         } else {
-            fail(c, "particle %zu: bad shape %d or shape index %d", i, shape[i], sidx[i]);
+            fail(c, "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
+                    "within each shape table)", i, shape[i], sidx[i], shape_names);
             break;
         }
-        if (id != (int)i) world_error(c, w, "particles");
+        if (id != (int)i) world_error(c, w, "/particles");
     }
     if (!c->bad && (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne ||
                     w->ncylinders != ny))
-        fail(c, "shape tables do not match the particles");
+        fail(c, "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
+                "cylinders; the particles use %d, %d, %d, %d, %d", nw, nf, nk, ne, ny, w->nwalls, w->nfacets,
+             w->ncapsules, w->nellipsoids, w->ncylinders);
     if (!c->bad) {
         get(c, g, "pos", T_F64, N, 3, w->pos);
         get(c, g, "vel", T_F64, N, 3, w->vel);
@@ -1053,7 +1222,7 @@ static void read_particles(reader *R) {
         get(c, g, "groups", T_U32, N, 1, w->groups);
     }
     for (size_t i = 0; !c->bad && i < N; i++)
-        if (w->mat[i] < 0 || w->mat[i] >= w->nmats) fail(c, "particle %zu: material %d does not exist", i, w->mat[i]);
+        if (w->mat[i] < 0 || w->mat[i] >= w->nmats) fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i], w->nmats);
     free(shape);
     free(sidx);
     free(ws);
@@ -1078,9 +1247,9 @@ static void read_contacts(reader *R) {
     hid_t g = group_open(c, c->file, "contacts"), gb = group_open(c, c->file, "broadphase");
     int nc = count_of(c, g, "a"), npairs = count_of(c, gb, "pairs");
     int64_t fstride = c->bad ? 0 : get_i(c, g, "state_stride");
-    if (!c->bad && (fstride < 0 || fstride > (1 << 20))) fail(c, "contacts: bad state stride %lld", (long long)fstride);
+    if (!c->bad && (fstride < 0 || fstride > (1 << 20))) fail(c, "/contacts@state_stride: %lld is outside [0, 2^20]", (long long)fstride);
     /* material pair -> instance table and the state stride of this build */
-    if (!c->bad && !floe__prepare(w)) world_error(c, w, "contacts");
+    if (!c->bad && !floe__prepare(w)) world_error(c, w, "/contacts");
     if (c->bad) goto out;
     size_t n = (size_t)nc;
     floe_contact *con = calloc(n + 1, sizeof *con);
@@ -1106,13 +1275,14 @@ static void read_contacts(reader *R) {
     w->bp.pairs = pairs;
     w->bp.cap = npairs + 1;
 
+    get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
     get(c, g, "a", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->a);
     get(c, g, "b", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->b);
     get(c, g, "pair", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->nbr);
     get(c, g, "instance", T_I32, n, 1, buf);
     for (size_t k = 0; !c->bad && k < n; k++) {
         int fi = ((const int32_t *)buf)[k];
-        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0) fail(c, "contact %zu: bad instance %d", k, fi);
+        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0) fail(c, "/contacts/instance: contact %zu: bad instance %d", k, fi);
         else w->con[k].inst = (uint16_t)R->inst_map[fi];
     }
     get(c, g, "flags", T_U8, n, 1, buf); SCATTER(buf, uint8_t, ct->flags);
@@ -1154,26 +1324,29 @@ static void read_contacts(reader *R) {
         }
         memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
         if (ct->a < 0 || ct->a >= w->np || ct->b < 0 || ct->b >= w->np || ct->a == ct->b)
-            fail(c, "contact %zu: bad particles %d, %d", k, ct->a, ct->b);
-        if (ct->nbr < -1 || ct->nbr >= npairs) fail(c, "contact %zu: bad pair index %d", k, ct->nbr);
+            fail(c, "/contacts/a: contact %zu: particles %d, %d (out of range, or the same)", k, ct->a, ct->b);
+        if (ct->nbr < -1 || ct->nbr >= npairs)
+            fail(c, "/contacts/pair: contact %zu: pair %d is outside [-1, %d)", k, ct->nbr, npairs);
     }
     w->ncon = c->bad ? 0 : nc;
 
-    get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
     for (int p = 0; !c->bad && p < npairs; p++) {
         const floe_pair *pr = &w->bp.pairs[p];
         if (pr->a < 0 || pr->a >= w->np || pr->b < 0 || pr->b >= w->np || pr->contact < -1 || pr->contact >= nc ||
             (pr->contact >= 0 && w->con[pr->contact].nbr != p))
-            fail(c, "broad-phase pair %d is inconsistent", p);
+            fail(c, "/broadphase/pairs: pair %d (%d, %d, contact %d): ids out of range, or the contact does not "
+                    "name this pair", p, pr->a, pr->b, pr->contact);
     }
     for (int k = 0; !c->bad && k < nc; k++)
-        if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k) fail(c, "contact %d: pair link broken", k);
+        if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k)
+            fail(c, "/contacts/pair: contact %d names pair %d, which names contact %d", k, w->con[k].nbr,
+                 w->bp.pairs[w->con[k].nbr].contact);
     w->bp.npairs = c->bad ? 0 : npairs;
     get(c, gb, "ref_pos", T_F64, (size_t)w->np, 3, w->bp.ref_pos);
     get(c, gb, "ref_ori", T_F64, (size_t)w->np, 4, w->bp.ref_ori);
     w->bp.margin = get_f(c, gb, "margin");
     w->bp.max_moved2 = get_f(c, gb, "max_moved2");
-    w->bp.valid = (int)get_i(c, gb, "valid");
+    w->bp.valid = (int)get_in(c, gb, "valid", 0, 1);
     w->bp.rebuilds = get_i(c, gb, "rebuilds");
     if (c->bad) w->bp.valid = 0;
     free(fs);
@@ -1204,7 +1377,7 @@ static void read_schedule(reader *R) {
     for (size_t i = 0; !c->bad && i < N; i++)
         if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS,
                                  gi[N + i]) != FLOE_OK)
-            world_error(c, R->w, "schedule");
+            world_error(c, R->w, "/schedule");
     free(st);
     free(gi);
     free(args);
@@ -1221,10 +1394,10 @@ static void read_state(reader *R) {
         w->step = get_i(c, g, "step");
         w->time = get_f(c, g, "time");
         w->dt = get_f(c, g, "dt");
-        w->dt_auto = (int)get_i(c, g, "dt_auto");
+        w->dt_auto = (int)get_in(c, g, "dt_auto", 0, 1);
         w->last_dyn_dt = get_i(c, g, "last_dyn_dt");
-        w->started = (int)get_i(c, g, "started");
-        w->stopped = (int)get_i(c, g, "stopped");
+        w->started = (int)get_in(c, g, "started", 0, 1);
+        w->stopped = (int)get_in(c, g, "stopped", 0, 1);
         w->rmax = get_f(c, g, "rmax");
         w->skin = get_f(c, g, "skin");
         w->n_breaks = get_i(c, g, "n_breaks");
@@ -1271,11 +1444,11 @@ static void read_run(reader *R, floe_restart *r) {
         o->energy = (floe_every){iv[1], dv[1]};
         o->history = (floe_every){iv[2], dv[2]};
         o->progress = (floe_every){iv[3], dv[3]};
-        o->vtk_contacts = (int)get_i(c, g, "vtk_contacts");
-        o->vtk_boundaries = (int)get_i(c, g, "vtk_boundaries");
-        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_i(c, g, "vtk_shapes") : 1;
-        o->final_state = (int)get_i(c, g, "final_state");
-        o->events_skip = (uint32_t)get_i(c, g, "events_skip");
+        o->vtk_contacts = (int)get_in(c, g, "vtk_contacts", 0, 1);
+        o->vtk_boundaries = (int)get_in(c, g, "vtk_boundaries", 0, 1);
+        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_in(c, g, "vtk_shapes", 0, 1) : 1;
+        o->final_state = (int)get_in(c, g, "final_state", 0, 1);
+        o->events_skip = (uint32_t)get_in(c, g, "events_skip", 0, UINT32_MAX);
         hid_t hg = group_open(c, g, "history_columns");
         int nh = count_of(c, hg, "name");
         if (!c->bad) {
@@ -1312,7 +1485,7 @@ static void read_run(reader *R, floe_restart *r) {
     s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
     s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
     s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
-    s->width = (int)get_i(c, g, "width");
+    s->width = (int)get_in(c, g, "width", 1, 19);
     get_attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
     int nf = count_of(c, g, "frame_step");
     if (!c->bad) {
@@ -1363,18 +1536,24 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
         get_attr(c, g, "gravity", T_F64, 3, &def.gravity);
         def.dt = get_f(c, g, "def_dt");
         def.dt_safety = get_f(c, g, "dt_safety");
-        def.dyn_dt_period = (int)get_i(c, g, "dyn_dt_period");
+        def.dyn_dt_period = (int)get_in(c, g, "dyn_dt_period", 1, 1000000000);
         def.damping = get_f(c, g, "damping");
         def.skin = get_f(c, g, "def_skin");
-        def.legacy_lens = (int)get_i(c, g, "legacy_lens");
-        def.threads = (int)get_i(c, g, "threads");
-        def.renorm_period = (int)get_i(c, g, "renorm_period");
-        def.dimension = (int)get_i(c, g, "dimension");
-        if (!c->bad && (def.dyn_dt_period < 1 || def.renorm_period < 1 || def.threads < 0))
-            fail(c, "world: bad settings");
+        def.legacy_lens = (int)get_in(c, g, "legacy_lens", 0, 1);
+        def.threads = (int)get_in(c, g, "threads", 0, 4096);
+        def.renorm_period = (int)get_in(c, g, "renorm_period", 1, 1000000000);
+        def.dimension = (int)get_in(c, g, "dimension", 2, 3);
     }
     group_close(g);
-    if (!c->bad && !(R.w = floe_world_create(&def))) fail(c, "world: %s", floe_create_error());
+    if (!c->bad && !(R.w = floe_world_create(&def))) {
+        /* the engine names the def field it refused ("dt_safety = 5 is ...");
+         * the file stores dt and skin as def_dt and def_skin */
+        const char *e = floe_create_error(), *k = strstr(e, ": ");
+        k = k ? k + 2 : e;
+        size_t n = strspn(k, "abcdefghijklmnopqrstuvwxyz_");
+        int def_prefix = (n == 2 && !strncmp(k, "dt", 2)) || (n == 4 && !strncmp(k, "skin", 4));
+        fail(c, "attribute '/world@%s%.*s': %s (the file is damaged)", def_prefix ? "def_" : "", (int)n, k, e);
+    }
     if (!c->bad) read_setup(&R);
     if (!c->bad) read_particles(&R);
     if (!c->bad) read_contacts(&R);
@@ -1391,6 +1570,8 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
     free(R.inst_map);
     r->scene.world = R.w;
     if (R.w) r->stopped = R.w->stopped;
+    char why[1024];
+    if (!c->bad && floe_restart_check(r, why, sizeof why) != 0) fail(c, "%s (the file is damaged)", why);
     if (c->bad) {
         floe_restart_free(r);
         return -1;
@@ -1404,6 +1585,58 @@ void floe_restart_free(floe_restart *r) {
     free(r->output.frame_step);
     free(r->output.frame_time);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- outputs missing beside a restart file ----------------------------------- */
+
+static int missing(const char *dir, const char *name) {
+    char p[4400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) != 0 && errno == ENOENT;
+}
+
+/* Creates dir/name holding only its header (kind: 0 energy, 1 history,
+ * 2 events); its length, or -1. */
+static long long fresh_csv(const char *dir, const char *name, int kind, const floe_output_config *o, char *err,
+                           size_t errlen) {
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    floe_csv *f = floe_csv_open(p, err, errlen);
+    if (!f) return -1;
+    int rc = kind == 0   ? floe_csv_energy_header(f)
+             : kind == 1 ? floe_csv_history_header(f, o->history_cols, o->n_history_cols)
+                         : floe_csv_events_header(f);
+    long long len = rc == 0 ? floe_csv_sync(f) : -1;
+    if (len < 0) floe_io_err(err, errlen, "%s", floe_csv_error(f));
+    if (floe_csv_close(f, err, errlen) != 0) len = -1;
+    return len;
+}
+
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
+                               size_t errlen) {
+    static const char *const csv[3] = {"energy.csv", "history.csv", "events.csv"};
+    char names[256] = "";
+    size_t used = 0;
+    if (note && notelen) note[0] = 0;
+    for (int i = 0; i < 3; i++) {
+        if (r->output.csv_bytes[i] < 0 || !missing(dir, csv[i])) continue; /* not written, or there */
+        long long len = fresh_csv(dir, csv[i], i, &r->scene.out, err, errlen);
+        if (len < 0) return -1;
+        r->output.csv_bytes[i] = len;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", csv[i]);
+    }
+    /* frames listed in the collections live in vtk/: without it, none exist */
+    if (r->output.nframes > 0 && missing(dir, "vtk")) {
+        r->output.nframes = 0;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%sthe ParaView frames (vtk/)", used ? ", " : "");
+    }
+    if (used && note && notelen)
+        snprintf(note, notelen,
+                 "%s/ lacks the earlier outputs of this run (%s): they start afresh at step %lld, without "
+                 "what came before",
+                 dir, names, (long long)floe_step_count(r->scene.world));
+    return 0;
 }
 
 /* ---- files in a directory ------------------------------------------------------ */
@@ -1498,7 +1731,7 @@ int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r
         remove(tmp);
         return -1;
     }
-    if (sync_path(tmp, O_RDONLY) != 0 || rename(tmp, final) != 0) {
+    if (rename(tmp, final) != 0) { /* floe_restart_write fsynced it */
         snprintf(err, errlen, "cannot finish %s: %s", final, strerror(errno));
         remove(tmp);
         return -1;

@@ -1057,7 +1057,7 @@ int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
                         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
                         "  <Collection>\n", byte_order()) > 0;
-    ok = ok && fwrite(p->body, 1, p->len, f) == p->len;
+    ok = ok && (p->len == 0 || fwrite(p->body, 1, p->len, f) == p->len); /* an empty collection has no body */
     ok = ok && fputs("  </Collection>\n</VTKFile>\n", f) >= 0;
     int saved = errno;
     if (fclose(f) != 0 && ok) {

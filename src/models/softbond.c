@@ -445,7 +445,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     /* ---- events: slip_change (S7 argument order: shear, twist, bend) ---- */
     uint8_t changed = (uint8_t)(slip0 ^ s->slip);
     if (changed) {
-        uint32_t d = slip_mode[changed] | (uint32_t)((s->slip & SLIP_SHEAR) != 0) << 3 |
+        uint32_t d = slip_mode[changed & 7] | /* & 7: a restored state may hold other bits */ (uint32_t)((s->slip & SLIP_SHEAR) != 0) << 3 |
                      (uint32_t)((s->slip & SLIP_TWIST) != 0) << 4 | (uint32_t)((s->slip & SLIP_BEND) != 0) << 5;
         c->flags |= CF_SLIP;
         c->detail |= d << 8;
