@@ -4,9 +4,9 @@
 usage: gen_icesheet.py [options] > scene.yaml
        gen_icesheet.py --nx 100 --ny 100 --nz 2 -o icesheet_20k.yaml
 
-The scene repeats the Yade peer scene ../shared/bench/peers/yade/icesheet.py
-(README-bonded.md, sec. 3) with floe's Ice model, parameters mapped as in
-README-bonded.md sec. 5 (see bench/bonded/README.md for every parameter):
+The scene repeats the Yade peer scene icesheet.py (peer benchmark material,
+outside this repository) with floe's Ice model, parameters mapped as the peer
+description says (see bench/bonded/README.md for every parameter):
 
   sheet   nx*ny*nz spheres r = 0.01 m, rho = 917, simple cubic lattice of spacing
           2r, site (i, j, k) -> id i + nx*(j + ny*k) at
@@ -56,7 +56,7 @@ DT = 4.788005848e-6   # 0.5 * Yade PWaveTimeStep() = 0.5 r sqrt(rho/E), fixed
 VERLET = 0.001        # Yade InsertionSortCollider.verletDist [m]
 DETECT = 1.02         # Yade interactionDetectionFactor at step 0
 
-# ---- mapping to floe's Ice model (README-bonded.md sec. 5) ----
+# ---- mapping to floe's Ice model (bench/bonded/README.md, section 2) ----
 # Ice, lens = radii, A = pi min(r)^2:  kn = E pi r / 2 for two equal spheres
 E_ICE = 2.0 * E_Y / math.pi                     # kn = E_Y r = 1e7 N/m
 KT_DIV_KN = NU_Y                                # kt = 3e6 N/m

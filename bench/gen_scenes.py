@@ -11,11 +11,11 @@ For every SIZE it writes into OUTDIR
   dense_SIZE.csv     the packing as a table x,y,z,radius (17 significant digits or fewer:
                      the shortest text of each double, bitwise the same positions)
   dense_SIZE.data    the shared packing (decompressed), for the peers
-The shared packings are read from $DENSE_DIR (default ../shared/bench/peers/common
-relative to the repository) as dense_SIZE.data.xz; dense is skipped with a
+The shared packings (peer benchmark material, outside this repository) are read
+from $DENSE_DIR (default: see dense_dir below) as dense_SIZE.data.xz; dense is skipped with a
 warning when the file is missing.
 
-Scene (docs/performance.md, shared bench README): spheres d = 1 cm,
+Scene (docs/performance.md and the peer benchmark's description): spheres d = 1 cm,
 rho = 2500, simple cubic lattice of spacing 1.1 d, lateral jitter 0.04 d
 (splitmix64, seed 0), 5 walls (floor, 4 sides), gravity -9.81 z,
 kn = 1e5 N/m, kt = kn/2, mu = 0.5, viscous normal dashpot with restitution

@@ -6,7 +6,7 @@ usage: report.py results.tsv [more.tsv ...]     (several files are pooled)
 Prints: the throughput table (median loop time per case over the passes,
 particle-steps/s, ns per particle-step, peak RSS, floe/peer ratio), floe
 against the fastest peer, the issue-6 targets, and the physics check against
-the bands of the shared peer benchmark (../shared/bench/README.md).
+the bands of the shared peer benchmark (outside this repository).
 """
 import collections
 import os

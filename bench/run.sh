@@ -21,8 +21,9 @@
 #   YADE_REPS_BIG=1         passes for Yade at N >= 100k (a single one takes minutes)
 #   NRUN_YADE_BIG=1000      timed steps for Yade on dense 100k (2000 take > 6 min)
 #   TIMEOUT=900             wall limit per run, seconds
-#   DENSE_DIR=../shared/bench/peers/common   where the shared dense packings
-#                           dense_{10k,100k}.data.xz are (dense is skipped without them)
+#   DENSE_DIR=<peer dir>    where the shared dense packings dense_{10k,100k}.data.xz
+#                           are: peer benchmark material, outside this repository
+#                           (default in gen_scenes.py; dense is skipped without them)
 #   CLI_CHECK=1             also run `floe run` once per scene and check the
 #                           physics from floe's own output files
 #   PRIORITY=1              run every timed command in its own session (setsid)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bonded-sheet benchmark (issue 6, part 2): floe's Ice model against Yade 2023.02a
 # CohFrictMat (+ rolling/twisting moments) on the "icesheet" scene of
-# ../shared/bench/README-bonded.md: a bonded 100 x 100 x 2 sheet (20k spheres,
+# the peer benchmark material (outside this repository): a bonded 100 x 100 x 2 sheet (20k spheres,
 # 49,600 bonds) punched by a steel ball. See bench/bonded/README.md.
 #
 # usage: bench/run_bonded.sh             # 20k, threads 1 and 2, 3 reps (~12 min on 2 cores)
@@ -20,7 +20,8 @@
 #                         of the working tree often; a private clone avoids races).
 #                         BUILD=0: use FLOE_SRC/build-release as it is.
 #   FLOE_SRC=/tmp/bonded-src
-#   YADE_PY=../shared/bench/peers/yade/icesheet.py (relative to the repository)
+#   YADE_PY=<icesheet.py> the peer's Yade script (peer benchmark material, outside
+#                         this repository; default below)
 #   TIMEOUT=480           wall limit per run [s]
 #   QUIET_MAX=0.3 QUIET_WAIT=30
 #                         every run records bg_cores, the cores other processes used during

@@ -1,6 +1,6 @@
 /* Contact-level checks of every Linear and LinEl6 formula: two bodies under
  * prescribed motion, forces compared with values computed by hand from
- * woo-models §3 and §4b. Both bodies are fully blocked, so they follow their
+ * Woo's Linear and LinEl6 laws (docs/models/linear.md). Both bodies are fully blocked, so they follow their
  * velocities exactly and the only unknown is the contact law. */
 #include "check.h"
 #include <floe/floe.h>
@@ -63,7 +63,8 @@ static void test_normal(void) {
 
 /* Shear: B slides along y at v; Ft grows by dt kt v per step until it reaches
  * tan_phi |Fn|; then every further step dissipates fy (ft - fy)/kt = fy v dt
- * (G5). The contact is created at t = 0 and already sees the sliding in that
+ * (docs/decisions.md#plastic-energy-with-the-mid-step-force-g5). The contact
+ * is created at t = 0 and already sees the sliding in that
  * step, so after N calls of floe_step it has had N + 1 increments. */
 static void test_shear_and_slip(void) {
     const double ov = 1e-5, v = 1e-3, dt = 1e-6, kt = KTKN * KN;
@@ -103,7 +104,7 @@ static void test_shear_and_slip(void) {
 
 /* Dashpots and the exported state: A fixed, B free (m_c = m_B), approaching
  * at vn and sliding at vt. After the first step the dashpot forces are
- * c_n vn and c_s vt with c = 2 ratio sqrt(m_c k) (softbond-model §8), the
+ * c_n vn and c_s vt with c = 2 ratio sqrt(m_c k) (PFC's linear dashpots), the
  * state reads them back (fd_n, fd_s), and the slip flag follows the Coulomb
  * limit: off at vt = 1 mm/s, on at 5 m/s (2 dt kt vt > tan_phi kn ov); when
  * slipping the shear force is the limit plus the dashpot (parallel). In a
@@ -166,7 +167,8 @@ static void test_break_and_ini_eqlb(void) {
     floe_world_destroy(p.w);
 }
 
-/* LinEl6: six linear springs; k_w = char_len kn and k_b = char_len kt (L3). */
+/* LinEl6: six linear springs; k_w = char_len kn and k_b = char_len kt
+ * (docs/decisions.md#linel6-rotational-stiffness-l3). */
 static void test_linel6(void) {
     const double L = 0.05, dt = 1e-6, om = 0.3;
     /* twist: B spins about the normal (x) */
@@ -204,7 +206,8 @@ static void test_linel6(void) {
     floe_world_destroy(p.w);
 }
 
-/* Seed 003's worked examples (DECISIONS G3). The capsule's end cap is a
+/* The worked examples of Woo's Linear model documentation
+ * (docs/decisions.md#contact-lengths-and-area-the-lens-rule-g3). The capsule's end cap is a
  * sphere of the capsule radius, so a sphere of radius 0.2 stands in for the
  * capsule; the sphere is particle A (functor order Sphere+Capsule). */
 static double seed003_kn(int facet, int legacy) {
@@ -245,7 +248,7 @@ static double seed003_kn(int facet, int legacy) {
 static void test_seed003(void) {
     double k[4] = {seed003_kn(0, 1), seed003_kn(1, 1), seed003_kn(0, 0), seed003_kn(1, 0)};
     REPORT("seed 003: legacy lens kn = %.8f, %.8f; default lens kn = %.8f, %.8f\n", k[0], k[1], k[2], k[3]);
-    /* Woo's printed outputs (seed 003) and the same formula with lens = r */
+    /* Woo's printed outputs (its Linear model page) and the same formula with lens = r */
     CHECK_REL(k[0], 1350254.7221732636, 1e-9);
     CHECK_REL(k[1], 2368034.663509894, 1e-9);
     CHECK_REL(k[2], 1346396.8515384828, 1e-9);

@@ -1,5 +1,5 @@
 /* Ellipsoid contact geometry: Woo's ellipsoid-pair test at five scales
- * (woo-models §6 item 2), exact overlaps, normals and contact points of
+ * (Woo's testNormalDisplacementEllipsoid), exact overlaps, normals and contact points of
  * ellipsoids against walls, spheres, capsules, facets (face, edge, vertex)
  * and infinite cylinders, the new-contact rule, and a robustness sweep of
  * the narrow-phase functions (finite output for degenerate configurations).
@@ -100,12 +100,12 @@ static int get(floe_world *w, int a, int b, floe_contact_info *ci) {
 #define CHECK_VEC(got, want, tol) do { V g__ = (got), w__ = (want); \
     CHECK_NEAR(g__.x, w__.x, tol); CHECK_NEAR(g__.y, w__.y, tol); CHECK_NEAR(g__.z, w__.z, tol); } while (0)
 
-/* ---- woo-models §6 item 2 ------------------------------------------------ */
+/* ---- Woo's ellipsoid-pair test ------------------------------------------- */
 
 /* Ellipsoid 1 at the origin, semi-axes s (.1,.2,.1); ellipsoid 2 at
  * gOri (.3 s, 0, 0), semi-axes s (.2,.1,.1); both oriented by gOri, the
  * normalised quaternion (cos(pi/6), sin(pi/6) (.1, 1, .3)) (axis not
- * normalised first, as written in the spec). They touch at gOri (.1 s, 0, 0).
+ * normalised first, as Woo's test writes it). They touch at gOri (.1 s, 0, 0).
  * Ellipsoid 2 moves with gOri (-.1, 0, 0), dt = 0.1; both are fully blocked
  * and keep their velocities.
  * "After one step": floe_step first computes the contacts at t = 0 (the

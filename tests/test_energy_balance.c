@@ -1,4 +1,5 @@
-/* Validation of the energy bookkeeping (DECISIONS G5): an undamped
+/* Validation of the energy bookkeeping
+ * (docs/decisions.md#plastic-energy-with-the-mid-step-force-g5): an undamped
  * frictional pile (Linear model, tan_phi = 0.5) falls and settles in a box.
  * Gravity potential is converted into kinetic, elastic, friction (plastic)
  * and broken-contact energy; their sum must stay equal to the initial total.

@@ -1,4 +1,4 @@
-/* Contact-level tests of the Ice model (woo-models §4, §7; DECISIONS I1-I5).
+/* Contact-level tests of the Ice model (docs/models/ice.md, docs/decisions.md#ice).
  * Two spheres of R = 0.01 m with IceMat defaults (E = 1e9 Pa, ktDivKn 0.2,
  * breakN 1e-4, alpha (1, 1), beta (0.1, 0.1, 0.1), mu 0.05), both fully
  * blocked and driven by prescribed velocities. */
@@ -9,7 +9,7 @@
 #define PI 3.14159265358979323846
 static const double R = 0.01;
 
-/* expected values, woo-models §7 (current lens) */
+/* expected values, computed by hand from Woo's formulas (current lens) */
 static const double KN = 1.5707963e7, KW = 986.9604, KR = 4934.8022;
 static const double FNB = 31.415927, FTB = 3.1415927, TWB = 5.568328e-3, TRB = 5.568328e-2;
 enum { S_BONDS, S_BONDED, S_UN0, S_KW, S_KR, S_FNB, S_FTB, S_TWB, S_TRB };
@@ -197,7 +197,7 @@ static void test_bonds0_bonds1(void) {
 
 /* Plastic limits of unbonded senses: with p = -Fn and rho = sqrt(A/pi) = R,
  * |Ft| <= p tan_phi, |Tw| <= rho p tan_phi for both signs of twist
- * (DECISIONS I3; Woo limits only positive twist), |Tr| <= rho p mu. */
+ * (docs/decisions.md#ice-twisting-slip-in-both-directions-i3), |Tr| <= rho p mu. */
 static void test_plastic_limits(void) {
     const double ov = 1e-6, p_n = KN * ov;
     const double lim_t = p_n * 0.5, lim_w = R * p_n * 0.5, lim_r = R * p_n * 0.05;

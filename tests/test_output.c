@@ -142,7 +142,7 @@ static floe_world *make_world_models(int *floor_group, const char *sphere_model)
 static floe_world *make_world(int *floor_group) { return make_world_models(floor_group, "linear"); }
 
 /* Spheres of `sphere_model`, the wall "linear" (the sphere-wall pair then
- * takes the fallback model, DECISIONS G7). */
+ * takes the fallback model, docs/decisions.md#model-of-a-mixed-material-pair-g7). */
 static floe_world *make_world_models(int *floor_group, const char *sphere_model)
 {
     floe_world_def def = floe_default_world_def();

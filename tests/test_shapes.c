@@ -1,6 +1,7 @@
-/* Non-spherical shapes: mass properties (woo-models §5.5), seed 003's
- * capsule example, exact overlaps and normals of capsule and cylinder pairs,
- * torque-free rotation (§5.3) and a capsule settling on a floor. */
+/* Non-spherical shapes: mass properties, the capsule example of Woo's Linear
+ * model documentation, exact overlaps and normals of capsule and cylinder pairs,
+ * torque-free rotation (docs/decisions.md#reversible-rotation-of-aspherical-bodies)
+ * and a capsule settling on a floor. */
 #include "check.h"
 #include <floe/floe.h>
 

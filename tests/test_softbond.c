@@ -71,7 +71,8 @@ static void make(pair *p, int dim, double gap, double dt, int blocked) {
 
 static void set(pair *p, const char *key, double v) { CHECK(floe_model_set(p->w, "softbond", key, v) == FLOE_OK); }
 
-/* Bonded at step 0 (before any motion) with the deformability of §15.1. */
+/* Bonded at step 0 (before any motion) with the deformability of the test
+ * data (docs/models/softbond.md#verification). */
 static void bond_now(pair *p) {
     const double defo[2] = {1e9, 2.5};
     CHECK(floe_schedule_method(p->w, 0, "softbond", "deformability", -1, defo, 2) == FLOE_OK);
@@ -581,7 +582,7 @@ static void test_t9(void) {
  * step; every non-elastic update (softening, failure, slip) books what it
  * removes, so kinetic + elastic + dissipated must stay at its initial value.
  * Tolerance: 1e-6 of the initial kinetic energy for the bond, 1e-3 for the
- * sliding contact (DECISIONS G5). */
+ * sliding contact (docs/decisions.md#plastic-energy-with-the-mid-step-force-g5). */
 
 static void test_energy_bond(void) {
     pair p;

@@ -73,7 +73,7 @@ typedef struct floe_event {
 
 typedef struct floe_world_def {
     floe_vec3 gravity;     /* m/s^2, default (0,0,0) */
-    double dt;             /* s; <= 0 means auto (DECISIONS G8), default auto */
+    double dt;             /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
     double dt_safety;      /* factor on the critical step for auto dt, default 0.9 */
     int dyn_dt_period;     /* steps between critical-step re-checks (auto dt), default 100 */
     double damping;        /* Cundall non-viscous damping coefficient, [0,1), default 0 */
@@ -150,8 +150,8 @@ double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN:
 
 /* Law parameters of the world's default instance of a model. */
 floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value);
-/* Per material-pair override (DECISIONS G7): contacts between these materials
- * use `model`; law parameters then apply to this pair only. */
+/* Per material-pair override: contacts between these materials use `model`;
+ * law parameters then apply to this pair only (docs/decisions.md#model-of-a-mixed-material-pair-g7). */
 floe_status floe_pair_set_model(floe_world *w, int mat_a, int mat_b, const char *model);
 floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, double value);
 
@@ -363,7 +363,7 @@ typedef enum floe_energy_term {
     FLOE_E_ROTATIONAL,    /* rotational kinetic energy */
     FLOE_E_GRAVITY,       /* gravitational potential relative to the start: -sum m g.(x - x0) */
     FLOE_E_ELASTIC,       /* elastic energy stored in contacts now */
-    FLOE_E_PLASTIC,       /* cumulative friction / plastic dissipation (G5) */
+    FLOE_E_PLASTIC,       /* cumulative friction / plastic dissipation (docs/integration.md#energy) */
     FLOE_E_DAMPING,       /* cumulative Cundall damping dissipation */
     FLOE_E_DASHPOT,       /* cumulative viscous dashpot dissipation */
     FLOE_E_BROKEN,        /* cumulative elastic energy lost when contacts break or are deleted */

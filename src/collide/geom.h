@@ -7,7 +7,7 @@
 #include "base/vec.h"
 
 /* What a narrow-phase function reports: the equivalent two-sphere contact
- * (woo-models §2.2). r1 < 0 marks a flat body that takes the other's length. */
+ * (as in Woo's L6Geom, docs/geometry.md#creation). r1 < 0 marks a flat body that takes the other's length. */
 typedef struct floe_raw_contact {
     vec3 n;          /* unit normal from A to B */
     vec3 c;          /* contact point */

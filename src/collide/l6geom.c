@@ -15,7 +15,8 @@ void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens
     g->lens[1] = legacy_lens ? r2 + 0.5 * r->uN : r2;
     if (g->lens[0] < 0) g->lens[0] = g->lens[1];
     if (g->lens[1] < 0) g->lens[1] = g->lens[0];
-    /* area from the raw radii, never reduced by the overlap (DECISIONS G3) */
+    /* area from the raw radii, never reduced by the overlap
+     * (docs/decisions.md#contact-lengths-and-area-the-lens-rule-g3) */
     double rho = (r->r1 > 0 && r->r2 > 0) ? fmin(r->r1, r->r2) : (r->r1 > 0 ? r->r1 : r->r2);
     g->area = FLOE_PI * rho * rho;
 }

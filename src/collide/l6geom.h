@@ -1,5 +1,5 @@
 /* L6Geom: turns a shape pair's raw contact into the shape-agnostic contact
- * geometry every model uses (woo-models §2.2). */
+ * geometry every model uses (as Woo's L6Geom; docs/geometry.md). */
 #ifndef FLOE_COLLIDE_L6GEOM_H
 #define FLOE_COLLIDE_L6GEOM_H
 

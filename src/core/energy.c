@@ -1,4 +1,4 @@
-/* Energy terms and the time step (DECISIONS G5, G8). */
+/* Energy terms and the time step (docs/integration.md, "Energy" and "Time step"). */
 #include "core/energy.h"
 
 #include <stdio.h>
@@ -117,7 +117,7 @@ static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr) {
 }
 
 /* Critical step from the stiffness every free body feels through its
- * contacts (woo-models §5.6, DynDt). */
+ * contacts (Woo's DynDt rule, docs/decisions.md#automatic-time-step-g8). */
 double floe__crit_dt(const floe_world *w) {
     if (w->ncon == 0 || w->np == 0) return INFINITY;
     vec3 *kt = calloc((size_t)w->np * 2, sizeof *kt);

@@ -1,5 +1,5 @@
 /* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
- * DOFs and prescribed motion (woo-models §5.2). Velocities live at half
+ * DOFs and prescribed motion (docs/integration.md#leapfrog). Velocities live at half
  * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
 #include "core/broadphase.h"
 #include "core/energy.h"
@@ -87,7 +87,8 @@ static inline vec3 omega_of(quat q, vec3 I, vec3 L) {
  * the mid-step orientation, found by a few fixed-point passes (implicit
  * midpoint on the rotation group): time-reversible, so the kinetic energy of
  * a free body stays bounded instead of drifting as with Woo's explicit
- * scheme (§5.3). Cundall damping acts on the torque (first order). Returns
+ * scheme (docs/decisions.md#reversible-rotation-of-aspherical-bodies). Cundall
+ * damping acts on the torque (first order). Returns
  * the global omega(t + dt/2) consistent with L at the new orientation. */
 static vec3 rotate_aspherical(floe_world *w, int i, vec3 t, uint32_t bl, double dt, double D, integ_acc *acc) {
     quat q = w->ori[i];

@@ -422,7 +422,8 @@ static floe_status collide(floe_world *w) {
     return contact_phase(w);
 }
 
-/* First call: resolve settings, then forces at t = 0 before any update (G4). */
+/* First call: resolve settings, then forces at t = 0 before any update
+ * (docs/decisions.md#forces-act-from-the-first-step-g4). */
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     w->nthreads = floe__resolve_threads(w);

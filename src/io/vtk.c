@@ -750,7 +750,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
             }
             for (int j = 0; j < np; j++, ip++) {
                 put_vec(p_pts, ip, pts[j]);
-                /* rigid-body velocity at the vertex (DECISIONS G6); walls translate only */
+                /* rigid-body velocity at the vertex (docs/geometry.md#every-later-step); walls translate only */
                 floe_vec3 pv = vel[i];
                 if (np == 3) pv = vadd(pv, vcross(angvel[i], vsub(pts[j], pos[i])));
                 put_vec(p_pvel, ip, pv);

@@ -1,6 +1,6 @@
 /* Ice: elasticity, cohesion and friction in four senses (normal, shear,
  * twist, roll), per-sense bonds and breakability as a bitmask, breakage,
- * plastic limits on unbonded senses (woo-models §4, DECISIONS I1-I5, G5).
+ * plastic limits on unbonded senses, after Woo's Ice model (docs/decisions.md#ice).
  * Documented in docs/models/ice.md. */
 #include "models/ice.h"
 
@@ -42,13 +42,15 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
     c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
-    s->mu = fmin(ma[M_MU], mb[M_MU]); /* min, like Woo's code (DECISIONS I1) */
+    /* min, like Woo's code: docs/decisions.md#ice-pair-averages-minimum-friction-i1 */
+    s->mu = fmin(ma[M_MU], mb[M_MU]);
     c->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
     c->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
     double cn = mean(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
     s->fnb = cn * A;
     s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
-    s->twb = mean(ma, mb, M_BETA_W) * s->ftb * sqrt(A); /* final revision (DECISIONS G2) */
+    /* twist with F_tb, rolling with F_nb: docs/decisions.md#ice-breakage-limits-from-the-final-code-g2 */
+    s->twb = mean(ma, mb, M_BETA_W) * s->ftb * sqrt(A);
     s->trb = mean(ma, mb, M_BETA_R) * s->fnb * sqrt(A);
     const double *lp = ctx->lp;
     s->bonds = (int)(ctx->step < (int64_t)lp[LP_STEP01] ? lp[LP_BONDS0] : lp[LP_BONDS1]);

@@ -1,6 +1,6 @@
 /* The Ice model's contact state and the pieces of its law, inline so that
  * the batched kernel (core/batch.c) runs the same code as ice.c. The steps
- * are those of woo-models §4 in the order of DECISIONS I4. */
+ * are those of Woo's Ice law, in the order of docs/decisions.md#ice-law-order-in-one-step-i4. */
 #ifndef FLOE_MODELS_ICE_H
 #define FLOE_MODELS_ICE_H
 

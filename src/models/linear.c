@@ -1,7 +1,8 @@
 /* Linear (Cundall) model: linear normal spring, incremental shear spring with
- * a Coulomb limit (woo-models §3, DECISIONS L1, G5), plus the optional
- * viscous dashpots of PFC's linear model (softbond-model §8) and stiffnesses
- * given directly instead of from Young's modulus. */
+ * a Coulomb limit (Woo's IdealElPl, docs/decisions.md#the-linear-law-l1), plus the
+ * optional viscous dashpots of PFC's linear model and stiffnesses given
+ * directly instead of from Young's modulus
+ * (docs/decisions.md#dashpots-and-given-stiffnesses-in-the-linear-model). */
 #include "models/linear.h"
 
 static const floe_param_spec mat_params[] = {

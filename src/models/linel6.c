@@ -1,6 +1,7 @@
 /* LinEl6: purely elastic springs in all six relative DOFs, for testing
- * (woo-models §4b). Rotational stiffnesses follow the seed (DECISIONS L3):
- * k_w = char_len*kn, k_b = char_len*kt (Woo's code divides instead). */
+ * (Woo's LinEl6). Rotational stiffnesses follow Woo's documentation:
+ * k_w = char_len*kn, k_b = char_len*kt (Woo's code divides instead;
+ * docs/decisions.md#linel6-rotational-stiffness-l3). */
 #include "models/model.h"
 
 static const floe_param_spec mat_params[] = {

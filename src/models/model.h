@@ -112,7 +112,7 @@ int floe_registry_find(const char *name);
 
 /* Shared helpers for model files. */
 double floe_mat_param(const floe_model *m, const double *mat, const char *key);
-/* Series-spring normal stiffness of Woo's FrictMat (woo-models §3.1). */
+/* Series-spring normal stiffness of Woo's FrictMat (docs/models/linear.md#stiffness-from-materials). */
 static inline double floe_series_kn(double la, double lb, double ea, double eb, double area) {
     return 1.0 / (la / (ea * area) + lb / (eb * area));
 }
@@ -126,8 +126,9 @@ static inline double floe_deletion_loss(const floe_law_ctx *ctx, vec3 f0, vec3 m
     return e_old + 0.5 * ctx->dt * (vdot(f0, ctx->vel) + vdot(m0, ctx->angvel));
 }
 
-/* Work dissipated by a return-map slip (DECISIONS G5: yield force x plastic
- * slip). The trial force (ty, tz) is scaled by r <= 1 to the yield surface;
+/* Work dissipated by a return-map slip: yield force x plastic slip
+ * (docs/decisions.md#plastic-energy-with-the-mid-step-force-g5). The trial
+ * force (ty, tz) is scaled by r <= 1 to the yield surface;
  * the plastic slip is (1 - r) t / k and the yield force is taken at mid-step,
  * the mean of the force before the increment (oy, oz) and after the return.
  * In steady sliding this is exactly f_y (f_t - f_y) / k; taking the mean is

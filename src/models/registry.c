@@ -7,7 +7,7 @@ extern const floe_model floe_model_linel6;
 extern const floe_model floe_model_ice;
 extern const floe_model floe_model_softbond;
 
-/* Index 0 is the fallback for mixed material pairs (DECISIONS G7). */
+/* Index 0 is the fallback for mixed material pairs (docs/decisions.md#model-of-a-mixed-material-pair-g7). */
 static const floe_model *const models[] = {
     &floe_model_linear,
     &floe_model_linel6,

@@ -1,5 +1,6 @@
 /* Soft-bond model (Itasca PFC 6 `softbond`, from its documentation page, with
- * the page's typos corrected and the choices S1-S11 of docs/decisions.md).
+ * the page's typos corrected and the choices S1-S11 of docs/decisions.md#soft-bond;
+ * "eq. N" is equation N of that page).
  * Unbonded: Jiang (2015)-type contact with Coulomb shear and rolling/twisting
  * limits. Bonded: parallel-bond springs over a cross-section with a bond state machine (intact, tensile
  * softening, unloaded inside the envelope) that fails in tension or shear.
@@ -84,7 +85,7 @@ typedef struct sb_state {
     double R, A;                  /* current cross-section */
     double sigma, tau;            /* peripheral stresses (eq. 16), 0 when unbonded */
     double tau_c;                 /* bond shear strength c - min(sigma_bar, sigma_c) tan(phi) */
-    double lc, lstar, dl, dthb[2], sig_m, l_m; /* softening memory (§7.3-7.6) */
+    double lc, lstar, dl, dthb[2], sig_m, l_m; /* softening memory (eqs. 17-21) */
     double e_strain, e_slip, e_dash;           /* per contact: stored now, dissipated so far */
     double brk_strength, brk_energy;           /* arguments of the last bond_break */
     int8_t B, mode, dim;
@@ -95,7 +96,7 @@ typedef struct sb_state {
 
 typedef struct section { double R, A, I, J; } section;
 
-/* Cross-section (eq. 4; §3). R = lambda min(R1, R2) comes from the contact
+/* Cross-section (eq. 4). R = lambda min(R1, R2) comes from the contact
  * area pi min(r1, r2)^2 of L6Geom, which also gives R1 for a sphere on a wall
  * or facet. user_area fixes A and derives R from it. 2D: unit thickness. */
 static section cross_section(int dim, const floe_geom *g, const sb_state *s, const double *lp) {
@@ -113,7 +114,8 @@ static section cross_section(int dim, const floe_geom *g, const sb_state *s, con
     return x;
 }
 
-/* Length of the deformability method, kn = emod / L (§4, DECISIONS S8). */
+/* Length of the deformability method, kn = emod / L
+ * (docs/decisions.md#soft-bond-deformability-length-with-a-fixed-area-s8). */
 static double defo_length(int dim, const floe_geom *g, const sb_state *s) {
     if (s->user_area > 0) return dim == 2 ? s->user_area : 2.0 * sqrt(s->user_area / FLOE_PI);
     return g->lens[0] + g->lens[1];
@@ -174,7 +176,8 @@ static double strain(double fn, const double *fs, double mt, const double *mb, d
 /* Work the pair put into one spring during the step minus what the spring
  * stores more than before: the energy the return map (slip, softening,
  * failure) took out. With the mid-step force of leapfrog this is exactly the
- * PFC slip energy of eq. 25 (sign fixed, §16.2) and DECISIONS G5, and it
+ * PFC slip energy of eq. 25 (sign fixed) and the rule of
+ * docs/decisions.md#plastic-energy-with-the-mid-step-force-g5, and it
  * keeps the global balance closed for every non-elastic update. */
 static double lost1(double f0, double f1, double du, double k) {
     return 0.5 * (f0 + f1) * du - (quad(f1 * f1, k) - quad(f0 * f0, k));
@@ -199,7 +202,7 @@ static int cap2(double *v, double lim) {
     return 1;
 }
 
-/* slip_change mode (seed table): 1 shear, 2 bend, 3 twist, 4 shear+bend,
+/* slip_change mode (the PFC page's table): 1 shear, 2 bend, 3 twist, 4 shear+bend,
  * 5 shear+twist, 6 bend+twist, 7 all; indexed by the changed SLIP_* bits. */
 static const uint8_t slip_mode[8] = {0, 1, 2, 4, 3, 5, 6, 7};
 
@@ -223,7 +226,7 @@ static double bond_tau(const sb_state *s, const section *x, double beta) {
     return t;
 }
 
-/* Shear strength c - min(sigma_bar, sigma_c) tan(phi) (§7.7, pbond cap). */
+/* Shear strength c - min(sigma_bar, sigma_c) tan(phi) (eq. 23, sigma capped as in PFC's parallel bond). */
 static double shear_strength(const sb_state *s, const section *x, const double *lp, double tan_fa) {
     double sbar = s->fn / x->A;
     return lp[LP_COH] - fmin(sbar, lp[LP_TEN]) * tan_fa;
@@ -252,7 +255,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     const double gap_max = fmax(0.0, fmax(lp[LP_RGAP], lp[LP_PROXIMITY]));
     c->detail = 0;
 
-    /* ---- activity (§5): bonded, or g_s <= 0 ---- */
+    /* ---- activity: bonded, or g_s <= 0 ---- */
     if (!bonded0 && gs > 0) {
         if (s->active) {
             /* springs and dashpots let go; the dashpot's last half step is
@@ -297,9 +300,9 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     int to_broken = 0; /* book it as bond damage rather than friction */
 
     if (!bonded0) {
-        /* ---- unbonded (§6): Jiang-type limits ---- */
+        /* ---- unbonded: Jiang-type limits ---- */
         if (ctx->fresh || s->mode == 0) s->fn = gs < 0 ? Kn * gs : 0.0; /* eq. 5; a new contact starts absolute */
-        else s->fn = fmin(s->fn + Kn * du.x, 0.0);                     /* eq. 6 with §16.1 (min) */
+        else s->fn = fmin(s->fn + Kn * du.x, 0.0);                     /* eq. 6, its typo fixed (min) */
         s->fs[0] += Ks * du.y;
         s->fs[1] += Ks * du.z;
         s->mt = d3 ? s->mt + Kt * dth.x : 0.0;
@@ -331,7 +334,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
             if (slip & SLIP_TWIST) lost += lost1(mt0, s->mt, dth.x, Kt);
         }
     } else {
-        /* ---- bonded (§7): incremental springs, state machine ---- */
+        /* ---- bonded: incremental springs, state machine ---- */
         const double beta = lp[LP_MCF], sig_c = lp[LP_TEN];
         const int B0 = s->B;
         s->fn += Kn * du.x;
@@ -362,7 +365,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
                 s->dthb[0] = s->dthb[1] = 0;
             }
         } else if (s->B == B_COMPRESSING && sig > s->sig_m) {
-            s->B = B_SOFTENING; /* re-entry (§7.6) */
+            s->B = B_SOFTENING; /* re-entry 5 -> 4 */
         }
         if (s->B == B_SOFTENING && !broke) {
             double l = s->lc + s->dl + x.R * norm2(s->dthb[0], s->dthb[1]); /* eq. 19 */
@@ -415,7 +418,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
         }
     }
 
-    /* ---- dashpots (§8, as in the Linear model) ---- */
+    /* ---- dashpots (as in the Linear model) ---- */
     double cn = 0, cs = 0, mc = floe_contact_mass(ctx);
     if (isfinite(mc) && mc > 0) {
         cn = 2.0 * lp[LP_DP_NRATIO] * sqrt(mc * Kn);
@@ -429,7 +432,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     double edash = 0.5 * ((s->fd[0] + fd[0]) * du_raw.x + (s->fd[1] + fd[1]) * du_raw.y + (s->fd[2] + fd[2]) * du_raw.z);
     memcpy(s->fd, fd, sizeof fd);
 
-    /* ---- energies (§9, S6: dissipation as non-negative magnitudes) ---- */
+    /* ---- energies (eqs. 24-26, S6: dissipation as non-negative magnitudes) ---- */
     if (to_broken) {
         e->broken += lost;
     } else {
@@ -463,7 +466,7 @@ static void sb_get_state(const floe_contact *c, const void *state, double *out) 
     (void)c;
     /* PFC reports (n, s, t) components of what acts on B. Our frame is
      * (n, t1, t2) with the values on A. 3D: s = t1, t = t2. 2D: s is the
-     * out-of-plane axis (= -t2 in floe's 2D frames) and t = t1 (§1.3). */
+     * out-of-plane axis (= -t2 in floe's 2D frames) and t = t1. */
     double f[3] = {-s->fn, -s->fs[0], -s->fs[1]}, m[3] = {-s->mt, -s->mb[0], -s->mb[1]};
     double d[3] = {-s->fd[0], -s->fd[1], -s->fd[2]};
     if (s->dim == 2) {
@@ -561,8 +564,8 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
     return -1;
 }
 
-/* bond_break carries the failure strength (sigma_c or tau_c, a stress, §16.6)
- * and the bond's strain energy at the onset of failure (seed, S7). */
+/* bond_break carries the failure strength (sigma_c or tau_c: a stress, which the
+ * page labels a force) and the bond's strain energy at the onset of failure (S7). */
 static void sb_event_values(const floe_contact *c, const void *state, int type, double out[2]) {
     const sb_state *s = state;
     (void)c;

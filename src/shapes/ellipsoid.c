@@ -1,7 +1,7 @@
 /* Ellipsoid: semi-axes along the body x, y, z axes. Mass properties and the
  * narrow phase of every pair with an ellipsoid (docs/geometry.md,
  * "Ellipsoids"). Ellipsoid pairs use the Perram-Wertheim contact function
- * (woo-models §2.4). The other pairs are exact while the other body's core
+ * (Perram and Wertheim, J. Comput. Phys. 1985, as in Woo). The other pairs are exact while the other body's core
  * (a point, segment, triangle or line) stays outside the ellipsoid: the
  * signed distance from that core to the ellipsoid, minus the core's radius. */
 #include "shapes/shape.h"
@@ -225,7 +225,7 @@ int floe_collide_capsule_ellipsoid(const floe_world *w, int a, int b, const floe
     return 1;
 }
 
-/* Wall + ellipsoid (woo-models §2.4): the extent along the wall axis is
+/* Wall + ellipsoid (as in Woo): the extent along the wall axis is
  * sqrt(Q_kk); the extreme point x - sgn Q e_k / sqrt(Q_kk), projected onto
  * the plane, is the contact point. A flat body: r1 = -d, r2 = d. */
 int floe_collide_wall_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
@@ -281,7 +281,7 @@ static double facet_sep(const vec3 v[3], int k, double h, vec3 n, vec3 q, double
  *   projection gap (facet_sep; |s| - e - h for the face) bounds the signed
  *   distance from below, and the largest one wins.
  * The contact point lies on the facet's surface; r1 = max(h, d), r2 = d with
- * d = |c - x| (the facet rule of §2.3 with the ellipsoid's length d). */
+ * d = |c - x| (the facet rule of docs/geometry.md#pairs-and-their-order, length d). */
 int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
                                  floe_raw_contact *out) {
     vec3 v[3];

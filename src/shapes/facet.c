@@ -1,5 +1,5 @@
 /* Facet: a triangle with optional half thickness, attached to a rigid body
- * (DECISIONS G6). A is the facet, B the sphere (woo-models §2.4). */
+ * (docs/decisions.md#facets-belong-to-rigid-bodies-g6). A is the facet, B the sphere. */
 #include "shapes/shape.h"
 
 void floe_facet_global(const floe_world *w, int id, vec3 out[3]) {

@@ -1,4 +1,4 @@
-/* Infinite cylinder along a global axis (woo-models §2.4): contacts are
+/* Infinite cylinder along a global axis (docs/geometry.md#pairs-and-their-order): contacts are
  * computed in the plane perpendicular to the axis. A is the cylinder. */
 #include "shapes/shape.h"
 

@@ -55,7 +55,7 @@ static inline int floe_wall_sphere(const floe_world *w, int a, int b, const floe
     return 1;
 }
 
-/* Mass and principal inertia (woo-models §5.5). */
+/* Mass and principal inertia of solid bodies (the formulas Woo uses too). */
 void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
 void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
 void floe_ellipsoid_mass(vec3 semi, double density, double *mass, vec3 *inertia);

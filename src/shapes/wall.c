@@ -1,4 +1,4 @@
-/* Wall: axis-aligned infinite plane (woo-models §2.4). A is the wall, B the
+/* Wall: axis-aligned infinite plane (docs/geometry.md#pairs-and-their-order). A is the wall, B the
  * sphere. A two-sided wall (sense 0) keeps the side it was touched from. */
 #include "shapes/shape.h"
 
