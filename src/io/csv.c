@@ -1,5 +1,6 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
 #include "csv.h"
+#include "io/atomic.h"
 #include "io/io_err.h"
 
 #include <errno.h>
@@ -465,27 +466,21 @@ static const char *shape_name(floe_shape_type s)
     }
 }
 
-/* Opens `path`.tmp; the caller finishes with finish_atomic(). */
+/* Opens the temporary of `path` (atomic.h); the caller finishes with
+ * finish_atomic(). */
 static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
 {
-    if ((size_t)snprintf(tmp, tmplen, "%s.tmp", path) >= tmplen) {
-        floe_io_err(err, errlen, "%s: path too long", path);
-        return NULL;
-    }
-    unlink(tmp); /* a leftover of a killed run, or a link: replaced, never written through */
+    if (floe_io_replace_begin(path, tmp, tmplen, err, errlen)) return NULL;
     return floe_csv_open(tmp, err, errlen);
 }
 
+/* Closes the temporary and, if every line went out (rc 0), puts it in
+ * place, synced: the final state is written once a run. */
 static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen)
 {
     if (rc) floe_io_err(err, errlen, "%s", floe_csv_error(c));
     if (floe_csv_close(c, rc ? NULL : err, errlen) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        floe_io_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        rc = -1;
-    }
-    if (rc) remove(tmp);
-    return rc;
+    return floe_io_replace_finish(tmp, path, rc == 0, FLOE_IO_DURABLE, err, errlen);
 }
 
 static void put_vec(floe_csv *c, floe_vec3 v)

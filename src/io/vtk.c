@@ -6,6 +6,7 @@
  * the buffer go out with two fwrite calls. No per-value formatting, so a
  * 100k-particle frame is a memory copy plus one large write. */
 #include "vtk.h"
+#include "io/atomic.h"
 #include "io/io_err.h"
 
 #include <errno.h>
@@ -1008,9 +1009,7 @@ floe_pvd *floe_pvd_create(const char *path)
         floe_pvd_destroy(p);
         return NULL;
     }
-    memcpy(p->path, path, n + 1);
-    memcpy(p->tmp, path, n);
-    memcpy(p->tmp + n, ".tmp", 5);
+    memcpy(p->path, path, n + 1); /* p->tmp: PATH.tmp, named by floe_io_replace_begin */
     return p;
 }
 
@@ -1049,9 +1048,10 @@ int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t e
 
 int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
 {
-    /* Readers see either the old or the new complete collection. A leftover
-     * temporary (or a link in its place) is replaced, never written through. */
-    unlink(p->tmp);
+    /* Readers see either the old or the new complete collection (atomic.h).
+     * Not synced: it is rewritten after every frame, and the frames it
+     * names are not synced either. */
+    if (floe_io_replace_begin(p->path, p->tmp, strlen(p->path) + 5, err, errlen)) return -1;
     FILE *f = open_out(p->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
     if (!f) return -1;
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
@@ -1064,15 +1064,6 @@ int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
         ok = 0;
         saved = errno;
     }
-    if (!ok) {
-        floe_io_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
-        remove(p->tmp);
-        return -1;
-    }
-    if (rename(p->tmp, p->path) != 0) {
-        floe_io_err(err, errlen, "cannot rename %s to %s: %s", p->tmp, p->path, strerror(errno));
-        remove(p->tmp);
-        return -1;
-    }
-    return 0;
+    if (!ok) floe_io_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
+    return floe_io_replace_finish(p->tmp, p->path, ok, 0, err, errlen);
 }
