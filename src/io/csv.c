@@ -1,5 +1,6 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
 #include "csv.h"
+#include "base/mem.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -21,11 +22,9 @@
 struct floe_csv {
     int fd;
     char *path;
-    char *buf;
-    size_t len;  /* bytes in buf: complete lines, then the line being built */
+    floe_buf b;  /* complete lines, then the line being built; b.bad: that
+                    line lost data (allocation failure) */
     size_t done; /* bytes of complete lines */
-    size_t cap;
-    int bad;     /* the line being built lost data (allocation failure) */
     char err[320];
 };
 
@@ -95,24 +94,25 @@ size_t floe_csv_pending(const floe_csv *c) { return c ? c->done : 0; }
 
 int floe_csv_flush(floe_csv *c)
 {
-    if (!c || !c->buf) return 0; /* nothing was ever buffered (a reopened file) */
+    if (!c || !c->b.s) return 0; /* nothing was ever buffered (a reopened file) */
+    char *buf = c->b.s;
     size_t off = 0;
     while (off < c->done) {
-        ssize_t k = write(c->fd, c->buf + off, c->done - off);
+        ssize_t k = write(c->fd, buf + off, c->done - off);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             floe_io_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
                     k < 0 ? strerror(errno) : "nothing written");
             /* keep the unwritten lines: a later flush may succeed */
-            memmove(c->buf, c->buf + off, c->len - off);
-            c->len -= off;
+            memmove(buf, buf + off, c->b.len - off + 1); /* with the terminating 0 */
+            c->b.len -= off;
             c->done -= off;
             return -1;
         }
         off += (size_t)k;
     }
-    memmove(c->buf, c->buf + off, c->len - off);
-    c->len -= off;
+    memmove(buf, buf + off, c->b.len - off + 1); /* with the terminating 0 */
+    c->b.len -= off;
     c->done = 0;
     return 0;
 }
@@ -126,7 +126,7 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
         floe_io_err(err, errlen, "error closing %s: %s", c->path, strerror(errno));
         rc = -1;
     }
-    free(c->buf);
+    floe__buf_free(&c->b);
     free(c->path);
     free(c);
     return rc;
@@ -134,24 +134,13 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
 
 /* ---- line building ----------------------------------------------------- */
 
+static void put(floe_csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(floe_csv *c, const char *fmt, ...)
 {
-    if (c->bad) return;
-    for (;;) {
-        size_t room = c->cap - c->len;
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(c->buf ? c->buf + c->len : NULL, c->buf ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) { c->bad = 1; return; }
-        if ((size_t)n < room) { c->len += (size_t)n; return; }
-        size_t cap = c->cap ? c->cap : 4096;
-        while (cap < c->len + (size_t)n + 1) cap *= 2;
-        char *b = realloc(c->buf, cap);
-        if (!b) { c->bad = 1; return; }
-        c->buf = b;
-        c->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__buf_vprintf(&c->b, fmt, ap);
+    va_end(ap);
 }
 
 /* A text field, quoted only when it needs to be. */
@@ -172,13 +161,14 @@ static void put_text(floe_csv *c, const char *s)
 /* Ends the line: it becomes part of what the next flush writes. */
 static int commit_line(floe_csv *c)
 {
-    if (c->bad) {
-        c->len = c->done; /* drop the torn line */
-        c->bad = 0;
+    if (c->b.bad) {
+        c->b.len = c->done; /* drop the torn line */
+        if (c->b.s) c->b.s[c->b.len] = 0;
+        c->b.bad = 0;
         floe_io_err(c->err, sizeof c->err, "%s: out of memory", c->path);
         return -1;
     }
-    c->done = c->len;
+    c->done = c->b.len;
     if (c->done >= CSV_FLUSH_AT) return floe_csv_flush(c);
     return 0;
 }

@@ -35,14 +35,8 @@ static int added(scene_ctx *c, sy_node *at, const char *where, int id)
     if (id < 0)
         return scene_world_error(c, at, where);
     if (!c->n_src || c->src[c->n_src - 1].node != at) {
-        if (c->n_src == c->cap_src) {
-            int cap = c->cap_src ? 2 * c->cap_src : 64;
-            scene_src *a = realloc(c->src, sizeof *a * (size_t)cap);
-            if (!a)
-                return sy_error(c->d, at, "out of memory");
-            c->src = a;
-            c->cap_src = cap;
-        }
+        if (!floe__grow((void **)&c->src, &c->cap_src, c->n_src + 1, sizeof *c->src))
+            return sy_error(c->d, at, "out of memory");
         c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
     }
     c->added++;
@@ -251,14 +245,8 @@ static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint3
  * checks that it reads the same numbers. */
 static int push_file_rows(scene_ctx *c, sy_node *at, long long rows)
 {
-    if (c->n_file_rows == c->cap_file_rows) {
-        int cap = c->cap_file_rows ? 2 * c->cap_file_rows : 8;
-        long long *a = realloc(c->file_rows, sizeof *a * (size_t)cap);
-        if (!a)
-            return sy_error(c->d, at, "out of memory");
-        c->file_rows = a;
-        c->cap_file_rows = cap;
-    }
+    if (!floe__grow((void **)&c->file_rows, &c->cap_file_rows, c->n_file_rows + 1, sizeof *c->file_rows))
+        return sy_error(c->d, at, "out of memory");
     c->file_rows[c->n_file_rows++] = rows;
     return 0;
 }

@@ -6,6 +6,7 @@
  * the buffer go out with two fwrite calls. No per-value formatting, so a
  * 100k-particle frame is a memory copy plus one large write. */
 #include "vtk.h"
+#include "base/mem.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -41,8 +42,7 @@ struct floe_vtk {
     int narr, carr;
     unsigned char *data; /* all appended blocks, headers included */
     size_t dlen, dcap;
-    char *xml;
-    size_t xlen, xcap;
+    floe_buf xml;        /* the XML header */
     int oom;             /* an allocation failed while building this frame */
     int *idx;            /* particle or contact scratch indices */
     size_t idx_cap;
@@ -57,9 +57,7 @@ struct floe_vtk {
 
 struct floe_pvd {
     char *path, *tmp;
-    char *body; /* the <DataSet .../> lines written so far */
-    size_t len, cap;
-    int n;
+    floe_buf body; /* the <DataSet .../> lines written so far */
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -85,18 +83,6 @@ static const char *byte_order(void)
     return first ? "LittleEndian" : "BigEndian";
 }
 
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 /* Typed stores into the byte buffer: blocks are not aligned, so go through memcpy. */
 static inline void put_f64(unsigned char *p, size_t i, double x) { memcpy(p + 8 * i, &x, 8); }
@@ -152,7 +138,7 @@ void floe_vtk_destroy(floe_vtk *v)
     if (!v) return;
     free(v->arr);
     free(v->data);
-    free(v->xml);
+    floe__buf_free(&v->xml);
     free(v->idx);
     free(v->state);
     free(v->seen);
@@ -165,7 +151,7 @@ static void vtk_begin(floe_vtk *v)
 {
     v->narr = 0;
     v->dlen = 0;
-    v->xlen = 0;
+    floe__buf_reset(&v->xml);
     v->oom = 0;
     v->normals = NULL;
 }
@@ -186,12 +172,10 @@ static void clean_name(char *dst, size_t cap, const char *src)
 /* Declares an array; returns its index (or -1 after an allocation failure). */
 static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples)
 {
-    size_t cap = (size_t)v->carr;
-    if (grow((void **)&v->arr, &cap, (size_t)v->narr + 1, sizeof(vtk_array))) {
+    if (!floe__grow((void **)&v->arr, &v->carr, v->narr + 1, sizeof(vtk_array))) {
         v->oom = 1;
         return -1;
     }
-    v->carr = (int)cap;
     vtk_array *a = &v->arr[v->narr];
     clean_name(a->name, sizeof a->name, name);
     a->type = type;
@@ -207,7 +191,7 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
 static int vtk_commit(floe_vtk *v)
 {
     if (v->oom) return -1;
-    if (grow((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
+    if (!floe__grow_size((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
     for (int i = 0; i < v->narr; i++) {
         const vtk_array *a = &v->arr[i];
         uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
@@ -219,19 +203,13 @@ static int vtk_commit(floe_vtk *v)
 /* Data of array i; valid after vtk_commit. */
 static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].offset + 8; }
 
+static void xml_add(floe_vtk *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void xml_add(floe_vtk *v, const char *fmt, ...)
 {
-    if (v->oom) return;
-    for (;;) {
-        size_t room = v->xcap - v->xlen;
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(v->xml ? v->xml + v->xlen : NULL, v->xml ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) { v->oom = 1; return; }
-        if ((size_t)n < room) { v->xlen += (size_t)n; return; }
-        if (grow((void **)&v->xml, &v->xcap, v->xlen + (size_t)n + 1, 1)) { v->oom = 1; return; }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__buf_vprintf(&v->xml, fmt, ap);
+    va_end(ap);
 }
 
 static void xml_section(floe_vtk *v, int section, const char *tag, const char *indent, int always)
@@ -258,7 +236,8 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
 static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs,
                      const char *comment, char *err, size_t errlen)
 {
-    v->xlen = 0;
+    floe__buf_reset(&v->xml);
+    v->xml.bad = v->oom; /* an array that could not be declared fails the frame too */
     xml_add(v, "<?xml version=\"1.0\"?>\n");
     xml_add(v, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
             type, byte_order());
@@ -273,14 +252,14 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
     xml_section(v, S_LINES, "Lines", "      ", 0);
     xml_section(v, S_POLYS, "Polys", "      ", 0);
     xml_add(v, "    </Piece>\n  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
-    if (v->oom) {
+    if (v->xml.bad) {
         floe_io_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
     FILE *f = open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
     if (!f) return -1;
-    int ok = fwrite(v->xml, 1, v->xlen, f) == v->xlen;
+    int ok = fwrite(v->xml.s, 1, v->xml.len, f) == v->xml.len;
     ok = ok && fwrite(v->data, 1, v->dlen, f) == v->dlen;
     ok = ok && fwrite(tail, 1, sizeof tail - 1, f) == sizeof tail - 1;
     int saved = errno;
@@ -320,7 +299,7 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
                              char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t m = 0;
     for (int i = 0; i < n; i++)
         if (!is_fixed_geometry(floe_particle_shape(w, i))) v->idx[m++] = i;
@@ -452,12 +431,7 @@ static int build_state_columns(floe_vtk *v)
         }
         base += (size_t)ns;
     }
-    if (maxstate > v->state_cap) {
-        double *s = realloc(v->state, (size_t)maxstate * sizeof *s);
-        if (!s) return -1;
-        v->state = s;
-        v->state_cap = maxstate;
-    }
+    if (!floe__grow((void **)&v->state, &v->state_cap, maxstate, sizeof *v->state)) return -1;
     return ncol;
 }
 
@@ -508,7 +482,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     int nc = floe_contact_count(w);
     if (nc < 0) nc = 0;
     size_t m = (size_t)nc;
-    if (grow((void **)&v->idx, &v->idx_cap, m + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, m + 1, sizeof(int))) return oom(err, errlen, path);
     floe_contact_info ci;
     for (int i = 0; i < nc; i++) {
         int mod = -1;
@@ -679,7 +653,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
                               char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t ncell = 0, npts = 0;
     for (int i = 0; i < n; i++) {
         floe_shape_type s = floe_particle_shape(w, i);
@@ -926,7 +900,7 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
 int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t nb = 0, npts = 0, ntri = 0;
     for (int i = 0; i < n; i++) {
         floe_shape_type s = floe_particle_shape(w, i);
@@ -1018,11 +992,9 @@ void floe_pvd_destroy(floe_pvd *p)
     if (!p) return;
     free(p->path);
     free(p->tmp);
-    free(p->body);
+    floe__buf_free(&p->body);
     free(p);
 }
-
-int floe_pvd_count(const floe_pvd *p) { return p ? p->n : 0; }
 
 int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
 {
@@ -1033,11 +1005,8 @@ int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_
         floe_io_err(err, errlen, "%s: file name too long", p->path);
         return -1;
     }
-    if (grow((void **)&p->body, &p->cap, p->len + (size_t)len + 1, 1)) return oom(err, errlen, p->path);
-    memcpy(p->body + p->len, line, (size_t)len + 1);
-    p->len += (size_t)len;
-    p->n++;
-    return 0;
+    floe__buf_append(&p->body, line, (size_t)len);
+    return p->body.bad ? oom(err, errlen, p->path) : 0;
 }
 
 int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
@@ -1057,7 +1026,7 @@ int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
                         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
                         "  <Collection>\n", byte_order()) > 0;
-    ok = ok && fwrite(p->body, 1, p->len, f) == p->len;
+    ok = ok && fwrite(p->body.s, 1, p->body.len, f) == p->body.len;
     ok = ok && fputs("  </Collection>\n</VTKFile>\n", f) >= 0;
     int saved = errno;
     if (fclose(f) != 0 && ok) {
