@@ -1,6 +1,7 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
 #include "csv.h"
 #include "base/mem.h"
+#include "base/vec.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -215,8 +216,6 @@ static int vec_component(const char *q, const char *prefix)
     }
 }
 
-static double comp(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-
 enum { PQ_POS, PQ_VEL, PQ_ANGVEL, PQ_FORCE, PQ_TORQUE, PQ_ORI, PQ_COUNT };
 static const char *const particle_q[PQ_COUNT] = {"pos", "vel", "angvel", "force", "torque", "ori"};
 
@@ -329,11 +328,11 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
         int q = particle_quantity(col->quantity, &k), i = col->a;
         if (q < 0 || i < 0 || i >= np) return NAN;
         switch (q) {
-        case PQ_POS: return comp(floe_positions(w)[i], k);
-        case PQ_VEL: return comp(floe_velocities(w)[i], k);
-        case PQ_ANGVEL: return comp(floe_angular_velocities(w)[i], k);
-        case PQ_FORCE: return comp(floe_forces(w)[i], k);
-        case PQ_TORQUE: return comp(floe_torques(w)[i], k);
+        case PQ_POS: return vcomp(floe_positions(w)[i], k);
+        case PQ_VEL: return vcomp(floe_velocities(w)[i], k);
+        case PQ_ANGVEL: return vcomp(floe_angular_velocities(w)[i], k);
+        case PQ_FORCE: return vcomp(floe_forces(w)[i], k);
+        case PQ_TORQUE: return vcomp(floe_torques(w)[i], k);
         default: {
             floe_quat o = floe_orientations(w)[i];
             return k == 0 ? o.w : k == 1 ? o.x : k == 2 ? o.y : o.z;
@@ -361,7 +360,7 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
     case FLOE_HIST_GROUP: {
         int q = group_quantity(col->quantity, &k);
         if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
-        return comp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
+        return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
     }
     case FLOE_HIST_ENERGY: {
         if (col->energy < 0 || col->energy >= FLOE_E_COUNT) return NAN;

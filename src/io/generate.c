@@ -1,5 +1,6 @@
 /* Particle generators (see generate.h). */
 #include "generate.h"
+#include "base/vec.h"
 #include "io/io_err.h"
 
 #include <math.h>
@@ -241,23 +242,6 @@ done:
 
 /* ---- random packings of capsules and ellipsoids ------------------------------ */
 
-static floe_vec3 g_sub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double g_dot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static floe_vec3 g_cross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static floe_vec3 g_madd(floe_vec3 a, floe_vec3 b, double s) { return (floe_vec3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
-
-/* Rotates v by the unit quaternion q (body -> global). */
-static floe_vec3 g_rotate(floe_quat q, floe_vec3 v)
-{
-    floe_vec3 u = {q.x, q.y, q.z};
-    floe_vec3 t = g_cross(u, v);
-    t = (floe_vec3){2 * t.x, 2 * t.y, 2 * t.z};
-    return g_madd(g_madd(v, t, q.w), g_cross(u, t), 1);
-}
-
 /* Uniform on SO(3): a point uniform in the 4-ball, projected onto the unit
  * sphere (rejection instead of Shoemake's sin/cos keeps every platform's
  * libm out of the result). Antipodal quaternions are the same rotation, so
@@ -287,11 +271,11 @@ double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b)
 /* Squared distance from p to the segment [a, b]. */
 static double point_segment_d2(floe_vec3 p, floe_vec3 a, floe_vec3 b)
 {
-    floe_vec3 ab = g_sub(b, a), ap = g_sub(p, a);
-    double l2 = g_dot(ab, ab), t = l2 > 0 ? g_dot(ap, ab) / l2 : 0;
+    floe_vec3 ab = vsub(b, a), ap = vsub(p, a);
+    double l2 = vdot(ab, ab), t = l2 > 0 ? vdot(ap, ab) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
-    floe_vec3 d = g_sub(g_madd(a, ab, t), p);
-    return g_dot(d, d);
+    floe_vec3 d = vsub(vmadd(a, ab, t), p);
+    return vdot(d, d);
 }
 
 /* Squared distance between segments [p0, p1] and [q0, q1]. The minimum is
@@ -306,15 +290,15 @@ static double segment_d2(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1)
     d2 = fmin(d2, point_segment_d2(p1, q0, q1));
     d2 = fmin(d2, point_segment_d2(q0, p0, p1));
     d2 = fmin(d2, point_segment_d2(q1, p0, p1));
-    floe_vec3 d1 = g_sub(p1, p0), e1 = g_sub(q1, q0), r = g_sub(p0, q0);
-    double a = g_dot(d1, d1), b = g_dot(d1, e1), e = g_dot(e1, e1), c = g_dot(d1, r), f = g_dot(e1, r);
+    floe_vec3 d1 = vsub(p1, p0), e1 = vsub(q1, q0), r = vsub(p0, q0);
+    double a = vdot(d1, d1), b = vdot(d1, e1), e = vdot(e1, e1), c = vdot(d1, r), f = vdot(e1, r);
     double den = a * e - b * b;
     if (den > 1e-14 * a * e && a > 0 && e > 0) {
         double s = (b * f - c * e) / den, t = (a * f - b * c) / den;
         if (s > 0 && s < 1 && t > 0 && t < 1) {
-            floe_vec3 n = g_cross(d1, e1);
-            double rn = g_dot(r, n);
-            d2 = fmin(d2, rn * rn / g_dot(n, n));
+            floe_vec3 n = vcross(d1, e1);
+            double rn = vdot(r, n);
+            d2 = fmin(d2, rn * rn / vdot(n, n));
         }
     }
     return d2;
@@ -336,13 +320,13 @@ static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
     p.c = b->pos;
     p.bound = floe_gen_body_bound(shape, b);
     if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 h = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
-        p.p0 = g_sub(b->pos, h);
-        p.p1 = g_madd(b->pos, h, 1);
+        floe_vec3 h = qrotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
+        p.p0 = vsub(b->pos, h);
+        p.p1 = vadd(b->pos, h);
         p.inner = b->radius;
     } else {
-        floe_vec3 ex = g_rotate(b->ori, (floe_vec3){1, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, 1, 0}),
-                  ez = g_rotate(b->ori, (floe_vec3){0, 0, 1});
+        floe_vec3 ex = qrotate(b->ori, (floe_vec3){1, 0, 0}), ey = qrotate(b->ori, (floe_vec3){0, 1, 0}),
+                  ez = qrotate(b->ori, (floe_vec3){0, 0, 1});
         double a2 = b->semi.x * b->semi.x, b2 = b->semi.y * b->semi.y, c2 = b->semi.z * b->semi.z;
         p.m[0] = a2 * ex.x * ex.x + b2 * ey.x * ey.x + c2 * ez.x * ez.x;
         p.m[1] = a2 * ex.y * ex.y + b2 * ey.y * ey.y + c2 * ez.y * ez.y;
@@ -379,7 +363,7 @@ static double pw_f(const double *A, const double *B, floe_vec3 r, double l)
 static int ellipsoids_apart(const placed *p, const placed *q)
 {
     const double thr = (1 + SEP_REL) * (1 + SEP_REL);
-    floe_vec3 r = g_sub(q->c, p->c);
+    floe_vec3 r = vsub(q->c, p->c);
     /* golden-section search for the maximum of the unimodal F; stop at the
      * first certificate F > 1 */
     const double g = 0.38196601125010515; /* 2 - golden ratio */
@@ -406,8 +390,8 @@ static int ellipsoids_apart(const placed *p, const placed *q)
 
 static int apart(floe_shape_type shape, const placed *p, const placed *q)
 {
-    floe_vec3 d = g_sub(q->c, p->c);
-    double d2 = g_dot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
+    floe_vec3 d = vsub(q->c, p->c);
+    double d2 = vdot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
     if (d2 > rb * rb) return 1;  /* bounding spheres apart */
     if (d2 <= ri * ri) return 0; /* inner spheres overlap */
     if (shape == FLOE_SHAPE_CAPSULE) {
@@ -421,21 +405,20 @@ static int apart(floe_shape_type shape, const placed *p, const placed *q)
 static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b)
 {
     if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 u = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
+        floe_vec3 u = qrotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
         return (floe_vec3){fabs(u.x) + b->radius, fabs(u.y) + b->radius, fabs(u.z) + b->radius};
     }
-    floe_vec3 ex = g_rotate(b->ori, (floe_vec3){b->semi.x, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, b->semi.y, 0}),
-              ez = g_rotate(b->ori, (floe_vec3){0, 0, b->semi.z});
+    floe_vec3 ex = qrotate(b->ori, (floe_vec3){b->semi.x, 0, 0}), ey = qrotate(b->ori, (floe_vec3){0, b->semi.y, 0}),
+              ez = qrotate(b->ori, (floe_vec3){0, 0, b->semi.z});
     return (floe_vec3){sqrt(ex.x * ex.x + ey.x * ey.x + ez.x * ez.x), sqrt(ex.y * ex.y + ey.y * ey.y + ez.y * ez.y),
                        sqrt(ex.z * ex.z + ey.z * ey.z + ez.z * ez.z)};
 }
 
 static double body_volume(floe_shape_type shape, const floe_gen_body *b)
 {
-    const double pi = 3.14159265358979324;
     if (shape == FLOE_SHAPE_CAPSULE)
-        return pi * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
-    return 4.0 / 3.0 * pi * b->semi.x * b->semi.y * b->semi.z;
+        return FLOE_PI * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
+    return 4.0 / 3.0 * FLOE_PI * b->semi.x * b->semi.y * b->semi.z;
 }
 
 typedef struct size_key {

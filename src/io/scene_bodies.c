@@ -4,6 +4,7 @@
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
 #include "scene_internal.h"
+#include "base/vec.h"
 #include "generate.h"
 #include "particle_file.h"
 
@@ -101,13 +102,6 @@ static int scene_file_path(scene_ctx *c, sy_node *n, const char *where, const ch
     if (k < 0 || (size_t)k >= len)
         return sy_error(c->d, n, "%s: path longer than %zu characters", where, len - 1);
     return 0;
-}
-
-static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double vdot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
 /* Every coordinate within the scene's limit (SY_MAX_COORD). */
@@ -418,7 +412,7 @@ static int body_capsule(scene_ctx *c, sy_node *item, const char *where)
         floe_vec3 u;
         if (sy_vec3(d, an, scene_path(p, where, "axis"), &u))
             return -1;
-        double len = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+        double len = vlen(u);
         if (!(len > 0) || !isfinite(len))
             return sy_error(d, an, "%s: the direction has zero length", p);
         def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});

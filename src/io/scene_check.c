@@ -8,6 +8,7 @@
  *   - initial overlaps between spheres: deep ones are errors, small ones
  *     warnings. */
 #include "scene_internal.h"
+#include "base/vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +24,6 @@
 #define OVERLAP_WARN 0.01
 #define OVERLAP_WARN_PAIRS 3           /* pairs named in warnings; the rest are counted */
 #define OVERLAP_MAX_TESTS 400000000.0  /* distance tests before the search gives up */
-
-#define PI 3.14159265358979323846
 
 /* ---- time step --------------------------------------------------------------- */
 
@@ -284,9 +283,9 @@ static int check_material_value(scene_ctx *c, sy_node *n, const char *where, con
     if (!strcmp(key, "tan_phi") && v > 3) {
         char deg[96] = "";
         if (v < 90)
-            snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * PI / 180));
+            snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * FLOE_PI / 180));
         return scene_warn(c, n, "%s = %g is the tangent of a friction angle of %.1f degrees (above 3, 71.6 degrees): "
-                          "was an angle in degrees typed?%s", where, v, atan(v) * 180 / PI, deg);
+                          "was an angle in degrees typed?%s", where, v, atan(v) * 180 / FLOE_PI, deg);
     }
     return 0;
 }

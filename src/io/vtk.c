@@ -7,6 +7,7 @@
  * 100k-particle frame is a memory copy plus one large write. */
 #include "vtk.h"
 #include "base/mem.h"
+#include "base/vec.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -95,27 +96,6 @@ static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == 
 /* Bodies whose reference point says nothing about where they are: not
  * particle points; a contact line ends at the contact point on them. */
 static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == FLOE_SHAPE_INFCYLINDER; }
-
-static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static floe_vec3 vscale(floe_vec3 a, double s) { return (floe_vec3){a.x * s, a.y * s, a.z * s}; }
-static floe_vec3 vadd(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static double vget(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-static void vset(floe_vec3 *v, int k, double x)
-{
-    if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x;
-}
-
-/* v rotated by the unit quaternion q (body -> global). */
-static floe_vec3 qrot(floe_quat q, floe_vec3 v)
-{
-    floe_vec3 u = {q.x, q.y, q.z};
-    floe_vec3 t = vscale(vcross(u, v), 2);
-    return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
-}
 
 /* Half extents along the body axes: a sphere's radius thrice, an
  * ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
@@ -611,16 +591,16 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
         } else {
             /* box of the rotated body: |R| applied to its half extents */
             floe_vec3 h = body_half_extents(w, i);
-            floe_vec3 ax[3] = {qrot(ori[i], (floe_vec3){h.x, 0, 0}), qrot(ori[i], (floe_vec3){0, h.y, 0}),
-                               qrot(ori[i], (floe_vec3){0, 0, h.z})};
+            floe_vec3 ax[3] = {qrotate(ori[i], (floe_vec3){h.x, 0, 0}), qrotate(ori[i], (floe_vec3){0, h.y, 0}),
+                               qrotate(ori[i], (floe_vec3){0, 0, h.z})};
             if (s == FLOE_SHAPE_ELLIPSOID) {
                 for (int k = 0; k < 3; k++)
-                    vset(&ext, k, sqrt(vget(ax[0], k) * vget(ax[0], k) + vget(ax[1], k) * vget(ax[1], k) +
-                                       vget(ax[2], k) * vget(ax[2], k)));
+                    vset(&ext, k, sqrt(vcomp(ax[0], k) * vcomp(ax[0], k) + vcomp(ax[1], k) * vcomp(ax[1], k) +
+                                       vcomp(ax[2], k) * vcomp(ax[2], k)));
             } else {
                 /* sphere, capsule: segment of half length h.x - r, swept by r */
                 double r = h.y;
-                floe_vec3 u = qrot(ori[i], (floe_vec3){h.x - r, 0, 0});
+                floe_vec3 u = qrotate(ori[i], (floe_vec3){h.x - r, 0, 0});
                 ext = (floe_vec3){fabs(u.x) + r, fabs(u.y) + r, fabs(u.z) + r};
             }
             pts[0] = pos[i];
@@ -630,9 +610,9 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
             if (!isfinite(pts[j].x) || !isfinite(pts[j].y) || !isfinite(pts[j].z)) continue;
             if (!isfinite(ext.x) || !isfinite(ext.y) || !isfinite(ext.z)) ext = (floe_vec3){0, 0, 0};
             for (int k = 0; k < 3; k++) {
-                double x = vget(pts[j], k), e = vget(ext, k);
-                if (!any || x - e < vget(*lo, k)) vset(lo, k, x - e);
-                if (!any || x + e > vget(*hi, k)) vset(hi, k, x + e);
+                double x = vcomp(pts[j], k), e = vcomp(ext, k);
+                if (!any || x - e < vcomp(*lo, k)) vset(lo, k, x - e);
+                if (!any || x + e > vcomp(*hi, k)) vset(hi, k, x + e);
             }
             any = 1;
         }
@@ -645,7 +625,7 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
 static double scene_margin(int have_box, floe_vec3 lo, floe_vec3 hi)
 {
     double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, vget(hi, k) - vget(lo, k));
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(hi, k) - vcomp(lo, k));
     return have_box && ext > 0 ? 0.1 * ext : 0.5;
 }
 
@@ -705,10 +685,10 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
                 int k = floe_wall_axis(w, i, &sense);
                 if (k < 0 || k > 2) k = 0;
                 int a1 = (k + 1) % 3, a2 = (k + 2) % 3;
-                double lo1 = (have_box ? vget(lo, a1) : vget(pos[i], a1)) - margin;
-                double hi1 = (have_box ? vget(hi, a1) : vget(pos[i], a1)) + margin;
-                double lo2 = (have_box ? vget(lo, a2) : vget(pos[i], a2)) - margin;
-                double hi2 = (have_box ? vget(hi, a2) : vget(pos[i], a2)) + margin;
+                double lo1 = (have_box ? vcomp(lo, a1) : vcomp(pos[i], a1)) - margin;
+                double hi1 = (have_box ? vcomp(hi, a1) : vcomp(pos[i], a1)) + margin;
+                double lo2 = (have_box ? vcomp(lo, a2) : vcomp(pos[i], a2)) - margin;
+                double hi2 = (have_box ? vcomp(hi, a2) : vcomp(pos[i], a2)) + margin;
                 const double c1[4] = {lo1, hi1, hi1, lo1}, c2[4] = {lo2, lo2, hi2, hi2};
                 for (int j = 0; j < 4; j++) {
                     /* counter-clockwise about +axis; reversed for sense -1 so
@@ -823,7 +803,7 @@ static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, in
  * libm differences do not matter here. */
 static void ring_dir(int j, int seg, double *c, double *s)
 {
-    double a = 2 * 3.14159265358979324 * j / seg;
+    double a = 2 * FLOE_PI * j / seg;
     *c = cos(a);
     *s = sin(a);
 }
@@ -842,15 +822,15 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
         floe_ellipsoid_semi_axes(w, i, &a);
         for (int k = -1; k <= ELL_RINGS; k++) {
             int pole = k < 0 || k == ELL_RINGS;
-            double th = 3.14159265358979324 * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
+            double th = FLOE_PI * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
             for (int j = 0; j < (pole ? 1 : ELL_SEG); j++) {
                 double cp, sp;
                 ring_dir(j, ELL_SEG, &cp, &sp);
                 floe_vec3 u = pole ? (floe_vec3){0, 0, k < 0 ? -1 : 1} : (floe_vec3){st * cp, st * sp, ct};
-                floe_vec3 p = {a.x * u.x, a.y * u.y, a.z * u.z}, g = {u.x / a.x, u.y / a.y, u.z / a.z};
-                double gl = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
-                pt[n] = vadd(c, qrot(q, p));
-                nr[n++] = qrot(q, vscale(g, 1 / gl));
+                floe_vec3 p = vmul(a, u), g = {u.x / a.x, u.y / a.y, u.z / a.z};
+                double gl = vlen(g);
+                pt[n] = vadd(c, qrotate(q, p));
+                nr[n++] = qrotate(q, vscale(g, 1 / gl));
             }
         }
     } else if (s == FLOE_SHAPE_CAPSULE) {
@@ -862,23 +842,23 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
             int pole = k < 0 || k == CAP_RINGS;
             int top = k >= half;
             int step = top ? CAP_RINGS - k : k + 1; /* 1 .. half from the pole, 0 at the pole */
-            double al = 0.5 * 3.14159265358979324 * (pole ? 0 : step) / half;
+            double al = 0.5 * FLOE_PI * (pole ? 0 : step) / half;
             double ax = top ? cos(al) : -cos(al), rho = sin(al), x0 = top ? h : -h;
             for (int j = 0; j < (pole ? 1 : CAP_SEG); j++) {
                 double cp, sp;
                 ring_dir(j, CAP_SEG, &cp, &sp);
                 floe_vec3 nb = {ax, rho * cp, rho * sp};
-                pt[n] = vadd(c, qrot(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
-                nr[n++] = qrot(q, nb);
+                pt[n] = vadd(c, qrotate(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
+                nr[n++] = qrotate(q, nb);
             }
         }
     } else {
         /* global axis k: up = e_k, ring plane spanned by e_(k+1), e_(k+2) */
         int k = floe_infcylinder_axis(w, i);
         if (k < 0 || k > 2) k = 0;
-        double r = floe_radii(w)[i], ck = vget(c, k);
+        double r = floe_radii(w)[i], ck = vcomp(c, k);
         double half = fmax(0.5, 2 * r);
-        double z0 = have_box ? vget(lo, k) - margin : ck - half, z1 = have_box ? vget(hi, k) + margin : ck + half;
+        double z0 = have_box ? vcomp(lo, k) - margin : ck - half, z1 = have_box ? vcomp(hi, k) + margin : ck + half;
         for (int ring = 0; ring < CYL_RINGS; ring++) {
             double z = ring == 0 ? z0 : z1;
             for (int j = 0; j < CYL_SEG; j++) {
