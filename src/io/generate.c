@@ -1,6 +1,7 @@
 /* Particle generators (see generate.h). */
 #include "generate.h"
 #include "base/vec.h"
+#include "shapes/shape.h"
 #include "io/io_err.h"
 
 #include <math.h>
@@ -268,42 +269,6 @@ double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b)
     return b->radius + 0.5 * b->shaft;
 }
 
-/* Squared distance from p to the segment [a, b]. */
-static double point_segment_d2(floe_vec3 p, floe_vec3 a, floe_vec3 b)
-{
-    floe_vec3 ab = vsub(b, a), ap = vsub(p, a);
-    double l2 = vdot(ab, ab), t = l2 > 0 ? vdot(ap, ab) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    floe_vec3 d = vsub(vmadd(a, ab, t), p);
-    return vdot(d, d);
-}
-
-/* Squared distance between segments [p0, p1] and [q0, q1]. The minimum is
- * either at an end of one segment (four point-segment distances) or at an
- * interior pair, where it is the distance of the two lines. The line distance
- * is used only when the interior parameters are inside; near the border an
- * error in them can only make the result smaller, which errs on the safe
- * side (a pair refused, never an overlap accepted). */
-static double segment_d2(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1)
-{
-    double d2 = point_segment_d2(p0, q0, q1);
-    d2 = fmin(d2, point_segment_d2(p1, q0, q1));
-    d2 = fmin(d2, point_segment_d2(q0, p0, p1));
-    d2 = fmin(d2, point_segment_d2(q1, p0, p1));
-    floe_vec3 d1 = vsub(p1, p0), e1 = vsub(q1, q0), r = vsub(p0, q0);
-    double a = vdot(d1, d1), b = vdot(d1, e1), e = vdot(e1, e1), c = vdot(d1, r), f = vdot(e1, r);
-    double den = a * e - b * b;
-    if (den > 1e-14 * a * e && a > 0 && e > 0) {
-        double s = (b * f - c * e) / den, t = (a * f - b * c) / den;
-        if (s > 0 && s < 1 && t > 0 && t < 1) {
-            floe_vec3 n = vcross(d1, e1);
-            double rn = vdot(r, n);
-            d2 = fmin(d2, rn * rn / vdot(n, n));
-        }
-    }
-    return d2;
-}
-
 /* A placed (or candidate) body in the form the overlap tests need. */
 typedef struct placed {
     floe_vec3 c;        /* centre */
@@ -320,9 +285,7 @@ static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
     p.c = b->pos;
     p.bound = floe_gen_body_bound(shape, b);
     if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 h = qrotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
-        p.p0 = vsub(b->pos, h);
-        p.p1 = vadd(b->pos, h);
+        floe_capsule_axis(b->pos, b->ori, b->shaft, &p.p0, &p.p1);
         p.inner = b->radius;
     } else {
         floe_vec3 ex = qrotate(b->ori, (floe_vec3){1, 0, 0}), ey = qrotate(b->ori, (floe_vec3){0, 1, 0}),
@@ -396,7 +359,7 @@ static int apart(floe_shape_type shape, const placed *p, const placed *q)
     if (d2 <= ri * ri) return 0; /* inner spheres overlap */
     if (shape == FLOE_SHAPE_CAPSULE) {
         double rr = ri * (1 + SEP_REL); /* inner = radius for capsules */
-        return segment_d2(p->p0, p->p1, q->p0, q->p1) > rr * rr;
+        return floe_segments_dist2(p->p0, p->p1, q->p0, q->p1) > rr * rr;
     }
     return ellipsoids_apart(p, q);
 }
@@ -404,14 +367,8 @@ static int apart(floe_shape_type shape, const placed *p, const placed *q)
 /* Half extents of the body's axis-aligned bounding box (exact). */
 static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b)
 {
-    if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 u = qrotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
-        return (floe_vec3){fabs(u.x) + b->radius, fabs(u.y) + b->radius, fabs(u.z) + b->radius};
-    }
-    floe_vec3 ex = qrotate(b->ori, (floe_vec3){b->semi.x, 0, 0}), ey = qrotate(b->ori, (floe_vec3){0, b->semi.y, 0}),
-              ez = qrotate(b->ori, (floe_vec3){0, 0, b->semi.z});
-    return (floe_vec3){sqrt(ex.x * ex.x + ey.x * ey.x + ez.x * ez.x), sqrt(ex.y * ex.y + ey.y * ey.y + ez.y * ez.y),
-                       sqrt(ex.z * ex.z + ey.z * ey.z + ez.z * ez.z)};
+    if (shape == FLOE_SHAPE_CAPSULE) return floe_capsule_half_extent(b->radius, b->shaft, b->ori);
+    return floe_ellipsoid_half_extent(b->semi, b->ori);
 }
 
 static double body_volume(floe_shape_type shape, const floe_gen_body *b)

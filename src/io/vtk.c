@@ -8,6 +8,7 @@
 #include "vtk.h"
 #include "base/mem.h"
 #include "base/vec.h"
+#include "shapes/shape.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -97,14 +98,15 @@ static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == 
  * particle points; a contact line ends at the contact point on them. */
 static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == FLOE_SHAPE_INFCYLINDER; }
 
-/* Half extents along the body axes: a sphere's radius thrice, an
- * ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
+/* Half extents along the body axes (the box in the body's own frame): a
+ * sphere's radius thrice, an ellipsoid's semi-axes, a capsule's
+ * (r + shaft/2, r, r). */
 static floe_vec3 body_half_extents(const floe_world *w, int i)
 {
     double r = floe_radii(w)[i];
     floe_vec3 h = {r, r, r};
     floe_shape_type s = floe_particle_shape(w, i);
-    if (s == FLOE_SHAPE_CAPSULE) h.x += 0.5 * floe_capsule_shaft(w, i);
+    if (s == FLOE_SHAPE_CAPSULE) h = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), qidentity());
     else if (s == FLOE_SHAPE_ELLIPSOID) floe_ellipsoid_semi_axes(w, i, &h);
     return h;
 }
@@ -589,20 +591,15 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
             if (floe_facet_vertices(w, i, pts) != FLOE_OK) continue;
             np = 3;
         } else {
-            /* box of the rotated body: |R| applied to its half extents */
-            floe_vec3 h = body_half_extents(w, i);
-            floe_vec3 ax[3] = {qrotate(ori[i], (floe_vec3){h.x, 0, 0}), qrotate(ori[i], (floe_vec3){0, h.y, 0}),
-                               qrotate(ori[i], (floe_vec3){0, 0, h.z})};
-            if (s == FLOE_SHAPE_ELLIPSOID) {
-                for (int k = 0; k < 3; k++)
-                    vset(&ext, k, sqrt(vcomp(ax[0], k) * vcomp(ax[0], k) + vcomp(ax[1], k) * vcomp(ax[1], k) +
-                                       vcomp(ax[2], k) * vcomp(ax[2], k)));
-            } else {
-                /* sphere, capsule: segment of half length h.x - r, swept by r */
-                double r = h.y;
-                floe_vec3 u = qrotate(ori[i], (floe_vec3){h.x - r, 0, 0});
-                ext = (floe_vec3){fabs(u.x) + r, fabs(u.y) + r, fabs(u.z) + r};
-            }
+            /* the exact box of the rotated body (shapes/shape.h) */
+            double r = floe_radii(w)[i];
+            floe_vec3 semi;
+            if (s == FLOE_SHAPE_ELLIPSOID && floe_ellipsoid_semi_axes(w, i, &semi) == FLOE_OK)
+                ext = floe_ellipsoid_half_extent(semi, ori[i]);
+            else if (s == FLOE_SHAPE_CAPSULE)
+                ext = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), ori[i]);
+            else
+                ext = v3(r, r, r);
             pts[0] = pos[i];
             np = 1;
         }
