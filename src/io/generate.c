@@ -2,6 +2,7 @@
 #include "generate.h"
 #include "base/vec.h"
 #include "shapes/shape.h"
+#include "io/cell_grid.h"
 #include "io/io_err.h"
 
 #include <math.h>
@@ -98,72 +99,17 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Uniform cell grid over the box; cells are at least 2 rmax wide so any
- * overlapping pair lies in neighbouring cells. Per-cell linked lists. */
-typedef struct grid {
-    floe_vec3 lo;
-    double h;
-    int64_t dim[3];
-    int64_t *head;  /* first sphere in each cell, -1 if none */
-    int64_t *next;  /* next sphere in the same cell */
-} grid;
-
-static int64_t cell_of(const grid *g, double x, int axis)
+/* Whether a sphere (c, r) keeps clear of every sphere placed in g: cells
+ * are at least 2 rmax wide, so only the 27 around c can hold one it
+ * touches. */
+static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r)
 {
-    double lo = axis == 0 ? g->lo.x : axis == 1 ? g->lo.y : g->lo.z;
-    int64_t c = (int64_t)((x - lo) / g->h);
-    if (c < 0)
-        c = 0;
-    if (c >= g->dim[axis])
-        c = g->dim[axis] - 1;
-    return c;
-}
-
-/* Cells of width >= 2 rmax (rmax: the largest bounding radius) over [lo, hi]. */
-static int grid_init(grid *g, floe_vec3 lo, floe_vec3 hi, double rmax, int64_t count)
-{
-    floe_vec3 ext = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
-    g->lo = lo;
-    g->h = 2 * rmax;
-    /* Large boxes with few spheres: widen the cells to keep memory O(count). */
-    double max_cells = 2.0 * (double)count + 64;
-    for (;;) {
-        double c = ceil(ext.x / g->h) * ceil(ext.y / g->h) * ceil(ext.z / g->h);
-        if (c <= max_cells)
-            break;
-        g->h *= fmax(1.01, cbrt(c / max_cells));
-    }
-    g->dim[0] = (int64_t)fmax(1, ceil(ext.x / g->h));
-    g->dim[1] = (int64_t)fmax(1, ceil(ext.y / g->h));
-    g->dim[2] = (int64_t)fmax(1, ceil(ext.z / g->h));
-    size_t cells = (size_t)(g->dim[0] * g->dim[1] * g->dim[2]);
-    g->head = malloc(cells * sizeof *g->head);
-    g->next = malloc((size_t)(count ? count : 1) * sizeof *g->next);
-    if (!g->head || !g->next)
-        return -1;
-    memset(g->head, 0xff, cells * sizeof *g->head); /* all -1 */
-    return 0;
-}
-
-static int fits(const grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r)
-{
-    int64_t cx = cell_of(g, c.x, 0), cy = cell_of(g, c.y, 1), cz = cell_of(g, c.z, 2);
-    for (int64_t z = cz - 1; z <= cz + 1; z++) {
-        if (z < 0 || z >= g->dim[2])
-            continue;
-        for (int64_t y = cy - 1; y <= cy + 1; y++) {
-            if (y < 0 || y >= g->dim[1])
-                continue;
-            for (int64_t x = cx - 1; x <= cx + 1; x++) {
-                if (x < 0 || x >= g->dim[0])
-                    continue;
-                for (int64_t j = g->head[x + g->dim[0] * (y + g->dim[1] * z)]; j >= 0; j = g->next[j]) {
-                    double dx = c.x - pos[j].x, dy = c.y - pos[j].y, dz = c.z - pos[j].z, rr = r + rad[j];
-                    if (dx * dx + dy * dy + dz * dz < rr * rr)
-                        return 0;
-                }
-            }
-        }
+    floe_cell_iter it;
+    floe_cell_grid_near(g, c, &it);
+    for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
+        double rr = r + rad[j];
+        if (vlen2(vsub(c, pos[j])) < rr * rr)
+            return 0;
     }
     return 1;
 }
@@ -188,9 +134,9 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     int64_t n = d->count;
     floe_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *rad = malloc((size_t)n * sizeof *rad);
-    grid g = {0};
+    floe_cell_grid g = {0};
     int rc = 0;
-    if (!pos || !rad || grid_init(&g, d->lo, d->hi, d->rmax, d->count)) {
+    if (!pos || !rad || floe_cell_grid_init(&g, d->lo, d->hi, 2 * d->rmax, n)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
@@ -211,9 +157,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
                            d->lo.z + r + (ez - 2 * r) * floe_rng_uniform(&rng)};
             if (fits(&g, pos, rad, c, r)) {
                 pos[i] = c;
-                int64_t cell = cell_of(&g, c.x, 0) + g.dim[0] * (cell_of(&g, c.y, 1) + g.dim[1] * cell_of(&g, c.z, 2));
-                g.next[i] = g.head[cell];
-                g.head[cell] = i;
+                floe_cell_grid_insert(&g, i, c);
                 ok = 1;
             }
         }
@@ -236,8 +180,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
 done:
     free(pos);
     free(rad);
-    free(g.head);
-    free(g.next);
+    floe_cell_grid_free(&g);
     return rc;
 }
 
@@ -390,20 +333,14 @@ static int cmp_size(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index); /* ties in draw order: qsort is not stable */
 }
 
-static int shapes_fit(const grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
+/* Whether a candidate keeps clear of every body placed in g (cells at
+ * least two bounding radii wide). */
+static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
 {
-    int64_t cx = cell_of(g, cand->c.x, 0), cy = cell_of(g, cand->c.y, 1), cz = cell_of(g, cand->c.z, 2);
-    for (int64_t z = cz - 1; z <= cz + 1; z++) {
-        if (z < 0 || z >= g->dim[2]) continue;
-        for (int64_t y = cy - 1; y <= cy + 1; y++) {
-            if (y < 0 || y >= g->dim[1]) continue;
-            for (int64_t x = cx - 1; x <= cx + 1; x++) {
-                if (x < 0 || x >= g->dim[0]) continue;
-                for (int64_t j = g->head[x + g->dim[0] * (y + g->dim[1] * z)]; j >= 0; j = g->next[j])
-                    if (!apart(shape, cand, &pl[j])) return 0;
-            }
-        }
-    }
+    floe_cell_iter it;
+    floe_cell_grid_near(g, cand->c, &it);
+    for (int64_t j; (j = floe_cell_next(&it)) >= 0;)
+        if (!apart(shape, cand, &pl[j])) return 0;
     return 1;
 }
 
@@ -445,9 +382,9 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     floe_gen_body *drawn = malloc((size_t)n * sizeof *drawn), *bodies = malloc((size_t)n * sizeof *bodies);
     size_key *order = malloc((size_t)n * sizeof *order);
     placed *pl = malloc((size_t)n * sizeof *pl);
-    grid g = {0};
+    floe_cell_grid g = {0};
     int rc = 0;
-    if (!drawn || !bodies || !order || !pl || grid_init(&g, d->lo, d->hi, rmax_bound, n)) {
+    if (!drawn || !bodies || !order || !pl || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax_bound, n)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
         goto done;
     }
@@ -484,10 +421,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
             if (shapes_fit(&g, pl, d->shape, &cand)) {
                 bodies[i] = b;
                 pl[i] = cand;
-                int64_t cell = cell_of(&g, b.pos.x, 0) +
-                               g.dim[0] * (cell_of(&g, b.pos.y, 1) + g.dim[1] * cell_of(&g, b.pos.z, 2));
-                g.next[i] = g.head[cell];
-                g.head[cell] = i;
+                floe_cell_grid_insert(&g, i, b.pos);
                 ok = 1;
             }
         }
@@ -510,7 +444,6 @@ done:
     free(bodies);
     free(order);
     free(pl);
-    free(g.head);
-    free(g.next);
+    floe_cell_grid_free(&g);
     return rc;
 }
