@@ -129,6 +129,11 @@ void floe_vtk_destroy(floe_vtk *v)
     free(v);
 }
 
+static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples);
+
+/* Starts a frame with the arrays every frame has: TimeValue (the name
+ * ParaView's XML readers take as the frame's time) and Step, arrays 0 and
+ * 1, which vtk_commit fills. */
 static void vtk_begin(floe_vtk *v)
 {
     v->narr = 0;
@@ -136,6 +141,8 @@ static void vtk_begin(floe_vtk *v)
     floe__buf_reset(&v->xml);
     v->oom = 0;
     v->normals = NULL;
+    vtk_decl(v, S_FIELD, "TimeValue", T_F64, 1, 1);
+    vtk_decl(v, S_FIELD, "Step", T_I64, 1, 1);
 }
 
 /* Keeps names to what XML attributes and ParaView's calculator accept. */
@@ -169,8 +176,12 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
     return v->narr++;
 }
 
-/* Allocates the appended data and writes every block's byte count. */
-static int vtk_commit(floe_vtk *v)
+static inline void put_f64(unsigned char *p, size_t i, double x);
+static inline void put_i64(unsigned char *p, size_t i, int64_t x);
+
+/* Allocates the appended data, writes every block's byte count and the
+ * frame's time and step. */
+static int vtk_commit(floe_vtk *v, const floe_world *w)
 {
     if (v->oom) return -1;
     if (!floe__grow_size((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
@@ -179,6 +190,8 @@ static int vtk_commit(floe_vtk *v)
         uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
         memcpy(v->data + a->offset, &nbytes, 8);
     }
+    put_f64(v->data + v->arr[0].offset + 8, 0, floe_time(w));
+    put_i64(v->data + v->arr[1].offset + 8, 0, floe_step_count(w));
     return 0;
 }
 
@@ -262,17 +275,44 @@ static int oom(char *err, size_t errlen, const char *path)
     return -1;
 }
 
-/* TimeValue is the name ParaView's XML readers take as the frame's time. */
-static void decl_time(floe_vtk *v, int *a_time, int *a_step)
+/* The arrays of every body drawn in the boundaries and shapes frames, in
+ * this order (the particles frame has its own), `n` tuples in `section`. */
+typedef struct body_arrays {
+    int id, shape, mat, grp, vel, angvel;
+} body_arrays;
+
+static body_arrays decl_body(floe_vtk *v, int section, size_t n)
 {
-    *a_time = vtk_decl(v, S_FIELD, "TimeValue", T_F64, 1, 1);
-    *a_step = vtk_decl(v, S_FIELD, "Step", T_I64, 1, 1);
+    body_arrays a;
+    a.id = vtk_decl(v, section, "id", T_I32, 1, n);
+    a.shape = vtk_decl(v, section, "shape", T_I32, 1, n);
+    a.mat = vtk_decl(v, section, "material", T_I32, 1, n);
+    a.grp = vtk_decl(v, section, "groups", T_U32, 1, n);
+    a.vel = vtk_decl(v, section, "velocity", T_F64, 3, n);
+    a.angvel = vtk_decl(v, section, "angular_velocity", T_F64, 3, n);
+    return a;
 }
 
-static void fill_time(floe_vtk *v, const floe_world *w, int a_time, int a_step)
+/* Tuple k of those arrays: body i. */
+static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_world *w, int i)
 {
-    put_f64(vtk_ptr(v, a_time), 0, floe_time(w));
-    put_i64(vtk_ptr(v, a_step), 0, floe_step_count(w));
+    put_i32(vtk_ptr(v, a->id), k, i);
+    put_i32(vtk_ptr(v, a->shape), k, (int32_t)floe_particle_shape(w, i));
+    put_i32(vtk_ptr(v, a->mat), k, floe_particle_materials(w)[i]);
+    put_u32(vtk_ptr(v, a->grp), k, floe_particle_groups(w)[i]);
+    put_vec(vtk_ptr(v, a->vel), k, floe_velocities(w)[i]);
+    put_vec(vtk_ptr(v, a->angvel), k, floe_angular_velocities(w)[i]);
+}
+
+/* Writes a PolyData frame of npts points and nlines lines or npolys polygons. */
+static int write_polydata(floe_vtk *v, const char *path, size_t npts, size_t nlines, size_t npolys,
+                          const char *comment, char *err, size_t errlen)
+{
+    char attrs[192];
+    snprintf(attrs, sizeof attrs,
+             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, nlines, npolys);
+    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
 }
 
 /* ---- particles --------------------------------------------------------- */
@@ -287,8 +327,6 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
         if (!is_fixed_geometry(floe_particle_shape(w, i))) v->idx[m++] = i;
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
     int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, m);
     int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, m);
@@ -306,8 +344,7 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     int a_conn = vtk_decl(v, S_CELLS, "connectivity", T_I64, 1, m);
     int a_off = vtk_decl(v, S_CELLS, "offsets", T_I64, 1, m);
     int a_types = vtk_decl(v, S_CELLS, "types", T_U8, 1, m);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (m > 0) {
         const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
@@ -476,8 +513,6 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     if (ncol < 0) return oom(err, errlen, path);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, 2 * m);
     int a_a = vtk_decl(v, S_CELLDATA, "id_a", T_I32, 1, m);
     int a_b = vtk_decl(v, S_CELLDATA, "id_b", T_I32, 1, m);
@@ -500,8 +535,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     for (int c = 0; c < ncol; c++) vtk_decl(v, S_CELLDATA, v->colname[c], T_F64, 1, m);
     int a_conn = vtk_decl(v, S_LINES, "connectivity", T_I64, 1, 2 * m);
     int a_off = vtk_decl(v, S_LINES, "offsets", T_I64, 1, m);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     unsigned char *p_pts = vtk_ptr(v, a_pts), *p_a = vtk_ptr(v, a_a), *p_b = vtk_ptr(v, a_b);
     unsigned char *p_model = vtk_ptr(v, a_model), *p_fn = vtk_ptr(v, a_fn), *p_ft = vtk_ptr(v, a_ft);
@@ -553,10 +587,6 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
             }
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"0\"", 2 * m, m);
     /* The cell array "model" holds registry indices; name them for readers. */
     char comment[1024];
     int len = snprintf(comment, sizeof comment, "model ids:");
@@ -568,7 +598,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
             if (*q == '-') *q = '_'; /* "--" may not appear in an XML comment */
         len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", mod ? "," : "", mod, name);
     }
-    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
+    return write_polydata(v, path, 2 * m, m, 0, comment, err, errlen);
 }
 
 /* ---- boundaries -------------------------------------------------------- */
@@ -617,13 +647,16 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
     return any;
 }
 
-/* Infinite bodies (walls, cylinders) are drawn over the scene's extent plus
- * 10 % of its largest side. */
-static double scene_margin(int have_box, floe_vec3 lo, floe_vec3 hi)
+/* Infinite bodies (walls, cylinders) are drawn over the scene's box
+ * (*have_box: whether there is one; lo, hi: zero if not) plus the margin
+ * returned: 10 % of its largest side. */
+static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, int *have_box)
 {
+    *lo = *hi = v3(0, 0, 0);
+    *have_box = scene_box(w, lo, hi);
     double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(hi, k) - vcomp(lo, k));
-    return have_box && ext > 0 ? 0.1 * ext : 0.5;
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(*hi, k) - vcomp(*lo, k));
+    return *have_box && ext > 0 ? 0.1 * ext : 0.5;
 }
 
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
@@ -640,36 +673,26 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
         v->idx[ncell++] = i;
     }
     /* Walls are infinite: draw them over the scene's extent plus 10 %. */
-    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    int have_box = scene_box(w, &lo, &hi);
-    double margin = scene_margin(have_box, lo, hi);
+    floe_vec3 lo, hi;
+    int have_box;
+    double margin = scene_extent(w, &lo, &hi, &have_box);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
     int a_pvel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
-    int a_id = vtk_decl(v, S_CELLDATA, "id", T_I32, 1, ncell);
-    int a_shape = vtk_decl(v, S_CELLDATA, "shape", T_I32, 1, ncell);
-    int a_mat = vtk_decl(v, S_CELLDATA, "material", T_I32, 1, ncell);
-    int a_grp = vtk_decl(v, S_CELLDATA, "groups", T_U32, 1, ncell);
-    int a_vel = vtk_decl(v, S_CELLDATA, "velocity", T_F64, 3, ncell);
-    int a_angvel = vtk_decl(v, S_CELLDATA, "angular_velocity", T_F64, 3, ncell);
+    body_arrays a_body = decl_body(v, S_CELLDATA, ncell);
     int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, ncell);
     int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, ncell);
     int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, npts);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (ncell > 0) {
         const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
         const floe_vec3 *angvel = floe_angular_velocities(w);
         const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
         const double *rad = floe_radii(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         size_t ip = 0;
@@ -709,22 +732,13 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
                 put_i64(p_conn, ip, (int64_t)ip);
             }
             put_i64(p_off, c, (int64_t)ip);
-            put_i32(vtk_ptr(v, a_id), c, i);
-            put_i32(vtk_ptr(v, a_shape), c, (int32_t)floe_particle_shape(w, i));
-            put_i32(vtk_ptr(v, a_mat), c, mat[i]);
-            put_u32(vtk_ptr(v, a_grp), c, grp[i]);
-            put_vec(vtk_ptr(v, a_vel), c, vel[i]);
-            put_vec(vtk_ptr(v, a_angvel), c, angvel[i]);
+            put_body(v, &a_body, c, w, i);
             put_vec(vtk_ptr(v, a_force), c, force[i]);
             put_vec(vtk_ptr(v, a_torque), c, torque[i]);
             put_f64(vtk_ptr(v, a_thick), c, rad[i]);
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ncell);
-    return vtk_write(v, path, "PolyData", attrs, NULL, err, errlen);
+    return write_polydata(v, path, npts, 0, ncell, NULL, err, errlen);
 }
 
 /* ---- shapes: capsules, ellipsoids, cylinders as surfaces --------------------- */
@@ -888,31 +902,20 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
         ntri += t;
         v->idx[nb++] = i;
     }
-    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    int have_box = scene_box(w, &lo, &hi);
-    double margin = scene_margin(have_box, lo, hi);
+    floe_vec3 lo, hi;
+    int have_box;
+    double margin = scene_extent(w, &lo, &hi, &have_box);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
     int a_nrm = vtk_decl(v, S_POINTDATA, "normals", T_F64, 3, npts);
-    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, npts);
-    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, npts);
-    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, npts);
-    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, npts);
-    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
-    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, npts);
+    body_arrays a_body = decl_body(v, S_POINTDATA, npts);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, 3 * ntri);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ntri);
-    if (vtk_commit(v)) return oom(err, errlen, path);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
     v->normals = "normals";
-    fill_time(v, w, a_time, a_step);
 
     if (nb > 0) {
-        const floe_vec3 *vel = floe_velocities(w), *angvel = floe_angular_velocities(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_nrm = vtk_ptr(v, a_nrm);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         floe_vec3 pt[2 + CYL_RINGS * CYL_SEG + ELL_RINGS * ELL_SEG + CAP_RINGS * CAP_SEG];
@@ -925,12 +928,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
             for (size_t k = 0; k < np; k++) {
                 put_vec(p_pts, ip + k, pt[k]);
                 put_vec(p_nrm, ip + k, nr[k]);
-                put_i32(vtk_ptr(v, a_id), ip + k, i);
-                put_i32(vtk_ptr(v, a_shape), ip + k, (int32_t)s);
-                put_i32(vtk_ptr(v, a_mat), ip + k, mat[i]);
-                put_u32(vtk_ptr(v, a_grp), ip + k, grp[i]);
-                put_vec(vtk_ptr(v, a_vel), ip + k, vel[i]);
-                put_vec(vtk_ptr(v, a_angvel), ip + k, angvel[i]);
+                put_body(v, &a_body, ip + k, w, i);
             }
             int seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
             int rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
@@ -940,11 +938,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
             ip += np;
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ntri);
-    return vtk_write(v, path, "PolyData", attrs, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
+    return write_polydata(v, path, npts, 0, ntri, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
 }
 
 /* ---- .pvd collections -------------------------------------------------- */
