@@ -2,6 +2,7 @@
 #include "csv.h"
 #include "base/mem.h"
 #include "base/vec.h"
+#include "io/body_arrays.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -30,52 +31,46 @@ struct floe_csv {
 };
 
 
-floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
+/* A table on the descriptor fd (for `path`), or NULL with a message; fd
+ * is closed on failure. */
+static floe_csv *csv_new(const char *path, int fd, char *err, size_t errlen)
 {
     floe_csv *c = calloc(1, sizeof *c);
     size_t n = strlen(path);
     if (!c || !(c->path = malloc(n + 1))) {
         free(c);
+        close(fd);
         floe_io_err(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     memcpy(c->path, path, n + 1);
-    c->fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
-    if (c->fd < 0) {
-        free(c->path);
-        free(c);
-        return NULL;
-    }
+    c->fd = fd;
     return c;
+}
+
+floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
+{
+    int fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
+    return fd < 0 ? NULL : csv_new(path, fd, err, errlen);
 }
 
 floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen)
 {
-    floe_csv *c = calloc(1, sizeof *c);
-    size_t n = strlen(path);
-    if (!c || !(c->path = malloc(n + 1))) {
-        free(c);
-        floe_io_err(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    memcpy(c->path, path, n + 1);
     /* never through a link: appending would write wherever it points */
-    c->fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     const char *why = NULL;
-    if (c->fd < 0) why = errno == ELOOP ? "it is a symbolic link (floe does not write through links)" : strerror(errno);
-    else if (fstat(c->fd, &st) != 0) why = strerror(errno);
+    if (fd < 0) why = errno == ELOOP ? "it is a symbolic link (floe does not write through links)" : strerror(errno);
+    else if (fstat(fd, &st) != 0) why = strerror(errno);
     else if (length < 0 || st.st_size < length) why = "the file is shorter than when the restart was written";
     /* rows written after the restart step are dropped: the resumed run writes them again */
-    else if (ftruncate(c->fd, (off_t)length) != 0 || lseek(c->fd, 0, SEEK_END) < 0) why = strerror(errno);
+    else if (ftruncate(fd, (off_t)length) != 0 || lseek(fd, 0, SEEK_END) < 0) why = strerror(errno);
     if (why) {
         floe_io_err(err, errlen, "cannot continue %s: %s", path, why);
-        if (c->fd >= 0) close(c->fd);
-        free(c->path);
-        free(c);
+        if (fd >= 0) close(fd);
         return NULL;
     }
-    return c;
+    return csv_new(path, fd, err, errlen);
 }
 
 long long floe_csv_sync(floe_csv *c)
@@ -488,24 +483,18 @@ int floe_csv_write_particles(const char *path, const floe_world *w, char *err, s
     rc |= end_line(c);
     int n = floe_particle_count(w);
     if (n > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const floe_quat *ori = floe_orientations(w);
-        const double *rad = floe_radii(w), *mass = floe_masses(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         for (int i = 0; i < n && rc == 0; i++) {
-            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), mat[i],
-                grp[i], blk[i]);
-            put_vec(c, pos[i]);
-            put_vec(c, vel[i]);
-            put_vec(c, angvel[i]);
+            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), B.mat[i],
+                B.grp[i], B.blk[i]);
+            put_vec(c, B.pos[i]);
+            put_vec(c, B.vel[i]);
+            put_vec(c, B.angvel[i]);
             put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT,
-                ori[i].w, ori[i].x, ori[i].y, ori[i].z);
-            put_vec(c, force[i]);
-            put_vec(c, torque[i]);
-            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, rad[i], mass[i]);
+                B.ori[i].w, B.ori[i].x, B.ori[i].y, B.ori[i].z);
+            put_vec(c, B.force[i]);
+            put_vec(c, B.torque[i]);
+            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, B.rad[i], B.mass[i]);
             rc |= end_line(c);
         }
     }

@@ -8,6 +8,7 @@
 #include "vtk.h"
 #include "base/mem.h"
 #include "base/vec.h"
+#include "io/body_arrays.h"
 #include "shapes/shape.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
@@ -347,13 +348,7 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (m > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const floe_quat *ori = floe_orientations(w);
-        const double *rad = floe_radii(w), *mass = floe_masses(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_id = vtk_ptr(v, a_id);
         unsigned char *p_rad = vtk_ptr(v, a_rad), *p_mass = vtk_ptr(v, a_mass);
         unsigned char *p_vel = vtk_ptr(v, a_vel), *p_angvel = vtk_ptr(v, a_angvel);
@@ -364,20 +359,20 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
         unsigned char *p_types = vtk_ptr(v, a_types);
         for (size_t k = 0; k < m; k++) {
             int i = v->idx[k];
-            put_vec(p_pts, k, pos[i]);
+            put_vec(p_pts, k, B.pos[i]);
             put_i32(p_id, k, i);
             put_i32(vtk_ptr(v, a_shape), k, (int32_t)floe_particle_shape(w, i));
-            put_f64(p_rad, k, rad[i]);
+            put_f64(p_rad, k, B.rad[i]);
             put_vec(vtk_ptr(v, a_half), k, body_half_extents(w, i));
-            put_f64(p_mass, k, mass[i]);
-            put_vec(p_vel, k, vel[i]);
-            put_vec(p_angvel, k, angvel[i]);
-            put_vec(p_force, k, force[i]);
-            put_vec(p_torque, k, torque[i]);
-            memcpy(p_ori + 32 * k, &ori[i], 32); /* (w, x, y, z) */
-            put_i32(p_mat, k, mat[i]);
-            put_u32(p_grp, k, grp[i]);
-            put_u32(p_blk, k, blk[i]);
+            put_f64(p_mass, k, B.mass[i]);
+            put_vec(p_vel, k, B.vel[i]);
+            put_vec(p_angvel, k, B.angvel[i]);
+            put_vec(p_force, k, B.force[i]);
+            put_vec(p_torque, k, B.torque[i]);
+            memcpy(p_ori + 32 * k, &B.ori[i], 32); /* (w, x, y, z) */
+            put_i32(p_mat, k, B.mat[i]);
+            put_u32(p_grp, k, B.grp[i]);
+            put_u32(p_blk, k, B.blk[i]);
             put_i64(p_conn, k, (int64_t)k);
             put_i64(p_off, k, (int64_t)k + 1);
             p_types[k] = 1; /* VTK_VERTEX */
@@ -689,10 +684,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
     if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (ncell > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const double *rad = floe_radii(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         size_t ip = 0;
@@ -705,37 +697,37 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
                 int k = floe_wall_axis(w, i, &sense);
                 if (k < 0 || k > 2) k = 0;
                 int a1 = (k + 1) % 3, a2 = (k + 2) % 3;
-                double lo1 = (have_box ? vcomp(lo, a1) : vcomp(pos[i], a1)) - margin;
-                double hi1 = (have_box ? vcomp(hi, a1) : vcomp(pos[i], a1)) + margin;
-                double lo2 = (have_box ? vcomp(lo, a2) : vcomp(pos[i], a2)) - margin;
-                double hi2 = (have_box ? vcomp(hi, a2) : vcomp(pos[i], a2)) + margin;
+                double lo1 = (have_box ? vcomp(lo, a1) : vcomp(B.pos[i], a1)) - margin;
+                double hi1 = (have_box ? vcomp(hi, a1) : vcomp(B.pos[i], a1)) + margin;
+                double lo2 = (have_box ? vcomp(lo, a2) : vcomp(B.pos[i], a2)) - margin;
+                double hi2 = (have_box ? vcomp(hi, a2) : vcomp(B.pos[i], a2)) + margin;
                 const double c1[4] = {lo1, hi1, hi1, lo1}, c2[4] = {lo2, lo2, hi2, hi2};
                 for (int j = 0; j < 4; j++) {
                     /* counter-clockwise about +axis; reversed for sense -1 so
                      * the quad's normal faces the side contacts come from */
                     int jj = sense < 0 ? 3 - j : j;
-                    pts[j] = pos[i];
+                    pts[j] = B.pos[i];
                     vset(&pts[j], a1, c1[jj]);
                     vset(&pts[j], a2, c2[jj]);
                 }
                 np = 4;
             } else {
-                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = pos[i];
+                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = B.pos[i];
                 np = 3;
             }
             for (int j = 0; j < np; j++, ip++) {
                 put_vec(p_pts, ip, pts[j]);
                 /* rigid-body velocity at the vertex (DECISIONS G6); walls translate only */
-                floe_vec3 pv = vel[i];
-                if (np == 3) pv = vadd(pv, vcross(angvel[i], vsub(pts[j], pos[i])));
+                floe_vec3 pv = B.vel[i];
+                if (np == 3) pv = vadd(pv, vcross(B.angvel[i], vsub(pts[j], B.pos[i])));
                 put_vec(p_pvel, ip, pv);
                 put_i64(p_conn, ip, (int64_t)ip);
             }
             put_i64(p_off, c, (int64_t)ip);
             put_body(v, &a_body, c, w, i);
-            put_vec(vtk_ptr(v, a_force), c, force[i]);
-            put_vec(vtk_ptr(v, a_torque), c, torque[i]);
-            put_f64(vtk_ptr(v, a_thick), c, rad[i]);
+            put_vec(vtk_ptr(v, a_force), c, B.force[i]);
+            put_vec(vtk_ptr(v, a_torque), c, B.torque[i]);
+            put_f64(vtk_ptr(v, a_thick), c, B.rad[i]);
         }
     }
     return write_polydata(v, path, npts, 0, ncell, NULL, err, errlen);
