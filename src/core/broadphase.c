@@ -130,18 +130,10 @@ static void sort_contacts(floe_world *w) {
 /* Half extents of the axis-aligned box of a gridded body in its current
  * orientation (spheres: the radius). */
 static vec3 half_extent(const floe_world *w, int i) {
-    double r = w->radius[i];
-    if (w->shape[i] == FLOE_SHAPE_CAPSULE) {
-        vec3 ax = qrotate(w->ori[i], v3(0.5 * w->capsules[w->shape_idx[i]].shaft, 0, 0));
-        return v3(fabs(ax.x) + r, fabs(ax.y) + r, fabs(ax.z) + r);
-    }
-    if (w->shape[i] == FLOE_SHAPE_ELLIPSOID) {
-        vec3 s = w->ellipsoids[w->shape_idx[i]].semi;
-        vec3 e0 = qrotate(w->ori[i], v3(s.x, 0, 0)), e1 = qrotate(w->ori[i], v3(0, s.y, 0)),
-             e2 = qrotate(w->ori[i], v3(0, 0, s.z));
-        return v3(sqrt(e0.x * e0.x + e1.x * e1.x + e2.x * e2.x), sqrt(e0.y * e0.y + e1.y * e1.y + e2.y * e2.y),
-                  sqrt(e0.z * e0.z + e1.z * e1.z + e2.z * e2.z));
-    }
+    if (w->shape[i] == FLOE_SHAPE_CAPSULE)
+        return floe_capsule_half_extent(w->radius[i], w->capsules[w->shape_idx[i]].shaft, w->ori[i]);
+    if (w->shape[i] == FLOE_SHAPE_ELLIPSOID)
+        return floe_ellipsoid_half_extent(w->ellipsoids[w->shape_idx[i]].semi, w->ori[i]);
     return v3(w->bound[i], w->bound[i], w->bound[i]);
 }
 

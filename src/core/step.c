@@ -20,8 +20,8 @@ static inline void *state_of(const floe_world *w, int k) { return w->cstate + (s
 
 static int reserve_contacts(floe_world *w, int need) {
     if (need <= w->ccap) return 1;
-    int nc = w->ccap ? w->ccap : 1024;
-    while (nc < need) nc *= 2;
+    /* two arrays, one capacity */
+    int nc = (int)floe__grown((size_t)(w->ccap ? w->ccap : 1024), (size_t)need, INT_MAX);
     floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
     if (!c) return 0;
     w->con = c;

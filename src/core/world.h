@@ -58,7 +58,8 @@ typedef struct floe_broadphase {
     vec3 *ref_pos;                      /* positions at the last rebuild */
     quat *ref_ori;                      /* orientations at the last rebuild */
     int *cell_start, *cell_items, *cell_of; int ncells_cap, nitems_cap, cell_of_cap;
-    int64_t rebuilds;
+    int64_t rebuilds;                   /* rebuilds so far: read by nobody but restart files (attribute
+                                           "rebuilds"), a diagnostic of the run */
     double margin;                      /* extra pair-search distance (creation gaps) */
     double max_moved2;                  /* largest floe_moved2() after the last update */
     int valid;

@@ -3,6 +3,7 @@
 #include "core/energy.h"
 #include "shapes/shape.h"
 
+#include <limits.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -335,7 +336,8 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
                         double mass, vec3 inertia, double bound) {
     int n = w->np;
     if (n + 1 > w->pcap) {
-        int nc = w->pcap ? 2 * w->pcap : 64;
+        /* the structure of arrays: one capacity for all of them */
+        int nc = (int)floe__grown((size_t)(w->pcap ? w->pcap : 64), (size_t)n + 1, INT_MAX);
         int ok = 1;
 #define GROW(arr) do { void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
         if (q_) w->arr = q_; else ok = 0; } while (0)

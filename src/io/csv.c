@@ -1,5 +1,9 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
 #include "csv.h"
+#include "base/mem.h"
+#include "base/vec.h"
+#include "io/body_arrays.h"
+#include "io/atomic.h"
 #include "io/io_err.h"
 
 #include <errno.h>
@@ -20,61 +24,53 @@
 struct floe_csv {
     int fd;
     char *path;
-    char *buf;
-    size_t len;  /* bytes in buf: complete lines, then the line being built */
+    floe_buf b;  /* complete lines, then the line being built; b.bad: that
+                    line lost data (allocation failure) */
     size_t done; /* bytes of complete lines */
-    size_t cap;
-    int bad;     /* the line being built lost data (allocation failure) */
     char err[320];
 };
 
 
-floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
+/* A table on the descriptor fd (for `path`), or NULL with a message; fd
+ * is closed on failure. */
+static floe_csv *csv_new(const char *path, int fd, char *err, size_t errlen)
 {
     floe_csv *c = calloc(1, sizeof *c);
     size_t n = strlen(path);
     if (!c || !(c->path = malloc(n + 1))) {
         free(c);
+        close(fd);
         floe_io_err(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     memcpy(c->path, path, n + 1);
-    c->fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
-    if (c->fd < 0) {
-        free(c->path);
-        free(c);
-        return NULL;
-    }
+    c->fd = fd;
     return c;
+}
+
+floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
+{
+    int fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
+    return fd < 0 ? NULL : csv_new(path, fd, err, errlen);
 }
 
 floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen)
 {
-    floe_csv *c = calloc(1, sizeof *c);
-    size_t n = strlen(path);
-    if (!c || !(c->path = malloc(n + 1))) {
-        free(c);
-        floe_io_err(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    memcpy(c->path, path, n + 1);
     /* never through a link: appending would write wherever it points */
-    c->fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     const char *why = NULL;
-    if (c->fd < 0) why = errno == ELOOP ? "it is a symbolic link (floe does not write through links)" : strerror(errno);
-    else if (fstat(c->fd, &st) != 0) why = strerror(errno);
+    if (fd < 0) why = errno == ELOOP ? "it is a symbolic link (floe does not write through links)" : strerror(errno);
+    else if (fstat(fd, &st) != 0) why = strerror(errno);
     else if (length < 0 || st.st_size < length) why = "the file is shorter than when the restart was written";
     /* rows written after the restart step are dropped: the resumed run writes them again */
-    else if (ftruncate(c->fd, (off_t)length) != 0 || lseek(c->fd, 0, SEEK_END) < 0) why = strerror(errno);
+    else if (ftruncate(fd, (off_t)length) != 0 || lseek(fd, 0, SEEK_END) < 0) why = strerror(errno);
     if (why) {
         floe_io_err(err, errlen, "cannot continue %s: %s", path, why);
-        if (c->fd >= 0) close(c->fd);
-        free(c->path);
-        free(c);
+        if (fd >= 0) close(fd);
         return NULL;
     }
-    return c;
+    return csv_new(path, fd, err, errlen);
 }
 
 long long floe_csv_sync(floe_csv *c)
@@ -94,24 +90,25 @@ size_t floe_csv_pending(const floe_csv *c) { return c ? c->done : 0; }
 
 int floe_csv_flush(floe_csv *c)
 {
-    if (!c || !c->buf) return 0; /* nothing was ever buffered (a reopened file) */
+    if (!c || !c->b.s) return 0; /* nothing was ever buffered (a reopened file) */
+    char *buf = c->b.s;
     size_t off = 0;
     while (off < c->done) {
-        ssize_t k = write(c->fd, c->buf + off, c->done - off);
+        ssize_t k = write(c->fd, buf + off, c->done - off);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             floe_io_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
                     k < 0 ? strerror(errno) : "nothing written");
             /* keep the unwritten lines: a later flush may succeed */
-            memmove(c->buf, c->buf + off, c->len - off);
-            c->len -= off;
+            memmove(buf, buf + off, c->b.len - off + 1); /* with the terminating 0 */
+            c->b.len -= off;
             c->done -= off;
             return -1;
         }
         off += (size_t)k;
     }
-    memmove(c->buf, c->buf + off, c->len - off);
-    c->len -= off;
+    memmove(buf, buf + off, c->b.len - off + 1); /* with the terminating 0 */
+    c->b.len -= off;
     c->done = 0;
     return 0;
 }
@@ -125,7 +122,7 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
         floe_io_err(err, errlen, "error closing %s: %s", c->path, strerror(errno));
         rc = -1;
     }
-    free(c->buf);
+    floe__buf_free(&c->b);
     free(c->path);
     free(c);
     return rc;
@@ -133,24 +130,13 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
 
 /* ---- line building ----------------------------------------------------- */
 
+static void put(floe_csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(floe_csv *c, const char *fmt, ...)
 {
-    if (c->bad) return;
-    for (;;) {
-        size_t room = c->cap - c->len;
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(c->buf ? c->buf + c->len : NULL, c->buf ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) { c->bad = 1; return; }
-        if ((size_t)n < room) { c->len += (size_t)n; return; }
-        size_t cap = c->cap ? c->cap : 4096;
-        while (cap < c->len + (size_t)n + 1) cap *= 2;
-        char *b = realloc(c->buf, cap);
-        if (!b) { c->bad = 1; return; }
-        c->buf = b;
-        c->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__buf_vprintf(&c->b, fmt, ap);
+    va_end(ap);
 }
 
 /* A text field, quoted only when it needs to be. */
@@ -171,13 +157,14 @@ static void put_text(floe_csv *c, const char *s)
 /* Ends the line: it becomes part of what the next flush writes. */
 static int commit_line(floe_csv *c)
 {
-    if (c->bad) {
-        c->len = c->done; /* drop the torn line */
-        c->bad = 0;
+    if (c->b.bad) {
+        c->b.len = c->done; /* drop the torn line */
+        if (c->b.s) c->b.s[c->b.len] = 0;
+        c->b.bad = 0;
         floe_io_err(c->err, sizeof c->err, "%s: out of memory", c->path);
         return -1;
     }
-    c->done = c->len;
+    c->done = c->b.len;
     if (c->done >= CSV_FLUSH_AT) return floe_csv_flush(c);
     return 0;
 }
@@ -223,8 +210,6 @@ static int vec_component(const char *q, const char *prefix)
     default: return -1;
     }
 }
-
-static double comp(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
 
 enum { PQ_POS, PQ_VEL, PQ_ANGVEL, PQ_FORCE, PQ_TORQUE, PQ_ORI, PQ_COUNT };
 static const char *const particle_q[PQ_COUNT] = {"pos", "vel", "angvel", "force", "torque", "ori"};
@@ -338,11 +323,11 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
         int q = particle_quantity(col->quantity, &k), i = col->a;
         if (q < 0 || i < 0 || i >= np) return NAN;
         switch (q) {
-        case PQ_POS: return comp(floe_positions(w)[i], k);
-        case PQ_VEL: return comp(floe_velocities(w)[i], k);
-        case PQ_ANGVEL: return comp(floe_angular_velocities(w)[i], k);
-        case PQ_FORCE: return comp(floe_forces(w)[i], k);
-        case PQ_TORQUE: return comp(floe_torques(w)[i], k);
+        case PQ_POS: return vcomp(floe_positions(w)[i], k);
+        case PQ_VEL: return vcomp(floe_velocities(w)[i], k);
+        case PQ_ANGVEL: return vcomp(floe_angular_velocities(w)[i], k);
+        case PQ_FORCE: return vcomp(floe_forces(w)[i], k);
+        case PQ_TORQUE: return vcomp(floe_torques(w)[i], k);
         default: {
             floe_quat o = floe_orientations(w)[i];
             return k == 0 ? o.w : k == 1 ? o.x : k == 2 ? o.y : o.z;
@@ -370,7 +355,7 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
     case FLOE_HIST_GROUP: {
         int q = group_quantity(col->quantity, &k);
         if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
-        return comp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
+        return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
     }
     case FLOE_HIST_ENERGY: {
         if (col->energy < 0 || col->energy >= FLOE_E_COUNT) return NAN;
@@ -465,27 +450,21 @@ static const char *shape_name(floe_shape_type s)
     }
 }
 
-/* Opens `path`.tmp; the caller finishes with finish_atomic(). */
+/* Opens the temporary of `path` (atomic.h); the caller finishes with
+ * finish_atomic(). */
 static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
 {
-    if ((size_t)snprintf(tmp, tmplen, "%s.tmp", path) >= tmplen) {
-        floe_io_err(err, errlen, "%s: path too long", path);
-        return NULL;
-    }
-    unlink(tmp); /* a leftover of a killed run, or a link: replaced, never written through */
+    if (floe_io_replace_begin(path, tmp, tmplen, err, errlen)) return NULL;
     return floe_csv_open(tmp, err, errlen);
 }
 
+/* Closes the temporary and, if every line went out (rc 0), puts it in
+ * place, synced: the final state is written once a run. */
 static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen)
 {
     if (rc) floe_io_err(err, errlen, "%s", floe_csv_error(c));
     if (floe_csv_close(c, rc ? NULL : err, errlen) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) {
-        floe_io_err(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        rc = -1;
-    }
-    if (rc) remove(tmp);
-    return rc;
+    return floe_io_replace_finish(tmp, path, rc == 0, FLOE_IO_DURABLE, err, errlen);
 }
 
 static void put_vec(floe_csv *c, floe_vec3 v)
@@ -504,24 +483,18 @@ int floe_csv_write_particles(const char *path, const floe_world *w, char *err, s
     rc |= end_line(c);
     int n = floe_particle_count(w);
     if (n > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const floe_quat *ori = floe_orientations(w);
-        const double *rad = floe_radii(w), *mass = floe_masses(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         for (int i = 0; i < n && rc == 0; i++) {
-            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), mat[i],
-                grp[i], blk[i]);
-            put_vec(c, pos[i]);
-            put_vec(c, vel[i]);
-            put_vec(c, angvel[i]);
+            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), B.mat[i],
+                B.grp[i], B.blk[i]);
+            put_vec(c, B.pos[i]);
+            put_vec(c, B.vel[i]);
+            put_vec(c, B.angvel[i]);
             put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT,
-                ori[i].w, ori[i].x, ori[i].y, ori[i].z);
-            put_vec(c, force[i]);
-            put_vec(c, torque[i]);
-            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, rad[i], mass[i]);
+                B.ori[i].w, B.ori[i].x, B.ori[i].y, B.ori[i].z);
+            put_vec(c, B.force[i]);
+            put_vec(c, B.torque[i]);
+            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, B.rad[i], B.mass[i]);
             rc |= end_line(c);
         }
     }

@@ -1,5 +1,8 @@
 /* Particle generators (see generate.h). */
 #include "generate.h"
+#include "base/vec.h"
+#include "shapes/shape.h"
+#include "io/cell_grid.h"
 #include "io/io_err.h"
 
 #include <math.h>
@@ -96,72 +99,17 @@ static int cmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Uniform cell grid over the box; cells are at least 2 rmax wide so any
- * overlapping pair lies in neighbouring cells. Per-cell linked lists. */
-typedef struct grid {
-    floe_vec3 lo;
-    double h;
-    int64_t dim[3];
-    int64_t *head;  /* first sphere in each cell, -1 if none */
-    int64_t *next;  /* next sphere in the same cell */
-} grid;
-
-static int64_t cell_of(const grid *g, double x, int axis)
+/* Whether a sphere (c, r) keeps clear of every sphere placed in g: cells
+ * are at least 2 rmax wide, so only the 27 around c can hold one it
+ * touches. */
+static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r)
 {
-    double lo = axis == 0 ? g->lo.x : axis == 1 ? g->lo.y : g->lo.z;
-    int64_t c = (int64_t)((x - lo) / g->h);
-    if (c < 0)
-        c = 0;
-    if (c >= g->dim[axis])
-        c = g->dim[axis] - 1;
-    return c;
-}
-
-/* Cells of width >= 2 rmax (rmax: the largest bounding radius) over [lo, hi]. */
-static int grid_init(grid *g, floe_vec3 lo, floe_vec3 hi, double rmax, int64_t count)
-{
-    floe_vec3 ext = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
-    g->lo = lo;
-    g->h = 2 * rmax;
-    /* Large boxes with few spheres: widen the cells to keep memory O(count). */
-    double max_cells = 2.0 * (double)count + 64;
-    for (;;) {
-        double c = ceil(ext.x / g->h) * ceil(ext.y / g->h) * ceil(ext.z / g->h);
-        if (c <= max_cells)
-            break;
-        g->h *= fmax(1.01, cbrt(c / max_cells));
-    }
-    g->dim[0] = (int64_t)fmax(1, ceil(ext.x / g->h));
-    g->dim[1] = (int64_t)fmax(1, ceil(ext.y / g->h));
-    g->dim[2] = (int64_t)fmax(1, ceil(ext.z / g->h));
-    size_t cells = (size_t)(g->dim[0] * g->dim[1] * g->dim[2]);
-    g->head = malloc(cells * sizeof *g->head);
-    g->next = malloc((size_t)(count ? count : 1) * sizeof *g->next);
-    if (!g->head || !g->next)
-        return -1;
-    memset(g->head, 0xff, cells * sizeof *g->head); /* all -1 */
-    return 0;
-}
-
-static int fits(const grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r)
-{
-    int64_t cx = cell_of(g, c.x, 0), cy = cell_of(g, c.y, 1), cz = cell_of(g, c.z, 2);
-    for (int64_t z = cz - 1; z <= cz + 1; z++) {
-        if (z < 0 || z >= g->dim[2])
-            continue;
-        for (int64_t y = cy - 1; y <= cy + 1; y++) {
-            if (y < 0 || y >= g->dim[1])
-                continue;
-            for (int64_t x = cx - 1; x <= cx + 1; x++) {
-                if (x < 0 || x >= g->dim[0])
-                    continue;
-                for (int64_t j = g->head[x + g->dim[0] * (y + g->dim[1] * z)]; j >= 0; j = g->next[j]) {
-                    double dx = c.x - pos[j].x, dy = c.y - pos[j].y, dz = c.z - pos[j].z, rr = r + rad[j];
-                    if (dx * dx + dy * dy + dz * dz < rr * rr)
-                        return 0;
-                }
-            }
-        }
+    floe_cell_iter it;
+    floe_cell_grid_near(g, c, &it);
+    for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
+        double rr = r + rad[j];
+        if (vlen2(vsub(c, pos[j])) < rr * rr)
+            return 0;
     }
     return 1;
 }
@@ -186,9 +134,9 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     int64_t n = d->count;
     floe_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *rad = malloc((size_t)n * sizeof *rad);
-    grid g = {0};
+    floe_cell_grid g = {0};
     int rc = 0;
-    if (!pos || !rad || grid_init(&g, d->lo, d->hi, d->rmax, d->count)) {
+    if (!pos || !rad || floe_cell_grid_init(&g, d->lo, d->hi, 2 * d->rmax, n)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
@@ -209,9 +157,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
                            d->lo.z + r + (ez - 2 * r) * floe_rng_uniform(&rng)};
             if (fits(&g, pos, rad, c, r)) {
                 pos[i] = c;
-                int64_t cell = cell_of(&g, c.x, 0) + g.dim[0] * (cell_of(&g, c.y, 1) + g.dim[1] * cell_of(&g, c.z, 2));
-                g.next[i] = g.head[cell];
-                g.head[cell] = i;
+                floe_cell_grid_insert(&g, i, c);
                 ok = 1;
             }
         }
@@ -234,29 +180,11 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
 done:
     free(pos);
     free(rad);
-    free(g.head);
-    free(g.next);
+    floe_cell_grid_free(&g);
     return rc;
 }
 
 /* ---- random packings of capsules and ellipsoids ------------------------------ */
-
-static floe_vec3 g_sub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double g_dot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static floe_vec3 g_cross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static floe_vec3 g_madd(floe_vec3 a, floe_vec3 b, double s) { return (floe_vec3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z}; }
-
-/* Rotates v by the unit quaternion q (body -> global). */
-static floe_vec3 g_rotate(floe_quat q, floe_vec3 v)
-{
-    floe_vec3 u = {q.x, q.y, q.z};
-    floe_vec3 t = g_cross(u, v);
-    t = (floe_vec3){2 * t.x, 2 * t.y, 2 * t.z};
-    return g_madd(g_madd(v, t, q.w), g_cross(u, t), 1);
-}
 
 /* Uniform on SO(3): a point uniform in the 4-ball, projected onto the unit
  * sphere (rejection instead of Shoemake's sin/cos keeps every platform's
@@ -284,42 +212,6 @@ double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b)
     return b->radius + 0.5 * b->shaft;
 }
 
-/* Squared distance from p to the segment [a, b]. */
-static double point_segment_d2(floe_vec3 p, floe_vec3 a, floe_vec3 b)
-{
-    floe_vec3 ab = g_sub(b, a), ap = g_sub(p, a);
-    double l2 = g_dot(ab, ab), t = l2 > 0 ? g_dot(ap, ab) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    floe_vec3 d = g_sub(g_madd(a, ab, t), p);
-    return g_dot(d, d);
-}
-
-/* Squared distance between segments [p0, p1] and [q0, q1]. The minimum is
- * either at an end of one segment (four point-segment distances) or at an
- * interior pair, where it is the distance of the two lines. The line distance
- * is used only when the interior parameters are inside; near the border an
- * error in them can only make the result smaller, which errs on the safe
- * side (a pair refused, never an overlap accepted). */
-static double segment_d2(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1)
-{
-    double d2 = point_segment_d2(p0, q0, q1);
-    d2 = fmin(d2, point_segment_d2(p1, q0, q1));
-    d2 = fmin(d2, point_segment_d2(q0, p0, p1));
-    d2 = fmin(d2, point_segment_d2(q1, p0, p1));
-    floe_vec3 d1 = g_sub(p1, p0), e1 = g_sub(q1, q0), r = g_sub(p0, q0);
-    double a = g_dot(d1, d1), b = g_dot(d1, e1), e = g_dot(e1, e1), c = g_dot(d1, r), f = g_dot(e1, r);
-    double den = a * e - b * b;
-    if (den > 1e-14 * a * e && a > 0 && e > 0) {
-        double s = (b * f - c * e) / den, t = (a * f - b * c) / den;
-        if (s > 0 && s < 1 && t > 0 && t < 1) {
-            floe_vec3 n = g_cross(d1, e1);
-            double rn = g_dot(r, n);
-            d2 = fmin(d2, rn * rn / g_dot(n, n));
-        }
-    }
-    return d2;
-}
-
 /* A placed (or candidate) body in the form the overlap tests need. */
 typedef struct placed {
     floe_vec3 c;        /* centre */
@@ -336,13 +228,11 @@ static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
     p.c = b->pos;
     p.bound = floe_gen_body_bound(shape, b);
     if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 h = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
-        p.p0 = g_sub(b->pos, h);
-        p.p1 = g_madd(b->pos, h, 1);
+        floe_capsule_axis(b->pos, b->ori, b->shaft, &p.p0, &p.p1);
         p.inner = b->radius;
     } else {
-        floe_vec3 ex = g_rotate(b->ori, (floe_vec3){1, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, 1, 0}),
-                  ez = g_rotate(b->ori, (floe_vec3){0, 0, 1});
+        floe_vec3 ex = qrotate(b->ori, (floe_vec3){1, 0, 0}), ey = qrotate(b->ori, (floe_vec3){0, 1, 0}),
+                  ez = qrotate(b->ori, (floe_vec3){0, 0, 1});
         double a2 = b->semi.x * b->semi.x, b2 = b->semi.y * b->semi.y, c2 = b->semi.z * b->semi.z;
         p.m[0] = a2 * ex.x * ex.x + b2 * ey.x * ey.x + c2 * ez.x * ez.x;
         p.m[1] = a2 * ex.y * ex.y + b2 * ey.y * ey.y + c2 * ez.y * ez.y;
@@ -379,7 +269,7 @@ static double pw_f(const double *A, const double *B, floe_vec3 r, double l)
 static int ellipsoids_apart(const placed *p, const placed *q)
 {
     const double thr = (1 + SEP_REL) * (1 + SEP_REL);
-    floe_vec3 r = g_sub(q->c, p->c);
+    floe_vec3 r = vsub(q->c, p->c);
     /* golden-section search for the maximum of the unimodal F; stop at the
      * first certificate F > 1 */
     const double g = 0.38196601125010515; /* 2 - golden ratio */
@@ -406,13 +296,13 @@ static int ellipsoids_apart(const placed *p, const placed *q)
 
 static int apart(floe_shape_type shape, const placed *p, const placed *q)
 {
-    floe_vec3 d = g_sub(q->c, p->c);
-    double d2 = g_dot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
+    floe_vec3 d = vsub(q->c, p->c);
+    double d2 = vdot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
     if (d2 > rb * rb) return 1;  /* bounding spheres apart */
     if (d2 <= ri * ri) return 0; /* inner spheres overlap */
     if (shape == FLOE_SHAPE_CAPSULE) {
         double rr = ri * (1 + SEP_REL); /* inner = radius for capsules */
-        return segment_d2(p->p0, p->p1, q->p0, q->p1) > rr * rr;
+        return floe_segments_dist2(p->p0, p->p1, q->p0, q->p1) > rr * rr;
     }
     return ellipsoids_apart(p, q);
 }
@@ -420,22 +310,15 @@ static int apart(floe_shape_type shape, const placed *p, const placed *q)
 /* Half extents of the body's axis-aligned bounding box (exact). */
 static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b)
 {
-    if (shape == FLOE_SHAPE_CAPSULE) {
-        floe_vec3 u = g_rotate(b->ori, (floe_vec3){0.5 * b->shaft, 0, 0});
-        return (floe_vec3){fabs(u.x) + b->radius, fabs(u.y) + b->radius, fabs(u.z) + b->radius};
-    }
-    floe_vec3 ex = g_rotate(b->ori, (floe_vec3){b->semi.x, 0, 0}), ey = g_rotate(b->ori, (floe_vec3){0, b->semi.y, 0}),
-              ez = g_rotate(b->ori, (floe_vec3){0, 0, b->semi.z});
-    return (floe_vec3){sqrt(ex.x * ex.x + ey.x * ey.x + ez.x * ez.x), sqrt(ex.y * ex.y + ey.y * ey.y + ez.y * ez.y),
-                       sqrt(ex.z * ex.z + ey.z * ey.z + ez.z * ez.z)};
+    if (shape == FLOE_SHAPE_CAPSULE) return floe_capsule_half_extent(b->radius, b->shaft, b->ori);
+    return floe_ellipsoid_half_extent(b->semi, b->ori);
 }
 
 static double body_volume(floe_shape_type shape, const floe_gen_body *b)
 {
-    const double pi = 3.14159265358979324;
     if (shape == FLOE_SHAPE_CAPSULE)
-        return pi * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
-    return 4.0 / 3.0 * pi * b->semi.x * b->semi.y * b->semi.z;
+        return FLOE_PI * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
+    return 4.0 / 3.0 * FLOE_PI * b->semi.x * b->semi.y * b->semi.z;
 }
 
 typedef struct size_key {
@@ -450,20 +333,14 @@ static int cmp_size(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index); /* ties in draw order: qsort is not stable */
 }
 
-static int shapes_fit(const grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
+/* Whether a candidate keeps clear of every body placed in g (cells at
+ * least two bounding radii wide). */
+static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
 {
-    int64_t cx = cell_of(g, cand->c.x, 0), cy = cell_of(g, cand->c.y, 1), cz = cell_of(g, cand->c.z, 2);
-    for (int64_t z = cz - 1; z <= cz + 1; z++) {
-        if (z < 0 || z >= g->dim[2]) continue;
-        for (int64_t y = cy - 1; y <= cy + 1; y++) {
-            if (y < 0 || y >= g->dim[1]) continue;
-            for (int64_t x = cx - 1; x <= cx + 1; x++) {
-                if (x < 0 || x >= g->dim[0]) continue;
-                for (int64_t j = g->head[x + g->dim[0] * (y + g->dim[1] * z)]; j >= 0; j = g->next[j])
-                    if (!apart(shape, cand, &pl[j])) return 0;
-            }
-        }
-    }
+    floe_cell_iter it;
+    floe_cell_grid_near(g, cand->c, &it);
+    for (int64_t j; (j = floe_cell_next(&it)) >= 0;)
+        if (!apart(shape, cand, &pl[j])) return 0;
     return 1;
 }
 
@@ -505,9 +382,9 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     floe_gen_body *drawn = malloc((size_t)n * sizeof *drawn), *bodies = malloc((size_t)n * sizeof *bodies);
     size_key *order = malloc((size_t)n * sizeof *order);
     placed *pl = malloc((size_t)n * sizeof *pl);
-    grid g = {0};
+    floe_cell_grid g = {0};
     int rc = 0;
-    if (!drawn || !bodies || !order || !pl || grid_init(&g, d->lo, d->hi, rmax_bound, n)) {
+    if (!drawn || !bodies || !order || !pl || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax_bound, n)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
         goto done;
     }
@@ -544,10 +421,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
             if (shapes_fit(&g, pl, d->shape, &cand)) {
                 bodies[i] = b;
                 pl[i] = cand;
-                int64_t cell = cell_of(&g, b.pos.x, 0) +
-                               g.dim[0] * (cell_of(&g, b.pos.y, 1) + g.dim[1] * cell_of(&g, b.pos.z, 2));
-                g.next[i] = g.head[cell];
-                g.head[cell] = i;
+                floe_cell_grid_insert(&g, i, b.pos);
                 ok = 1;
             }
         }
@@ -570,7 +444,6 @@ done:
     free(bodies);
     free(order);
     free(pl);
-    free(g.head);
-    free(g.next);
+    floe_cell_grid_free(&g);
     return rc;
 }

@@ -1,9 +1,11 @@
 #include "io/io_err.h"
+#include "base/mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -48,6 +50,36 @@ int floe_io_input_file(const char *path, double max_bytes, char *why, size_t len
         return EFBIG;
     }
     return 0;
+}
+
+unsigned char *floe_io_read_all(FILE *f, size_t max_bytes, size_t *len, int *err_no) {
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0;
+    *err_no = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max_bytes) {
+                *err_no = EFBIG;
+                break;
+            }
+            if (!floe__grow_size((void **)&buf, &cap, cap ? 2 * cap : (size_t)1 << 16, 1)) {
+                *err_no = ENOMEM;
+                break;
+            }
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) *err_no = errno ? errno : EIO;
+            break;
+        }
+    }
+    *len = n;
+    if (*err_no) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 const char *floe_io_quote(char *buf, size_t len, const char *text) {

@@ -4,6 +4,7 @@
 #define FLOE_IO_IO_ERR_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Writes the message into err (errlen bytes, may be NULL) and returns -1. */
 int floe_io_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -20,6 +21,13 @@ int floe_io_open_out(const char *path, int flags, char *err, size_t errlen);
  * file; EFBIG: too large) with the reason in why ("No such file or
  * directory", "it is a character device ..., not a regular file", ...). */
 int floe_io_input_file(const char *path, double max_bytes, char *why, size_t len);
+
+/* Reads the rest of the stream f into a new buffer (free it; not NULL for
+ * an empty file) of *len bytes. A file that fills max_bytes is refused
+ * (EFBIG: it grew after floe_io_input_file checked it). NULL on failure,
+ * with an errno value in *err_no: EFBIG, ENOMEM, or the read error's (EIO
+ * if it has none); *len is then what was read before. */
+unsigned char *floe_io_read_all(FILE *f, size_t max_bytes, size_t *len, int *err_no);
 
 /* Quotes text taken from an input file for a message: 'text', at most
  * FLOE_IO_QUOTE_MAX characters (then "..."), bytes other than printable

@@ -2,6 +2,7 @@
  * what is due at each step and hands the work to the VTK and CSV writers. */
 #define _DEFAULT_SOURCE /* flock(2) */
 #include "output.h"
+#include "base/mem.h"
 #include "io/io_err.h"
 
 #include "csv.h"
@@ -9,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,8 +239,8 @@ static int write_frame(floe_output *o, floe_world *w)
         /* the .pvd names a frame only once its file is complete */
         if (rc || floe_pvd_add(o->pvd[s], t, name, o->err, sizeof o->err)) return -1;
     }
-    if (o->nfr == o->cfr) {
-        size_t nc = o->cfr ? 2 * o->cfr : 64;
+    if (o->nfr == o->cfr) { /* two arrays, one capacity */
+        size_t nc = floe__grown(o->cfr ? o->cfr : 64, o->nfr + 1, SIZE_MAX / sizeof(int64_t));
         int64_t *ns = realloc(o->fr_step, nc * sizeof *ns);
         if (ns) o->fr_step = ns;
         double *nt = realloc(o->fr_time, nc * sizeof *nt);

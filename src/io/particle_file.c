@@ -34,11 +34,6 @@ struct floe_pfile {
     long long rows;
 };
 
-const char *floe_pfile_column_name(pf_column c)
-{
-    return (unsigned)c < PF_NCOLS ? col_names[c] : "?";
-}
-
 /* ---- messages ---------------------------------------------------------------- */
 
 /* Character column (1-based) of byte offset `off` in `line`: UTF-8

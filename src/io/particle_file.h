@@ -37,9 +37,6 @@ typedef struct pf_row {
 
 typedef struct floe_pfile floe_pfile;
 
-/* Column name as written in the header ("x", "radius", "material" ...). */
-const char *floe_pfile_column_name(pf_column c);
-
 /* Opens `path` and reads its header. On failure returns NULL with a message
  * in err: if the file cannot be opened or read, *os_errno is set (non-zero)
  * and err is "path: cannot open: <strerror>"; otherwise *os_errno is 0 and

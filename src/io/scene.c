@@ -598,7 +598,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     free(c.file_rows);
     free(c.src);
     sy_free(&d);
-    tmp.warnings = c.warnings; /* owned by the scene */
+    tmp.warnings = c.warnings.s; /* owned by the scene */
     if (rc) {
         free(tmp.warnings);
         if (tmp.world)

@@ -4,6 +4,7 @@
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
 #include "scene_internal.h"
+#include "base/vec.h"
 #include "generate.h"
 #include "particle_file.h"
 
@@ -35,14 +36,8 @@ static int added(scene_ctx *c, sy_node *at, const char *where, int id)
     if (id < 0)
         return scene_world_error(c, at, where);
     if (!c->n_src || c->src[c->n_src - 1].node != at) {
-        if (c->n_src == c->cap_src) {
-            int cap = c->cap_src ? 2 * c->cap_src : 64;
-            scene_src *a = realloc(c->src, sizeof *a * (size_t)cap);
-            if (!a)
-                return sy_error(c->d, at, "out of memory");
-            c->src = a;
-            c->cap_src = cap;
-        }
+        if (!floe__grow((void **)&c->src, &c->cap_src, c->n_src + 1, sizeof *c->src))
+            return sy_error(c->d, at, "out of memory");
         c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
     }
     c->added++;
@@ -107,13 +102,6 @@ static int scene_file_path(scene_ctx *c, sy_node *n, const char *where, const ch
     if (k < 0 || (size_t)k >= len)
         return sy_error(c->d, n, "%s: path longer than %zu characters", where, len - 1);
     return 0;
-}
-
-static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static double vdot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
 /* Every coordinate within the scene's limit (SY_MAX_COORD). */
@@ -251,14 +239,8 @@ static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint3
  * checks that it reads the same numbers. */
 static int push_file_rows(scene_ctx *c, sy_node *at, long long rows)
 {
-    if (c->n_file_rows == c->cap_file_rows) {
-        int cap = c->cap_file_rows ? 2 * c->cap_file_rows : 8;
-        long long *a = realloc(c->file_rows, sizeof *a * (size_t)cap);
-        if (!a)
-            return sy_error(c->d, at, "out of memory");
-        c->file_rows = a;
-        c->cap_file_rows = cap;
-    }
+    if (!floe__grow((void **)&c->file_rows, &c->cap_file_rows, c->n_file_rows + 1, sizeof *c->file_rows))
+        return sy_error(c->d, at, "out of memory");
     c->file_rows[c->n_file_rows++] = rows;
     return 0;
 }
@@ -430,7 +412,7 @@ static int body_capsule(scene_ctx *c, sy_node *item, const char *where)
         floe_vec3 u;
         if (sy_vec3(d, an, scene_path(p, where, "axis"), &u))
             return -1;
-        double len = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+        double len = vlen(u);
         if (!(len > 0) || !isfinite(len))
             return sy_error(d, an, "%s: the direction has zero length", p);
         def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});

@@ -8,6 +8,8 @@
  *   - initial overlaps between spheres: deep ones are errors, small ones
  *     warnings. */
 #include "scene_internal.h"
+#include "base/vec.h"
+#include "io/cell_grid.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +25,6 @@
 #define OVERLAP_WARN 0.01
 #define OVERLAP_WARN_PAIRS 3           /* pairs named in warnings; the rest are counted */
 #define OVERLAP_MAX_TESTS 400000000.0  /* distance tests before the search gives up */
-
-#define PI 3.14159265358979323846
 
 /* ---- time step --------------------------------------------------------------- */
 
@@ -144,17 +144,9 @@ static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double 
         o->warn[k] = p;
 }
 
-static uint64_t cell_hash(int32_t x, int32_t y, int32_t z)
-{
-    uint64_t h = (uint64_t)(uint32_t)x * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t)(uint32_t)y * 0xC2B2AE3D27D4EB4Full;
-    h ^= (uint64_t)(uint32_t)z * 0x165667B19E3779F9ull;
-    return h ^ (h >> 29);
-}
-
-/* Overlapping sphere pairs, found on a hashed grid of cells at least one
- * largest diameter wide. Returns 1 if the search was complete, 0 if it gave
- * up (too many close spheres to test), -1 if out of memory. */
+/* Overlapping sphere pairs, found on a grid of cells at least one largest
+ * diameter wide. Returns 1 if the search was complete, 0 if it gave up (too
+ * many close spheres to test), -1 if out of memory. */
 static int find_overlaps(const floe_world *w, overlaps *o)
 {
     int np = floe_particle_count(w), n = 0;
@@ -172,59 +164,32 @@ static int find_overlaps(const floe_world *w, overlaps *o)
         }
     if (n < 2)
         return 1;
-    /* cells: at least a diameter, and few enough per axis for int32 (coordinates are bounded) */
-    double span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
-    double h = fmax(2 * rmax, span / 1e9);
-    size_t nslot = 1;
-    while (nslot < 2 * (size_t)n)
-        nslot *= 2;
-    int32_t *cell = malloc(sizeof *cell * 3 * (size_t)np);
-    int *next = malloc(sizeof *next * (size_t)np), *head = malloc(sizeof *head * nslot);
-    if (!cell || !next || !head) {
-        free(cell);
-        free(next);
-        free(head);
+    floe_cell_grid g;
+    if (floe_cell_grid_init(&g, lo, hi, 2 * rmax, np))
         return -1;
-    }
-    for (size_t s = 0; s < nslot; s++)
-        head[s] = -1;
-    for (int i = np - 1; i >= 0; i--) { /* chains in ascending id order */
-        if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE)
-            continue;
-        int32_t *ci = cell + 3 * (size_t)i;
-        ci[0] = (int32_t)floor((x[i].x - lo.x) / h);
-        ci[1] = (int32_t)floor((x[i].y - lo.y) / h);
-        ci[2] = (int32_t)floor((x[i].z - lo.z) / h);
-        size_t s = cell_hash(ci[0], ci[1], ci[2]) & (nslot - 1);
-        next[i] = head[s];
-        head[s] = i;
-    }
+    for (int i = np - 1; i >= 0; i--) /* cells in ascending id order */
+        if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
+            floe_cell_grid_insert(&g, i, x[i]);
     double tests = 0;
     int complete = 1;
     for (int i = 0; i < np && complete; i++) {
         if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE)
             continue;
-        const int32_t *ci = cell + 3 * (size_t)i;
-        for (int d = 0; d < 27; d++) {
-            int32_t cx = ci[0] + d % 3 - 1, cy = ci[1] + d / 3 % 3 - 1, cz = ci[2] + d / 9 - 1;
-            for (int j = head[cell_hash(cx, cy, cz) & (nslot - 1)]; j >= 0; j = next[j]) {
-                const int32_t *cj = cell + 3 * (size_t)j;
-                if (j <= i || cj[0] != cx || cj[1] != cy || cj[2] != cz)
-                    continue;
-                tests++;
-                double dx = x[j].x - x[i].x, dy = x[j].y - x[i].y, dz = x[j].z - x[i].z;
-                double dist = sqrt(dx * dx + dy * dy + dz * dz), ov = r[i] + r[j] - dist;
-                if (ov > 0)
-                    note_pair(o, i, j, ov, fmin(r[i], r[j]), dist,
-                              blocked[i] == FLOE_DOF_ALL && blocked[j] == FLOE_DOF_ALL);
-            }
+        floe_cell_iter it;
+        floe_cell_grid_near(&g, x[i], &it);
+        for (int64_t jj; (jj = floe_cell_next(&it)) >= 0;) {
+            int j = (int)jj;
+            if (j <= i)
+                continue;
+            tests++;
+            double dist = vlen(vsub(x[j], x[i])), ov = r[i] + r[j] - dist;
+            if (ov > 0)
+                note_pair(o, i, j, ov, fmin(r[i], r[j]), dist, blocked[i] == FLOE_DOF_ALL && blocked[j] == FLOE_DOF_ALL);
         }
         if (tests > OVERLAP_MAX_TESTS)
             complete = 0;
     }
-    free(cell);
-    free(next);
-    free(head);
+    floe_cell_grid_free(&g);
     return complete;
 }
 
@@ -284,9 +249,9 @@ static int check_material_value(scene_ctx *c, sy_node *n, const char *where, con
     if (!strcmp(key, "tan_phi") && v > 3) {
         char deg[96] = "";
         if (v < 90)
-            snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * PI / 180));
+            snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * FLOE_PI / 180));
         return scene_warn(c, n, "%s = %g is the tangent of a friction angle of %.1f degrees (above 3, 71.6 degrees): "
-                          "was an angle in degrees typed?%s", where, v, atan(v) * 180 / PI, deg);
+                          "was an angle in degrees typed?%s", where, v, atan(v) * 180 / FLOE_PI, deg);
     }
     return 0;
 }

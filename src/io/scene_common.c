@@ -39,16 +39,8 @@ int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
     if (k >= 0 && (size_t)k < sizeof msg)
         vsnprintf(msg + k, sizeof msg - (size_t)k, fmt, ap);
     va_end(ap);
-    size_t len = strlen(msg);
-    char *w = realloc(c->warnings, c->warn_len + len + 2);
-    if (!w)
-        return sy_error(c->d, n, "out of memory");
-    memcpy(w + c->warn_len, msg, len);
-    w[c->warn_len + len] = '\n';
-    w[c->warn_len + len + 1] = 0;
-    c->warnings = w;
-    c->warn_len += len + 1;
-    return 0;
+    floe__buf_printf(&c->warnings, "%s\n", msg);
+    return c->warnings.bad ? sy_error(c->d, n, "out of memory") : 0;
 }
 
 /* Bit-mask parameters (spec->bits lists the bit names) also accept a list of

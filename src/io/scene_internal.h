@@ -7,6 +7,7 @@
 #define FLOE_IO_SCENE_INTERNAL_H
 
 #include <floe/floe_io.h>
+#include "base/mem.h"
 #include "scene_yaml.h"
 #include "stl.h"
 
@@ -54,8 +55,7 @@ typedef struct scene_ctx {
     scene_src *src;            /* particle sources, in id order (pass 1) */
     int n_src, cap_src;
     scene_src_kind src_kind;   /* kind of the particles being added */
-    char *warnings;            /* "file:line:col: warning: ...\n" lines (scene_warn) */
-    size_t warn_len;
+    floe_buf warnings;         /* "file:line:col: warning: ...\n" lines (scene_warn) */
     /* output cadences given explicitly (others get defaults at the end) */
     int set_vtk, set_energy, set_history, set_progress;
 } scene_ctx;

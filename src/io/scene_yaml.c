@@ -1,5 +1,6 @@
 /* Typed, positioned access to a YAML document tree (see scene_yaml.h). */
 #include "scene_yaml.h"
+#include "base/mem.h"
 #include "io/io_err.h"
 
 #include <errno.h>
@@ -67,37 +68,8 @@ static unsigned char *read_file(const char *path, size_t *len, int *err_no)
         return NULL;
     }
     /* sy_load checked the file before; it may still grow while read */
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) {
-            if (ferror(f)) {
-                *err_no = errno ? errno : EIO;
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        if (cap >= SCENE_MAX_FILE_BYTES) {
-            *err_no = EFBIG;
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        unsigned char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            *err_no = ENOMEM;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
+    unsigned char *buf = floe_io_read_all(f, SCENE_MAX_FILE_BYTES, len, err_no);
     fclose(f);
-    *len = n;
     return buf;
 }
 
@@ -224,17 +196,9 @@ static char *text_alloc(sy_doc *d, size_t n)
 /* Grows *arr (elements of `size` bytes) to hold at least n + 1. */
 static int grow(void **arr, size_t *cap, size_t n, size_t size)
 {
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? 2 * *cap : 64;
-    if (nc > UINT32_MAX)
+    if (n >= UINT32_MAX)
         return -1; /* indices are 32-bit; the 1 GiB file limit keeps far below */
-    void *a = realloc(*arr, nc * size);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = nc;
-    return 0;
+    return floe__grow_size(arr, cap, n + 1, size) ? 0 : -1;
 }
 
 typedef struct sy_anchor {

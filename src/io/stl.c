@@ -1,5 +1,6 @@
 /* STL reader (see stl.h). */
 #include "stl.h"
+#include "base/mem.h"
 #include "io/io_err.h"
 #include "io/scene_yaml.h" /* sy_parse_decimal: the number syntax of data files */
 
@@ -217,15 +218,9 @@ static int parse_ascii(const char *name, const unsigned char *buf, size_t len, f
         if (expect(&L, "normal") || read_num(&L, &tmp) || read_num(&L, &tmp) || read_num(&L, &tmp) ||
             expect(&L, "outer") || expect(&L, "loop"))
             goto done;
-        if (n == cap) {
-            size_t nc = cap ? 2 * cap : 64;
-            floe_vec3 *nv = realloc(v, nc * 3 * sizeof *v);
-            if (!nv) {
-                floe_io_err(err, errlen, "%s: out of memory after %zu triangles", name, n);
-                goto done;
-            }
-            v = nv;
-            cap = nc;
+        if (!floe__grow_size((void **)&v, &cap, n + 1, 3 * sizeof *v)) {
+            floe_io_err(err, errlen, "%s: out of memory after %zu triangles", name, n);
+            goto done;
         }
         for (int k = 0; k < 3; k++) {
             floe_vec3 *p = &v[3 * n + (size_t)k];
@@ -300,37 +295,20 @@ int floe_stl_read(const char *path, floe_stl *out, char *err, size_t errlen)
     FILE *f = fopen(path, "rb");
     if (!f)
         return floe_io_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= FLOE_STL_MAX_BYTES) {
-                rc = floe_io_err(err, errlen, "%s: larger than %.0f GiB: as facets its triangles would need more "
-                             "memory than a scene may use (or it is not a regular file)", path,
-                             (double)FLOE_STL_MAX_BYTES / (1 << 30));
-                break;
-            }
-            size_t nc = cap ? 2 * cap : 1 << 16;
-            unsigned char *nb = realloc(buf, nc);
-            if (!nb) {
-                rc = floe_io_err(err, errlen, "%s: out of memory reading %zu bytes", path, len);
-                break;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = floe_io_err(err, errlen, "%s: read error: %s", path, strerror(errno));
-            break;
-        }
-    }
+    size_t len;
+    int rc = 0, e;
+    unsigned char *buf = floe_io_read_all(f, FLOE_STL_MAX_BYTES, &len, &e);
+    if (e == EFBIG)
+        rc = floe_io_err(err, errlen, "%s: larger than %.0f GiB: as facets its triangles would need more memory "
+                         "than a scene may use (or it is not a regular file)", path,
+                         (double)FLOE_STL_MAX_BYTES / (1 << 30));
+    else if (e == ENOMEM)
+        rc = floe_io_err(err, errlen, "%s: out of memory reading %zu bytes", path, len);
+    else if (e)
+        rc = floe_io_err(err, errlen, "%s: read error: %s", path, strerror(e));
     fclose(f);
     if (!rc)
-        rc = floe_stl_parse(path, buf ? buf : (const unsigned char *)"", len, out, err, errlen);
+        rc = floe_stl_parse(path, buf, len, out, err, errlen);
     free(buf);
     return rc;
 }

@@ -6,6 +6,11 @@
  * the buffer go out with two fwrite calls. No per-value formatting, so a
  * 100k-particle frame is a memory copy plus one large write. */
 #include "vtk.h"
+#include "base/mem.h"
+#include "base/vec.h"
+#include "io/body_arrays.h"
+#include "shapes/shape.h"
+#include "io/atomic.h"
 #include "io/io_err.h"
 
 #include <errno.h>
@@ -40,8 +45,7 @@ struct floe_vtk {
     int narr, carr;
     unsigned char *data; /* all appended blocks, headers included */
     size_t dlen, dcap;
-    char *xml;
-    size_t xlen, xcap;
+    floe_buf xml;        /* the XML header */
     int oom;             /* an allocation failed while building this frame */
     int *idx;            /* particle or contact scratch indices */
     size_t idx_cap;
@@ -56,9 +60,7 @@ struct floe_vtk {
 
 struct floe_pvd {
     char *path, *tmp;
-    char *body; /* the <DataSet .../> lines written so far */
-    size_t len, cap;
-    int n;
+    floe_buf body; /* the <DataSet .../> lines written so far */
 };
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -85,18 +87,6 @@ static const char *byte_order(void)
 }
 
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 /* Typed stores into the byte buffer: blocks are not aligned, so go through memcpy. */
 static inline void put_f64(unsigned char *p, size_t i, double x) { memcpy(p + 8 * i, &x, 8); }
 static inline void put_i64(unsigned char *p, size_t i, int64_t x) { memcpy(p + 8 * i, &x, 8); }
@@ -109,35 +99,15 @@ static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == 
  * particle points; a contact line ends at the contact point on them. */
 static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == FLOE_SHAPE_INFCYLINDER; }
 
-static floe_vec3 vsub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static floe_vec3 vscale(floe_vec3 a, double s) { return (floe_vec3){a.x * s, a.y * s, a.z * s}; }
-static floe_vec3 vadd(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static floe_vec3 vcross(floe_vec3 a, floe_vec3 b)
-{
-    return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static double vget(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
-static void vset(floe_vec3 *v, int k, double x)
-{
-    if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x;
-}
-
-/* v rotated by the unit quaternion q (body -> global). */
-static floe_vec3 qrot(floe_quat q, floe_vec3 v)
-{
-    floe_vec3 u = {q.x, q.y, q.z};
-    floe_vec3 t = vscale(vcross(u, v), 2);
-    return vadd(vadd(v, vscale(t, q.w)), vcross(u, t));
-}
-
-/* Half extents along the body axes: a sphere's radius thrice, an
- * ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
+/* Half extents along the body axes (the box in the body's own frame): a
+ * sphere's radius thrice, an ellipsoid's semi-axes, a capsule's
+ * (r + shaft/2, r, r). */
 static floe_vec3 body_half_extents(const floe_world *w, int i)
 {
     double r = floe_radii(w)[i];
     floe_vec3 h = {r, r, r};
     floe_shape_type s = floe_particle_shape(w, i);
-    if (s == FLOE_SHAPE_CAPSULE) h.x += 0.5 * floe_capsule_shaft(w, i);
+    if (s == FLOE_SHAPE_CAPSULE) h = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), qidentity());
     else if (s == FLOE_SHAPE_ELLIPSOID) floe_ellipsoid_semi_axes(w, i, &h);
     return h;
 }
@@ -151,7 +121,7 @@ void floe_vtk_destroy(floe_vtk *v)
     if (!v) return;
     free(v->arr);
     free(v->data);
-    free(v->xml);
+    floe__buf_free(&v->xml);
     free(v->idx);
     free(v->state);
     free(v->seen);
@@ -160,13 +130,20 @@ void floe_vtk_destroy(floe_vtk *v)
     free(v);
 }
 
+static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples);
+
+/* Starts a frame with the arrays every frame has: TimeValue (the name
+ * ParaView's XML readers take as the frame's time) and Step, arrays 0 and
+ * 1, which vtk_commit fills. */
 static void vtk_begin(floe_vtk *v)
 {
     v->narr = 0;
     v->dlen = 0;
-    v->xlen = 0;
+    floe__buf_reset(&v->xml);
     v->oom = 0;
     v->normals = NULL;
+    vtk_decl(v, S_FIELD, "TimeValue", T_F64, 1, 1);
+    vtk_decl(v, S_FIELD, "Step", T_I64, 1, 1);
 }
 
 /* Keeps names to what XML attributes and ParaView's calculator accept. */
@@ -185,12 +162,10 @@ static void clean_name(char *dst, size_t cap, const char *src)
 /* Declares an array; returns its index (or -1 after an allocation failure). */
 static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples)
 {
-    size_t cap = (size_t)v->carr;
-    if (grow((void **)&v->arr, &cap, (size_t)v->narr + 1, sizeof(vtk_array))) {
+    if (!floe__grow((void **)&v->arr, &v->carr, v->narr + 1, sizeof(vtk_array))) {
         v->oom = 1;
         return -1;
     }
-    v->carr = (int)cap;
     vtk_array *a = &v->arr[v->narr];
     clean_name(a->name, sizeof a->name, name);
     a->type = type;
@@ -202,35 +177,35 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
     return v->narr++;
 }
 
-/* Allocates the appended data and writes every block's byte count. */
-static int vtk_commit(floe_vtk *v)
+static inline void put_f64(unsigned char *p, size_t i, double x);
+static inline void put_i64(unsigned char *p, size_t i, int64_t x);
+
+/* Allocates the appended data, writes every block's byte count and the
+ * frame's time and step. */
+static int vtk_commit(floe_vtk *v, const floe_world *w)
 {
     if (v->oom) return -1;
-    if (grow((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
+    if (!floe__grow_size((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
     for (int i = 0; i < v->narr; i++) {
         const vtk_array *a = &v->arr[i];
         uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
         memcpy(v->data + a->offset, &nbytes, 8);
     }
+    put_f64(v->data + v->arr[0].offset + 8, 0, floe_time(w));
+    put_i64(v->data + v->arr[1].offset + 8, 0, floe_step_count(w));
     return 0;
 }
 
 /* Data of array i; valid after vtk_commit. */
 static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].offset + 8; }
 
+static void xml_add(floe_vtk *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void xml_add(floe_vtk *v, const char *fmt, ...)
 {
-    if (v->oom) return;
-    for (;;) {
-        size_t room = v->xcap - v->xlen;
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(v->xml ? v->xml + v->xlen : NULL, v->xml ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) { v->oom = 1; return; }
-        if ((size_t)n < room) { v->xlen += (size_t)n; return; }
-        if (grow((void **)&v->xml, &v->xcap, v->xlen + (size_t)n + 1, 1)) { v->oom = 1; return; }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__buf_vprintf(&v->xml, fmt, ap);
+    va_end(ap);
 }
 
 static void xml_section(floe_vtk *v, int section, const char *tag, const char *indent, int always)
@@ -257,7 +232,8 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
 static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs,
                      const char *comment, char *err, size_t errlen)
 {
-    v->xlen = 0;
+    floe__buf_reset(&v->xml);
+    v->xml.bad = v->oom; /* an array that could not be declared fails the frame too */
     xml_add(v, "<?xml version=\"1.0\"?>\n");
     xml_add(v, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
             type, byte_order());
@@ -272,14 +248,14 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
     xml_section(v, S_LINES, "Lines", "      ", 0);
     xml_section(v, S_POLYS, "Polys", "      ", 0);
     xml_add(v, "    </Piece>\n  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
-    if (v->oom) {
+    if (v->xml.bad) {
         floe_io_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
     FILE *f = open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
     if (!f) return -1;
-    int ok = fwrite(v->xml, 1, v->xlen, f) == v->xlen;
+    int ok = fwrite(v->xml.s, 1, v->xml.len, f) == v->xml.len;
     ok = ok && fwrite(v->data, 1, v->dlen, f) == v->dlen;
     ok = ok && fwrite(tail, 1, sizeof tail - 1, f) == sizeof tail - 1;
     int saved = errno;
@@ -300,17 +276,44 @@ static int oom(char *err, size_t errlen, const char *path)
     return -1;
 }
 
-/* TimeValue is the name ParaView's XML readers take as the frame's time. */
-static void decl_time(floe_vtk *v, int *a_time, int *a_step)
+/* The arrays of every body drawn in the boundaries and shapes frames, in
+ * this order (the particles frame has its own), `n` tuples in `section`. */
+typedef struct body_arrays {
+    int id, shape, mat, grp, vel, angvel;
+} body_arrays;
+
+static body_arrays decl_body(floe_vtk *v, int section, size_t n)
 {
-    *a_time = vtk_decl(v, S_FIELD, "TimeValue", T_F64, 1, 1);
-    *a_step = vtk_decl(v, S_FIELD, "Step", T_I64, 1, 1);
+    body_arrays a;
+    a.id = vtk_decl(v, section, "id", T_I32, 1, n);
+    a.shape = vtk_decl(v, section, "shape", T_I32, 1, n);
+    a.mat = vtk_decl(v, section, "material", T_I32, 1, n);
+    a.grp = vtk_decl(v, section, "groups", T_U32, 1, n);
+    a.vel = vtk_decl(v, section, "velocity", T_F64, 3, n);
+    a.angvel = vtk_decl(v, section, "angular_velocity", T_F64, 3, n);
+    return a;
 }
 
-static void fill_time(floe_vtk *v, const floe_world *w, int a_time, int a_step)
+/* Tuple k of those arrays: body i. */
+static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_world *w, int i)
 {
-    put_f64(vtk_ptr(v, a_time), 0, floe_time(w));
-    put_i64(vtk_ptr(v, a_step), 0, floe_step_count(w));
+    put_i32(vtk_ptr(v, a->id), k, i);
+    put_i32(vtk_ptr(v, a->shape), k, (int32_t)floe_particle_shape(w, i));
+    put_i32(vtk_ptr(v, a->mat), k, floe_particle_materials(w)[i]);
+    put_u32(vtk_ptr(v, a->grp), k, floe_particle_groups(w)[i]);
+    put_vec(vtk_ptr(v, a->vel), k, floe_velocities(w)[i]);
+    put_vec(vtk_ptr(v, a->angvel), k, floe_angular_velocities(w)[i]);
+}
+
+/* Writes a PolyData frame of npts points and nlines lines or npolys polygons. */
+static int write_polydata(floe_vtk *v, const char *path, size_t npts, size_t nlines, size_t npolys,
+                          const char *comment, char *err, size_t errlen)
+{
+    char attrs[192];
+    snprintf(attrs, sizeof attrs,
+             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, nlines, npolys);
+    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
 }
 
 /* ---- particles --------------------------------------------------------- */
@@ -319,14 +322,12 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
                              char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t m = 0;
     for (int i = 0; i < n; i++)
         if (!is_fixed_geometry(floe_particle_shape(w, i))) v->idx[m++] = i;
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
     int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, m);
     int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, m);
@@ -344,17 +345,10 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     int a_conn = vtk_decl(v, S_CELLS, "connectivity", T_I64, 1, m);
     int a_off = vtk_decl(v, S_CELLS, "offsets", T_I64, 1, m);
     int a_types = vtk_decl(v, S_CELLS, "types", T_U8, 1, m);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (m > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const floe_quat *ori = floe_orientations(w);
-        const double *rad = floe_radii(w), *mass = floe_masses(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w), *blk = floe_particle_blocked(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_id = vtk_ptr(v, a_id);
         unsigned char *p_rad = vtk_ptr(v, a_rad), *p_mass = vtk_ptr(v, a_mass);
         unsigned char *p_vel = vtk_ptr(v, a_vel), *p_angvel = vtk_ptr(v, a_angvel);
@@ -365,20 +359,20 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
         unsigned char *p_types = vtk_ptr(v, a_types);
         for (size_t k = 0; k < m; k++) {
             int i = v->idx[k];
-            put_vec(p_pts, k, pos[i]);
+            put_vec(p_pts, k, B.pos[i]);
             put_i32(p_id, k, i);
             put_i32(vtk_ptr(v, a_shape), k, (int32_t)floe_particle_shape(w, i));
-            put_f64(p_rad, k, rad[i]);
+            put_f64(p_rad, k, B.rad[i]);
             put_vec(vtk_ptr(v, a_half), k, body_half_extents(w, i));
-            put_f64(p_mass, k, mass[i]);
-            put_vec(p_vel, k, vel[i]);
-            put_vec(p_angvel, k, angvel[i]);
-            put_vec(p_force, k, force[i]);
-            put_vec(p_torque, k, torque[i]);
-            memcpy(p_ori + 32 * k, &ori[i], 32); /* (w, x, y, z) */
-            put_i32(p_mat, k, mat[i]);
-            put_u32(p_grp, k, grp[i]);
-            put_u32(p_blk, k, blk[i]);
+            put_f64(p_mass, k, B.mass[i]);
+            put_vec(p_vel, k, B.vel[i]);
+            put_vec(p_angvel, k, B.angvel[i]);
+            put_vec(p_force, k, B.force[i]);
+            put_vec(p_torque, k, B.torque[i]);
+            memcpy(p_ori + 32 * k, &B.ori[i], 32); /* (w, x, y, z) */
+            put_i32(p_mat, k, B.mat[i]);
+            put_u32(p_grp, k, B.grp[i]);
+            put_u32(p_blk, k, B.blk[i]);
             put_i64(p_conn, k, (int64_t)k);
             put_i64(p_off, k, (int64_t)k + 1);
             p_types[k] = 1; /* VTK_VERTEX */
@@ -451,12 +445,7 @@ static int build_state_columns(floe_vtk *v)
         }
         base += (size_t)ns;
     }
-    if (maxstate > v->state_cap) {
-        double *s = realloc(v->state, (size_t)maxstate * sizeof *s);
-        if (!s) return -1;
-        v->state = s;
-        v->state_cap = maxstate;
-    }
+    if (!floe__grow((void **)&v->state, &v->state_cap, maxstate, sizeof *v->state)) return -1;
     return ncol;
 }
 
@@ -507,7 +496,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     int nc = floe_contact_count(w);
     if (nc < 0) nc = 0;
     size_t m = (size_t)nc;
-    if (grow((void **)&v->idx, &v->idx_cap, m + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, m + 1, sizeof(int))) return oom(err, errlen, path);
     floe_contact_info ci;
     for (int i = 0; i < nc; i++) {
         int mod = -1;
@@ -519,8 +508,6 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     if (ncol < 0) return oom(err, errlen, path);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, 2 * m);
     int a_a = vtk_decl(v, S_CELLDATA, "id_a", T_I32, 1, m);
     int a_b = vtk_decl(v, S_CELLDATA, "id_b", T_I32, 1, m);
@@ -543,8 +530,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
     for (int c = 0; c < ncol; c++) vtk_decl(v, S_CELLDATA, v->colname[c], T_F64, 1, m);
     int a_conn = vtk_decl(v, S_LINES, "connectivity", T_I64, 1, 2 * m);
     int a_off = vtk_decl(v, S_LINES, "offsets", T_I64, 1, m);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     unsigned char *p_pts = vtk_ptr(v, a_pts), *p_a = vtk_ptr(v, a_a), *p_b = vtk_ptr(v, a_b);
     unsigned char *p_model = vtk_ptr(v, a_model), *p_fn = vtk_ptr(v, a_fn), *p_ft = vtk_ptr(v, a_ft);
@@ -596,10 +582,6 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
             }
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"0\"", 2 * m, m);
     /* The cell array "model" holds registry indices; name them for readers. */
     char comment[1024];
     int len = snprintf(comment, sizeof comment, "model ids:");
@@ -611,7 +593,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
             if (*q == '-') *q = '_'; /* "--" may not appear in an XML comment */
         len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", mod ? "," : "", mod, name);
     }
-    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
+    return write_polydata(v, path, 2 * m, m, 0, comment, err, errlen);
 }
 
 /* ---- boundaries -------------------------------------------------------- */
@@ -634,20 +616,15 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
             if (floe_facet_vertices(w, i, pts) != FLOE_OK) continue;
             np = 3;
         } else {
-            /* box of the rotated body: |R| applied to its half extents */
-            floe_vec3 h = body_half_extents(w, i);
-            floe_vec3 ax[3] = {qrot(ori[i], (floe_vec3){h.x, 0, 0}), qrot(ori[i], (floe_vec3){0, h.y, 0}),
-                               qrot(ori[i], (floe_vec3){0, 0, h.z})};
-            if (s == FLOE_SHAPE_ELLIPSOID) {
-                for (int k = 0; k < 3; k++)
-                    vset(&ext, k, sqrt(vget(ax[0], k) * vget(ax[0], k) + vget(ax[1], k) * vget(ax[1], k) +
-                                       vget(ax[2], k) * vget(ax[2], k)));
-            } else {
-                /* sphere, capsule: segment of half length h.x - r, swept by r */
-                double r = h.y;
-                floe_vec3 u = qrot(ori[i], (floe_vec3){h.x - r, 0, 0});
-                ext = (floe_vec3){fabs(u.x) + r, fabs(u.y) + r, fabs(u.z) + r};
-            }
+            /* the exact box of the rotated body (shapes/shape.h) */
+            double r = floe_radii(w)[i];
+            floe_vec3 semi;
+            if (s == FLOE_SHAPE_ELLIPSOID && floe_ellipsoid_semi_axes(w, i, &semi) == FLOE_OK)
+                ext = floe_ellipsoid_half_extent(semi, ori[i]);
+            else if (s == FLOE_SHAPE_CAPSULE)
+                ext = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), ori[i]);
+            else
+                ext = v3(r, r, r);
             pts[0] = pos[i];
             np = 1;
         }
@@ -655,9 +632,9 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
             if (!isfinite(pts[j].x) || !isfinite(pts[j].y) || !isfinite(pts[j].z)) continue;
             if (!isfinite(ext.x) || !isfinite(ext.y) || !isfinite(ext.z)) ext = (floe_vec3){0, 0, 0};
             for (int k = 0; k < 3; k++) {
-                double x = vget(pts[j], k), e = vget(ext, k);
-                if (!any || x - e < vget(*lo, k)) vset(lo, k, x - e);
-                if (!any || x + e > vget(*hi, k)) vset(hi, k, x + e);
+                double x = vcomp(pts[j], k), e = vcomp(ext, k);
+                if (!any || x - e < vcomp(*lo, k)) vset(lo, k, x - e);
+                if (!any || x + e > vcomp(*hi, k)) vset(hi, k, x + e);
             }
             any = 1;
         }
@@ -665,20 +642,23 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
     return any;
 }
 
-/* Infinite bodies (walls, cylinders) are drawn over the scene's extent plus
- * 10 % of its largest side. */
-static double scene_margin(int have_box, floe_vec3 lo, floe_vec3 hi)
+/* Infinite bodies (walls, cylinders) are drawn over the scene's box
+ * (*have_box: whether there is one; lo, hi: zero if not) plus the margin
+ * returned: 10 % of its largest side. */
+static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, int *have_box)
 {
+    *lo = *hi = v3(0, 0, 0);
+    *have_box = scene_box(w, lo, hi);
     double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, vget(hi, k) - vget(lo, k));
-    return have_box && ext > 0 ? 0.1 * ext : 0.5;
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(*hi, k) - vcomp(*lo, k));
+    return *have_box && ext > 0 ? 0.1 * ext : 0.5;
 }
 
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
                               char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t ncell = 0, npts = 0;
     for (int i = 0; i < n; i++) {
         floe_shape_type s = floe_particle_shape(w, i);
@@ -688,36 +668,23 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
         v->idx[ncell++] = i;
     }
     /* Walls are infinite: draw them over the scene's extent plus 10 %. */
-    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    int have_box = scene_box(w, &lo, &hi);
-    double margin = scene_margin(have_box, lo, hi);
+    floe_vec3 lo, hi;
+    int have_box;
+    double margin = scene_extent(w, &lo, &hi, &have_box);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
     int a_pvel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
-    int a_id = vtk_decl(v, S_CELLDATA, "id", T_I32, 1, ncell);
-    int a_shape = vtk_decl(v, S_CELLDATA, "shape", T_I32, 1, ncell);
-    int a_mat = vtk_decl(v, S_CELLDATA, "material", T_I32, 1, ncell);
-    int a_grp = vtk_decl(v, S_CELLDATA, "groups", T_U32, 1, ncell);
-    int a_vel = vtk_decl(v, S_CELLDATA, "velocity", T_F64, 3, ncell);
-    int a_angvel = vtk_decl(v, S_CELLDATA, "angular_velocity", T_F64, 3, ncell);
+    body_arrays a_body = decl_body(v, S_CELLDATA, ncell);
     int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, ncell);
     int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, ncell);
     int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, npts);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
-    if (vtk_commit(v)) return oom(err, errlen, path);
-    fill_time(v, w, a_time, a_step);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
 
     if (ncell > 0) {
-        const floe_vec3 *pos = floe_positions(w), *vel = floe_velocities(w);
-        const floe_vec3 *angvel = floe_angular_velocities(w);
-        const floe_vec3 *force = floe_forces(w), *torque = floe_torques(w);
-        const double *rad = floe_radii(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w);
+        floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         size_t ip = 0;
@@ -730,49 +697,40 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
                 int k = floe_wall_axis(w, i, &sense);
                 if (k < 0 || k > 2) k = 0;
                 int a1 = (k + 1) % 3, a2 = (k + 2) % 3;
-                double lo1 = (have_box ? vget(lo, a1) : vget(pos[i], a1)) - margin;
-                double hi1 = (have_box ? vget(hi, a1) : vget(pos[i], a1)) + margin;
-                double lo2 = (have_box ? vget(lo, a2) : vget(pos[i], a2)) - margin;
-                double hi2 = (have_box ? vget(hi, a2) : vget(pos[i], a2)) + margin;
+                double lo1 = (have_box ? vcomp(lo, a1) : vcomp(B.pos[i], a1)) - margin;
+                double hi1 = (have_box ? vcomp(hi, a1) : vcomp(B.pos[i], a1)) + margin;
+                double lo2 = (have_box ? vcomp(lo, a2) : vcomp(B.pos[i], a2)) - margin;
+                double hi2 = (have_box ? vcomp(hi, a2) : vcomp(B.pos[i], a2)) + margin;
                 const double c1[4] = {lo1, hi1, hi1, lo1}, c2[4] = {lo2, lo2, hi2, hi2};
                 for (int j = 0; j < 4; j++) {
                     /* counter-clockwise about +axis; reversed for sense -1 so
                      * the quad's normal faces the side contacts come from */
                     int jj = sense < 0 ? 3 - j : j;
-                    pts[j] = pos[i];
+                    pts[j] = B.pos[i];
                     vset(&pts[j], a1, c1[jj]);
                     vset(&pts[j], a2, c2[jj]);
                 }
                 np = 4;
             } else {
-                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = pos[i];
+                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = B.pos[i];
                 np = 3;
             }
             for (int j = 0; j < np; j++, ip++) {
                 put_vec(p_pts, ip, pts[j]);
                 /* rigid-body velocity at the vertex (docs/geometry.md#every-later-step); walls translate only */
-                floe_vec3 pv = vel[i];
-                if (np == 3) pv = vadd(pv, vcross(angvel[i], vsub(pts[j], pos[i])));
+                floe_vec3 pv = B.vel[i];
+                if (np == 3) pv = vadd(pv, vcross(B.angvel[i], vsub(pts[j], B.pos[i])));
                 put_vec(p_pvel, ip, pv);
                 put_i64(p_conn, ip, (int64_t)ip);
             }
             put_i64(p_off, c, (int64_t)ip);
-            put_i32(vtk_ptr(v, a_id), c, i);
-            put_i32(vtk_ptr(v, a_shape), c, (int32_t)floe_particle_shape(w, i));
-            put_i32(vtk_ptr(v, a_mat), c, mat[i]);
-            put_u32(vtk_ptr(v, a_grp), c, grp[i]);
-            put_vec(vtk_ptr(v, a_vel), c, vel[i]);
-            put_vec(vtk_ptr(v, a_angvel), c, angvel[i]);
-            put_vec(vtk_ptr(v, a_force), c, force[i]);
-            put_vec(vtk_ptr(v, a_torque), c, torque[i]);
-            put_f64(vtk_ptr(v, a_thick), c, rad[i]);
+            put_body(v, &a_body, c, w, i);
+            put_vec(vtk_ptr(v, a_force), c, B.force[i]);
+            put_vec(vtk_ptr(v, a_torque), c, B.torque[i]);
+            put_f64(vtk_ptr(v, a_thick), c, B.rad[i]);
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ncell);
-    return vtk_write(v, path, "PolyData", attrs, NULL, err, errlen);
+    return write_polydata(v, path, npts, 0, ncell, NULL, err, errlen);
 }
 
 /* ---- shapes: capsules, ellipsoids, cylinders as surfaces --------------------- */
@@ -848,7 +806,7 @@ static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, in
  * libm differences do not matter here. */
 static void ring_dir(int j, int seg, double *c, double *s)
 {
-    double a = 2 * 3.14159265358979324 * j / seg;
+    double a = 2 * FLOE_PI * j / seg;
     *c = cos(a);
     *s = sin(a);
 }
@@ -867,15 +825,15 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
         floe_ellipsoid_semi_axes(w, i, &a);
         for (int k = -1; k <= ELL_RINGS; k++) {
             int pole = k < 0 || k == ELL_RINGS;
-            double th = 3.14159265358979324 * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
+            double th = FLOE_PI * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
             for (int j = 0; j < (pole ? 1 : ELL_SEG); j++) {
                 double cp, sp;
                 ring_dir(j, ELL_SEG, &cp, &sp);
                 floe_vec3 u = pole ? (floe_vec3){0, 0, k < 0 ? -1 : 1} : (floe_vec3){st * cp, st * sp, ct};
-                floe_vec3 p = {a.x * u.x, a.y * u.y, a.z * u.z}, g = {u.x / a.x, u.y / a.y, u.z / a.z};
-                double gl = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
-                pt[n] = vadd(c, qrot(q, p));
-                nr[n++] = qrot(q, vscale(g, 1 / gl));
+                floe_vec3 p = vmul(a, u), g = {u.x / a.x, u.y / a.y, u.z / a.z};
+                double gl = vlen(g);
+                pt[n] = vadd(c, qrotate(q, p));
+                nr[n++] = qrotate(q, vscale(g, 1 / gl));
             }
         }
     } else if (s == FLOE_SHAPE_CAPSULE) {
@@ -887,23 +845,23 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
             int pole = k < 0 || k == CAP_RINGS;
             int top = k >= half;
             int step = top ? CAP_RINGS - k : k + 1; /* 1 .. half from the pole, 0 at the pole */
-            double al = 0.5 * 3.14159265358979324 * (pole ? 0 : step) / half;
+            double al = 0.5 * FLOE_PI * (pole ? 0 : step) / half;
             double ax = top ? cos(al) : -cos(al), rho = sin(al), x0 = top ? h : -h;
             for (int j = 0; j < (pole ? 1 : CAP_SEG); j++) {
                 double cp, sp;
                 ring_dir(j, CAP_SEG, &cp, &sp);
                 floe_vec3 nb = {ax, rho * cp, rho * sp};
-                pt[n] = vadd(c, qrot(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
-                nr[n++] = qrot(q, nb);
+                pt[n] = vadd(c, qrotate(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
+                nr[n++] = qrotate(q, nb);
             }
         }
     } else {
         /* global axis k: up = e_k, ring plane spanned by e_(k+1), e_(k+2) */
         int k = floe_infcylinder_axis(w, i);
         if (k < 0 || k > 2) k = 0;
-        double r = floe_radii(w)[i], ck = vget(c, k);
+        double r = floe_radii(w)[i], ck = vcomp(c, k);
         double half = fmax(0.5, 2 * r);
-        double z0 = have_box ? vget(lo, k) - margin : ck - half, z1 = have_box ? vget(hi, k) + margin : ck + half;
+        double z0 = have_box ? vcomp(lo, k) - margin : ck - half, z1 = have_box ? vcomp(hi, k) + margin : ck + half;
         for (int ring = 0; ring < CYL_RINGS; ring++) {
             double z = ring == 0 ? z0 : z1;
             for (int j = 0; j < CYL_SEG; j++) {
@@ -925,7 +883,7 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
 int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen)
 {
     int n = floe_particle_count(w);
-    if (grow((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
+    if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t nb = 0, npts = 0, ntri = 0;
     for (int i = 0; i < n; i++) {
         floe_shape_type s = floe_particle_shape(w, i);
@@ -936,31 +894,20 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
         ntri += t;
         v->idx[nb++] = i;
     }
-    floe_vec3 lo = {0, 0, 0}, hi = {0, 0, 0};
-    int have_box = scene_box(w, &lo, &hi);
-    double margin = scene_margin(have_box, lo, hi);
+    floe_vec3 lo, hi;
+    int have_box;
+    double margin = scene_extent(w, &lo, &hi, &have_box);
 
     vtk_begin(v);
-    int a_time, a_step;
-    decl_time(v, &a_time, &a_step);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
     int a_nrm = vtk_decl(v, S_POINTDATA, "normals", T_F64, 3, npts);
-    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, npts);
-    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, npts);
-    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, npts);
-    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, npts);
-    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
-    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, npts);
+    body_arrays a_body = decl_body(v, S_POINTDATA, npts);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, 3 * ntri);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ntri);
-    if (vtk_commit(v)) return oom(err, errlen, path);
+    if (vtk_commit(v, w)) return oom(err, errlen, path);
     v->normals = "normals";
-    fill_time(v, w, a_time, a_step);
 
     if (nb > 0) {
-        const floe_vec3 *vel = floe_velocities(w), *angvel = floe_angular_velocities(w);
-        const int *mat = floe_particle_materials(w);
-        const uint32_t *grp = floe_particle_groups(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_nrm = vtk_ptr(v, a_nrm);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         floe_vec3 pt[2 + CYL_RINGS * CYL_SEG + ELL_RINGS * ELL_SEG + CAP_RINGS * CAP_SEG];
@@ -973,12 +920,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
             for (size_t k = 0; k < np; k++) {
                 put_vec(p_pts, ip + k, pt[k]);
                 put_vec(p_nrm, ip + k, nr[k]);
-                put_i32(vtk_ptr(v, a_id), ip + k, i);
-                put_i32(vtk_ptr(v, a_shape), ip + k, (int32_t)s);
-                put_i32(vtk_ptr(v, a_mat), ip + k, mat[i]);
-                put_u32(vtk_ptr(v, a_grp), ip + k, grp[i]);
-                put_vec(vtk_ptr(v, a_vel), ip + k, vel[i]);
-                put_vec(vtk_ptr(v, a_angvel), ip + k, angvel[i]);
+                put_body(v, &a_body, ip + k, w, i);
             }
             int seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
             int rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
@@ -988,11 +930,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
             ip += np;
         }
     }
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
-             "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, ntri);
-    return vtk_write(v, path, "PolyData", attrs, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
+    return write_polydata(v, path, npts, 0, ntri, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
 }
 
 /* ---- .pvd collections -------------------------------------------------- */
@@ -1008,9 +946,7 @@ floe_pvd *floe_pvd_create(const char *path)
         floe_pvd_destroy(p);
         return NULL;
     }
-    memcpy(p->path, path, n + 1);
-    memcpy(p->tmp, path, n);
-    memcpy(p->tmp + n, ".tmp", 5);
+    memcpy(p->path, path, n + 1); /* p->tmp: PATH.tmp, named by floe_io_replace_begin */
     return p;
 }
 
@@ -1019,11 +955,9 @@ void floe_pvd_destroy(floe_pvd *p)
     if (!p) return;
     free(p->path);
     free(p->tmp);
-    free(p->body);
+    floe__buf_free(&p->body);
     free(p);
 }
-
-int floe_pvd_count(const floe_pvd *p) { return p ? p->n : 0; }
 
 int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
 {
@@ -1034,11 +968,8 @@ int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_
         floe_io_err(err, errlen, "%s: file name too long", p->path);
         return -1;
     }
-    if (grow((void **)&p->body, &p->cap, p->len + (size_t)len + 1, 1)) return oom(err, errlen, p->path);
-    memcpy(p->body + p->len, line, (size_t)len + 1);
-    p->len += (size_t)len;
-    p->n++;
-    return 0;
+    floe__buf_append(&p->body, line, (size_t)len);
+    return p->body.bad ? oom(err, errlen, p->path) : 0;
 }
 
 int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
@@ -1049,30 +980,22 @@ int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t e
 
 int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
 {
-    /* Readers see either the old or the new complete collection. A leftover
-     * temporary (or a link in its place) is replaced, never written through. */
-    unlink(p->tmp);
+    /* Readers see either the old or the new complete collection (atomic.h).
+     * Not synced: it is rewritten after every frame, and the frames it
+     * names are not synced either. */
+    if (floe_io_replace_begin(p->path, p->tmp, strlen(p->path) + 5, err, errlen)) return -1;
     FILE *f = open_out(p->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
     if (!f) return -1;
     int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
                         "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
                         "  <Collection>\n", byte_order()) > 0;
-    ok = ok && (p->len == 0 || fwrite(p->body, 1, p->len, f) == p->len); /* an empty collection has no body */
+    ok = ok && (p->body.len == 0 || fwrite(p->body.s, 1, p->body.len, f) == p->body.len); /* an empty collection has no body */
     ok = ok && fputs("  </Collection>\n</VTKFile>\n", f) >= 0;
     int saved = errno;
     if (fclose(f) != 0 && ok) {
         ok = 0;
         saved = errno;
     }
-    if (!ok) {
-        floe_io_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
-        remove(p->tmp);
-        return -1;
-    }
-    if (rename(p->tmp, p->path) != 0) {
-        floe_io_err(err, errlen, "cannot rename %s to %s: %s", p->tmp, p->path, strerror(errno));
-        remove(p->tmp);
-        return -1;
-    }
-    return 0;
+    if (!ok) floe_io_err(err, errlen, "error writing %s: %s", p->tmp, strerror(saved));
+    return floe_io_replace_finish(p->tmp, p->path, ok, 0, err, errlen);
 }

@@ -48,7 +48,6 @@ int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t e
 /* Rebuilding a collection (resumed run): append entries, then write once. */
 int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen);
 int floe_pvd_write(floe_pvd *p, char *err, size_t errlen);
-int floe_pvd_count(const floe_pvd *p);
 void floe_pvd_destroy(floe_pvd *p);
 
 #endif

@@ -11,11 +11,20 @@ void floe_capsule_mass(double r, double s, double rho, double *mass, vec3 *inert
     *inertia = v3(ix, iy, iy);
 }
 
+void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1) {
+    vec3 half = qrotate(q, v3(0.5 * shaft, 0, 0));
+    *p0 = vsub(c, half);
+    *p1 = vadd(c, half);
+}
+
 /* The capsule's axis segment, global: centre +- half. */
 void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1) {
-    vec3 half = qrotate(w->ori[id], v3(0.5 * w->capsules[w->shape_idx[id]].shaft, 0, 0));
-    *p0 = vsub(w->pos[id], half);
-    *p1 = vadd(w->pos[id], half);
+    floe_capsule_axis(w->pos[id], w->ori[id], w->capsules[w->shape_idx[id]].shaft, p0, p1);
+}
+
+vec3 floe_capsule_half_extent(double radius, double shaft, quat q) {
+    vec3 ax = qrotate(q, v3(0.5 * shaft, 0, 0));
+    return v3(fabs(ax.x) + radius, fabs(ax.y) + radius, fabs(ax.z) + radius);
 }
 
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b) {
@@ -23,6 +32,30 @@ vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b) {
     double l2 = vlen2(ab), t = l2 > 0 ? vdot(vsub(p, a), ab) / l2 : 0;
     t = t < 0 ? 0 : (t > 1 ? 1 : t);
     return vmadd(a, ab, t);
+}
+
+/* The minimum is either at an end of one segment (four point-segment
+ * distances) or at an interior pair, where it is the distance of the two
+ * lines. The line distance is used only when the interior parameters are
+ * inside; near the border an error in them can only make the result
+ * smaller. */
+double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1) {
+    double d2 = vlen2(vsub(floe_closest_on_segment(p0, q0, q1), p0));
+    d2 = fmin(d2, vlen2(vsub(floe_closest_on_segment(p1, q0, q1), p1)));
+    d2 = fmin(d2, vlen2(vsub(floe_closest_on_segment(q0, p0, p1), q0)));
+    d2 = fmin(d2, vlen2(vsub(floe_closest_on_segment(q1, p0, p1), q1)));
+    vec3 d1 = vsub(p1, p0), e1 = vsub(q1, q0), r = vsub(p0, q0);
+    double a = vdot(d1, d1), b = vdot(d1, e1), e = vdot(e1, e1), c = vdot(d1, r), f = vdot(e1, r);
+    double den = a * e - b * b;
+    if (den > 1e-14 * a * e && a > 0 && e > 0) {
+        double s = (b * f - c * e) / den, t = (a * f - b * c) / den;
+        if (s > 0 && s < 1 && t > 0 && t < 1) {
+            vec3 n = vcross(d1, e1);
+            double rn = vdot(r, n);
+            d2 = fmin(d2, rn * rn / vdot(n, n));
+        }
+    }
+    return d2;
 }
 
 /* Closest points of segments [p0,p1] and [q0,q1]. Parallel segments have a

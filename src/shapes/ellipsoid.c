@@ -13,6 +13,12 @@ void floe_ellipsoid_mass(vec3 s, double rho, double *mass, vec3 *inertia) {
                   0.2 * m * (s.x * s.x + s.y * s.y));
 }
 
+vec3 floe_ellipsoid_half_extent(vec3 s, quat q) {
+    vec3 e0 = qrotate(q, v3(s.x, 0, 0)), e1 = qrotate(q, v3(0, s.y, 0)), e2 = qrotate(q, v3(0, 0, s.z));
+    return v3(sqrt(e0.x * e0.x + e1.x * e1.x + e2.x * e2.x), sqrt(e0.y * e0.y + e1.y * e1.y + e2.y * e2.y),
+              sqrt(e0.z * e0.z + e1.z * e1.z + e2.z * e2.z));
+}
+
 /* ---- an ellipsoid in global coordinates ---------------------------------- */
 
 typedef struct ell {

@@ -66,12 +66,26 @@ floe_collide_fn floe_collide_sphere_capsule, floe_collide_capsule_capsule, floe_
 /* ellipsoid.c */
 floe_collide_fn floe_collide_sphere_ellipsoid, floe_collide_capsule_ellipsoid, floe_collide_ellipsoid_ellipsoid,
     floe_collide_wall_ellipsoid, floe_collide_facet_ellipsoid, floe_collide_infcyl_ellipsoid;
+/* The axis segment of a capsule centred at c in orientation q: c -+ q (shaft/2, 0, 0). */
+void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1);
 void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1);
+/* Half extents of the axis-aligned box around a body in orientation q
+ * (exact): what the broad phase, the packing generator and the VTK scene
+ * extent use. A capsule: its rotated half shaft, plus the radius. */
+vec3 floe_capsule_half_extent(double radius, double shaft, quat q);
+/* An ellipsoid: sqrt(sum over body axes k of (q a_k e_k)^2) per global axis. */
+vec3 floe_ellipsoid_half_extent(vec3 semi, quat q);
 /* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
 int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
                        floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
 void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
+/* Squared distance between the segments [p0, p1] and [q0, q1], for
+ * placement tests: rounding can only make it smaller than the true one, so
+ * a test "apart if > limit" errs on the safe side. floe_closest_segments
+ * serves contacts instead: it picks the pair of points that keeps a
+ * contact point steady (the middle of the overlap of parallel segments). */
+double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1);
 /* Closest point on triangle (v0,v1,v2) to p. */
 vec3 floe_closest_on_triangle(vec3 p, vec3 v0, vec3 v1, vec3 v2);
 /* Facet vertices in global coordinates. */
