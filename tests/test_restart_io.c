@@ -116,6 +116,31 @@ static void check_deterministic(const char *scene) {
     REPORT("restart files of two identical runs identical byte for byte: %s\n", same ? "yes" : "NO");
 }
 
+/* Issue 12.11: a link planted at the restart writer's temporary name is
+ * replaced, never written through. */
+static void check_tmp_link(const char *scene) {
+    char dir[400], log[400], victim[400], link[500], fin[500];
+    path_in(dir, sizeof dir, tmp, "link");
+    path_in(log, sizeof log, tmp, "link.log");
+    path_in(victim, sizeof victim, tmp, "victim.txt");
+    /* a fresh run clears the directory; a resumed one writes into it as it is */
+    const char *first[] = {"floe", "run", scene, "--out", dir, "--restart-every", "20", "--stop-at", "20", NULL};
+    CHECK(cli(first, log, 0) == 0);
+    check_write_file(victim, "keep me\n");
+    path_in(link, sizeof link, dir, ".restart_000000000040.h5.tmp");
+    CHECK(symlink(victim, link) == 0);
+    const char *resume[] = {"floe", "resume", dir, NULL};
+    CHECK(cli(resume, log, 0) == 0);
+    char *text = check_slurp(victim, NULL);
+    int kept = text && !strcmp(text, "keep me\n");
+    CHECK(kept);
+    free(text);
+    struct stat st;
+    path_in(fin, sizeof fin, dir, "restart_000000000040.h5");
+    CHECK(lstat(fin, &st) == 0 && S_ISREG(st.st_mode));
+    REPORT("link at the restart temporary: target kept: %s\n", kept ? "yes" : "NO");
+}
+
 /* Issue 12.2: a restart write that meets a full disk. */
 static void check_disk_full(const char *scene) {
     char dir[400], log[400], p[500];
@@ -240,6 +265,7 @@ int main(void) {
     check_write_tmp(tmp, "scene.yaml", scene_text, scene, sizeof scene);
     check_deterministic(scene);
     check_disk_full(scene);
+    check_tmp_link(scene);
     check_resume_alone(scene);
     if (!check_failures) {
         char cmd[600];

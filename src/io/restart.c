@@ -11,6 +11,7 @@
 #include "restart.h"
 
 #include "core/world.h"
+#include "io/atomic.h"
 #include "io/csv.h"
 #include "io/io_err.h"
 #include "io/restart_check.h"
@@ -870,8 +871,9 @@ static const char *write_error(int e) {
 
 /* Writes the image to `path` and fsyncs it; on failure the file is removed. */
 static int write_image(h5 *c, const image *im) {
-    int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(c, "cannot create: %s", strerror(errno));
+    /* never through a link: floe_restart_save removes its temporary first */
+    int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) return fail(c, "cannot create: %s", errno == ELOOP ? "it is a symbolic link" : strerror(errno));
     size_t off = 0;
     int e = 0;
     while (off < im->size && !e) {
@@ -1709,14 +1711,6 @@ int floe_restart_list(const char *dir, char (*paths)[4096], int max) {
     return n;
 }
 
-static int sync_path(const char *path, int flags) {
-    int fd = open(path, flags | O_CLOEXEC);
-    if (fd < 0) return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
 int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen,
                       char *err, size_t errlen) {
     char final[4096], tmp[4160];
@@ -1725,18 +1719,13 @@ int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r
         snprintf(err, errlen, "%s: path too long", dir);
         return -1;
     }
+    /* a hidden temporary (the rotation below finds those of killed writes);
+     * whatever is at its name, a leftover or a link, is replaced */
     snprintf(tmp, sizeof tmp, "%s/.%s_%012" PRId64 ".h5.tmp", dir, prefix, step);
+    remove(tmp);
     /* a complete file appears under its final name, or nothing does */
-    if (floe_restart_write(tmp, r, err, errlen) != 0) {
-        remove(tmp);
-        return -1;
-    }
-    if (rename(tmp, final) != 0) { /* floe_restart_write fsynced it */
-        snprintf(err, errlen, "cannot finish %s: %s", final, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    sync_path(dir, O_RDONLY | O_DIRECTORY);
+    int ok = floe_restart_write(tmp, r, err, errlen) == 0;
+    if (floe_io_replace_finish(tmp, final, ok, FLOE_IO_DURABLE, err, errlen) != 0) return -1;
     if (path && pathlen) snprintf(path, pathlen, "%s", final);
     if (strcmp(prefix, "restart") != 0) return 0;
     /* keep the two newest; drop temporaries of writes that were killed */
