@@ -211,10 +211,10 @@ static int parse_seconds(const char *opt, const char *s, double *out) {
 
 /* Options shared by run and resume. */
 typedef struct opts {
-    const char *path;          /* scene (run) or restart file or directory (resume) */
+    const char *path; /* scene (run) or restart file or directory (resume) */
     const char *dir;
     long long threads, steps, restart_every, stop_at, warmup;
-    double time;               /* --time, or 0 */
+    double time; /* --time, or 0 */
 } opts;
 
 static const char *const option_names[] = {"--out",    "--threads",       "--steps",  "--time",
@@ -288,7 +288,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o) {
         return 0;
     }
     if (!o->path) {
-        fprintf(stderr, "floe %s: no %s given (see floe --help)\n", cmd, run ? "scene file" : "output directory or restart file");
+        fprintf(stderr, "floe %s: no %s given (see floe --help)\n", cmd,
+                run ? "scene file" : "output directory or restart file");
         return 0;
     }
     return 1;
@@ -300,12 +301,12 @@ typedef struct session {
     floe_scene *sc;
     floe_output *out;
     const char *dir;
-    int64_t total;             /* steps of the whole run; an estimate when on_time */
-    double duration;           /* > 0: the run was asked for in simulated seconds */
-    int on_time;               /* it ends on simulated time (dt: auto), not at step `total` */
+    int64_t total;   /* steps of the whole run; an estimate when on_time */
+    double duration; /* > 0: the run was asked for in simulated seconds */
+    int on_time;     /* it ends on simulated time (dt: auto), not at step `total` */
     int64_t restart_every;
-    int64_t last_restart;      /* step of the newest restart file of this run (-1: none) */
-    char restart_path[4096];   /* ... and its path ("": none) */
+    int64_t last_restart;    /* step of the newest restart file of this run (-1: none) */
+    char restart_path[4096]; /* ... and its path ("": none) */
 } session;
 
 /* Where the run ends: at step `steps`, or after `duration` seconds (> 0).
@@ -320,7 +321,8 @@ static void set_end(session *s, int64_t steps, double duration) {
     if (!(s->duration > 0)) s->total = steps;
     else if (!s->on_time) s->total = steps_for(s->sc, duration);
     else {
-        int64_t step = floe_step_count(w), rest = duration > floe_time(w) ? steps_for(s->sc, duration - floe_time(w)) : 0;
+        int64_t step = floe_step_count(w),
+                rest = duration > floe_time(w) ? steps_for(s->sc, duration - floe_time(w)) : 0;
         s->total = rest > INT64_MAX - step ? INT64_MAX : step + rest;
     }
 }
@@ -340,8 +342,7 @@ static double fraction(const session *s, const floe_world *w) {
 
 /* "N steps" or "~N steps (dt: auto, estimate) to t = T s". */
 static const char *describe_end(const session *s, char *buf, size_t n) {
-    if (s->on_time)
-        snprintf(buf, n, "~%lld steps (dt: auto, estimate) to t = %g s", (long long)s->total, s->duration);
+    if (s->on_time) snprintf(buf, n, "~%lld steps (dt: auto, estimate) to t = %g s", (long long)s->total, s->duration);
     else snprintf(buf, n, "%lld steps", (long long)s->total);
     return buf;
 }
@@ -353,8 +354,10 @@ static int check_end(const session *s, const opts *o, int resuming) {
     floe_world *w = s->sc->world;
     long long step = floe_step_count(w);
     if (resuming && o->steps >= 0 && o->steps < step) {
-        fprintf(stderr, "%s: --steps %lld is before the current step %lld (--steps is the run's whole length, "
-                        "counted from step 0)\n", cmd, o->steps, step);
+        fprintf(stderr,
+                "%s: --steps %lld is before the current step %lld (--steps is the run's whole length, "
+                "counted from step 0)\n",
+                cmd, o->steps, step);
         return 0;
     }
     if (resuming && o->time > 0 && (s->on_time ? !(o->time > floe_time(w)) : s->total < step)) {
@@ -372,8 +375,10 @@ static int check_end(const session *s, const opts *o, int resuming) {
         return 0;
     }
     if (!s->on_time && o->stop_at > s->total) {
-        fprintf(stderr, "%s: --stop-at %lld is after the run's end at step %lld, so it would never take effect "
-                        "(give --steps or --time to make the run longer)\n", cmd, o->stop_at, (long long)s->total);
+        fprintf(stderr,
+                "%s: --stop-at %lld is after the run's end at step %lld, so it would never take effect "
+                "(give --steps or --time to make the run longer)\n",
+                cmd, o->stop_at, (long long)s->total);
         return 0;
     }
     return 1;
@@ -415,8 +420,9 @@ static void say_how_to_continue(const session *s, int64_t step) {
         fprintf(stderr, "floe: the newest restart file is %s (step %lld): floe resume %s continues from there\n",
                 s->restart_path, (long long)s->last_restart, s->dir);
     else
-        fprintf(stderr, "floe: no restart file exists, so this run cannot be continued; run with --restart-every N "
-                        "(a restart file every N steps and on Ctrl-C) to be able to continue with floe resume %s\n",
+        fprintf(stderr,
+                "floe: no restart file exists, so this run cannot be continued; run with --restart-every N "
+                "(a restart file every N steps and on Ctrl-C) to be able to continue with floe resume %s\n",
                 s->dir);
 }
 
@@ -496,7 +502,8 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
                     (long long)s->last_restart);
     }
     if (stopped)
-        fprintf(stderr, "floe: stopped at step %lld as asked; continue with: floe resume %s\n", (long long)step, s->dir);
+        fprintf(stderr, "floe: stopped at step %lld as asked; continue with: floe resume %s\n", (long long)step,
+                s->dir);
     else if (finished && stop_at >= 0)
         fprintf(stderr, "floe: the run reached its end at step %lld (t = %.9g s) before --stop-at %lld\n",
                 (long long)step, floe_time(w), stop_at);
@@ -507,9 +514,10 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     }
     s->out = NULL;
     double t1 = now(), el = t1 - t0;
-    fprintf(stderr, "floe: %lld step%s%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
-            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el, el > 0 ? done * (double)floe_particle_count(w) / el : 0,
-            (long long)step, floe_time(w), s->dir);
+    fprintf(stderr,
+            "floe: %lld step%s%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
+            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el,
+            el > 0 ? done * (double)floe_particle_count(w) / el : 0, (long long)step, floe_time(w), s->dir);
     if (warmup > 0 && t_warm >= 0 && done > warmup)
         fprintf(stderr, "floe: after %lld warm-up steps: %lld steps in %.3f s (%.3g particle-steps/s)\n", warmup,
                 (long long)(done - warmup), t1 - t_warm,
@@ -607,7 +615,7 @@ static int cmd_resume(int argc, char **argv) {
     const char *why = NULL;
     if (r.stopped) why = "it holds the state of a run that blew up (resume from a restart_*.h5 instead)";
     else if (!r.has_output) why = "it has no output counters (not written by floe run)";
-    session s = {&r.scene, NULL, dir, 0, 0, 0, o.restart_every >= 0 ? o.restart_every : r.restart_every,
+    session s = {&r.scene,           NULL, dir, 0, 0, 0, o.restart_every >= 0 ? o.restart_every : r.restart_every,
                  floe_step_count(w), ""};
     snprintf(s.restart_path, sizeof s.restart_path, "%s", files[got]);
     /* the run's end: as the restart file records it, or moved by --steps / --time */
@@ -674,6 +682,7 @@ int main(int argc, char **argv) {
     }
     static const char *const commands[] = {"run", "resume", "check", "--help", "--version"};
     char hint[96];
-    fprintf(stderr, "floe: unknown command '%s'%s (see floe --help)\n", cmd, did_you_mean(cmd, commands, 5, hint, sizeof hint));
+    fprintf(stderr, "floe: unknown command '%s'%s (see floe --help)\n", cmd,
+            did_you_mean(cmd, commands, 5, hint, sizeof hint));
     return 2;
 }

@@ -10,21 +10,40 @@
 
 static int check_failures = 0;
 
-#define CHECK(cond) do { if (!(cond)) { check_failures++; \
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            check_failures++;                                                        \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
+    } while (0)
 
 /* |got - want| <= tol (absolute). */
-#define CHECK_NEAR(got, want, tol) do { double g_ = (got), w_ = (want), t_ = (tol); \
-    if (!(fabs(g_ - w_) <= t_)) { check_failures++; \
-    fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g +- %.3g\n", __FILE__, __LINE__, #got, g_, w_, t_); } } while (0)
+#define CHECK_NEAR(got, want, tol)                                                                                \
+    do {                                                                                                          \
+        double g_ = (got), w_ = (want), t_ = (tol);                                                               \
+        if (!(fabs(g_ - w_) <= t_)) {                                                                             \
+            check_failures++;                                                                                     \
+            fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g +- %.3g\n", __FILE__, __LINE__, #got, g_, w_, t_); \
+        }                                                                                                         \
+    } while (0)
 
 /* relative error <= rel */
-#define CHECK_REL(got, want, rel) do { double g_ = (got), w_ = (want), r_ = (rel); \
-    if (!(fabs(g_ - w_) <= r_ * fabs(w_))) { check_failures++; \
-    fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g (rel %.3g, got rel %.3g)\n", __FILE__, __LINE__, \
-            #got, g_, w_, r_, fabs(g_ - w_) / fabs(w_)); } } while (0)
+#define CHECK_REL(got, want, rel)                                                                                     \
+    do {                                                                                                              \
+        double g_ = (got), w_ = (want), r_ = (rel);                                                                   \
+        if (!(fabs(g_ - w_) <= r_ * fabs(w_))) {                                                                      \
+            check_failures++;                                                                                         \
+            fprintf(stderr, "%s:%d: %s = %.12g, expected %.12g (rel %.3g, got rel %.3g)\n", __FILE__, __LINE__, #got, \
+                    g_, w_, r_, fabs(g_ - w_) / fabs(w_));                                                            \
+        }                                                                                                             \
+    } while (0)
 
-#define REPORT(...) do { printf(__VA_ARGS__); fflush(stdout); } while (0)
+#define REPORT(...)          \
+    do {                     \
+        printf(__VA_ARGS__); \
+        fflush(stdout);      \
+    } while (0)
 
 /* Whole file in a NUL-terminated buffer (free it); NULL if unreadable. */
 static inline char *check_slurp(const char *path, size_t *len) {
@@ -53,8 +72,7 @@ static inline void check_write_file(const char *path, const char *text) {
 }
 
 /* Writes `text` to dir/name; returns the path, built in path[len]. */
-static inline const char *check_write_tmp(const char *dir, const char *name, const char *text, char *path,
-                                          size_t len) {
+static inline const char *check_write_tmp(const char *dir, const char *name, const char *text, char *path, size_t len) {
     snprintf(path, len, "%s/%s", dir, name);
     check_write_file(path, text);
     return path;

@@ -47,12 +47,20 @@ static void test_world_defs(void) {
     floe_world_def zero = {0};
     CHECK(floe_world_create(&zero) == NULL);
     SAYS(floe_create_error(), "floe_world_create", "floe_default_world_def");
-    struct { const char *key; floe_world_def d; } bad[] = {
-        {"dt", floe_default_world_def()},         {"dt_safety", floe_default_world_def()},
-        {"dyn_dt_period", floe_default_world_def()}, {"damping", floe_default_world_def()},
-        {"skin", floe_default_world_def()},       {"legacy_lens", floe_default_world_def()},
-        {"threads", floe_default_world_def()},    {"renorm_period", floe_default_world_def()},
-        {"dimension", floe_default_world_def()},  {"gravity", floe_default_world_def()},
+    struct {
+        const char *key;
+        floe_world_def d;
+    } bad[] = {
+        {"dt", floe_default_world_def()},
+        {"dt_safety", floe_default_world_def()},
+        {"dyn_dt_period", floe_default_world_def()},
+        {"damping", floe_default_world_def()},
+        {"skin", floe_default_world_def()},
+        {"legacy_lens", floe_default_world_def()},
+        {"threads", floe_default_world_def()},
+        {"renorm_period", floe_default_world_def()},
+        {"dimension", floe_default_world_def()},
+        {"gravity", floe_default_world_def()},
     };
     bad[0].d.dt = NAN;
     bad[1].d.dt_safety = 0;

@@ -51,8 +51,9 @@ static floe_world *run(const variant *v, int batch_off, int *batched) {
     uint64_t seed = 7;
     for (int i = 0; i < floe_particle_count(w); i++)
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
-            floe_set_velocity(w, i, (floe_vec3){v->stir * (pile_rand(&seed) - 0.5), v->stir * (pile_rand(&seed) - 0.5),
-                                                v->stir * (pile_rand(&seed) - 0.5)});
+            floe_set_velocity(w, i,
+                              (floe_vec3){v->stir * (pile_rand(&seed) - 0.5), v->stir * (pile_rand(&seed) - 0.5),
+                                          v->stir * (pile_rand(&seed) - 0.5)});
     *batched = 0;
     for (int s = 0; s < 3000; s++) {
         CHECK(floe_step(w) == FLOE_OK);
@@ -61,7 +62,12 @@ static floe_world *run(const variant *v, int batch_off, int *batched) {
     return w;
 }
 
-#define SAME(what, x, y, bytes) do { if (memcmp(x, y, bytes)) { CHECK(!what " differ"); } } while (0)
+#define SAME(what, x, y, bytes)     \
+    do {                            \
+        if (memcmp(x, y, bytes)) {  \
+            CHECK(!what " differ"); \
+        }                           \
+    } while (0)
 
 int main(void) {
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
@@ -85,8 +91,7 @@ int main(void) {
         floe_energy(b, eb);
         SAME("energies", ea, eb, sizeof ea);
         REPORT("%-22s %d contacts (%d bonds broken), %d contact-steps batched: %s\n", v->name, nc,
-               (int)floe_break_count(a), batched,
-               check_failures > failed ? "DIFFERENT" : "bitwise identical");
+               (int)floe_break_count(a), batched, check_failures > failed ? "DIFFERENT" : "bitwise identical");
         floe_world_destroy(a);
         floe_world_destroy(b);
     }

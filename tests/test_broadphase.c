@@ -81,7 +81,8 @@ static void run(uint64_t seed0, double skin, int nbig) {
         }
     CHECK(dup == 0 && order == 0 && far == 0 && missing == 0);
     REPORT("seed %llu, skin %g, %d indenters: %d pairs (%d expected), missing %d, duplicate %d, too far %d, "
-           "misordered %d\n", (unsigned long long)seed0, skin, nbig, w->bp.npairs, expected, missing, dup, far, order);
+           "misordered %d\n",
+           (unsigned long long)seed0, skin, nbig, w->bp.npairs, expected, missing, dup, far, order);
     free(seen);
     floe_world_destroy(w);
 }

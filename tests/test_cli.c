@@ -62,11 +62,12 @@ int main(void) {
 
     /* a good scene runs and writes every output */
     snprintf(scene, sizeof scene, "%s/drop.yaml", tmp);
-    check_write_file(scene, "world: {gravity: [0, 0, -9.81]}\nrun: {steps: 2000}\n"
-                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
-                            "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [4, 4, 4], radius: 0.01}\n"
-                            "output: {vtk: {every: 500}, energy: {every: 100}}\n");
+    check_write_file(
+        scene, "world: {gravity: [0, 0, -9.81]}\nrun: {steps: 2000}\n"
+               "materials: [{name: m, young: 1e7, density: 2000}]\n"
+               "walls: [{axis: z, pos: 0, sense: 1}]\n"
+               "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [4, 4, 4], radius: 0.01}\n"
+               "output: {vtk: {every: 500}, energy: {every: 100}}\n");
     snprintf(out, sizeof out, "%s/out_drop", tmp);
     const char *run_ok[] = {"floe", "run", scene, "--out", out, "--threads", "1", NULL};
     CHECK(run_cli(run_ok, err, 0) == 0);
@@ -87,11 +88,12 @@ int main(void) {
 
     /* Ctrl-C: stops cleanly with status 130 and complete outputs */
     snprintf(scene, sizeof scene, "%s/long.yaml", tmp);
-    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 1e-6}\nrun: {steps: 100000000}\n"
-                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
-                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
-                            "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [10, 10, 10], radius: 0.01}\n"
-                            "output: {vtk: {every: 1000000}, energy: {every: 10}}\n");
+    check_write_file(
+        scene, "world: {gravity: [0, 0, -9.81], dt: 1e-6}\nrun: {steps: 100000000}\n"
+               "materials: [{name: m, young: 1e7, density: 2000}]\n"
+               "walls: [{axis: z, pos: 0, sense: 1}]\n"
+               "generators:\n  - lattice: {origin: [0, 0, 0.02], spacing: 0.025, counts: [10, 10, 10], radius: 0.01}\n"
+               "output: {vtk: {every: 1000000}, energy: {every: 10}}\n");
     snprintf(out, sizeof out, "%s/out_int", tmp);
     const char *run_long[] = {"floe", "run", scene, "--out", out, NULL};
     CHECK(run_cli(run_long, err, 1.0) == 130);

@@ -16,7 +16,8 @@ static int gives(const char *const *argv, int status, const char *const *want) {
     char *log = check_slurp(err, NULL);
     int ok = rc == status && log;
     for (int i = 0; ok && want[i]; i++) ok = strstr(log, want[i]) != NULL;
-    if (!ok) fprintf(stderr, "floe %s ... -> status %d (want %d):\n%s\n", argv[1], rc, status, log ? log : "(no output)");
+    if (!ok)
+        fprintf(stderr, "floe %s ... -> status %d (want %d):\n%s\n", argv[1], rc, status, log ? log : "(no output)");
     free(log);
     return ok;
 }
@@ -72,10 +73,11 @@ int main(void) {
     CHECK(mkdtemp(tmp) != NULL);
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
     /* a short scene for the options (one taken by mistake ends soon), a long one to watch */
-#define ONE_SPHERE(steps) "world: {dt: 1e-4}\nrun: {steps: " steps "}\n" \
-                          "materials: [{name: m, young: 1e7, density: 2000}]\n" \
-                          "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n" \
-                          "output: {vtk: {every: 0}, energy: {every: 0}, final_state: false}\n"
+#define ONE_SPHERE(steps)                                 \
+    "world: {dt: 1e-4}\nrun: {steps: " steps "}\n"        \
+    "materials: [{name: m, young: 1e7, density: 2000}]\n" \
+    "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"    \
+    "output: {vtk: {every: 0}, energy: {every: 0}, final_state: false}\n"
     char scene[512], long_scene[512], out[512];
     check_write_tmp(tmp, "short.yaml", ONE_SPHERE("10"), scene, sizeof scene);
     check_write_tmp(tmp, "long.yaml", ONE_SPHERE("1000000000"), long_scene, sizeof long_scene);

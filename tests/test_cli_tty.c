@@ -80,8 +80,8 @@ int main(void) {
         not_cleared += !cleared;
     }
     CHECK(redraws >= 1 && too_wide == 0 && not_cleared == 0);
-    REPORT("%d redraws on a %d-column terminal: widest %d columns, %d too wide, %d not cleared to the end\n",
-           redraws, cols, widest, too_wide, not_cleared);
+    REPORT("%d redraws on a %d-column terminal: widest %d columns, %d too wide, %d not cleared to the end\n", redraws,
+           cols, widest, too_wide, not_cleared);
     free(text);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);

@@ -52,7 +52,7 @@ static void test_normal(void) {
     CHECK_REL(ci.kn, KN, 1e-12);
     CHECK_REL(ci.kt, KTKN * KN, 1e-12);
     CHECK_REL(ci.area, PI * R * R, 1e-12);
-    CHECK_REL(ci.force.x, -KN * 1e-5, 1e-9);          /* compression is negative */
+    CHECK_REL(ci.force.x, -KN * 1e-5, 1e-9);              /* compression is negative */
     CHECK_REL(floe_forces(p.w)[p.a].x, -KN * 1e-5, 1e-9); /* pushes A away from B */
     CHECK_REL(floe_forces(p.w)[p.b].x, KN * 1e-5, 1e-9);
     double e[FLOE_E_COUNT];
@@ -286,7 +286,7 @@ static void test_boundaries(void) {
     CHECK(ci.a == wall);
     CHECK_REL(ci.uN, -2e-5, 1e-9);
     CHECK_NEAR(ci.normal.z, -1, 0);
-    CHECK_REL(ci.kn, KN, 1e-12); /* lens (R, R): the wall borrows the sphere's length */
+    CHECK_REL(ci.kn, KN, 1e-12);                           /* lens (R, R): the wall borrows the sphere's length */
     CHECK_REL(floe_forces(w)[s_wall].z, -KN * 2e-5, 1e-9); /* pushed down, away from the wall */
     floe_contact_get(w, floe_contact_find(w, facet, s_face), &ci);
     CHECK(ci.a == facet);

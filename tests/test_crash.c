@@ -49,7 +49,6 @@ static double rnd(uint64_t *s) {
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-
 static int ends_with(const char *dir, const char *name, const char *tail) {
     char p[600];
     snprintf(p, sizeof p, "%s/%s", dir, name);
@@ -145,17 +144,19 @@ int main(void) {
     char scene[400], ref[400], dir[400];
     snprintf(scene, sizeof scene, "%s/scene.yaml", tmp);
     FILE *f = fopen(scene, "w");
-    fputs("world: {gravity: [0, 0, -9.81], dt: auto, dyn_dt_period: 23, damping: 0.02}\n"
-          "run: {steps: 2500}\n"
-          "materials:\n"
-          "  - {name: ice, model: ice, density: 900, young: 3e6, break_n: 2e-3}\n"
-          "models: {ice: {bonds0: 255, bond_tol: 0.1}}\n"
-          "walls: [{axis: z, pos: 0, sense: 1}]\n"
-          "generators:\n"
-          "  - lattice: {origin: [0, 0, 0.012], spacing: 0.0201, counts: [6, 6, 4], radius: 0.01, vel: [0.2, 0, -0.5]}\n"
-          "output: {vtk: {every: 250}, energy: {every: 10}, events: all,\n"
-          "         history: {every: 5, columns: [{name: nc, counter: contacts}, {name: z, particle: 7, quantity: pos.z}]}}\n",
-          f);
+    fputs(
+        "world: {gravity: [0, 0, -9.81], dt: auto, dyn_dt_period: 23, damping: 0.02}\n"
+        "run: {steps: 2500}\n"
+        "materials:\n"
+        "  - {name: ice, model: ice, density: 900, young: 3e6, break_n: 2e-3}\n"
+        "models: {ice: {bonds0: 255, bond_tol: 0.1}}\n"
+        "walls: [{axis: z, pos: 0, sense: 1}]\n"
+        "generators:\n"
+        "  - lattice: {origin: [0, 0, 0.012], spacing: 0.0201, counts: [6, 6, 4], radius: 0.01, vel: [0.2, 0, -0.5]}\n"
+        "output: {vtk: {every: 250}, energy: {every: 10}, events: all,\n"
+        "         history: {every: 5, columns: [{name: nc, counter: contacts}, {name: z, particle: 7, quantity: "
+        "pos.z}]}}\n",
+        f);
     fclose(f);
     snprintf(ref, sizeof ref, "%s/ref", tmp);
     const char *run_ref[] = {"floe", "run", scene, "--out", ref, "--threads", "1", NULL};

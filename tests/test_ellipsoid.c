@@ -60,10 +60,8 @@ static V support(V x, floe_quat q, V a, V u) {
 }
 
 static const floe_quat ORIS[] = {
-    {1, 0, 0, 0},
-    {0.70710678118654752, 0, 0, 0.70710678118654752}, /* 90 deg about z */
-    {0.9, 0.3, -0.2, 0.1},
-    {0.2, -0.5, 0.7, 0.4},
+    {1, 0, 0, 0},           {0.70710678118654752, 0, 0, 0.70710678118654752}, /* 90 deg about z */
+    {0.9, 0.3, -0.2, 0.1},  {0.2, -0.5, 0.7, 0.4},
     {-0.3, 0.8, 0.1, -0.5},
 };
 enum { NORI = sizeof ORIS / sizeof ORIS[0] };
@@ -97,8 +95,13 @@ static int get(floe_world *w, int a, int b, floe_contact_info *ci) {
     floe_contact_get(w, k, ci);
     return 1;
 }
-#define CHECK_VEC(got, want, tol) do { V g__ = (got), w__ = (want); \
-    CHECK_NEAR(g__.x, w__.x, tol); CHECK_NEAR(g__.y, w__.y, tol); CHECK_NEAR(g__.z, w__.z, tol); } while (0)
+#define CHECK_VEC(got, want, tol)      \
+    do {                               \
+        V g__ = (got), w__ = (want);   \
+        CHECK_NEAR(g__.x, w__.x, tol); \
+        CHECK_NEAR(g__.y, w__.y, tol); \
+        CHECK_NEAR(g__.z, w__.z, tol); \
+    } while (0)
 
 /* ---- Woo's ellipsoid-pair test ------------------------------------------- */
 
@@ -239,8 +242,8 @@ static void test_sphere(void) {
             floe_world_destroy(w);
         }
     }
-    REPORT("sphere + ellipsoid: principal axes and general directions, max |uN err| = %.2g, |n err| = %.2g\n",
-           worst, worst_n);
+    REPORT("sphere + ellipsoid: principal axes and general directions, max |uN err| = %.2g, |n err| = %.2g\n", worst,
+           worst_n);
 }
 
 /* ---- capsule ------------------------------------------------------------- */
@@ -344,8 +347,8 @@ static void test_facet(void) {
                     floe_world_destroy(w);
                 }
         }
-    REPORT("facet + ellipsoid (h = 0 and 0.05): max |uN err| face %.2g, edge %.2g, vertex %.2g\n", worst[0],
-           worst[1], worst[2]);
+    REPORT("facet + ellipsoid (h = 0 and 0.05): max |uN err| face %.2g, edge %.2g, vertex %.2g\n", worst[0], worst[1],
+           worst[2]);
 }
 
 /* ---- infinite cylinder --------------------------------------------------- */
@@ -438,28 +441,37 @@ static void add_pair(floe_world *w, int kind, double g, V vel, int *ia, int *ib)
     bd.vel = vel;
     int o = -1;
     switch (kind) {
-    case P_SPHERE: bd.pos = vv(0, 0, 0.1 + 0.05 + g); o = floe_add_sphere(w, &bd, 0.05); break;
-    case P_CAPSULE: bd.pos = vv(0.05, 0, 0.1 + 0.05 + g); o = floe_add_capsule(w, &bd, 0.05, 0.4); break;
-    case P_ELL: bd.pos = vv(0, 0, 0.1 + 0.15 + g); o = floe_add_ellipsoid(w, &bd, vv(0.1, 0.2, 0.15)); break;
-    case P_WALL:
-        bd.pos = vv(0, 0, 0.1 + g);
-        bd.vel = vv(0, 0, 0);
-        o = floe_add_wall(w, &bd, 2, -1);
-        floe_set_velocity(w, e, scl(vel, -1)); /* walls do not move: the ellipsoid leaves */
-        break;
-    case P_FACET: {
-        V tri[3] = {{-1, -1, 0.1 + g}, {1, -1, 0.1 + g}, {0, 1, 0.1 + g}};
-        bd.pos = vv(0, 0, 0.1 + g);
-        o = floe_add_facet(w, &bd, tri, 0);
-        floe_set_velocity(w, o, vel);
-        break;
-    }
-    case P_CYL: /* cylinders move only along their axis: the ellipsoid leaves */
-        bd.pos = vv(0, 0, 0.1 + 0.2 + g);
-        bd.vel = vv(0, 0, 0);
-        o = floe_add_infcylinder(w, &bd, 0, 0.2);
-        floe_set_velocity(w, e, scl(vel, -1));
-        break;
+        case P_SPHERE:
+            bd.pos = vv(0, 0, 0.1 + 0.05 + g);
+            o = floe_add_sphere(w, &bd, 0.05);
+            break;
+        case P_CAPSULE:
+            bd.pos = vv(0.05, 0, 0.1 + 0.05 + g);
+            o = floe_add_capsule(w, &bd, 0.05, 0.4);
+            break;
+        case P_ELL:
+            bd.pos = vv(0, 0, 0.1 + 0.15 + g);
+            o = floe_add_ellipsoid(w, &bd, vv(0.1, 0.2, 0.15));
+            break;
+        case P_WALL:
+            bd.pos = vv(0, 0, 0.1 + g);
+            bd.vel = vv(0, 0, 0);
+            o = floe_add_wall(w, &bd, 2, -1);
+            floe_set_velocity(w, e, scl(vel, -1)); /* walls do not move: the ellipsoid leaves */
+            break;
+        case P_FACET: {
+            V tri[3] = {{-1, -1, 0.1 + g}, {1, -1, 0.1 + g}, {0, 1, 0.1 + g}};
+            bd.pos = vv(0, 0, 0.1 + g);
+            o = floe_add_facet(w, &bd, tri, 0);
+            floe_set_velocity(w, o, vel);
+            break;
+        }
+        case P_CYL: /* cylinders move only along their axis: the ellipsoid leaves */
+            bd.pos = vv(0, 0, 0.1 + 0.2 + g);
+            bd.vel = vv(0, 0, 0);
+            o = floe_add_infcylinder(w, &bd, 0, 0.2);
+            floe_set_velocity(w, e, scl(vel, -1));
+            break;
     }
     *ia = kind == P_ELL ? e : o;
     *ib = kind == P_ELL ? o : e;
@@ -494,8 +506,8 @@ static void test_new_contact_rule(void) {
         CHECK_NEAR(ci.uN, 2e-3, 1e-14);
         CHECK_NEAR(ci.normal.z, sgn, 1e-15);
         CHECK(ci.step_created == 0);
-        REPORT("new-contact rule, %-9s: separated -> %d contacts; existing after separation: uN = %.6g\n",
-               PNAME[kind], 0, ci.uN);
+        REPORT("new-contact rule, %-9s: separated -> %d contacts; existing after separation: uN = %.6g\n", PNAME[kind],
+               0, ci.uN);
         floe_world_destroy(w);
     }
 }
@@ -517,8 +529,8 @@ static floe_quat rquat(unsigned *s) {
     return (floe_quat){q.w / l, q.x / l, q.y / l, q.z / l};
 }
 static int finite_out(const floe_raw_contact *o) {
-    double z = o->n.x * 0 + o->n.y * 0 + o->n.z * 0 + o->c.x * 0 + o->c.y * 0 + o->c.z * 0 + o->uN * 0 +
-               o->r1 * 0 + o->r2 * 0;
+    double z = o->n.x * 0 + o->n.y * 0 + o->n.z * 0 + o->c.x * 0 + o->c.y * 0 + o->c.z * 0 + o->uN * 0 + o->r1 * 0 +
+               o->r2 * 0;
     return z == 0 && fabs(len(o->n) - 1) < 1e-9;
 }
 
@@ -571,7 +583,7 @@ static void test_robustness(void) {
             vec3 r = v3(rnd(&seed) - .5, rnd(&seed) - .5, rnd(&seed) - .5);
             f->v[k] = mode == 4 ? v3(xb.x + 3 * cos(2.1 * k), xb.y + 3 * sin(2.1 * k), xb.z) : vmadd(xb, r, sc);
         }
-        if (trial % 9 == 0) f->v[2] = f->v[1]; /* degenerate triangle */
+        if (trial % 9 == 0) f->v[2] = f->v[1];  /* degenerate triangle */
         if (trial % 27 == 0) f->v[1] = f->v[0]; /* a point */
         o = ids[P_CYL];
         W->pos[o] = xb;

@@ -24,8 +24,8 @@ int main(void) {
     floe_energy(w, e);
     REPORT("pile: released %.4e J; kinetic %.3e, elastic %.3e, plastic %.3e, broken %.3e; "
            "worst |total - total0| = %.3e J = %.2e of released\n",
-           released, e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], e[FLOE_E_ELASTIC], e[FLOE_E_PLASTIC],
-           e[FLOE_E_BROKEN], worst, worst / released);
+           released, e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], e[FLOE_E_ELASTIC], e[FLOE_E_PLASTIC], e[FLOE_E_BROKEN],
+           worst, worst / released);
     CHECK(e[FLOE_E_PLASTIC] > 0.05 * released); /* friction really worked */
     CHECK(worst < 1e-3 * released);
     floe_world_destroy(w);

@@ -136,8 +136,8 @@ static void test_pulled_bond(void) {
     CHECK(worst < 1e-10);
     /* B free: second order */
     double end1, end2, w1 = pulled_bond(1e-6, 1e-3, 1, &end1), w2 = pulled_bond(0.5e-6, 1e-3, 1, &end2);
-    REPORT("pulled bond, B free: worst error %.3e at dt, %.3e at dt/2: ratio %.2f (2: first order, 4: second)\n",
-           w1, w2, w1 / w2);
+    REPORT("pulled bond, B free: worst error %.3e at dt, %.3e at dt/2: ratio %.2f (2: first order, 4: second)\n", w1,
+           w2, w1 / w2);
     CHECK(w1 / w2 > 3.5);
 }
 

@@ -36,8 +36,9 @@ static floe_world *gas(int threads) {
     uint64_t seed = 7;
     for (int i = 0; i < floe_particle_count(w); i++)
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
-            floe_set_velocity(w, i, (floe_vec3){V * (pile_rand(&seed) - 0.5), V * (pile_rand(&seed) - 0.5),
-                                                 V * (pile_rand(&seed) - 0.5)});
+            floe_set_velocity(
+                w, i,
+                (floe_vec3){V * (pile_rand(&seed) - 0.5), V * (pile_rand(&seed) - 0.5), V * (pile_rand(&seed) - 0.5)});
     return w;
 }
 
@@ -189,7 +190,7 @@ static void test_break_storm(void) {
     bd.material = m;
     bd.blocked = FLOE_DOF_ALL; /* moves with its velocity */
     for (int i = 0; i <= N; i++) {
-        bd.pos = (floe_vec3){i, 0, 0}; /* radius 0.5: touching, exactly */
+        bd.pos = (floe_vec3){i, 0, 0};         /* radius 0.5: touching, exactly */
         bd.vel = (floe_vec3){100.0 * i, 0, 0}; /* each bond: 1 mm per step, 10x its breaking elongation */
         floe_add_sphere(w, &bd, 0.5);
     }

@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void test_grow(void)
-{
+static void test_grow(void) {
     int *a = NULL, cap = 0;
     for (int i = 0; i < 1000; i++) {
         CHECK(floe__grow((void **)&a, &cap, i + 1, sizeof *a));
@@ -31,8 +30,7 @@ static void test_grow(void)
     free(d);
 }
 
-static void test_buf(void)
-{
+static void test_buf(void) {
     floe_buf b = {0};
     floe__buf_printf(&b, "%s,%d", "a", 1);
     CHECK(b.len == 3 && !strcmp(b.s, "a,1"));
@@ -52,8 +50,7 @@ static void test_buf(void)
     CHECK(!b.s && !b.cap);
 }
 
-static void test_replace(const char *dir)
-{
+static void test_replace(const char *dir) {
     char path[512], tmp[600], err[256] = "", link_target[512];
     const char *old = check_write_tmp(dir, "file.txt", "old", path, sizeof path);
     check_write_tmp(dir, "target.txt", "target", link_target, sizeof link_target);
@@ -94,8 +91,7 @@ static void test_replace(const char *dir)
     CHECK(floe_io_replace_begin(path, small, sizeof small, err, sizeof err) == -1 && strstr(err, "too long"));
 }
 
-static void test_read_all(const char *dir)
-{
+static void test_read_all(const char *dir) {
     char path[512];
     check_write_tmp(dir, "data.txt", "0123456789", path, sizeof path);
     size_t len = 0;
@@ -113,8 +109,7 @@ static void test_read_all(const char *dir)
     free(b);
 }
 
-int main(void)
-{
+int main(void) {
     char dir[] = "/tmp/floe_test_helpers_XXXXXX";
     if (!mkdtemp(dir)) return 2;
     test_grow();

@@ -77,7 +77,8 @@ static void test_parameters(void) {
     CHECK_REL(s[S_TRB], TRB, 1e-6);
     CHECK(s[S_BONDS] == 15 && s[S_BONDED] == 1);
     REPORT("IceMat defaults, R = 0.01: kn = %.8g, k_w = %.7g, k_r = %.8g, F_nb = %.8g, F_tb = %.8g, "
-           "T_wb = %.7g, T_rb = %.7g\n", ci.kn, s[S_KW], s[S_KR], s[S_FNB], s[S_FTB], s[S_TWB], s[S_TRB]);
+           "T_wb = %.7g, T_rb = %.7g\n",
+           ci.kn, s[S_KW], s[S_KR], s[S_FNB], s[S_FTB], s[S_TWB], s[S_TRB]);
     floe_world_destroy(p.w);
 }
 
@@ -98,24 +99,45 @@ static void test_break_sense(int sense, int batch_off, floe_event *ev) {
     make(&p, sense == 0 ? 0 : 1e-7, bonds, bonds, sense == 0, dt);
     p.w->batch_off = batch_off;
     double rate = 0, limit = 0, k = 0;
-    if (sense == 0) { floe_set_velocity(p.w, p.b, (floe_vec3){1e-3, 0, 0}); rate = 1e-3; limit = FNB; k = KN; }
-    if (sense == 1) { floe_set_velocity(p.w, p.b, (floe_vec3){0, 1e-3, 0}); rate = 1e-3; limit = FTB; k = 0.2 * KN; }
-    if (sense == 2) { floe_set_angular_velocity(p.w, p.b, (floe_vec3){1, 0, 0}); rate = 1; limit = TWB; k = KW; }
-    if (sense == 3) { floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 1}); rate = 1; limit = TRB; k = KR; }
+    if (sense == 0) {
+        floe_set_velocity(p.w, p.b, (floe_vec3){1e-3, 0, 0});
+        rate = 1e-3;
+        limit = FNB;
+        k = KN;
+    }
+    if (sense == 1) {
+        floe_set_velocity(p.w, p.b, (floe_vec3){0, 1e-3, 0});
+        rate = 1e-3;
+        limit = FTB;
+        k = 0.2 * KN;
+    }
+    if (sense == 2) {
+        floe_set_angular_velocity(p.w, p.b, (floe_vec3){1, 0, 0});
+        rate = 1;
+        limit = TWB;
+        k = KW;
+    }
+    if (sense == 3) {
+        floe_set_angular_velocity(p.w, p.b, (floe_vec3){0, 0, 1});
+        rate = 1;
+        limit = TRB;
+        k = KR;
+    }
     double last_load = 0;
     int steps = 0;
     while (p.events[FLOE_EVENT_BOND_BROKEN] == 0 && steps < 100000) {
         floe_contact_info ci = info(&p);
-        double load[4] = {ci.force.x, hypot(ci.force.y, ci.force.z), fabs(ci.torque.x), hypot(ci.torque.y, ci.torque.z)};
+        double load[4] = {ci.force.x, hypot(ci.force.y, ci.force.z), fabs(ci.torque.x),
+                          hypot(ci.torque.y, ci.torque.z)};
         last_load = load[sense];
         step(&p);
         steps++;
     }
     double inc = k * rate * dt;
-    REPORT("sense %d: broke at step %d with load %.7g before the last increment (limit %.7g, increment %.2g)\n",
-           sense, steps, last_load, limit, inc);
+    REPORT("sense %d: broke at step %d with load %.7g before the last increment (limit %.7g, increment %.2g)\n", sense,
+           steps, last_load, limit, inc);
     CHECK(p.events[FLOE_EVENT_BOND_BROKEN] == 1);
-    CHECK(p.last_detail == (1u << sense));  /* the driven sense exceeded its limit */
+    CHECK(p.last_detail == (1u << sense)); /* the driven sense exceeded its limit */
     CHECK(last_load <= limit && last_load > limit - 1.01 * inc);
     /* the event: the trial load, over the limit */
     floe_vec3 f = p.last_break.force, m = p.last_break.torque;
@@ -171,10 +193,10 @@ static void test_bonds0_bonds1(void) {
     bd.blocked = FLOE_DOF_ALL;
     int a = floe_add_sphere(w, &bd, R);
     bd.pos = (floe_vec3){2 * R - 1e-6, 0, 0};
-    int b = floe_add_sphere(w, &bd, R);  /* touching at t = 0 */
+    int b = floe_add_sphere(w, &bd, R); /* touching at t = 0 */
     bd.pos = (floe_vec3){0, 2 * R + 3.5e-6, 0};
     bd.vel = (floe_vec3){0, -1, 0};
-    int c = floe_add_sphere(w, &bd, R);  /* arrives after ~3.5 steps */
+    int c = floe_add_sphere(w, &bd, R); /* arrives after ~3.5 steps */
     double s[16];
     for (int i = 0; i < 6; i++) floe_step(w);
     CHECK(floe_contact_state(w, floe_contact_find(w, a, b), s, 16) == 9 && s[0] == 31);
@@ -262,9 +284,9 @@ static void test_breaking_energy(void) {
         worst = fmax(worst, fabs(e[FLOE_E_TOTAL] - e0));
     }
     REPORT("punch-through: %lld bonds broken; kinetic %.4g, elastic %.3g, plastic %.3g, broken %.3g J; "
-           "worst |total - total0| = %.3g J = %.2e of the initial %.4g J\n", (long long)floe_break_count(w),
-           e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], e[FLOE_E_ELASTIC], e[FLOE_E_PLASTIC], e[FLOE_E_BROKEN],
-           worst, worst / e0, e0);
+           "worst |total - total0| = %.3g J = %.2e of the initial %.4g J\n",
+           (long long)floe_break_count(w), e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], e[FLOE_E_ELASTIC],
+           e[FLOE_E_PLASTIC], e[FLOE_E_BROKEN], worst, worst / e0, e0);
     CHECK(floe_break_count(w) > 10);
     CHECK(e[FLOE_E_BROKEN] > 0);
     CHECK(worst < 1e-2 * e0);

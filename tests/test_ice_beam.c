@@ -49,7 +49,10 @@ static floe_world *make_chain(int bonds, int *tip_group) {
     return w;
 }
 
-typedef struct brk { int count, a, b; uint32_t detail; } brk;
+typedef struct brk {
+    int count, a, b;
+    uint32_t detail;
+} brk;
 static void on_event(const floe_event *ev, void *user) {
     brk *b = user;
     if (ev->type != FLOE_EVENT_BOND_BROKEN || b->count++) return;
@@ -82,8 +85,8 @@ static void test_deflection(void) {
         prev = y;
     }
     REPORT("cantilever of %d bonds: tip deflection %.6e m (closed form %.6e m, bending %.4e + shear %.4e), "
-           "%lld steps\n", N, y, expect, P * L * L * L / (3 * EI) * (1 - 1.0 / (4 * N * N)), P * L / GA,
-           (long long)floe_step_count(w));
+           "%lld steps\n",
+           N, y, expect, P * L * L * L / (3 * EI) * (1 - 1.0 / (4 * N * N)), P * L / GA, (long long)floe_step_count(w));
     CHECK_REL(y, expect, 2e-3);
     floe_world_destroy(w);
 }
@@ -104,7 +107,8 @@ static void test_root_break(void) {
         step_events(w, on_event, &b);
     }
     REPORT("cantilever root break at P = %.5f N (expected T_rb / (l (N - 1/2)) = %.5f N), contact %d-%d, "
-           "senses 0x%x, dt %.3g\n", P, expect, b.a, b.b, b.detail, dt);
+           "senses 0x%x, dt %.3g\n",
+           P, expect, b.a, b.b, b.detail, dt);
     CHECK(b.count >= 1);
     CHECK(b.a == 0 && b.b == 1);
     CHECK(b.detail & 8); /* rolling */

@@ -84,8 +84,8 @@ int main(void) {
     double vafter = floe_velocities(w)[a].x;
     REPORT("kn = %.6g N/m (expected %.6g)\n", kn_seen, kn);
     REPORT("contact time = %.5g us (expected %.5g us), peak overlap = %.5g um (expected %.5g um), "
-           "restitution = %.6f (expected 1)\n", (t_off - t_on) * 1e6, tc * 1e6, max_overlap * 1e6,
-           2 * v0 * sqrt(0.5 * m / kn) * 1e6, -vafter / v0);
+           "restitution = %.6f (expected 1)\n",
+           (t_off - t_on) * 1e6, tc * 1e6, max_overlap * 1e6, 2 * v0 * sqrt(0.5 * m / kn) * 1e6, -vafter / v0);
     CHECK_REL(kn_seen, 7.5398e8, 1e-4);
     CHECK_REL(tc, 8.7615e-6, 1e-4);
     CHECK_NEAR(t_off - t_on, tc, 2 * dt);

@@ -26,15 +26,12 @@
 
 /* ---- file helpers ------------------------------------------------------ */
 
-
-static int exists(const char *path)
-{
+static int exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
 }
 
-static void rm_rf(const char *path)
-{
+static void rm_rf(const char *path) {
     struct stat st;
     if (lstat(path, &st) != 0) return;
     if (S_ISDIR(st.st_mode)) {
@@ -54,8 +51,7 @@ static void rm_rf(const char *path)
 }
 
 /* Lines of a text file, the header first; returns the count (0 if missing). */
-static int read_lines(const char *path, char ***lines)
-{
+static int read_lines(const char *path, char ***lines) {
     char *text = check_slurp(path, NULL);
     *lines = NULL;
     if (!text) return 0;
@@ -80,15 +76,13 @@ static int read_lines(const char *path, char ***lines)
     return n;
 }
 
-static void free_lines(char **lines, int n)
-{
+static void free_lines(char **lines, int n) {
     for (int i = 0; i < n; i++) free(lines[i]);
     free(lines);
 }
 
 /* Splits a CSV line (no quoted fields here) in place; returns the field count. */
-static int split(char *line, char **f, int cap)
-{
+static int split(char *line, char **f, int cap) {
     int n = 0;
     for (char *p = line;; p++) {
         if (n < cap) f[n] = p;
@@ -100,8 +94,7 @@ static int split(char *line, char **f, int cap)
     return n;
 }
 
-static int column(const char *header, const char *name)
-{
+static int column(const char *header, const char *name) {
     char *h = strdup(header), *f[256];
     int n = split(h, f, 256), found = -1;
     for (int i = 0; i < n && i < 256; i++)
@@ -113,8 +106,7 @@ static int column(const char *header, const char *name)
 /* ---- VTK ------------------------------------------------------------- */
 
 /* Entries of a .pvd: the file names, in order. */
-static int pvd_files(const char *path, char files[][128], double *times, int cap)
-{
+static int pvd_files(const char *path, char files[][128], double *times, int cap) {
     char *text = check_slurp(path, NULL);
     if (!text) return -1;
     CHECK(strstr(text, "<VTKFile type=\"Collection\"") != NULL);
@@ -143,8 +135,7 @@ static floe_world *make_world(int *floor_group) { return make_world_models(floor
 
 /* Spheres of `sphere_model`, the wall "linear" (the sphere-wall pair then
  * takes the fallback model, docs/decisions.md#model-of-a-mixed-material-pair-g7). */
-static floe_world *make_world_models(int *floor_group, const char *sphere_model)
-{
+static floe_world *make_world_models(int *floor_group, const char *sphere_model) {
     floe_world_def def = floe_default_world_def();
     def.gravity = (floe_vec3){0, 0, -9.81};
     def.dt = 1e-6;
@@ -168,8 +159,7 @@ static floe_world *make_world_models(int *floor_group, const char *sphere_model)
     return w;
 }
 
-static floe_history_column hcol(const char *name, floe_history_kind kind, const char *q)
-{
+static floe_history_column hcol(const char *name, floe_history_kind kind, const char *q) {
     floe_history_column c;
     memset(&c, 0, sizeof c);
     snprintf(c.name, sizeof c.name, "%s", name);
@@ -181,8 +171,7 @@ static floe_history_column hcol(const char *name, floe_history_kind kind, const 
 enum { NHIST = 8 };
 
 /* What each history column should hold, straight from the API. */
-static void api_history(const floe_world *w, int g, double out[NHIST])
-{
+static void api_history(const floe_world *w, int g, double out[NHIST]) {
     out[0] = floe_positions(w)[1].z;
     out[1] = floe_velocities(w)[0].z;
     int ci = floe_contact_find(w, 0, 1);
@@ -197,17 +186,16 @@ static void api_history(const floe_world *w, int g, double out[NHIST])
     out[7] = floe_time(w);
 }
 
-static void test_full_run(const char *tmp)
-{
+static void test_full_run(const char *tmp) {
     int g;
     floe_world *w = make_world(&g);
     char dir[1024], path[4200];
     snprintf(dir, sizeof dir, "%s/run/nested", tmp); /* mkdir -p */
 
     floe_history_column cols[NHIST] = {
-        hcol("b_z", FLOE_HIST_PARTICLE, "pos.z"),       hcol("a_vz", FLOE_HIST_PARTICLE, "vel.z"),
-        hcol("fn_ab", FLOE_HIST_CONTACT, "fn"),         hcol("un_ab", FLOE_HIST_CONTACT, "un"),
-        hcol("floor_fz", FLOE_HIST_GROUP, "force.z"),   hcol("ek", FLOE_HIST_ENERGY, "kinetic"),
+        hcol("b_z", FLOE_HIST_PARTICLE, "pos.z"),        hcol("a_vz", FLOE_HIST_PARTICLE, "vel.z"),
+        hcol("fn_ab", FLOE_HIST_CONTACT, "fn"),          hcol("un_ab", FLOE_HIST_CONTACT, "un"),
+        hcol("floor_fz", FLOE_HIST_GROUP, "force.z"),    hcol("ek", FLOE_HIST_ENERGY, "kinetic"),
         hcol("contacts", FLOE_HIST_COUNTER, "contacts"), hcol("t", FLOE_HIST_COUNTER, "time"),
     };
     cols[0].a = 1;
@@ -300,8 +288,8 @@ static void test_full_run(const char *tmp)
         for (int k = 0; k < NHIST; k++) {
             double got = strtod(f[2 + k], NULL);
             if (got != expect[i - 1][k]) {
-                fprintf(stderr, "history row %d (step %s) column %s: %s != %.17g\n", i, f[0],
-                        cols[k].name, f[2 + k], expect[i - 1][k]);
+                fprintf(stderr, "history row %d (step %s) column %s: %s != %.17g\n", i, f[0], cols[k].name, f[2 + k],
+                        expect[i - 1][k]);
                 check_failures++;
             }
         }
@@ -427,8 +415,7 @@ static void test_full_run(const char *tmp)
 }
 
 /* A contacts frame with a known contact: line ends and arrays. */
-static void test_contact_frame(const char *tmp)
-{
+static void test_contact_frame(const char *tmp) {
     int g;
     floe_world *w = make_world(&g);
     /* a spinning facet far below everything: drawn, never touched */
@@ -491,8 +478,7 @@ static void test_contact_frame(const char *tmp)
 
 /* Two models among the contacts: state columns are the union of their
  * names; not-applicable values are empty in CSV and NaN in VTK. */
-static void test_mixed_models(const char *tmp)
-{
+static void test_mixed_models(const char *tmp) {
     const floe_model_info *l6 = floe_model_find("linel6"), *lin = floe_model_find("linear");
     if (!l6 || !lin || l6->n_state == 0 || lin->n_state == 0) {
         REPORT("mixed models: skipped (needs linear and linel6 with state)\n");
@@ -550,8 +536,7 @@ static void test_mixed_models(const char *tmp)
     floe_world_destroy(w);
 }
 
-static void test_off_and_errors(const char *tmp)
-{
+static void test_off_and_errors(const char *tmp) {
     int g;
     floe_world *w = make_world(&g);
     floe_output_config cfg;
@@ -637,8 +622,7 @@ static void test_off_and_errors(const char *tmp)
 }
 
 /* A full disk is an error with a message, not a crash or a torn line. */
-static void test_write_errors(void)
-{
+static void test_write_errors(void) {
     if (!exists("/dev/full")) return;
     char err[512] = "";
     floe_csv *c = floe_csv_open("/dev/full", err, sizeof err);
@@ -670,8 +654,7 @@ static const double IV_VTK = 2.7e-6, IV_ENERGY = 4.3e-6, IV_HISTORY = 3.3e-6; /*
 /* A run with interval cadences whose dt changes at step IV_DT_CHANGE (as
  * dt: auto does). cut_at > 0: the outputs are closed there (as a killed run
  * leaves them after a restart at that step) and resumed from their state. */
-static void interval_run(const char *dir, int cut_at)
-{
+static void interval_run(const char *dir, int cut_at) {
     int g;
     floe_world *w = make_world(&g);
     floe_history_column col = hcol("n", FLOE_HIST_COUNTER, "contacts");
@@ -715,8 +698,7 @@ static void interval_run(const char *dir, int cut_at)
 /* The output times t_k of one stream (t_0 = 0 is the initial state; the
  * last entry is the final snapshot at the end of the run): every multiple
  * k I up to the end has one, on the first step at or after it. */
-static void check_times(const char *what, const double *t, int n, double interval)
-{
+static void check_times(const char *what, const double *t, int n, double interval) {
     const double t_end = IV_DT_CHANGE * 1e-6 + (IV_STEPS - IV_DT_CHANGE) * 0.7e-6;
     int want = (int)floor(t_end / interval) + 2; /* t = 0, the multiples, the end */
     REPORT("%s every %g s: %d outputs, %d expected; first at %.17g\n", what, interval, n, want, n > 1 ? t[1] : -1);
@@ -735,8 +717,7 @@ static void check_times(const char *what, const double *t, int n, double interva
 }
 
 /* The time column of a CSV. */
-static int csv_times(const char *path, double *t, int cap)
-{
+static int csv_times(const char *path, double *t, int cap) {
     char **lines;
     int n = read_lines(path, &lines), m = 0;
     for (int i = 1; i < n; i++) {
@@ -747,8 +728,7 @@ static int csv_times(const char *path, double *t, int cap)
     return m;
 }
 
-static int same_file(const char *a, const char *b)
-{
+static int same_file(const char *a, const char *b) {
     size_t la = 0, lb = 0;
     char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
     int same = x && y && la == lb && memcmp(x, y, la) == 0;
@@ -759,8 +739,7 @@ static int same_file(const char *a, const char *b)
 }
 
 /* Names in a directory, sorted, joined by spaces (hidden files left out). */
-static void listing(const char *dir, char *out, size_t cap)
-{
+static void listing(const char *dir, char *out, size_t cap) {
     struct dirent **e;
     int n = scandir(dir, &e, NULL, alphasort);
     out[0] = '\0';
@@ -774,8 +753,7 @@ static void listing(const char *dir, char *out, size_t cap)
     if (n >= 0) free(e);
 }
 
-static void test_interval_times(const char *tmp)
-{
+static void test_interval_times(const char *tmp) {
     char a[1024], b[1024], path[4200], path2[4200];
     snprintf(a, sizeof a, "%s/interval", tmp);
     snprintf(b, sizeof b, "%s/interval_resumed", tmp);
@@ -821,8 +799,7 @@ static void test_interval_times(const char *tmp)
 
 /* ---- a fresh run in a used directory ------------------------------------ */
 
-static int count_prefix(const char *dir, const char *prefix)
-{
+static int count_prefix(const char *dir, const char *prefix) {
     DIR *d = opendir(dir);
     int n = 0;
     struct dirent *e;
@@ -831,8 +808,7 @@ static int count_prefix(const char *dir, const char *prefix)
     return n;
 }
 
-static void test_fresh_run(const char *tmp)
-{
+static void test_fresh_run(const char *tmp) {
     char dir[1024], vtk[1100], path[4200];
     snprintf(dir, sizeof dir, "%s/again", tmp);
     snprintf(vtk, sizeof vtk, "%s/vtk", dir);
@@ -906,8 +882,7 @@ static const char ice_sheet[] =
     "  - lattice: {origin: [0, 0, 0], spacing: 0.1, counts: [3, 3, 1], radius: 0.05, material: ice}\n"
     "output: {vtk: {every: 1}, events: all}\n";
 
-static long contacts_frame0(const char *dir)
-{
+static long contacts_frame0(const char *dir) {
     char path[4200];
     snprintf(path, sizeof path, "%s/vtk/contacts_000000.vtp", dir);
     vtk_file v;
@@ -917,8 +892,7 @@ static long contacts_frame0(const char *dir)
     return n;
 }
 
-static void test_bonds_at_start(const char *tmp)
-{
+static void test_bonds_at_start(const char *tmp) {
     char scene[4200], dir[1024], err[1024] = "";
     check_write_tmp(tmp, "ice_sheet.yaml", ice_sheet, scene, sizeof scene);
     floe_scene sc;
@@ -951,8 +925,7 @@ static void test_bonds_at_start(const char *tmp)
 
 /* ---- symbolic links in the output directory ------------------------------ */
 
-static int unchanged(const char *path)
-{
+static int unchanged(const char *path) {
     char *t = check_slurp(path, NULL);
     int ok = t && strcmp(t, "precious\n") == 0;
     if (!ok) fprintf(stderr, "%s was written through a link\n", path);
@@ -960,14 +933,12 @@ static int unchanged(const char *path)
     return ok;
 }
 
-static int is_link(const char *path)
-{
+static int is_link(const char *path) {
     struct stat st;
     return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
 }
 
-static void test_symlinks(const char *tmp)
-{
+static void test_symlinks(const char *tmp) {
     char dir[1024], path[4200], victim[4200], err[512] = "";
     snprintf(dir, sizeof dir, "%s/links", tmp);
     mkdir(dir, 0777);
@@ -1042,8 +1013,7 @@ static void test_symlinks(const char *tmp)
 
 /* ---- one process per directory -------------------------------------------- */
 
-static void test_lock(const char *tmp)
-{
+static void test_lock(const char *tmp) {
     char dir[1024], err[512] = "", want[128];
     snprintf(dir, sizeof dir, "%s/locked", tmp);
     int g;
@@ -1092,8 +1062,7 @@ static void test_lock(const char *tmp)
 }
 
 /* Not asserted (tests never assert on wall time): a 100k-particle frame. */
-static void time_big_frame(const char *tmp)
-{
+static void time_big_frame(const char *tmp) {
     floe_world *w = floe_world_create(NULL);
     int mat = floe_add_material(w, "m", "linear");
     floe_body_def b = floe_default_body_def();
@@ -1124,8 +1093,7 @@ static void time_big_frame(const char *tmp)
     floe_world_destroy(w);
 }
 
-int main(void)
-{
+int main(void) {
     char tmp[] = "/tmp/floe_test_output_XXXXXX";
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");

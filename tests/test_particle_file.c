@@ -19,15 +19,13 @@
 
 static char tmpdir[256];
 
-static int zeroed(const floe_scene *s)
-{
+static int zeroed(const floe_scene *s) {
     static const floe_scene zero;
     return memcmp(s, &zero, sizeof zero) == 0;
 }
 
 /* Writes len bytes to tmpdir/name; path receives the full name. */
-static void write_bytes(const char *name, const char *data, size_t len, char *path, size_t plen)
-{
+static void write_bytes(const char *name, const char *data, size_t len, char *path, size_t plen) {
     snprintf(path, plen, "%s/%s", tmpdir, name);
     FILE *f = fopen(path, "wb");
     if (!f) {
@@ -38,16 +36,14 @@ static void write_bytes(const char *name, const char *data, size_t len, char *pa
     fclose(f);
 }
 
-static void write_text(const char *name, const char *text)
-{
+static void write_text(const char *name, const char *text) {
     char path[512];
     write_bytes(name, text, strlen(text), path, sizeof path);
 }
 
 /* Loads tmpdir/scene and checks the message: `file` (a name in tmpdir, the
  * scene or the table) followed by ":" and want. */
-static void expect_error_at(const char *scene, const char *file, const char *want, int line)
-{
+static void expect_error_at(const char *scene, const char *file, const char *want, int line) {
     floe_scene s;
     char path[512], err[2048], full[2048];
     snprintf(path, sizeof path, "%s/%s", tmpdir, scene);
@@ -73,8 +69,7 @@ static const char scene_glass[] = "run: {steps: 1}\n"
                                   "  - {file: beads.csv, material: glass}\n";
 
 /* An error in beads.csv (text `csv`), read by scene_glass. */
-static void csv_error_at(const char *csv, const char *want, int line)
-{
+static void csv_error_at(const char *csv, const char *want, int line) {
     write_text("s.yaml", scene_glass);
     write_text("beads.csv", csv);
     expect_error_at("s.yaml", "beads.csv", want, line);
@@ -82,8 +77,7 @@ static void csv_error_at(const char *csv, const char *want, int line)
 #define CSV_ERROR(csv, want) csv_error_at(csv, want, __LINE__)
 
 /* Same with a table holding NUL bytes. */
-static void csv_error_bytes_at(const char *csv, size_t len, const char *want, int line)
-{
+static void csv_error_bytes_at(const char *csv, size_t len, const char *want, int line) {
     char path[512];
     write_text("s.yaml", scene_glass);
     write_bytes("beads.csv", csv, len, path, sizeof path);
@@ -91,34 +85,26 @@ static void csv_error_bytes_at(const char *csv, size_t len, const char *want, in
 }
 
 /* An error in the scene file `yaml` (beads.csv as given, or left as is if NULL). */
-static void scene_error_at(const char *yaml, const char *csv, const char *want, int line)
-{
+static void scene_error_at(const char *yaml, const char *csv, const char *want, int line) {
     write_text("s.yaml", yaml);
-    if (csv)
-        write_text("beads.csv", csv);
+    if (csv) write_text("beads.csv", csv);
     expect_error_at("s.yaml", "s.yaml", want, line);
 }
 #define SCENE_ERROR(yaml, csv, want) scene_error_at(yaml, csv, want, __LINE__)
 
-static int load(const char *name, floe_scene *s)
-{
+static int load(const char *name, floe_scene *s) {
     char path[512], err[2048];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     int rc = floe_scene_load(path, s, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "unexpected error: %s\n", err);
+    if (rc) fprintf(stderr, "unexpected error: %s\n", err);
     return rc;
 }
 
-static int same_vec(floe_vec3 a, double x, double y, double z)
-{
-    return a.x == x && a.y == y && a.z == z;
-}
+static int same_vec(floe_vec3 a, double x, double y, double z) { return a.x == x && a.y == y && a.z == z; }
 
 /* ---- valid tables --------------------------------------------------------------- */
 
-static void test_full_table(void)
-{
+static void test_full_table(void) {
     write_text("s.yaml", "run: {steps: 1}\n"
                          "materials: [{name: glass, density: 2500}, {name: steel, density: 7800}]\n"
                          "groups: [{name: lid}]\n"
@@ -138,8 +124,7 @@ static void test_full_table(void)
                             "1e12,-4.9406564584124654e-324,-1e12,1e-30,0,0,0,0,0,0,\"glass\",  lid ; bed ");
     floe_scene s;
     CHECK(load("s.yaml", &s) == 0);
-    if (!s.world)
-        return;
+    if (!s.world) return;
     floe_world *w = s.world;
     int glass = floe_find_material(w, "glass"), steel = floe_find_material(w, "steel");
     CHECK(floe_particle_count(w) == 5);
@@ -154,8 +139,7 @@ static void test_full_table(void)
     const double *r = floe_radii(w);
     const int *m = floe_particle_materials(w);
     const uint32_t *g = floe_particle_groups(w);
-    for (int i = 0; i < 5; i++)
-        CHECK(floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE);
+    for (int i = 0; i < 5; i++) CHECK(floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE);
     /* ids: the entries in list order, the table's rows in file order */
     CHECK(same_vec(x[0], -1, -1, -1) && r[0] == 0.5 && m[0] == steel);
     CHECK(same_vec(x[1], 0.1 + 0.2, 1e-3, -250) && r[1] == 0.125);
@@ -185,8 +169,7 @@ static void test_full_table(void)
     }
 }
 
-static void test_entry_defaults(void)
-{
+static void test_entry_defaults(void) {
     char path[512], yaml[1024];
     snprintf(path, sizeof path, "%s/sub", tmpdir);
     mkdir(path, 0700);
@@ -212,8 +195,10 @@ static void test_entry_defaults(void)
         floe_scene_free(&s);
     }
     /* absolute path, fixed; a table with a header only adds nothing */
-    snprintf(yaml, sizeof yaml, "run: {steps: 1}\nmaterials: [{name: only}]\nparticles:\n"
-             "  - {file: %s/sub/b.csv, fixed: true}\n  - {file: empty.csv}\n", tmpdir);
+    snprintf(yaml, sizeof yaml,
+             "run: {steps: 1}\nmaterials: [{name: only}]\nparticles:\n"
+             "  - {file: %s/sub/b.csv, fixed: true}\n  - {file: empty.csv}\n",
+             tmpdir);
     write_text("s.yaml", yaml);
     write_text("empty.csv", "# nothing yet\nx,y,z,radius\n\n");
     CHECK(load("s.yaml", &s) == 0);
@@ -235,8 +220,7 @@ static void test_entry_defaults(void)
 }
 
 /* A long table is streamed; the memory guard counts its rows. */
-static void test_long_table(void)
-{
+static void test_long_table(void) {
     enum { N = 30000 };
     char path[512];
     snprintf(path, sizeof path, "%s/beads.csv", tmpdir);
@@ -247,7 +231,8 @@ static void test_long_table(void)
     }
     fprintf(f, "x,y,z,radius,material\n");
     for (int i = 0; i < N; i++)
-        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%s\n", i / 7.0, -i / 3.0, 1e-3 * i, 0.01 + i / 1e7, i % 3 ? "glass" : "steel");
+        fprintf(f, "%.17g,%.17g,%.17g,%.17g,%s\n", i / 7.0, -i / 3.0, 1e-3 * i, 0.01 + i / 1e7,
+                i % 3 ? "glass" : "steel");
     fclose(f);
     write_text("s.yaml", scene_glass);
     floe_scene s;
@@ -275,8 +260,7 @@ static void test_long_table(void)
 
 /* ---- errors in the table ---------------------------------------------------------- */
 
-static void test_table_errors(void)
-{
+static void test_table_errors(void) {
     /* header */
     CSV_ERROR("", "1:1: no header row (the file is empty or holds only comments); the first line must name the "
                   "columns, e.g. x,y,z,radius");
@@ -352,8 +336,7 @@ static void test_table_errors(void)
 
 /* ---- errors in the scene entry ------------------------------------------------------ */
 
-static void test_entry_errors(void)
-{
+static void test_entry_errors(void) {
     static const char head[] = "run: {steps: 1}\nmaterials: [{name: glass}, {name: steel}]\nparticles:\n";
     char yaml[1024], want[1024];
 #define ENTRY(e) (snprintf(yaml, sizeof yaml, "%s%s", head, e), yaml)
@@ -363,8 +346,10 @@ static void test_entry_errors(void)
     snprintf(want, sizeof want, "4:12: particles[0].file: %s/nowhere.csv: cannot open: No such file or directory",
              tmpdir);
     SCENE_ERROR(ENTRY("  - {file: nowhere.csv, material: glass}\n"), NULL, want);
-    snprintf(want, sizeof want, "5:12: particles[1].file: %s/.: cannot open: it is a directory, not a regular file", tmpdir);
-    SCENE_ERROR(ENTRY("  - {radius: 1, pos: [0, 0, 0], material: steel}\n  - {file: ., material: glass}\n"), NULL, want);
+    snprintf(want, sizeof want, "5:12: particles[1].file: %s/.: cannot open: it is a directory, not a regular file",
+             tmpdir);
+    SCENE_ERROR(ENTRY("  - {radius: 1, pos: [0, 0, 0], material: steel}\n  - {file: ., material: glass}\n"), NULL,
+                want);
 
     SCENE_ERROR(ENTRY("  - {file: beads.csv, material: glass, radius: 1}\n"), ok_csv,
                 "4:48: particles[0].radius: not used with 'file' (the radius of each sphere is in the file's radius "
@@ -388,23 +373,23 @@ static void test_entry_errors(void)
                 "declared)");
     write_text("s.yaml", ENTRY("  - {file: beads.csv}\n"));
     write_text("beads.csv", "x,y,z,radius,material\n1,2,3,4,steel\n1,2,3,4,\n");
-    expect_error_at("s.yaml", "beads.csv", "3:9: material: the field is empty and particles[0] has no 'material' key "
-                    "(required when more than one material is declared)", __LINE__);
+    expect_error_at("s.yaml", "beads.csv",
+                    "3:9: material: the field is empty and particles[0] has no 'material' key "
+                    "(required when more than one material is declared)",
+                    __LINE__);
 #undef ENTRY
 }
 
 /* ---- the reader on its own ------------------------------------------------------------ */
 
-static void test_reader(void)
-{
+static void test_reader(void) {
     char path[512], err[1024];
     static const char csv[] = "x,y,z,radius,group\n1,2,3,4,a;b\n5,6,7,8,\n";
     write_bytes("r.csv", csv, strlen(csv), path, sizeof path);
     int os = -1;
     floe_pfile *f = floe_pfile_open(path, &os, err, sizeof err);
     CHECK(f && os == 0);
-    if (!f)
-        return;
+    if (!f) return;
     CHECK(floe_pfile_has(f, PF_GROUP) && !floe_pfile_has(f, PF_MATERIAL) && !floe_pfile_has(f, PF_VX));
     pf_row row;
     CHECK(floe_pfile_next(f, &row, err, sizeof err) == 1);
@@ -431,8 +416,7 @@ static void test_reader(void)
 
 /* The loader builds its own compact tree from libyaml's events; it must read
  * what libyaml's document loader read, with the same messages. */
-static void test_yaml_tree(void)
-{
+static void test_yaml_tree(void) {
     floe_scene s;
     write_text("s.yaml", "run: &r {steps: 0}\nmaterials: [&m {name: a, density: 2000}]\n"
                          "particles:\n  - &p {radius: 1, pos: &o [0, 0, 0]}\n  - {radius: 2, pos: *o}\n  - *p\n");
@@ -459,12 +443,10 @@ static void test_yaml_tree(void)
     floe_scene_free(&s);
 }
 
-int main(void)
-{
+int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/floe_test_pfile_XXXXXX");
     const char *t = getenv("TMPDIR");
-    if (t && *t)
-        snprintf(tmpdir, sizeof tmpdir, "%s/floe_test_pfile_XXXXXX", t);
+    if (t && *t) snprintf(tmpdir, sizeof tmpdir, "%s/floe_test_pfile_XXXXXX", t);
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 2;

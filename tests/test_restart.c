@@ -34,9 +34,9 @@ static void set_if(floe_world *w, int mat, const char *key, double v) {
 static floe_world *build(const char *model) {
     floe_world_def def = floe_default_world_def();
     def.gravity = (floe_vec3){0, 0, -9.81};
-    def.dt = 0;               /* auto: dt changes during the run */
+    def.dt = 0; /* auto: dt changes during the run */
     def.dt_safety = 0.4;
-    def.dyn_dt_period = 37;   /* not a divisor of the restart steps */
+    def.dyn_dt_period = 37; /* not a divisor of the restart steps */
     def.damping = 0.02;
     def.renorm_period = 13;
     def.threads = 1;
@@ -67,8 +67,7 @@ static floe_world *build(const char *model) {
     }
     /* a model method at a step (soft-bond: bond what touches) */
     if (floe_registry_get(floe_registry_find(model))->n_methods > 0 &&
-        !strcmp(floe_registry_get(floe_registry_find(model))->method_names[0], "bond"))
-    {
+        !strcmp(floe_registry_get(floe_registry_find(model))->method_names[0], "bond")) {
         double gap = 1e-3; /* bond pairs closer than this */
         CHECK(floe_schedule_method(w, 4, model, "bond", -1, &gap, 1) == FLOE_OK);
     }
@@ -124,9 +123,16 @@ static floe_world *build(const char *model) {
 /* Bitwise equality of everything step() reads. Reports the first difference. */
 static int same(const floe_world *a, const floe_world *b, const char *model) {
     int ok = 1;
-#define SAME(cond, what) do { if (!(cond)) { if (ok) fprintf(stderr, "%s: differs: %s\n", model, what); ok = 0; } } while (0)
+#define SAME(cond, what)                                               \
+    do {                                                               \
+        if (!(cond)) {                                                 \
+            if (ok) fprintf(stderr, "%s: differs: %s\n", model, what); \
+            ok = 0;                                                    \
+        }                                                              \
+    } while (0)
 #define SAMEMEM(x, y, n, what) SAME((n) == 0 || memcmp((x), (y), (n)) == 0, what)
-    SAME(a->step == b->step && a->time == b->time && a->dt == b->dt && a->last_dyn_dt == b->last_dyn_dt, "step/time/dt");
+    SAME(a->step == b->step && a->time == b->time && a->dt == b->dt && a->last_dyn_dt == b->last_dyn_dt,
+         "step/time/dt");
     SAME(a->np == b->np && a->ncon == b->ncon && a->bp.npairs == b->bp.npairs, "counts");
     if (!ok) return 0;
     size_t n = (size_t)a->np;
@@ -312,8 +318,8 @@ static void check_cli(void) {
     CHECK(run_cli(run_ref, err, 0) == 0);
 
     snprintf(out, sizeof out, "%s/cut", tmp);
-    const char *run_cut[] = {"floe", "run", scene, "--out", out, "--threads", "1", "--restart-every", "97",
-                             "--stop-at", "250", NULL};
+    const char *run_cut[] = {"floe", "run",       scene, "--out", out, "--threads", "1", "--restart-every",
+                             "97",   "--stop-at", "250", NULL};
     CHECK(run_cli(run_cut, err, 0) == 0);
     char *msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "stopped at step 250"));
@@ -329,7 +335,8 @@ static void check_cli(void) {
     int ok = same_tree(ref, out, "");
     CHECK(ok);
     REPORT("CLI: run stopped at steps 250 and 600 and resumed: every output file identical to the "
-           "uninterrupted run: %s\n", ok ? "yes" : "NO");
+           "uninterrupted run: %s\n",
+           ok ? "yes" : "NO");
 
     /* restart files are plain HDF5 */
     char h5[1024], cmd[1600];

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 static char tmp[256];
-static char good[512];   /* the intact restart file */
+static char good[512]; /* the intact restart file */
 static int ncases, nrefused;
 
 /* Copies the good file to `dst`, opens the copy for writing. */
@@ -58,8 +58,9 @@ static void expect_refused(const char *label, damage_fn *fn, const char *name, c
         return;
     }
     int named = strstr(err, name) != NULL && (!why || strstr(err, why) != NULL);
-    if (!named) fprintf(stderr, "%s: the message does not name %s%s%s: %s\n", label, name, why ? " / " : "",
-                        why ? why : "", err);
+    if (!named)
+        fprintf(stderr, "%s: the message does not name %s%s%s: %s\n", label, name, why ? " / " : "", why ? why : "",
+                err);
     CHECK(named);
     nrefused += named;
     REPORT("%-22s %s\n", label, strstr(err, ": /") ? strstr(err, ": /") + 2 : err);
@@ -230,53 +231,68 @@ typedef struct damage_case {
     const char *why;  /* and say (NULL: anything) */
 } damage_case;
 
-#define CASE(fn, name, why) {#fn, fn, name, why}
+#define CASE(fn, name, why) \
+    { #fn, fn, name, why }
 
 static const damage_case bounds_cases[] = {
     CASE(bound_huge, "/particles/bound", "bounding radius"), CASE(bound_int_max, "/particles/bound", NULL),
-    CASE(bound_nan, "/particles/bound", NULL),               CASE(bound_zero, "/particles/bound", NULL),
+    CASE(bound_nan, "/particles/bound", NULL), CASE(bound_zero, "/particles/bound", NULL),
     CASE(radius_negative, "/particles/radius", NULL)};
 static const damage_case world_cases[] = {
-    CASE(step_nan, "/world@step", "integer"), CASE(last_dyn_dt_nan, "/world@last_dyn_dt", "integer"),
-    CASE(step_negative, "/world@step", NULL), CASE(last_dyn_dt_future, "/world@last_dyn_dt", NULL),
-    CASE(time_nan, "/world@time", NULL),      CASE(dt_nan, "/world@dt", NULL),
-    CASE(dt_zero, "/world@dt", NULL),         CASE(dt_safety_big, "/world@dt_safety", NULL),
+    CASE(step_nan, "/world@step", "integer"),   CASE(last_dyn_dt_nan, "/world@last_dyn_dt", "integer"),
+    CASE(step_negative, "/world@step", NULL),   CASE(last_dyn_dt_future, "/world@last_dyn_dt", NULL),
+    CASE(time_nan, "/world@time", NULL),        CASE(dt_nan, "/world@dt", NULL),
+    CASE(dt_zero, "/world@dt", NULL),           CASE(dt_safety_big, "/world@dt_safety", NULL),
     CASE(threads_huge, "/world@threads", NULL), CASE(gravity_inf, "/world@gravity", NULL),
     CASE(energy_nan, "/energy@elastic", NULL)};
-static const damage_case skin_cases[] = {
-    CASE(skin_nan, "/world@skin", NULL), CASE(skin_inf, "/world@skin", NULL),
-    CASE(skin_negative, "/world@skin", NULL), CASE(margin_nan, "/broadphase@margin", NULL)};
-static const damage_case particle_cases[] = {
-    CASE(pos_nan, "/particles/pos", NULL),         CASE(pos_huge, "/particles/pos", NULL),
-    CASE(vel_inf, "/particles/vel", NULL),         CASE(ori_zero, "/particles/ori", NULL),
-    CASE(mass_negative, "/particles/mass", NULL),  CASE(mass_zero, "/particles/mass", NULL),
-    CASE(material_missing, "/particles/material", "material 99"),   CASE(shape_unknown, "/particles/shape", "bad shape 9"),
-    CASE(groups_unknown, "/particles/groups", NULL), CASE(blocked_bits, "/particles/blocked", NULL),
-    CASE(angmom_inf, "/particles/angmom", NULL)};
+static const damage_case skin_cases[] = {CASE(skin_nan, "/world@skin", NULL), CASE(skin_inf, "/world@skin", NULL),
+                                         CASE(skin_negative, "/world@skin", NULL),
+                                         CASE(margin_nan, "/broadphase@margin", NULL)};
+static const damage_case particle_cases[] = {CASE(pos_nan, "/particles/pos", NULL),
+                                             CASE(pos_huge, "/particles/pos", NULL),
+                                             CASE(vel_inf, "/particles/vel", NULL),
+                                             CASE(ori_zero, "/particles/ori", NULL),
+                                             CASE(mass_negative, "/particles/mass", NULL),
+                                             CASE(mass_zero, "/particles/mass", NULL),
+                                             CASE(material_missing, "/particles/material", "material 99"),
+                                             CASE(shape_unknown, "/particles/shape", "bad shape 9"),
+                                             CASE(groups_unknown, "/particles/groups", NULL),
+                                             CASE(blocked_bits, "/particles/blocked", NULL),
+                                             CASE(angmom_inf, "/particles/angmom", NULL)};
 static const damage_case pair_cases[] = {
     CASE(pair_twice, "/broadphase/pairs", NULL), CASE(pair_self, "/broadphase/pairs", NULL),
     CASE(pair_out_of_range, "/broadphase/pairs", "pair 0"), CASE(pair_bad_contact, "/broadphase/pairs", "pair 0")};
-static const damage_case contact_cases[] = {
-    CASE(contact_a_out_of_range, "/contacts/a", "contact 0"), CASE(contact_twice, "/contacts/a", "earlier contact"),
-    CASE(normal_nan, "/contacts/normal", NULL),      CASE(kn_negative, "/contacts/kn", NULL),
-    CASE(flags_garbage, "/contacts/flags", NULL),    CASE(force_inf, "/contacts/force", NULL),
-    CASE(contact_instance, "/contacts/instance", "bad instance"),    CASE(state_nan, "/contacts/state", NULL)};
+static const damage_case contact_cases[] = {CASE(contact_a_out_of_range, "/contacts/a", "contact 0"),
+                                            CASE(contact_twice, "/contacts/a", "earlier contact"),
+                                            CASE(normal_nan, "/contacts/normal", NULL),
+                                            CASE(kn_negative, "/contacts/kn", NULL),
+                                            CASE(flags_garbage, "/contacts/flags", NULL),
+                                            CASE(force_inf, "/contacts/force", NULL),
+                                            CASE(contact_instance, "/contacts/instance", "bad instance"),
+                                            CASE(state_nan, "/contacts/state", NULL)};
 static const damage_case shape_cases[] = {
-    CASE(pos_two_columns, "/particles/pos", NULL), CASE(material_as_float, "/particles/material", "integers"),
+    CASE(pos_two_columns, "/particles/pos", NULL),        CASE(material_as_float, "/particles/material", "integers"),
     CASE(pos_as_int, "/particles/pos", "floating-point"), CASE(vel_missing, "/particles/vel", "missing"),
-    CASE(pairs_rows, "/broadphase/pairs", NULL),  CASE(skin_missing, "/world@skin", "missing")};
-static const damage_case run_cases[] = {
-    CASE(total_steps_negative, "/run@total_steps", NULL), CASE(duration_nan, "/run@duration", NULL),
-    CASE(stream_negative, "/output/streams", NULL),       CASE(width_huge, "/output@width", NULL),
-    CASE(interval_nan, "/output_config@every_interval", NULL), CASE(csv_bytes_bad, "/output@csv_bytes", NULL),
-    CASE(frames_disorder, "/output/frame_step", NULL)};
+    CASE(pairs_rows, "/broadphase/pairs", NULL),          CASE(skin_missing, "/world@skin", "missing")};
+static const damage_case run_cases[] = {CASE(total_steps_negative, "/run@total_steps", NULL),
+                                        CASE(duration_nan, "/run@duration", NULL),
+                                        CASE(stream_negative, "/output/streams", NULL),
+                                        CASE(width_huge, "/output@width", NULL),
+                                        CASE(interval_nan, "/output_config@every_interval", NULL),
+                                        CASE(csv_bytes_bad, "/output@csv_bytes", NULL),
+                                        CASE(frames_disorder, "/output/frame_step", NULL)};
 
-typedef struct damage_class { const char *name; const damage_case *cases; int n; } damage_class;
-#define CLASS(name, arr) {name, arr, (int)(sizeof arr / sizeof *arr)}
-static const damage_class classes[] = {
-    CLASS("bounds", bounds_cases), CLASS("world", world_cases),       CLASS("skin", skin_cases),
-    CLASS("particles", particle_cases), CLASS("pairs", pair_cases),   CLASS("contacts", contact_cases),
-    CLASS("shapes", shape_cases),  CLASS("run", run_cases)};
+typedef struct damage_class {
+    const char *name;
+    const damage_case *cases;
+    int n;
+} damage_class;
+#define CLASS(name, arr) \
+    { name, arr, (int)(sizeof arr / sizeof *arr) }
+static const damage_class classes[] = {CLASS("bounds", bounds_cases), CLASS("world", world_cases),
+                                       CLASS("skin", skin_cases),     CLASS("particles", particle_cases),
+                                       CLASS("pairs", pair_cases),    CLASS("contacts", contact_cases),
+                                       CLASS("shapes", shape_cases),  CLASS("run", run_cases)};
 
 /* Replays every file of the restart fuzzer's corpus and crash directories. */
 static int replay(const char *sub) {
@@ -318,8 +334,8 @@ int main(int argc, char **argv) {
     CHECK(mkdtemp(tmp) != NULL);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (make_good())
-        for (int i = 0; i < cl->n; i++) expect_refused(cl->cases[i].label, cl->cases[i].fn, cl->cases[i].name,
-                                                       cl->cases[i].why, i == 0);
+        for (int i = 0; i < cl->n; i++)
+            expect_refused(cl->cases[i].label, cl->cases[i].fn, cl->cases[i].name, cl->cases[i].why, i == 0);
     REPORT("%s: %d of %d damaged restart files refused with the dataset's name\n", cl->name, nrefused, cl->n);
     if (!check_failures) {
         char cmd[600];

@@ -46,8 +46,8 @@ static void test_slide_to_roll(void) {
         if (floe_time(w) > 2 * tstar) vsum += v, nsum++;
     }
     double vfin = vsum / nsum;
-    REPORT("slide-to-roll: t* = %.5f s (expected %.5f), final speed = %.5f m/s (expected %.5f)\n", t_stick,
-           tstar, vfin, 5.0 / 7.0 * v0);
+    REPORT("slide-to-roll: t* = %.5f s (expected %.5f), final speed = %.5f m/s (expected %.5f)\n", t_stick, tstar, vfin,
+           5.0 / 7.0 * v0);
     CHECK_REL(t_stick, tstar, 1e-2);
     CHECK_REL(vfin, 5.0 / 7.0 * v0, 5e-3);
     floe_world_destroy(w);
@@ -64,7 +64,8 @@ static void test_incline(int use_facet) {
     if (use_facet) {
         n = (floe_vec3){sin(th), 0, cos(th)};
         d = (floe_vec3){cos(th), 0, -sin(th)};
-        floe_vec3 v[3] = {{-1 * cos(th), -1, sin(th)}, {2 * cos(th), -1, -2 * sin(th)}, {0.5 * cos(th), 2, -0.5 * sin(th)}};
+        floe_vec3 v[3] = {
+            {-1 * cos(th), -1, sin(th)}, {2 * cos(th), -1, -2 * sin(th)}, {0.5 * cos(th), 2, -0.5 * sin(th)}};
         floe_add_facet(w, &bd, v, 0);
     } else {
         floe_add_wall(w, &bd, 2, 1);

@@ -18,18 +18,16 @@
 
 static char tmpdir[256];
 
-static int zeroed(const floe_scene *s)
-{
+static int zeroed(const floe_scene *s) {
     static const floe_scene zero;
     return memcmp(s, &zero, sizeof zero) == 0;
 }
 
 /* Loads `path` and checks the full error message `path` + ":" + want. */
-static void expect_error_at(const char *path, const char *want, int line)
-{
+static void expect_error_at(const char *path, const char *want, int line) {
     floe_scene s;
     char err[1024], full[2048];
-    memset(&s, 0x5a, sizeof s);  /* must be zeroed by the loader */
+    memset(&s, 0x5a, sizeof s); /* must be zeroed by the loader */
     int rc = floe_scene_load(path, &s, err, sizeof err);
     snprintf(full, sizeof full, "%s:%s", path, want);
     CHECK(rc != 0);
@@ -45,8 +43,7 @@ static void expect_error_at(const char *path, const char *want, int line)
 #define EXPECT_ERROR(path, want) expect_error_at(path, want, __LINE__)
 
 /* Same for a scene given inline; `want` starts at the line number. */
-static void inline_error_at(const char *yaml, const char *want, int line)
-{
+static void inline_error_at(const char *yaml, const char *want, int line) {
     char path[512];
     check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     expect_error_at(path, want, line);
@@ -54,16 +51,14 @@ static void inline_error_at(const char *yaml, const char *want, int line)
 #define INLINE_ERROR(yaml, want) inline_error_at(yaml, want, __LINE__)
 
 /* Only the start of the message is fixed (numbers computed at run time). */
-static void inline_error_prefix_at(const char *yaml, const char *want, int line)
-{
+static void inline_error_prefix_at(const char *yaml, const char *want, int line) {
     char path[512], err[1024], full[1024];
     floe_scene s;
     check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, &s, err, sizeof err);
     snprintf(full, sizeof full, "%s:%s", path, want);
     CHECK(rc != 0 && zeroed(&s));
-    if (rc == 0)
-        floe_scene_free(&s);
+    if (rc == 0) floe_scene_free(&s);
     else if (strncmp(err, full, strlen(full)) != 0) {
         check_failures++;
         fprintf(stderr, "test_scene.c:%d: wrong message\n  got:  %s\n  want: %s...\n", line, err, full);
@@ -71,38 +66,32 @@ static void inline_error_prefix_at(const char *yaml, const char *want, int line)
 }
 #define INLINE_ERROR_PREFIX(yaml, want) inline_error_prefix_at(yaml, want, __LINE__)
 
-static int load_inline(const char *yaml, floe_scene *s)
-{
+static int load_inline(const char *yaml, floe_scene *s) {
     char path[512], err[1024];
     check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
     int rc = floe_scene_load(path, s, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "unexpected error: %s\n", err);
+    if (rc) fprintf(stderr, "unexpected error: %s\n", err);
     return rc;
 }
 
-static void check_vec(floe_vec3 got, double x, double y, double z, double tol)
-{
+static void check_vec(floe_vec3 got, double x, double y, double z, double tol) {
     CHECK_NEAR(got.x, x, tol);
     CHECK_NEAR(got.y, y, tol);
     CHECK_NEAR(got.z, z, tol);
 }
 
-static int no_overlap(const floe_vec3 *p, const double *r, int64_t n)
-{
+static int no_overlap(const floe_vec3 *p, const double *r, int64_t n) {
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = i + 1; j < n; j++) {
             double dx = p[i].x - p[j].x, dy = p[i].y - p[j].y, dz = p[i].z - p[j].z;
-            if (dx * dx + dy * dy + dz * dz < (r[i] + r[j]) * (r[i] + r[j]))
-                return 0;
+            if (dx * dx + dy * dy + dz * dz < (r[i] + r[j]) * (r[i] + r[j])) return 0;
         }
     return 1;
 }
 
 /* ---- a complete scene ------------------------------------------------------ */
 
-static void test_full_scene(void)
-{
+static void test_full_scene(void) {
     floe_scene s;
     char err[1024];
     int rc = floe_scene_load(DATA "scene_full.yaml", &s, err, sizeof err);
@@ -133,8 +122,7 @@ static void test_full_scene(void)
     /* groups: declared first, then implicit ones in order of first use */
     static const char *const gnames[] = {"piston", "floor", "ball", "ramp", "bed"};
     CHECK(floe_group_count(w) == 5);
-    for (int g = 0; g < 5 && g < floe_group_count(w); g++)
-        CHECK(strcmp(floe_group_name(w, g), gnames[g]) == 0);
+    for (int g = 0; g < 5 && g < floe_group_count(w); g++) CHECK(strcmp(floe_group_name(w, g), gnames[g]) == 0);
 
     /* particles: particles, walls, facets, meshes, generators in file order */
     CHECK(floe_particle_count(w) == 42);
@@ -229,8 +217,7 @@ static void test_full_scene(void)
     floe_scene_free(&s); /* freeing twice is harmless */
 }
 
-static void test_minimal_scene(void)
-{
+static void test_minimal_scene(void) {
     floe_scene s;
     char err[1024];
     int rc = floe_scene_load(DATA "scene_minimal.yaml", &s, err, sizeof err);
@@ -253,8 +240,7 @@ static void test_minimal_scene(void)
 
 /* ---- bad files: exact position and message ------------------------------------ */
 
-static void test_bad_files(void)
-{
+static void test_bad_files(void) {
     EXPECT_ERROR(DATA "bad_unknown_key.yaml", "8:6: unknown key 'radus' in particles[2]; did you mean 'radius'?");
     EXPECT_ERROR(DATA "bad_range.yaml", "3:12: world.damping = 1.5 is out of range [0, 1)");
     EXPECT_ERROR(DATA "bad_type.yaml", "5:12: materials[0].young: expected a number, got 'stiff'");
@@ -278,8 +264,7 @@ static void test_bad_files(void)
     EXPECT_ERROR(DATA "does_not_exist.yaml", "1:1: cannot read scene file: No such file or directory");
 }
 
-static void test_inline_errors(void)
-{
+static void test_inline_errors(void) {
     INLINE_ERROR("", "1:1: empty scene file");
     INLINE_ERROR("# only a comment\n", "1:1: empty scene file");
     INLINE_ERROR("run: {steps: 1}\n---\nrun: {steps: 2}\n",
@@ -298,7 +283,8 @@ static void test_inline_errors(void)
     INLINE_ERROR("world: {dt: fast}\nrun: {steps: 1}\n",
                  "1:13: world.dt: expected a time step in seconds or 'auto', got 'fast'");
     INLINE_ERROR("world: {dt: 0}\nrun: {steps: 1}\n", "1:13: world.dt = 0 is out of range (0, inf)");
-    INLINE_ERROR("world: {gravity: [0, 0, x]}\nrun: {steps: 1}\n", "1:25: world.gravity[2]: expected a number, got 'x'");
+    INLINE_ERROR("world: {gravity: [0, 0, x]}\nrun: {steps: 1}\n",
+                 "1:25: world.gravity[2]: expected a number, got 'x'");
     INLINE_ERROR("world: {legacy_lens: yes}\nrun: {steps: 1}\n",
                  "1:22: world.legacy_lens: expected true or false, got 'yes'");
     INLINE_ERROR("world: {threads: -1}\nrun: {steps: 1}\n", "1:18: world.threads = -1 is out of range [0, 4096]");
@@ -329,7 +315,8 @@ static void test_inline_errors(void)
         /* bit masks: integers or lists of the schema's bit names */
         INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: [bondN, bondQ]}}\n",
                      "2:32: models.ice.bonds0[1]: unknown bit 'bondQ'; did you mean 'bondN'?");
-        INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: 2.5}}\n", "2:24: models.ice.bonds0 = 2.5 must be an integer");
+        INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: 2.5}}\n",
+                     "2:24: models.ice.bonds0 = 2.5 must be an integer");
         INLINE_ERROR("run: {steps: 1}\nmodels: {ice: {bonds0: 0b100000000}}\n",
                      "2:24: models.ice.bonds0 = 0b100000000 is out of range [0, 255]");
     }
@@ -346,7 +333,8 @@ static void test_inline_errors(void)
     /* groups */
     INLINE_ERROR("run: {steps: 1}\ngroups: [{name: g, start: 2, end: 1}]\n",
                  "2:35: groups[0].end = 1 is out of range (2, inf]");
-    INLINE_ERROR("run: {steps: 1}\ngroups: [{name: g}, {name: g}]\n", "2:28: groups[1].name: group 'g' is declared twice");
+    INLINE_ERROR("run: {steps: 1}\ngroups: [{name: g}, {name: g}]\n",
+                 "2:28: groups[1].name: group 'g' is declared twice");
 
     /* bodies */
     static const char head[] = "run: {steps: 1}\nmaterials: [{name: a}, {name: b}]\n";
@@ -371,12 +359,14 @@ static void test_inline_errors(void)
                  "3:21: facets[0].vertices: the triangle is degenerate (zero area)");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [2, 2], radius: 0.4, material: a}}]\n"),
                  "3:45: generators[0].lattice.counts: expected a list of 3 integers [nx, ny, nz]");
-    INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [1, 1, 1], radius: 0.4, material: a, fixed: 2}}]\n"),
-                 "3:89: generators[0].lattice.fixed: expected true or false, got '2'");
+    INLINE_ERROR(
+        WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [1, 1, 1], radius: 0.4, material: a, fixed: 2}}]\n"),
+        "3:89: generators[0].lattice.fixed: expected true or false, got '2'");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [2, 2, 2.5], radius: 0.4, material: a}}]\n"),
                  "3:52: generators[0].lattice.counts[2] = 2.5 must be an integer");
-    INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: [1, 0, 1], counts: [2, 2, 2], radius: 0.4, material: a}}]\n"),
-                 "3:34: generators[0].lattice.spacing: every component must be > 0 (got 0)");
+    INLINE_ERROR(
+        WITH_HEAD("generators: [{lattice: {spacing: [1, 0, 1], counts: [2, 2, 2], radius: 0.4, material: a}}]\n"),
+        "3:34: generators[0].lattice.spacing: every component must be > 0 (got 0)");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [1, 1, 1], material: a}, random: {}}]\n"),
                  "3:70: generators[0]: give exactly one generator (lattice or random) per list item");
     INLINE_ERROR(WITH_HEAD("generators: [{lattise: {}}]\n"),
@@ -390,11 +380,12 @@ static void test_inline_errors(void)
                  "3:29: generators[0].random.box: the first corner must be below the second on every axis");
 
     /* absurd sizes are refused before allocating */
-    INLINE_ERROR(WITH_HEAD("particles: [{radius: 1, pos: [9, 9, 9], material: a}]\n"
-                           "generators:\n  - lattice: {spacing: 1, counts: [10000, 10000, 10000], radius: 0.4, "
-                           "material: b}\n"),
-                 "5:14: generators[0].lattice: the scene would hold 1e+12 particles, needing about 372529.0 GiB of memory "
-                 "(limits: 200000000 particles, 16 GiB); refusing to allocate");
+    INLINE_ERROR(
+        WITH_HEAD("particles: [{radius: 1, pos: [9, 9, 9], material: a}]\n"
+                  "generators:\n  - lattice: {spacing: 1, counts: [10000, 10000, 10000], radius: 0.4, "
+                  "material: b}\n"),
+        "5:14: generators[0].lattice: the scene would hold 1e+12 particles, needing about 372529.0 GiB of memory "
+        "(limits: 200000000 particles, 16 GiB); refusing to allocate");
     /* a box too full for random placement */
     INLINE_ERROR_PREFIX(WITH_HEAD("generators:\n  - random: {box: [[0,0,0],[0.1,0.1,0.1]], radius: 0.01, count: 1000, "
                                   "material: a}\n"),
@@ -422,10 +413,12 @@ static void test_inline_errors(void)
     INLINE_ERROR(WITH_TWO("output:\n  history:\n    columns:\n      - {name: a, counter: step}\n"
                           "      - {name: a, counter: time}\n"),
                  "10:16: output.history.columns[1].name: column 'a' is defined twice");
-    INLINE_ERROR(WITH_TWO("output:\n  history: {every: 5}\n"), "7:12: missing required key 'columns' in output.history");
+    INLINE_ERROR(WITH_TWO("output:\n  history: {every: 5}\n"),
+                 "7:12: missing required key 'columns' in output.history");
     INLINE_ERROR(WITH_TWO("output:\n  vtk: {every: 5, interval: 0.1}\n"),
                  "7:29: output.vtk: give either 'every' (steps) or 'interval' (seconds), not both");
-    INLINE_ERROR(WITH_TWO("output:\n  vtk: {evry: 5}\n"), "7:9: unknown key 'evry' in output.vtk; did you mean 'every'?");
+    INLINE_ERROR(WITH_TWO("output:\n  vtk: {evry: 5}\n"),
+                 "7:9: unknown key 'evry' in output.vtk; did you mean 'every'?");
     INLINE_ERROR(WITH_TWO("output:\n  energy: {interval: -1}\n"),
                  "7:22: output.energy.interval = -1 is out of range (0, inf)");
 
@@ -445,8 +438,7 @@ static void test_inline_errors(void)
 #undef WITH_TWO
 }
 
-static void test_missing_stl(void)
-{
+static void test_missing_stl(void) {
     char path[512], want[1024];
     check_write_tmp(tmpdir, "mesh.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nmeshes: [{stl: nowhere.stl}]\n",
                     path, sizeof path);
@@ -457,8 +449,7 @@ static void test_missing_stl(void)
 
 /* ---- valid inline scenes ---------------------------------------------------------- */
 
-static void test_inline_valid(void)
-{
+static void test_inline_valid(void) {
     floe_scene s;
     /* YAML number forms and integral step counts (a run without bodies needs a given dt) */
     CHECK(load_inline("world: {dt: 1}\nrun: {steps: 1e3}\n", &s) == 0);
@@ -476,9 +467,10 @@ static void test_inline_valid(void)
     floe_scene_free(&s);
 
     if (floe_model_find("ice")) {
-        CHECK(load_inline("world: {dt: 1}\nrun: {steps: 1}\nmodels:\n  ice: {bonds0: [bondN, bondT, bondW, bondR, brkT], "
-                          "bonds1: '0b00101111', step01: 5}\n",
-                          &s) == 0);
+        CHECK(
+            load_inline("world: {dt: 1}\nrun: {steps: 1}\nmodels:\n  ice: {bonds0: [bondN, bondT, bondW, bondR, brkT], "
+                        "bonds1: '0b00101111', step01: 5}\n",
+                        &s) == 0);
         floe_scene_free(&s);
     }
 
@@ -489,7 +481,8 @@ static void test_inline_valid(void)
     floe_scene_free(&s);
 
     /* switched-off and explicit outputs */
-    CHECK(load_inline("world: {dt: 1}\nrun: {steps: 10}\noutput: {vtk: false, energy: true, progress: {every: 0}}\n", &s) == 0);
+    CHECK(load_inline("world: {dt: 1}\nrun: {steps: 10}\noutput: {vtk: false, energy: true, progress: {every: 0}}\n",
+                      &s) == 0);
     CHECK(s.out.vtk.steps == 0 && s.out.vtk.interval == 0);
     CHECK(s.out.energy.steps == 1);
     CHECK(s.out.progress.steps == 0);
@@ -536,8 +529,8 @@ static void test_inline_valid(void)
                         u[c] = z ^ (z >> 31);
                     }
                     double ux = (double)(u[0] >> 11) * 0x1.0p-53, uy = (double)(u[1] >> 11) * 0x1.0p-53;
-                    check_vec(p[id], (i + 0.5) * 0.011 + 0.0004 * (2 * ux - 1), (j + 0.5) * 0.011 + 0.0004 * (2 * uy - 1),
-                              (k + 0.5) * 0.011, 1e-15);
+                    check_vec(p[id], (i + 0.5) * 0.011 + 0.0004 * (2 * ux - 1),
+                              (j + 0.5) * 0.011 + 0.0004 * (2 * uy - 1), (k + 0.5) * 0.011, 1e-15);
                 }
     }
     floe_scene_free(&s);
@@ -545,19 +538,16 @@ static void test_inline_valid(void)
 
 /* ---- STL reader -------------------------------------------------------------------- */
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
+static unsigned char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     unsigned char *b = malloc(1 << 16);
     *len = b ? fread(b, 1, 1 << 16, f) : 0;
     fclose(f);
     return b;
 }
 
-static void test_stl(void)
-{
+static void test_stl(void) {
     floe_stl a, b;
     char err[512];
     CHECK(floe_stl_read(DATA "ramp_ascii.stl", &a, err, sizeof err) == 0);
@@ -565,8 +555,7 @@ static void test_stl(void)
     CHECK(a.n_tri == 2 && !a.binary);
     CHECK(b.n_tri == 2 && b.binary);
     if (a.n_tri == 2 && b.n_tri == 2)
-        for (int i = 0; i < 6; i++)
-            check_vec(a.v[i], b.v[i].x, b.v[i].y, b.v[i].z, 0);
+        for (int i = 0; i < 6; i++) check_vec(a.v[i], b.v[i].x, b.v[i].y, b.v[i].z, 0);
     floe_stl_free(&a);
 
     /* every truncation and some corruption of both files: an error or a
@@ -576,8 +565,7 @@ static void test_stl(void)
         size_t len;
         unsigned char *buf = slurp(files[f], &len);
         CHECK(buf != NULL);
-        if (!buf)
-            continue;
+        if (!buf) continue;
         for (size_t n = 0; n < len; n++) {
             floe_stl t;
             int rc = floe_stl_parse("trunc.stl", buf, n, &t, err, sizeof err);
@@ -594,8 +582,7 @@ static void test_stl(void)
                 m[x % len] = (unsigned char)(x >> 32);
             }
             floe_stl t;
-            if (floe_stl_parse("fuzz.stl", m, len, &t, err, sizeof err) == 0)
-                CHECK(t.n_tri <= 2);
+            if (floe_stl_parse("fuzz.stl", m, len, &t, err, sizeof err) == 0) CHECK(t.n_tri <= 2);
             floe_stl_free(&t);
             free(m);
         }
@@ -626,8 +613,7 @@ static void test_stl(void)
 
 /* ---- generators ------------------------------------------------------------------------ */
 
-static void test_generators(void)
-{
+static void test_generators(void) {
     char err[512];
     floe_lattice_def ld = {.origin = {1, 2, 3}, .spacing = {0.1, 0.2, 0.3}, .counts = {4, 3, 2}};
     floe_vec3 *p;
@@ -636,8 +622,7 @@ static void test_generators(void)
     CHECK(n == 24);
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 3; j++)
-            for (int i = 0; i < 4; i++)
-                check_vec(p[i + 4 * (j + 3 * k)], 1 + 0.1 * i, 2 + 0.2 * j, 3 + 0.3 * k, 1e-15);
+            for (int i = 0; i < 4; i++) check_vec(p[i + 4 * (j + 3 * k)], 1 + 0.1 * i, 2 + 0.2 * j, 3 + 0.3 * k, 1e-15);
     free(p);
     ld.counts[1] = 0;
     CHECK(floe_gen_lattice(&ld, &p, &n, err, sizeof err) == 0 && n == 0 && p == NULL);
@@ -645,8 +630,8 @@ static void test_generators(void)
     CHECK(floe_gen_lattice(&ld, &p, &n, err, sizeof err) != 0 && p == NULL);
 
     /* random packing: non-overlapping, inside, deterministic per seed */
-    floe_random_def rd = {.lo = {0, 0, 0}, .hi = {0.2, 0.1, 0.1}, .rmin = 0.003, .rmax = 0.006, .count = 1500,
-                          .seed = 7};
+    floe_random_def rd = {
+        .lo = {0, 0, 0}, .hi = {0.2, 0.1, 0.1}, .rmin = 0.003, .rmax = 0.006, .count = 1500, .seed = 7};
     floe_vec3 *p1, *p2, *p3;
     double *r1, *r2, *r3;
     int64_t n1, n2, n3;
@@ -661,8 +646,8 @@ static void test_generators(void)
         int inside = 1;
         for (int64_t i = 0; i < n1; i++)
             inside &= p1[i].x - r1[i] >= 0 && p1[i].x + r1[i] <= 0.2 && p1[i].y - r1[i] >= 0 &&
-                      p1[i].y + r1[i] <= 0.1 && p1[i].z - r1[i] >= 0 && p1[i].z + r1[i] <= 0.1 &&
-                      r1[i] >= 0.003 && r1[i] <= 0.006;
+                      p1[i].y + r1[i] <= 0.1 && p1[i].z - r1[i] >= 0 && p1[i].z + r1[i] <= 0.1 && r1[i] >= 0.003 &&
+                      r1[i] <= 0.006;
         CHECK(inside);
         CHECK(memcmp(p1, p2, (size_t)n1 * sizeof *p1) == 0 && memcmp(r1, r2, (size_t)n1 * sizeof *r1) == 0);
         CHECK(memcmp(p1, p3, (size_t)n1 * sizeof *p1) != 0);
@@ -676,8 +661,8 @@ static void test_generators(void)
     CHECK(strncmp(err, "box too full: placed only ", 26) == 0);
 
     /* 100k monodisperse spheres at a volume fraction of 0.25 (timed for the log only) */
-    floe_random_def big = {.lo = {0, 0, 0}, .hi = {0.8, 0.8, 0.41}, .rmin = 0.005, .rmax = 0.005, .count = 100000,
-                           .seed = 1};
+    floe_random_def big = {
+        .lo = {0, 0, 0}, .hi = {0.8, 0.8, 0.41}, .rmin = 0.005, .rmax = 0.005, .count = 100000, .seed = 1};
     clock_t t0 = clock();
     CHECK(floe_gen_random(&big, &p1, &r1, &n1, err, sizeof err) == 0 && n1 == 100000);
     REPORT("random packing of 100000 spheres: %.3f s CPU\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
@@ -687,13 +672,11 @@ static void test_generators(void)
 
 /* ---- robustness: truncated scene files ----------------------------------------------------- */
 
-static void test_truncated_scenes(void)
-{
+static void test_truncated_scenes(void) {
     size_t len;
     unsigned char *buf = slurp(DATA "scene_full.yaml", &len);
     CHECK(buf != NULL);
-    if (!buf)
-        return;
+    if (!buf) return;
     char path[512], err[1024];
     snprintf(path, sizeof path, "%s/trunc.yaml", tmpdir);
     int ok = 0, bad = 0;
@@ -711,8 +694,8 @@ static void test_truncated_scenes(void)
         /* every message is "path:line:col: ..." */
         unsigned line = 0, col = 0;
         int m = 0;
-        CHECK(strncmp(err, path, strlen(path)) == 0 &&
-              sscanf(err + strlen(path), ":%u:%u: %n", &line, &col, &m) == 2 && m > 0 && line >= 1 && col >= 1);
+        CHECK(strncmp(err, path, strlen(path)) == 0 && sscanf(err + strlen(path), ":%u:%u: %n", &line, &col, &m) == 2 &&
+              m > 0 && line >= 1 && col >= 1);
         CHECK(zeroed(&s));
     }
     CHECK(bad > 0);
@@ -720,12 +703,10 @@ static void test_truncated_scenes(void)
     free(buf);
 }
 
-int main(void)
-{
+int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/floe_test_scene_XXXXXX");
     const char *t = getenv("TMPDIR");
-    if (t && *t)
-        snprintf(tmpdir, sizeof tmpdir, "%s/floe_test_scene_XXXXXX", t);
+    if (t && *t) snprintf(tmpdir, sizeof tmpdir, "%s/floe_test_scene_XXXXXX", t);
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 2;

@@ -20,8 +20,7 @@
 static char tmp[256];
 
 /* Loads `path`; the error must be path + ":" + want. */
-static void expect_error_at(const char *path, const char *want, int line)
-{
+static void expect_error_at(const char *path, const char *want, int line) {
     floe_scene s;
     char err[2048], full[2048];
     int rc = floe_scene_load(path, &s, err, sizeof err);
@@ -38,14 +37,12 @@ static void expect_error_at(const char *path, const char *want, int line)
 #define EXPECT_ERROR(path, want) expect_error_at(path, want, __LINE__)
 
 /* The whole error message must be `want` (for errors about other files). */
-static void expect_message_at(const char *path, const char *want, int line)
-{
+static void expect_message_at(const char *path, const char *want, int line) {
     floe_scene s;
     char err[2048];
     int rc = floe_scene_load(path, &s, err, sizeof err);
     CHECK(rc != 0);
-    if (rc == 0)
-        floe_scene_free(&s);
+    if (rc == 0) floe_scene_free(&s);
     else if (strcmp(err, want) != 0) {
         check_failures++;
         fprintf(stderr, "test_scene_check.c:%d: wrong message\n  got:  %s\n  want: %s\n", line, err, want);
@@ -53,24 +50,21 @@ static void expect_message_at(const char *path, const char *want, int line)
 }
 #define EXPECT_MESSAGE(path, want) expect_message_at(path, want, __LINE__)
 
-static char *slurp(const char *path)
-{
+static char *slurp(const char *path) {
     static char *last;
     free(last);
     last = check_slurp(path, NULL);
     return last ? last : (char *)"";
 }
 
-static int exists(const char *path)
-{
+static int exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
 }
 
 /* `floe check SCENE` and `floe run SCENE --out DIR` both refuse with
  * status 2 and the same message, and run creates nothing. */
-static void cli_refuses_at(const char *scene, const char *want, int line)
-{
+static void cli_refuses_at(const char *scene, const char *want, int line) {
     char err[512], out[512], msg_check[4096];
     snprintf(err, sizeof err, "%s/cli.txt", tmp);
     snprintf(out, sizeof out, "%s/out_refused", tmp);
@@ -86,17 +80,17 @@ static void cli_refuses_at(const char *scene, const char *want, int line)
     rc = run_cli(run, err, 0);
     if (rc != 2 || strcmp(slurp(err), msg_check) != 0 || exists(out)) {
         check_failures++;
-        fprintf(stderr, "test_scene_check.c:%d: floe run %s: status %d, output directory %s, output\n%s  wanted "
-                "status 2, no output directory and check's message\n", line, scene, rc, exists(out) ? "created" : "absent",
-                slurp(err));
+        fprintf(stderr,
+                "test_scene_check.c:%d: floe run %s: status %d, output directory %s, output\n%s  wanted "
+                "status 2, no output directory and check's message\n",
+                line, scene, rc, exists(out) ? "created" : "absent", slurp(err));
     }
 }
 #define CLI_REFUSES(scene, want) cli_refuses_at(scene, want, __LINE__)
 
 /* ---- 11.2, 12.6: the time step --------------------------------------------------- */
 
-static void test_dt(void)
-{
+static void test_dt(void) {
     EXPECT_ERROR(DATA "bad_dt_over_critical.yaml",
                  "4:7: world.dt = 0.01 s is above the critical time step of this scene, 1e-05 s (from its smallest, "
                  "lightest and stiffest bodies): the run would blow up within a few steps. Use dt: auto (0.9 x the "
@@ -110,8 +104,10 @@ static void test_dt(void)
     /* a dt below the critical step is taken; a scene of no step needs none */
     char path[512], err[1024];
     floe_scene s;
-    check_write_tmp(tmp, "ok.yaml", "world: {dt: 9e-6}\nrun: {steps: 10}\nmaterials: [{name: a, young: 1e9}]\n"
-                    "particles: [{radius: 0.01, pos: [0, 0, 0]}]\n", path, sizeof path);
+    check_write_tmp(tmp, "ok.yaml",
+                    "world: {dt: 9e-6}\nrun: {steps: 10}\nmaterials: [{name: a, young: 1e9}]\n"
+                    "particles: [{radius: 0.01, pos: [0, 0, 0]}]\n",
+                    path, sizeof path);
     CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
     CHECK(s.world && floe_critical_dt(s.world) == 1e-5 && s.warnings == NULL);
     floe_scene_free(&s);
@@ -122,8 +118,7 @@ static void test_dt(void)
 
 /* ---- 11.2: initial overlaps -------------------------------------------------------- */
 
-static void test_overlaps(void)
-{
+static void test_overlaps(void) {
     EXPECT_ERROR(DATA "bad_overlap_coincident.yaml",
                  "7:5: particle 0 (line 5) and particle 2 (line 7) are at the same position (0, 0, 0): the first "
                  "step would blow up; move one of them");
@@ -134,10 +129,12 @@ static void test_overlaps(void)
 
     /* generated spheres are named by their generator */
     char path[512], want[1024];
-    check_write_tmp(tmp, "gen.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\ngenerators:\n"
-                    "  - lattice: {origin: [0, 0, 0], spacing: 0.01, counts: [3, 1, 1], radius: 0.01}\n", path,
-                    sizeof path);
-    snprintf(want, sizeof want, "4:14: particle 0 (number 1 of the generator at line 4) and particle 1 (number 2 of the "
+    check_write_tmp(tmp, "gen.yaml",
+                    "run: {steps: 1}\nmaterials: [{name: a}]\ngenerators:\n"
+                    "  - lattice: {origin: [0, 0, 0], spacing: 0.01, counts: [3, 1, 1], radius: 0.01}\n",
+                    path, sizeof path);
+    snprintf(want, sizeof want,
+             "4:14: particle 0 (number 1 of the generator at line 4) and particle 1 (number 2 of the "
              "generator at line 4) overlap by 0.01 m, 100%% of the smaller radius 0.01 m: the first step would blow up "
              "(initial overlaps over 50%% are refused); move them apart");
     EXPECT_ERROR(path, want);
@@ -146,8 +143,9 @@ static void test_overlaps(void)
     floe_scene s;
     char err[1024];
     CHECK(floe_scene_load(DATA "warn_overlap_small.yaml", &s, err, sizeof err) == 0);
-    const char *w = DATA "warn_overlap_small.yaml:6:5: warning: particle 0 (line 5) and particle 1 (line 6) overlap "
-                         "by 0.0005 m, 5.0% of the smaller radius: they start with a contact force pushing them apart\n";
+    const char *w = DATA
+        "warn_overlap_small.yaml:6:5: warning: particle 0 (line 5) and particle 1 (line 6) overlap "
+        "by 0.0005 m, 5.0% of the smaller radius: they start with a contact force pushing them apart\n";
     CHECK(s.warnings && !strcmp(s.warnings, w));
     floe_scene_free(&s);
     char errf[512], out[512];
@@ -161,25 +159,25 @@ static void test_overlaps(void)
 
 /* ---- 11.2: implausible material values -------------------------------------------------- */
 
-static void test_materials(void)
-{
+static void test_materials(void) {
     floe_scene s;
     char err[1024];
     CHECK(floe_scene_load(DATA "warn_materials.yaml", &s, err, sizeof err) == 0);
-    const char *w =
-        DATA "warn_materials.yaml:4:26: warning: materials[0].density = 2.7 kg/m^3 is implausibly low (below 100 "
-             "kg/m^3): was it given in g/cm^3? 2.7 g/cm^3 is 2700 kg/m^3\n"
-        DATA "warn_materials.yaml:4:38: warning: materials[0].young = 70 Pa is implausibly soft (below 1e4 Pa): was it "
-             "given in MPa or GPa? 70 GPa is 7e+10 Pa\n"
-        DATA "warn_materials.yaml:4:51: warning: materials[0].tan_phi = 30 is the tangent of a friction angle of 88.1 "
-             "degrees (above 3, 71.6 degrees): was an angle in degrees typed? tan(30 degrees) = 0.577\n";
+    const char *w = DATA
+        "warn_materials.yaml:4:26: warning: materials[0].density = 2.7 kg/m^3 is implausibly low (below 100 "
+        "kg/m^3): was it given in g/cm^3? 2.7 g/cm^3 is 2700 kg/m^3\n" DATA
+        "warn_materials.yaml:4:38: warning: materials[0].young = 70 Pa is implausibly soft (below 1e4 Pa): was it "
+        "given in MPa or GPa? 70 GPa is 7e+10 Pa\n" DATA
+        "warn_materials.yaml:4:51: warning: materials[0].tan_phi = 30 is the tangent of a friction angle of 88.1 "
+        "degrees (above 3, 71.6 degrees): was an angle in degrees typed? tan(30 degrees) = 0.577\n";
     CHECK(s.warnings && !strcmp(s.warnings, w));
-    if (s.warnings && strcmp(s.warnings, w))
-        fprintf(stderr, "got:\n%swant:\n%s", s.warnings, w);
+    if (s.warnings && strcmp(s.warnings, w)) fprintf(stderr, "got:\n%swant:\n%s", s.warnings, w);
     floe_scene_free(&s);
     char path[512];
-    check_write_tmp(tmp, "ok.yaml", "run: {steps: 0}\nmaterials: [{name: a, density: 25001}, {name: b, density: 100, "
-                    "young: 1e4, tan_phi: 3}]\n", path, sizeof path);
+    check_write_tmp(tmp, "ok.yaml",
+                    "run: {steps: 0}\nmaterials: [{name: a, density: 25001}, {name: b, density: 100, "
+                    "young: 1e4, tan_phi: 3}]\n",
+                    path, sizeof path);
     CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
     CHECK(s.warnings && strstr(s.warnings, "materials[0].density = 25001 kg/m^3 is above the density of any solid") &&
           !strstr(s.warnings, "materials[1]"));
@@ -188,8 +186,7 @@ static void test_materials(void)
 
 /* ---- 12.7: run length ------------------------------------------------------------------- */
 
-static void test_run_length(void)
-{
+static void test_run_length(void) {
     EXPECT_ERROR(DATA "bad_run_time_steps.yaml",
                  "3:13: run.time = 1e300 s is more than 1e308 steps of 1e-300 s, out of range [0, "
                  "9223372036854775807] steps (give a shorter time or a larger world.dt)");
@@ -203,8 +200,7 @@ static void test_run_length(void)
 
 /* ---- 11.11, 12.5: YAML syntax ---------------------------------------------------------------- */
 
-static void test_yaml(void)
-{
+static void test_yaml(void) {
     EXPECT_ERROR(DATA "bad_yaml_tab.yaml", "2:1: tabs are not allowed for indentation in YAML; indent with spaces");
     EXPECT_ERROR(DATA "bad_yaml_quote.yaml", "2:12: unclosed quote: the quoted text that starts here has no closing "
                                              "quote");
@@ -233,10 +229,8 @@ static void test_yaml(void)
     /* 64 levels are fine */
     char ok[256] = "run: {steps: 1}\nx: ";
     size_t k = strlen(ok);
-    for (int i = 0; i < 63; i++)
-        ok[k++] = '[';
-    for (int i = 0; i < 63; i++)
-        ok[k++] = ']';
+    for (int i = 0; i < 63; i++) ok[k++] = '[';
+    for (int i = 0; i < 63; i++) ok[k++] = ']';
     strcpy(ok + k, "\n");
     check_write_tmp(tmp, "deep.yaml", ok, path, sizeof path);
     EXPECT_ERROR(path, "2:1: unknown key 'x' at the top level; allowed keys: world, run, materials, models, "
@@ -246,8 +240,7 @@ static void test_yaml(void)
 
 /* ---- 12.10: what is not a regular file ---------------------------------------------------------- */
 
-static void test_special_files(void)
-{
+static void test_special_files(void) {
     EXPECT_ERROR(DATA "bad_stl_device.yaml", "3:16: meshes[0].stl: /dev/zero: cannot open: it is a character device "
                                              "(such as /dev/zero), not a regular file");
     EXPECT_ERROR(DATA "bad_particles_device.yaml", "3:20: particles[0].file: /dev/zero: cannot open: it is a character "
@@ -261,13 +254,17 @@ static void test_special_files(void)
     CHECK(mkfifo(fifo, 0600) == 0);
     check_write_tmp(tmp, "fifo.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nmeshes: [{stl: pipe}]\n", path,
                     sizeof path);
-    snprintf(want, sizeof want, "3:16: meshes[0].stl: %s/pipe: cannot open: it is a FIFO (named pipe), not a regular "
-             "file", tmp);
+    snprintf(want, sizeof want,
+             "3:16: meshes[0].stl: %s/pipe: cannot open: it is a FIFO (named pipe), not a regular "
+             "file",
+             tmp);
     EXPECT_ERROR(path, want);
     check_write_tmp(tmp, "fifo.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nparticles: [{file: pipe}]\n", path,
                     sizeof path);
-    snprintf(want, sizeof want, "3:20: particles[0].file: %s/pipe: cannot open: it is a FIFO (named pipe), not a "
-             "regular file", tmp);
+    snprintf(want, sizeof want,
+             "3:20: particles[0].file: %s/pipe: cannot open: it is a FIFO (named pipe), not a "
+             "regular file",
+             tmp);
     EXPECT_ERROR(path, want);
     snprintf(want, sizeof want, "%s:1:1: cannot read scene file: it is a FIFO (named pipe), not a regular file", fifo);
     EXPECT_MESSAGE(fifo, want);
@@ -276,8 +273,7 @@ static void test_special_files(void)
 
 /* ---- 12.11: numbers and quotes of data files ------------------------------------------------------ */
 
-static void test_data_files(void)
-{
+static void test_data_files(void) {
     EXPECT_MESSAGE(DATA "bad_particles_hex.yaml", DATA "hex.csv:2:5: z: expected a number, got '0x10'");
     EXPECT_ERROR(DATA "bad_stl_hex.yaml", "3:16: meshes[0].stl: " DATA "hex_ascii.stl:5:11: expected a finite decimal "
                                           "number, got '0x10'");
@@ -302,11 +298,14 @@ static void test_data_files(void)
     /* nor is a scene whose top level is text, or an STL with a long token */
     char path[512], want[1024], err[512];
     check_write_tmp(tmp, "passwd", "root:x:0:0:root:/root:/bin/bash\n", path, sizeof path);
-    snprintf(want, sizeof want, "%s:1:1: scene: expected a mapping (key: value pairs), got text (this is not a scene "
-             "file)", path);
+    snprintf(want, sizeof want,
+             "%s:1:1: scene: expected a mapping (key: value pairs), got text (this is not a scene "
+             "file)",
+             path);
     EXPECT_MESSAGE(path, want);
-    static const char longtok[] = "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nsecret-abcdefghijklmnopqrstuvwxyz"
-                                  "0123456789\n";
+    static const char longtok[] =
+        "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nsecret-abcdefghijklmnopqrstuvwxyz"
+        "0123456789\n";
     floe_stl m;
     CHECK(floe_stl_parse("l.stl", (const unsigned char *)longtok, strlen(longtok), &m, err, sizeof err) != 0);
     CHECK(!strcmp(err, "l.stl:5:1: expected 'vertex', got 'secret-abcdefghijklmnopqrstuvwxy...'"));
@@ -314,8 +313,7 @@ static void test_data_files(void)
 
 /* ---- 12.1: positions and extents whose arithmetic overflows ---------------------------------------- */
 
-static void test_bounds(void)
-{
+static void test_bounds(void) {
     EXPECT_ERROR(DATA "bad_pos_overflow.yaml", "6:26: particles[1].pos[0] = 1e308 is out of range [-1e+12, 1e+12]");
     EXPECT_ERROR(DATA "bad_lattice_overflow.yaml",
                  "4:65: generators[0].lattice.counts: the lattice spans (0, 0, 0) to (9.9e+12, 0, 0), beyond the "
@@ -328,13 +326,14 @@ static void test_bounds(void)
     check_write_tmp(tmp, "b.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nwalls: [{axis: z, pos: -1e300}]\n", path,
                     sizeof path);
     EXPECT_ERROR(path, "3:24: walls[0].pos = -1e300 is out of range [-1e+12, 1e+12]");
-    check_write_tmp(tmp, "b.yaml", "run: {steps: 1}\nmaterials: [{name: a}]\nparticles: [{radius: 1e300, pos: [0, 0, "
-                    "0]}]\n", path, sizeof path);
+    check_write_tmp(tmp, "b.yaml",
+                    "run: {steps: 1}\nmaterials: [{name: a}]\nparticles: [{radius: 1e300, pos: [0, 0, "
+                    "0]}]\n",
+                    path, sizeof path);
     EXPECT_ERROR(path, "3:22: particles[0].radius = 1e300 is out of range (0, 1e+12]");
 }
 
-int main(void)
-{
+int main(void) {
     snprintf(tmp, sizeof tmp, "%s/floe_test_scene_check_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");

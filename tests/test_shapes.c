@@ -203,20 +203,23 @@ static void test_free_rotation(void) {
             for (int i = 0; i < 3; i++) L0[i] = L[i];
             e0 = e;
         }
-        double dl = sqrt((L[0] - L0[0]) * (L[0] - L0[0]) + (L[1] - L0[1]) * (L[1] - L0[1]) + (L[2] - L0[2]) * (L[2] - L0[2]));
+        double dl = sqrt((L[0] - L0[0]) * (L[0] - L0[0]) + (L[1] - L0[1]) * (L[1] - L0[1]) +
+                         (L[2] - L0[2]) * (L[2] - L0[2]));
         lerr = fmax(lerr, dl / sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]));
         emax = fmax(emax, e);
         emin = fmin(emin, e);
         /* body-frame y component of b's angular velocity */
         floe_quat qb = floe_orientations(w)[b];
         floe_vec3 ob = floe_angular_velocities(w)[b];
-        double yb[3] = {2 * (qb.x * qb.y - qb.w * qb.z), 1 - 2 * (qb.x * qb.x + qb.z * qb.z), 2 * (qb.y * qb.z + qb.w * qb.x)};
+        double yb[3] = {2 * (qb.x * qb.y - qb.w * qb.z), 1 - 2 * (qb.x * qb.x + qb.z * qb.z),
+                        2 * (qb.y * qb.z + qb.w * qb.x)};
         double wy = yb[0] * ob.x + yb[1] * ob.y + yb[2] * ob.z;
         if (wy * prev_wy < 0) flips++;
         prev_wy = wy;
     }
     REPORT("free rotation, 1e5 steps: max |L - L0|/|L0| = %.2e; kinetic energy in [%.9f, %.9f] (start %.9f); "
-           "intermediate-axis spin flipped %d times\n", lerr, emin, emax, e0, flips);
+           "intermediate-axis spin flipped %d times\n",
+           lerr, emin, emax, e0, flips);
     CHECK(lerr < 1e-9);
     CHECK((emax - emin) / e0 < 1e-3);
     CHECK(flips >= 2);
@@ -255,7 +258,8 @@ static void test_settles(int ellipsoid) {
     /* an ellipsoid lies on its flattest side: the shortest axis (body z) vertical */
     double zz = 1 - 2 * (q.x * q.x + q.y * q.y);
     REPORT("%s at rest: long axis z-component %.2e, body z axis z-component %.6f, floor reaction %.8g N, "
-           "weight %.8g N, %.2f s\n", ellipsoid ? "ellipsoid" : "capsule", uz, zz, fz, weight, floe_time(w));
+           "weight %.8g N, %.2f s\n",
+           ellipsoid ? "ellipsoid" : "capsule", uz, zz, fz, weight, floe_time(w));
     CHECK(fabs(uz) < 1e-3);
     if (ellipsoid) CHECK(fabs(zz) > 1 - 1e-3);
     CHECK_REL(fz, weight, 1e-4);

@@ -19,15 +19,13 @@
 
 static char tmpdir[256];
 
-static int zeroed(const floe_scene *s)
-{
+static int zeroed(const floe_scene *s) {
     static const floe_scene zero;
     return memcmp(s, &zero, sizeof zero) == 0;
 }
 
 /* Loads an inline scene that must load; 0 on success (the error printed otherwise). */
-static int load_ok(const char *name, const char *yaml, floe_scene *s)
-{
+static int load_ok(const char *name, const char *yaml, floe_scene *s) {
     char path[512], err[1024];
     check_write_tmp(tmpdir, name, yaml, path, sizeof path);
     int rc = floe_scene_load(path, s, err, sizeof err);
@@ -37,8 +35,7 @@ static int load_ok(const char *name, const char *yaml, floe_scene *s)
 }
 
 /* Loads an inline scene and checks the full message "path:" + want. */
-static void inline_error_at(const char *yaml, const char *want, int prefix, int line)
-{
+static void inline_error_at(const char *yaml, const char *want, int prefix, int line) {
     char path[512], err[1024], full[2048];
     floe_scene s;
     check_write_tmp(tmpdir, "inline.yaml", yaml, path, sizeof path);
@@ -63,8 +60,7 @@ static void inline_error_at(const char *yaml, const char *want, int prefix, int 
 
 #define HEAD "run: {steps: 1}\nmaterials: [{name: a}]\n"
 
-static floe_vec3 rot(floe_quat q, floe_vec3 v)
-{
+static floe_vec3 rot(floe_quat q, floe_vec3 v) {
     /* R(q) v written out as a matrix product: independent of the library's form */
     double w = q.w, x = q.x, y = q.y, z = q.z;
     return (floe_vec3){(1 - 2 * (y * y + z * z)) * v.x + 2 * (x * y - w * z) * v.y + 2 * (x * z + w * y) * v.z,
@@ -74,37 +70,35 @@ static floe_vec3 rot(floe_quat q, floe_vec3 v)
 
 static double dot(floe_vec3 a, floe_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static floe_vec3 sub(floe_vec3 a, floe_vec3 b) { return (floe_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static floe_vec3 cross(floe_vec3 a, floe_vec3 b)
-{
+static floe_vec3 cross(floe_vec3 a, floe_vec3 b) {
     return (floe_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 static double comp(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
 
 /* ---- scene keys ---------------------------------------------------------- */
 
-static void test_scene_keys(void)
-{
+static void test_scene_keys(void) {
     static const char yaml[] =
         "run: {steps: 1}\n"
         "materials: [{name: a, density: 2000}, {name: b}]\n"
-        "walls: [{axis: z, material: b}]\n"                                   /* id 0 */
-        "capsules:\n"                                                         /* ids 1, 2, 3 */
+        "walls: [{axis: z, material: b}]\n" /* id 0 */
+        "capsules:\n"                       /* ids 1, 2, 3 */
         "  - {radius: 0.01, shaft: 0.04, pos: [0, 0, 0.1], axis: [0, 0, 2], material: a, group: g}\n"
         "  - {radius: 0.02, shaft: 0, pos: [1, 0, 0.1], ori: [2, 0, 0, 0], vel: [1, 2, 3], angvel: [0, 0, 1],\n"
         "     material: b, fixed: true}\n"
         "  - {radius: 0.01, shaft: 0.1, pos: [2, 0, 0.1], axis: [-1, 0, 0], material: a, block: xZ}\n"
-        "ellipsoids:\n"                                                       /* id 4 */
+        "ellipsoids:\n" /* id 4 */
         "  - {semi_axes: [0.03, 0.02, 0.01], pos: [3, 0, 0.1], ori: [1, 1, 0, 0], material: a, block: z}\n"
-        "cylinders:\n"                                                        /* ids 5, 6 */
+        "cylinders:\n" /* ids 5, 6 */
         "  - {axis: y, pos: [0, 5, -1], radius: 0.5, vel: [0, 0.1, 0], angvel: [0, 2, 0], material: b, group: g}\n"
         "  - {axis: 0, pos: [0, 0, -3], radius: 0.25, material: b}\n"
-        "particles: [{radius: 0.01, pos: [4, 0, 0.1], material: a}]\n";    /* id 7 */
+        "particles: [{radius: 0.01, pos: [4, 0, 0.1], material: a}]\n"; /* id 7 */
     floe_scene s;
     if (load_ok("keys.yaml", yaml, &s)) return;
     floe_world *w = s.world;
     CHECK(floe_particle_count(w) == 8);
-    static const floe_shape_type want[8] = {FLOE_SHAPE_WALL,        FLOE_SHAPE_CAPSULE,     FLOE_SHAPE_CAPSULE,
-                                            FLOE_SHAPE_CAPSULE,     FLOE_SHAPE_ELLIPSOID,   FLOE_SHAPE_INFCYLINDER,
+    static const floe_shape_type want[8] = {FLOE_SHAPE_WALL,        FLOE_SHAPE_CAPSULE,   FLOE_SHAPE_CAPSULE,
+                                            FLOE_SHAPE_CAPSULE,     FLOE_SHAPE_ELLIPSOID, FLOE_SHAPE_INFCYLINDER,
                                             FLOE_SHAPE_INFCYLINDER, FLOE_SHAPE_SPHERE};
     for (int i = 0; i < 8 && i < floe_particle_count(w); i++) CHECK(floe_particle_shape(w, i) == want[i]);
     const double *rad = floe_radii(w);
@@ -161,8 +155,7 @@ static void test_scene_keys(void)
     floe_scene_free(&s);
 }
 
-static void test_scene_errors(void)
-{
+static void test_scene_errors(void) {
     /* capsules */
     INLINE_ERROR(HEAD "capsules: [{radius: -0.01, shaft: 0.1, pos: [0, 0, 0]}]\n",
                  "3:21: capsules[0].radius = -0.01 is out of range (0, 1e+12]");
@@ -181,8 +174,7 @@ static void test_scene_errors(void)
     INLINE_ERROR(HEAD "capsules: [{radius: 0.01, shaft: 0.1, pos: [0, 0, 0], ori: [0, 0, 0, 0]}]\n",
                  "3:60: capsules[0].ori: quaternion has zero length");
     /* ellipsoids */
-    INLINE_ERROR(HEAD "ellipsoids: [{pos: [0, 0, 0]}]\n",
-                 "3:14: missing required key 'semi_axes' in ellipsoids[0]");
+    INLINE_ERROR(HEAD "ellipsoids: [{pos: [0, 0, 0]}]\n", "3:14: missing required key 'semi_axes' in ellipsoids[0]");
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0.2], pos: [0, 0, 0]}]\n",
                  "3:26: ellipsoids[0].semi_axes: expected a list of 3 semi-axes [a, b, c]");
     INLINE_ERROR(HEAD "ellipsoids: [{semi_axes: [0.1, 0, 0.1], pos: [0, 0, 0]}]\n",
@@ -199,8 +191,7 @@ static void test_scene_errors(void)
                  "3:20: cylinders[0].axis = 3 is out of range [0, 2]");
     INLINE_ERROR(HEAD "cylinders: [{axis: z, pos: [0, 0, 0], radius: -1}]\n",
                  "3:47: cylinders[0].radius = -1 is out of range (0, 1e+12]");
-    INLINE_ERROR(HEAD "cylinders: [{axis: z, radius: 1}]\n",
-                 "3:13: missing required key 'pos' in cylinders[0]");
+    INLINE_ERROR(HEAD "cylinders: [{axis: z, radius: 1}]\n", "3:13: missing required key 'pos' in cylinders[0]");
     INLINE_ERROR(HEAD "cylinders: [{axis: z, pos: [0, 0, 0], radius: 1, vel: [1, 0, 0.5]}]\n",
                  "3:55: cylinders[0].vel: an infinite cylinder can only move along its axis (z); got [1, 0, 0.5]");
     INLINE_ERROR(HEAD "cylinders: [{axis: x, pos: [0, 0, 0], radius: 1, angvel: [0, 1, 0]}]\n",
@@ -253,8 +244,7 @@ static void test_scene_errors(void)
 /* Squared distance between segments by a route unlike the generator's:
  * t(s) is the clamped projection, and |P(s) - Q(t(s))|^2 is convex in s, so a
  * ternary search on s converges to the minimum. */
-static double seg_dist2_ternary(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1)
-{
+static double seg_dist2_ternary(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_vec3 q1) {
     floe_vec3 d = sub(p1, p0), e = sub(q1, q0);
     double ee = dot(e, e);
     double lo = 0, hi = 1, best = INFINITY;
@@ -275,18 +265,23 @@ static double seg_dist2_ternary(floe_vec3 p0, floe_vec3 p1, floe_vec3 q0, floe_v
 }
 
 /* x^T M^-1 x for the ellipsoid's shape matrix: < 1 strictly inside. */
-static double ellipsoid_level(const floe_gen_body *b, floe_vec3 x)
-{
+static double ellipsoid_level(const floe_gen_body *b, floe_vec3 x) {
     floe_quat c = {b->ori.w, -b->ori.x, -b->ori.y, -b->ori.z};
     floe_vec3 l = rot(c, sub(x, b->pos));
     return l.x * l.x / (b->semi.x * b->semi.x) + l.y * l.y / (b->semi.y * b->semi.y) +
            l.z * l.z / (b->semi.z * b->semi.z);
 }
 
-static void test_generator_capsules(void)
-{
-    floe_random_shape_def d = {.lo = {0, 0, 0}, .hi = {0.3, 0.2, 0.2}, .shape = FLOE_SHAPE_CAPSULE,
-                               .rmin = 0.004, .rmax = 0.008, .smin = 0.005, .smax = 0.03, .count = 800, .seed = 11};
+static void test_generator_capsules(void) {
+    floe_random_shape_def d = {.lo = {0, 0, 0},
+                               .hi = {0.3, 0.2, 0.2},
+                               .shape = FLOE_SHAPE_CAPSULE,
+                               .rmin = 0.004,
+                               .rmax = 0.008,
+                               .smin = 0.005,
+                               .smax = 0.03,
+                               .count = 800,
+                               .seed = 11};
     floe_gen_body *a = NULL, *b = NULL, *c = NULL;
     int64_t na, nb, nc;
     char err[512];
@@ -295,8 +290,8 @@ static void test_generator_capsules(void)
     d.seed = 12;
     CHECK(floe_gen_random_shapes(&d, &c, &nc, err, sizeof err) == 0 && nc == 800);
     if (!a || !b || !c) return;
-    CHECK(memcmp(a, b, (size_t)na * sizeof *a) == 0);  /* same seed: bit for bit */
-    CHECK(memcmp(a, c, (size_t)na * sizeof *a) != 0);  /* another seed: another packing */
+    CHECK(memcmp(a, b, (size_t)na * sizeof *a) == 0); /* same seed: bit for bit */
+    CHECK(memcmp(a, c, (size_t)na * sizeof *a) != 0); /* another seed: another packing */
     int overlaps = 0, outside = 0, unsorted = 0, badsize = 0;
     double close = INFINITY; /* smallest gap / (r1 + r2) */
     floe_vec3 mean = {0, 0, 0}, mean2 = {0, 0, 0};
@@ -316,7 +311,8 @@ static void test_generator_capsules(void)
         for (int64_t j = 0; j < i; j++) {
             const floe_gen_body *q = &a[j];
             double rr = p->radius + q->radius;
-            if (dot(sub(p->pos, q->pos), sub(p->pos, q->pos)) > pow(p->radius + q->radius + 0.5 * (p->shaft + q->shaft), 2))
+            if (dot(sub(p->pos, q->pos), sub(p->pos, q->pos)) >
+                pow(p->radius + q->radius + 0.5 * (p->shaft + q->shaft), 2))
                 continue;
             floe_vec3 v = rot(q->ori, (floe_vec3){0.5 * q->shaft, 0, 0});
             floe_vec3 q0 = sub(q->pos, v), q1 = {q->pos.x + v.x, q->pos.y + v.y, q->pos.z + v.z};
@@ -330,22 +326,33 @@ static void test_generator_capsules(void)
     CHECK(fabs(mean.x) < 0.1 && fabs(mean.y) < 0.1 && fabs(mean.z) < 0.1);
     CHECK(fabs(mean2.x - 1.0 / 3) < 0.05 && fabs(mean2.y - 1.0 / 3) < 0.05 && fabs(mean2.z - 1.0 / 3) < 0.05);
     REPORT("random capsules: 800 placed, no overlap (closest relative gap %.3g), inside the box, "
-           "<x>=(%.3f %.3f %.3f) <x^2>=(%.3f %.3f %.3f)\n", close, mean.x, mean.y, mean.z, mean2.x, mean2.y, mean2.z);
+           "<x>=(%.3f %.3f %.3f) <x^2>=(%.3f %.3f %.3f)\n",
+           close, mean.x, mean.y, mean.z, mean2.x, mean2.y, mean2.z);
     free(a);
     free(b);
     free(c);
 
     /* a full box reports how many fitted */
-    floe_random_shape_def full = {.lo = {0, 0, 0}, .hi = {0.05, 0.05, 0.05}, .shape = FLOE_SHAPE_CAPSULE,
-                                  .rmin = 0.005, .rmax = 0.005, .smin = 0.02, .smax = 0.02, .count = 500};
+    floe_random_shape_def full = {.lo = {0, 0, 0},
+                                  .hi = {0.05, 0.05, 0.05},
+                                  .shape = FLOE_SHAPE_CAPSULE,
+                                  .rmin = 0.005,
+                                  .rmax = 0.005,
+                                  .smin = 0.02,
+                                  .smax = 0.02,
+                                  .count = 500};
     CHECK(floe_gen_random_shapes(&full, &a, &na, err, sizeof err) != 0 && a == NULL && na > 0 && na < 500);
     CHECK(strstr(err, "box too full") != NULL);
 }
 
-static void test_generator_ellipsoids(void)
-{
-    floe_random_shape_def d = {.lo = {0, 0, 0}, .hi = {0.25, 0.25, 0.2}, .shape = FLOE_SHAPE_ELLIPSOID,
-                               .amin = {0.01, 0.004, 0.004}, .amax = {0.02, 0.01, 0.006}, .count = 600, .seed = 5};
+static void test_generator_ellipsoids(void) {
+    floe_random_shape_def d = {.lo = {0, 0, 0},
+                               .hi = {0.25, 0.25, 0.2},
+                               .shape = FLOE_SHAPE_ELLIPSOID,
+                               .amin = {0.01, 0.004, 0.004},
+                               .amax = {0.02, 0.01, 0.006},
+                               .count = 600,
+                               .seed = 5};
     floe_gen_body *a = NULL, *b = NULL;
     int64_t na, nb;
     char err[512];
@@ -396,7 +403,8 @@ static void test_generator_ellipsoids(void)
                 double a2[3] = {x->semi.x * x->semi.x, x->semi.y * x->semi.y, x->semi.z * x->semi.z};
                 for (int m = 0; m < 3; m++)
                     for (int n = 0; n < 3; n++)
-                        A[s][m][n] = a2[0] * comp(col[0], m) * comp(col[0], n) + a2[1] * comp(col[1], m) * comp(col[1], n) +
+                        A[s][m][n] = a2[0] * comp(col[0], m) * comp(col[0], n) +
+                                     a2[1] * comp(col[1], m) * comp(col[1], n) +
                                      a2[2] * comp(col[2], m) * comp(col[2], n);
             }
             double fmax_ = 0;
@@ -424,15 +432,13 @@ static void test_generator_ellipsoids(void)
     }
     CHECK(inside == 0 && pw_bad == 0 && outside == 0);
     CHECK(pairs > 100); /* the checks saw close neighbours */
-    REPORT("random ellipsoids: 600 placed, %d close pairs, no overlap (sampling and PW grid), inside the box\n",
-           pairs);
+    REPORT("random ellipsoids: 600 placed, %d close pairs, no overlap (sampling and PW grid), inside the box\n", pairs);
     free(a);
     free(b);
 }
 
 /* the generator through a scene: ids in placement order, materials, velocity */
-static void test_generator_scene(void)
-{
+static void test_generator_scene(void) {
     static const char yaml[] =
         "run: {steps: 1}\n"
         "materials: [{name: a}]\n"
@@ -470,27 +476,23 @@ static void test_generator_scene(void)
 
 /* ---- VTK ------------------------------------------------------------------------ */
 
-static double f64(const unsigned char *p, size_t i)
-{
+static double f64(const unsigned char *p, size_t i) {
     double x;
     memcpy(&x, p + 8 * i, 8);
     return x;
 }
-static int64_t i64(const unsigned char *p, size_t i)
-{
+static int64_t i64(const unsigned char *p, size_t i) {
     int64_t x;
     memcpy(&x, p + 8 * i, 8);
     return x;
 }
-static int32_t i32(const unsigned char *p, size_t i)
-{
+static int32_t i32(const unsigned char *p, size_t i) {
     int32_t x;
     memcpy(&x, p + 4 * i, 4);
     return x;
 }
 
-static void test_vtk_shapes(void)
-{
+static void test_vtk_shapes(void) {
     floe_world *w = floe_world_create(NULL);
     int mat = floe_add_material(w, "m", "linear");
     floe_body_def d = floe_default_body_def();
@@ -673,8 +675,7 @@ static void test_vtk_shapes(void)
 
 /* ---- the example scene ----------------------------------------------------------- */
 
-static void test_example(void)
-{
+static void test_example(void) {
     floe_scene s;
     char err[1024];
     int rc = floe_scene_load(FLOE_EXAMPLES "/capsules.yaml", &s, err, sizeof err);
@@ -694,8 +695,7 @@ static void test_example(void)
     floe_scene_free(&s);
 }
 
-int main(void)
-{
+int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/floe_test_shapes_io_%ld", (long)getpid());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", tmpdir, tmpdir);

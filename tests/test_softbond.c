@@ -191,8 +191,8 @@ static void test_t1_t10(void) {
            e[FLOE_E_ELASTIC], e_max, e[FLOE_E_BROKEN], e[FLOE_E_BOUNDARY], e[FLOE_E_PLASTIC], e[FLOE_E_DASHPOT]);
     CHECK(e[FLOE_E_ELASTIC] == 0);
     CHECK_REL(e_max, 0.5 * SIG_C * AREA * SIG_C * AREA / KNA, 1e-3);
-    CHECK_REL(e[FLOE_E_BROKEN], work, 1e-7);           /* the same trapezoid (uN vs summed increments) */
-    CHECK_REL(e[FLOE_E_BOUNDARY], 2.2580e-4, 2e-3);     /* integrator's F(t) v dt: first order in dt */
+    CHECK_REL(e[FLOE_E_BROKEN], work, 1e-7);        /* the same trapezoid (uN vs summed increments) */
+    CHECK_REL(e[FLOE_E_BOUNDARY], 2.2580e-4, 2e-3); /* integrator's F(t) v dt: first order in dt */
     CHECK(e[FLOE_E_PLASTIC] >= 0 && e[FLOE_E_DASHPOT] >= 0);
     floe_world_destroy(p.w);
 }
@@ -267,7 +267,7 @@ static void test_t3(double zeta, double gamma) {
     CHECK(st(&p, "sb_state") == 1 && p.brk_detail == 1);
     CHECK(info(&p).force.x == 0);
     CHECK(sig_prev <= SIG_C * (1 + 1e-9) && KN * d > SIG_C * (1 - 1e-9)); /* the first step with sigma > sigma_c */
-    CHECK_REL(st(&p, "sb_brk_energy"), 0.5 * KNA * d * d, 1e-6); /* of the trial force, before zeroing */
+    CHECK_REL(st(&p, "sb_brk_energy"), 0.5 * KNA * d * d, 1e-6);          /* of the trial force, before zeroing */
     floe_world_destroy(p.w);
 }
 
@@ -290,8 +290,8 @@ static void test_t4(double beta, double th_peak, double th_break) {
         if (m > peak) peak = m, th_at_peak = th;
         CHECK(fabs(ci.force.x) < 1e-9 && hypot(ci.force.y, ci.force.z) < 1e-9); /* no force from bending */
     }
-    REPORT("T4 (beta %g): peak M = %.6g N m at %.6g rad (expected %.6g at %g), break at %.6g rad (%g)\n", beta,
-           peak, th_at_peak, KNI * th_peak, th_peak, th, th_break);
+    REPORT("T4 (beta %g): peak M = %.6g N m at %.6g rad (expected %.6g at %g), break at %.6g rad (%g)\n", beta, peak,
+           th_at_peak, KNI * th_peak, th_peak, th, th_break);
     CHECK_REL(peak, KNI * th_peak, 3e-4);
     CHECK_NEAR(th_at_peak, th_peak, 2.01e-6);
     CHECK_NEAR(th, th_break, 3.51 * 2e-6); /* S2: (2 + zeta (1 - gamma)) increments */
@@ -380,15 +380,16 @@ static void test_t6(drive how) {
         step(&p);
         u += rate * dt;
         floe_contact_info ci = info(&p);
-        double load = how == DRIVE_SHEAR ? hypot(ci.force.y, ci.force.z)
-                      : how == DRIVE_BEND ? hypot(ci.torque.y, ci.torque.z) : fabs(ci.torque.x);
+        double load = how == DRIVE_SHEAR  ? hypot(ci.force.y, ci.force.z)
+                      : how == DRIVE_BEND ? hypot(ci.torque.y, ci.torque.z)
+                                          : fabs(ci.torque.x);
         peak = fmax(peak, load);
         if (isnan(u_slip) && st(&p, flag) == 1) u_slip = u;
     }
     uint32_t bit = how == DRIVE_SHEAR ? 1u << 3 : how == DRIVE_BEND ? 1u << 5 : 1u << 4;
     uint32_t mode = how == DRIVE_SHEAR ? 1 : how == DRIVE_BEND ? 2 : 3;
-    REPORT("T6 (%s): limit %.6g (expected %.6g) reached at %.6g (expected %.6g); slip event mode %u\n",
-           flag, peak, lim, u_slip, lim / k, p.slip_detail & 7);
+    REPORT("T6 (%s): limit %.6g (expected %.6g) reached at %.6g (expected %.6g); slip event mode %u\n", flag, peak, lim,
+           u_slip, lim / k, p.slip_detail & 7);
     CHECK_REL(peak, lim, 1e-6); /* the overlap 1 um is 2R - |x_B| in floating point */
     CHECK_NEAR(u_slip, lim / k, 1.01 * rate * dt);
     CHECK(p.ev[FLOE_EVENT_SLIP_CHANGE] == 1 && (p.slip_detail & 7) == mode && (p.slip_detail & 0x38) == bit);
@@ -412,8 +413,9 @@ static void test_t6_incremental(void) {
         step(&p);
         if (floe_contact_count(w)) fmax_ = fmax(fmax_, info(&p).force.x);
     }
-    REPORT("T6 incremental: largest F_n = %g N while opening; contact gone after %d steps (overlap 1 um at 1 nm/step)\n",
-           fmax_, steps);
+    REPORT(
+        "T6 incremental: largest F_n = %g N while opening; contact gone after %d steps (overlap 1 um at 1 nm/step)\n",
+        fmax_, steps);
     CHECK(fmax_ <= 0);
     CHECK(floe_contact_count(w) == 0 && steps >= 1000 && steps <= 1002);
     floe_world_destroy(w);
@@ -438,7 +440,8 @@ static void test_t7(int bend) {
     while (p.ev[FLOE_EVENT_BOND_BROKEN] == 0 && steps++ < 20000) {
         floe_contact_info ci = info(&p);
         double load = bend ? fabs(ci.torque.z) : ci.force.x;
-        if (load > peak) peak = load, ms = st(&p, "sb_moment_bs"), mt = st(&p, "sb_moment_bt"), fss = st(&p, "sb_force_s");
+        if (load > peak)
+            peak = load, ms = st(&p, "sb_moment_bs"), mt = st(&p, "sb_moment_bt"), fss = st(&p, "sb_force_s");
         step(&p);
     }
     double want = bend ? SIG_C * (2.0 / 3.0 * 1e-9) / R : SIG_C * 2e-3;
@@ -488,8 +491,8 @@ static void test_t8(int mode) {
     } else {
         while (floe_contact_count(w) > 0) step(&p);
         vrel = floe_velocities(w)[p.b].x - floe_velocities(w)[p.a].x;
-        REPORT("T8 mode %d: max overlap %.6g m, largest net F_n %.3g N (<= 0), rebound %.5g v0 (e^-2 = %.5g)\n",
-               mode, maxov, maxf, vrel / v0, exp(-2.0));
+        REPORT("T8 mode %d: max overlap %.6g m, largest net F_n %.3g N (<= 0), rebound %.5g v0 (e^-2 = %.5g)\n", mode,
+               maxov, maxf, vrel / v0, exp(-2.0));
         CHECK(maxf <= 0);
         CHECK_REL(vrel / v0, exp(-2.0), 5e-3);
     }
@@ -645,10 +648,11 @@ static void test_energy_sliding(void) {
         worst = fmax(worst, fabs(e[FLOE_E_TOTAL] - e0));
     }
     floe_vec3 v = floe_velocities(w)[b];
-    REPORT("energy, sphere sliding, bouncing, then rolling on a wall: plastic %.6g J, dashpot %.3g J, kinetic left %.3g J "
-           "of %.6g J, speed %.3g m/s; worst |total - total0| = %.3g J = %.2g of the initial energy\n",
-           e[FLOE_E_PLASTIC], e[FLOE_E_DASHPOT], e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], ke0,
-           hypot(v.x, v.y), worst, worst / ke0);
+    REPORT(
+        "energy, sphere sliding, bouncing, then rolling on a wall: plastic %.6g J, dashpot %.3g J, kinetic left %.3g J "
+        "of %.6g J, speed %.3g m/s; worst |total - total0| = %.3g J = %.2g of the initial energy\n",
+        e[FLOE_E_PLASTIC], e[FLOE_E_DASHPOT], e[FLOE_E_KINETIC] + e[FLOE_E_ROTATIONAL], ke0, hypot(v.x, v.y), worst,
+        worst / ke0);
     CHECK(e[FLOE_E_PLASTIC] > 0.5 * ke0 && e[FLOE_E_DASHPOT] > 0);
     CHECK(worst < 1e-3 * ke0);
     floe_world_destroy(w);
@@ -664,7 +668,7 @@ static void test_methods(void) {
     set(&p, "sb_ten", 1e12);
     set(&p, "sb_coh", 1e12);
     step(&p);
-    CHECK(floe_contact_count(w) == 1);          /* created across the gap ... */
+    CHECK(floe_contact_count(w) == 1);                                       /* created across the gap ... */
     CHECK(info(&p).force.x == 0 && p.ev[FLOE_EVENT_CONTACT_ACTIVATED] == 0); /* ... but inactive */
     int n = -1;
     const double small[1] = {1e-6}, wide[2] = {0, 1e-5}, defo[2] = {1e9, 2.5};
@@ -774,12 +778,15 @@ static void test_scene(void) {
         fprintf(stderr, "%s\n", err);
     }
     /* errors name the key and the range or the reason */
-    static const struct { const char *tail, *want; } bad[] = {
+    static const struct {
+        const char *tail, *want;
+    } bad[] = {
         {"models: {softbond: {sb_cut: 1.5}}\n", "models.softbond.sb_cut = 1.5 is out of range [0, 1]"},
         {"models: {softbond: {sb_mode: 0.5}}\n", "models.softbond.sb_mode = 0.5 must be an integer"},
         {"methods: [{step: 0, model: softbond, method: glue}]\n", "model softbond has no method 'glue'"},
         {"methods: [{step: 0, model: softbond, method: bond, args: [1, 0]}]\n", "method softbond.bond: bad arguments"},
-        {"methods: [{step: 0, model: softbond, method: bond, group: pul}]\n", "unknown group 'pul'; did you mean 'pull'?"},
+        {"methods: [{step: 0, model: softbond, method: bond, group: pul}]\n",
+         "unknown group 'pul'; did you mean 'pull'?"},
         {"methods: [{model: softbond, method: bond}]\n", "missing required key 'step'"},
         {"methods: [{step: 0, model: softbond, method: deformability, args: [1, 2, 3]}]\n", "bad arguments"},
     };

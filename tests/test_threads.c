@@ -13,7 +13,8 @@ static floe_world *run(int threads) {
     uint64_t seed = 99; /* stir the lattice so that contacts form at once */
     for (int i = 0; i < floe_particle_count(w); i++)
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
-            floe_set_velocity(w, i, (floe_vec3){pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5});
+            floe_set_velocity(w, i,
+                              (floe_vec3){pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5});
     for (int s = 0; s < 3000; s++) CHECK(floe_step(w) == FLOE_OK);
     return w;
 }

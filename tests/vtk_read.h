@@ -33,16 +33,14 @@ typedef struct vtk_file {
     const unsigned char *app; /* first byte after '_' */
 } vtk_file;
 
-static inline long attr_long(const char *s, const char *key)
-{
+static inline long attr_long(const char *s, const char *key) {
     char pat[64];
     snprintf(pat, sizeof pat, " %s=\"", key);
     const char *p = strstr(s, pat);
     return p ? strtol(p + strlen(pat), NULL, 10) : -1;
 }
 
-static inline void attr_str(const char *s, const char *key, char *out, size_t cap)
-{
+static inline void attr_str(const char *s, const char *key, char *out, size_t cap) {
     char pat[64];
     snprintf(pat, sizeof pat, " %s=\"", key);
     const char *p = strstr(s, pat);
@@ -57,24 +55,21 @@ static inline void attr_str(const char *s, const char *key, char *out, size_t ca
     out[i] = '\0';
 }
 
-static inline size_t type_size(const char *t)
-{
+static inline size_t type_size(const char *t) {
     if (!strcmp(t, "Float64") || !strcmp(t, "Int64") || !strcmp(t, "UInt64")) return 8;
     if (!strcmp(t, "Int32") || !strcmp(t, "UInt32") || !strcmp(t, "Float32")) return 4;
     if (!strcmp(t, "UInt8") || !strcmp(t, "Int8")) return 1;
     return 0;
 }
 
-static inline int by_offset(const void *a, const void *b)
-{
+static inline int by_offset(const void *a, const void *b) {
     uint64_t x = ((const vtk_arr *)a)->offset, y = ((const vtk_arr *)b)->offset;
     return x < y ? -1 : x > y;
 }
 
 /* Every block's UInt64 byte count against the declared shape; the blocks,
  * in offset order (v->arr is sorted so), must tile the appended data exactly. */
-static inline int vtk_check_blocks(const char *path, vtk_file *v)
-{
+static inline int vtk_check_blocks(const char *path, vtk_file *v) {
     qsort(v->arr, (size_t)v->narr, sizeof v->arr[0], by_offset);
     long ncell = v->cells >= 0 ? v->cells : (v->lines > 0 ? v->lines : 0) + (v->polys > 0 ? v->polys : 0);
     uint64_t expect_off = 0;
@@ -119,8 +114,7 @@ static inline int vtk_check_blocks(const char *path, vtk_file *v)
 /* Reads `path` and parses the XML up to the appended data. With `validate`,
  * also CHECKs the header and that every array is appended, then checks the
  * blocks (vtk_check_blocks). Returns 0, or -1 if unreadable or invalid. */
-static inline int vtk_load(const char *path, vtk_file *v, int validate)
-{
+static inline int vtk_load(const char *path, vtk_file *v, int validate) {
     memset(v, 0, sizeof *v);
     v->buf = check_slurp(path, &v->len);
     if (!v->buf) {
@@ -180,24 +174,21 @@ static inline int vtk_read(const char *path, vtk_file *v) { return vtk_load(path
 static inline int vtk_parse(const char *path, vtk_file *v) { return vtk_load(path, v, 0); }
 
 /* The first array called `name`, in any section. */
-static inline const vtk_arr *vtk_find(const vtk_file *v, const char *name)
-{
+static inline const vtk_arr *vtk_find(const vtk_file *v, const char *name) {
     for (int i = 0; i < v->narr; i++)
         if (!strcmp(v->arr[i].name, name)) return &v->arr[i];
     return NULL;
 }
 
 /* The first array called `name` in `section` ("PointData", "Points", ...). */
-static inline const vtk_arr *vtk_find_in(const vtk_file *v, const char *section, const char *name)
-{
+static inline const vtk_arr *vtk_find_in(const vtk_file *v, const char *section, const char *name) {
     for (int i = 0; i < v->narr; i++)
         if (!strcmp(v->arr[i].name, name) && !strcmp(v->arr[i].section, section)) return &v->arr[i];
     return NULL;
 }
 
 /* Value i of a Float64 array. */
-static inline double vtk_f64(const vtk_file *v, const vtk_arr *a, size_t i)
-{
+static inline double vtk_f64(const vtk_file *v, const vtk_arr *a, size_t i) {
     double x;
     memcpy(&x, v->app + a->offset + 8 + 8 * i, 8);
     return x;
@@ -205,8 +196,7 @@ static inline double vtk_f64(const vtk_file *v, const vtk_arr *a, size_t i)
 
 /* Data of array a (NULL if a is): its byte count must match n tuples of
  * `size` bytes each, else NULL. */
-static inline const unsigned char *vtk_block(const vtk_file *v, const vtk_arr *a, uint64_t n, size_t size)
-{
+static inline const unsigned char *vtk_block(const vtk_file *v, const vtk_arr *a, uint64_t n, size_t size) {
     if (!a) return NULL;
     uint64_t nbytes;
     memcpy(&nbytes, v->app + a->offset, 8);

@@ -2,7 +2,7 @@
 # Installs the Debian packages floe needs, if any is missing.
 # usage: tools/ensure-deps.sh [extra packages...]   (make demo adds python3-matplotlib python3-numpy)
 set -eu
-pkgs="gcc make cmake python3 libyaml-dev libhdf5-dev $*"
+pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev $*"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -22,8 +22,12 @@ extern "C" {
 
 typedef struct floe_world floe_world;
 
-typedef struct floe_vec3 { double x, y, z; } floe_vec3;
-typedef struct floe_quat { double w, x, y, z; } floe_quat; /* unit quaternion, body -> global */
+typedef struct floe_vec3 {
+    double x, y, z;
+} floe_vec3;
+typedef struct floe_quat {
+    double w, x, y, z;
+} floe_quat; /* unit quaternion, body -> global */
 
 typedef enum floe_status {
     FLOE_OK = 0,
@@ -54,8 +58,8 @@ typedef enum floe_event_type {
     FLOE_EVENT_CONTACT_CREATED = 0,
     FLOE_EVENT_CONTACT_DELETED,
     FLOE_EVENT_BOND_BROKEN,
-    FLOE_EVENT_CONTACT_ACTIVATED,  /* a model's contact became active (soft-bond) */
-    FLOE_EVENT_SLIP_CHANGE,        /* a model's slip state changed (soft-bond) */
+    FLOE_EVENT_CONTACT_ACTIVATED, /* a model's contact became active (soft-bond) */
+    FLOE_EVENT_SLIP_CHANGE,       /* a model's slip state changed (soft-bond) */
     FLOE_EVENT_COUNT
 } floe_event_type;
 
@@ -63,26 +67,26 @@ typedef struct floe_event {
     floe_event_type type;
     int64_t step;
     double time;
-    int a, b;             /* particle ids */
-    floe_vec3 force;      /* local force at the event (on A); bond broken: the load that broke it */
-    floe_vec3 torque;     /* local torque at the event (on A); bond broken: likewise */
-    uint32_t detail;      /* model-specific, e.g. the senses that exceeded a limit (Ice: bit 0 normal,
+    int a, b;         /* particle ids */
+    floe_vec3 force;  /* local force at the event (on A); bond broken: the load that broke it */
+    floe_vec3 torque; /* local torque at the event (on A); bond broken: likewise */
+    uint32_t detail;  /* model-specific, e.g. the senses that exceeded a limit (Ice: bit 0 normal,
                            * 1 shear, 2 twist, 3 rolling) */
-    double value[2];      /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
+    double value[2];  /* model-specific values, e.g. soft-bond bond break: strength [Pa], strain energy [J] */
 } floe_event;
 
 typedef struct floe_world_def {
-    floe_vec3 gravity;     /* m/s^2, default (0,0,0) */
-    double dt;             /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
-    double dt_safety;      /* factor on the critical step for auto dt, default 0.9 */
-    int dyn_dt_period;     /* steps between critical-step re-checks (auto dt), default 100 */
-    double damping;        /* Cundall non-viscous damping coefficient, [0,1), default 0 */
-    double skin;           /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
-    int legacy_lens;       /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
-    int threads;           /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
-    int renorm_period;     /* contact-frame re-orthonormalisation period, default 100 */
-    int dimension;         /* 3 (default), or 2: motion confined to the xy plane */
-    int internal_cookie;   /* set by floe_default_world_def; do not touch */
+    floe_vec3 gravity;   /* m/s^2, default (0,0,0) */
+    double dt;           /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
+    double dt_safety;    /* factor on the critical step for auto dt, default 0.9 */
+    int dyn_dt_period;   /* steps between critical-step re-checks (auto dt), default 100 */
+    double damping;      /* Cundall non-viscous damping coefficient, [0,1), default 0 */
+    double skin;         /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
+    int legacy_lens;     /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
+    int threads;         /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
+    int renorm_period;   /* contact-frame re-orthonormalisation period, default 100 */
+    int dimension;       /* 3 (default), or 2: motion confined to the xy plane */
+    int internal_cookie; /* set by floe_default_world_def; do not touch */
 } floe_world_def;
 
 /* Ranges floe_world_create checks: dt finite (<= 0: auto), dt_safety (0, 1],
@@ -110,7 +114,7 @@ const char *floe_create_error(void);
 void floe_world_destroy(floe_world *w);
 /* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
 floe_status floe_set_threads(floe_world *w, int threads);
-int floe_thread_count(const floe_world *w);          /* threads the steps use (or will use) */
+int floe_thread_count(const floe_world *w);               /* threads the steps use (or will use) */
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
 
 /* ---- contact models and materials -------------------------------------- */
@@ -118,20 +122,23 @@ floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, 
 /* One parameter of a model schema: material parameters (averaged per pair)
  * and law parameters (per model instance). */
 typedef struct floe_param_spec {
-    const char *key;  /* snake_case scene-file key */
+    const char *key; /* snake_case scene-file key */
     double def, min, max;
     int min_open, max_open; /* 1: the bound is excluded */
     const char *unit;
     const char *doc;
-    const char *bits;  /* bit-mask parameter: comma-separated names of bits 0, 1, ...; else NULL */
+    const char *bits; /* bit-mask parameter: comma-separated names of bits 0, 1, ...; else NULL */
 } floe_param_spec;
 
 typedef struct floe_model_info {
     const char *name;
     const char *doc;
-    const floe_param_spec *mat_params; int n_mat_params;
-    const floe_param_spec *law_params; int n_law_params;
-    const char *const *state_names; int n_state;  /* per-contact state exported to outputs */
+    const floe_param_spec *mat_params;
+    int n_mat_params;
+    const floe_param_spec *law_params;
+    int n_law_params;
+    const char *const *state_names;
+    int n_state; /* per-contact state exported to outputs */
 } floe_model_info;
 
 int floe_model_count(void);
@@ -169,8 +176,12 @@ typedef enum floe_shape_type {
 
 /* Blocked degrees of freedom, global axes. */
 enum {
-    FLOE_DOF_X = 1, FLOE_DOF_Y = 2, FLOE_DOF_Z = 4,
-    FLOE_DOF_RX = 8, FLOE_DOF_RY = 16, FLOE_DOF_RZ = 32,
+    FLOE_DOF_X = 1,
+    FLOE_DOF_Y = 2,
+    FLOE_DOF_Z = 4,
+    FLOE_DOF_RX = 8,
+    FLOE_DOF_RY = 16,
+    FLOE_DOF_RZ = 32,
     FLOE_DOF_ALL = 63
 };
 
@@ -178,8 +189,8 @@ typedef struct floe_body_def {
     floe_vec3 pos, vel, angvel;
     floe_quat ori;
     int material;
-    uint32_t blocked;  /* FLOE_DOF_* mask; a fully blocked body keeps its velocity */
-    uint32_t groups;   /* bit g set: member of group g */
+    uint32_t blocked;    /* FLOE_DOF_* mask; a fully blocked body keeps its velocity */
+    uint32_t groups;     /* bit g set: member of group g */
     int internal_cookie; /* set by floe_default_body_def; do not touch */
 } floe_body_def;
 
@@ -219,7 +230,7 @@ const floe_vec3 *floe_positions(const floe_world *w);
 const floe_vec3 *floe_velocities(const floe_world *w);
 const floe_vec3 *floe_angular_velocities(const floe_world *w);
 const floe_quat *floe_orientations(const floe_world *w);
-const floe_vec3 *floe_forces(const floe_world *w);   /* contact forces only (no gravity) */
+const floe_vec3 *floe_forces(const floe_world *w); /* contact forces only (no gravity) */
 const floe_vec3 *floe_torques(const floe_world *w);
 /* Characteristic radius: sphere and capsule radius, smallest ellipsoid
  * semi-axis, facet half thickness, cylinder radius, 0 for walls. */
@@ -256,16 +267,16 @@ floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 
 #define FLOE_MAX_GROUPS 32
 
-int floe_add_group(floe_world *w, const char *name);     /* returns the group id (bit), or -1 */
+int floe_add_group(floe_world *w, const char *name); /* returns the group id (bit), or -1 */
 int floe_find_group(const floe_world *w, const char *name);
 int floe_group_count(const floe_world *w);
 const char *floe_group_name(const floe_world *w, int g); /* NULL for a bad id */
 
 typedef struct floe_motion {
-    floe_vec3 vel;      /* imposed velocity while active */
-    floe_vec3 angvel;   /* imposed angular velocity while active (about each body's own position) */
-    double t_start;     /* active for t_start <= t < t_end; default 0 */
-    double t_end;       /* default +inf */
+    floe_vec3 vel;    /* imposed velocity while active */
+    floe_vec3 angvel; /* imposed angular velocity while active (about each body's own position) */
+    double t_start;   /* active for t_start <= t < t_end; default 0 */
+    double t_end;     /* default +inf */
 } floe_motion;
 
 floe_motion floe_default_motion(void);
@@ -283,22 +294,22 @@ floe_vec3 floe_group_torque(const floe_world *w, int g);
 /* ---- contacts ---------------------------------------------------------- */
 
 typedef struct floe_contact_info {
-    int a, b;              /* particle ids; A is first in the shape-pair order */
-    const char *model;     /* model name */
-    floe_vec3 normal;      /* unit normal, global, from A to B */
-    floe_vec3 point;       /* contact point, global */
-    double uN;             /* normal gap, negative = overlap */
-    double lens[2], area;  /* lengths and contact area used by the model */
-    floe_vec3 force;       /* local (Fn, Ft_y, Ft_z) on A */
-    floe_vec3 torque;      /* local (Tw, Tr_y, Tr_z) on A */
-    floe_vec3 force_global;/* on A, global */
+    int a, b;               /* particle ids; A is first in the shape-pair order */
+    const char *model;      /* model name */
+    floe_vec3 normal;       /* unit normal, global, from A to B */
+    floe_vec3 point;        /* contact point, global */
+    double uN;              /* normal gap, negative = overlap */
+    double lens[2], area;   /* lengths and contact area used by the model */
+    floe_vec3 force;        /* local (Fn, Ft_y, Ft_z) on A */
+    floe_vec3 torque;       /* local (Tw, Tr_y, Tr_z) on A */
+    floe_vec3 force_global; /* on A, global */
     double kn, kt;
     int64_t step_created;
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);
-int floe_bonded_count(const floe_world *w);      /* contacts that carry a bond now */
-int64_t floe_break_count(const floe_world *w);   /* bonds broken since the start */
+int floe_bonded_count(const floe_world *w);    /* contacts that carry a bond now */
+int64_t floe_break_count(const floe_world *w); /* bonds broken since the start */
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
 /* Index of the contact between a and b, or -1 (also for a bad particle id). */
 int floe_contact_find(const floe_world *w, int a, int b);
@@ -309,12 +320,12 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap);
 /* Model methods (e.g. the soft-bond model's bond, unbond, area, deformability):
  * applied now to the contacts of `model`, all of them (group < 0) or those with
  * a particle in group `group`. *applied (may be NULL) receives the count. */
-floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
-                              const double *args, int nargs, int *applied);
+floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group, const double *args,
+                              int nargs, int *applied);
 /* The same, applied at the start of step `step` (before its update). */
 #define FLOE_MAX_METHOD_ARGS 8
-floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method,
-                                 int group, const double *args, int nargs);
+floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method, int group,
+                                 const double *args, int nargs);
 
 /* ---- stepping ---------------------------------------------------------- */
 
@@ -343,13 +354,13 @@ floe_status floe_start(floe_world *w);
 typedef struct floe_event_list {
     const floe_event *events; /* count of them; NULL when count is 0 */
     int count;
-    uint64_t serial;          /* 0 before the first floe_step / floe_start */
+    uint64_t serial; /* 0 before the first floe_step / floe_start */
 } floe_event_list;
 floe_event_list floe_events(const floe_world *w);
 int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
-double floe_dt(const floe_world *w);           /* current step; resolves auto dt */
-int floe_dt_is_auto(const floe_world *w);      /* 1: the step is chosen by the world (dt: auto) and may change */
+double floe_dt(const floe_world *w);      /* current step; resolves auto dt */
+int floe_dt_is_auto(const floe_world *w); /* 1: the step is chosen by the world (dt: auto) and may change */
 /* The critical step (s) that auto dt is dt_safety times: before the first
  * step the p-wave estimate of the spheres, capsules and ellipsoids, then also
  * the contacts' stiffness; INFINITY when no body bounds it. */
@@ -359,23 +370,23 @@ floe_status floe_set_dt(floe_world *w, double dt);
 /* ---- energy ------------------------------------------------------------ */
 
 typedef enum floe_energy_term {
-    FLOE_E_KINETIC = 0,   /* translational kinetic energy (J) */
-    FLOE_E_ROTATIONAL,    /* rotational kinetic energy */
-    FLOE_E_GRAVITY,       /* gravitational potential relative to the start: -sum m g.(x - x0) */
-    FLOE_E_ELASTIC,       /* elastic energy stored in contacts now */
-    FLOE_E_PLASTIC,       /* cumulative friction / plastic dissipation (docs/integration.md#energy) */
-    FLOE_E_DAMPING,       /* cumulative Cundall damping dissipation */
-    FLOE_E_DASHPOT,       /* cumulative viscous dashpot dissipation */
-    FLOE_E_BROKEN,        /* cumulative elastic energy lost when contacts break or are deleted */
-    FLOE_E_BOUNDARY,      /* cumulative work done on the system from outside: prescribed-motion
+    FLOE_E_KINETIC = 0, /* translational kinetic energy (J) */
+    FLOE_E_ROTATIONAL,  /* rotational kinetic energy */
+    FLOE_E_GRAVITY,     /* gravitational potential relative to the start: -sum m g.(x - x0) */
+    FLOE_E_ELASTIC,     /* elastic energy stored in contacts now */
+    FLOE_E_PLASTIC,     /* cumulative friction / plastic dissipation (docs/integration.md#energy) */
+    FLOE_E_DAMPING,     /* cumulative Cundall damping dissipation */
+    FLOE_E_DASHPOT,     /* cumulative viscous dashpot dissipation */
+    FLOE_E_BROKEN,      /* cumulative elastic energy lost when contacts break or are deleted */
+    FLOE_E_BOUNDARY,    /* cumulative work done on the system from outside: prescribed-motion
                            * bodies, group loads, and energy brought in through the API after
                            * the first step (bodies added, positions and velocities set) */
-    FLOE_E_TOTAL,         /* kinetic + rotational + gravity + elastic + dissipated - boundary work */
-    FLOE_E_ERROR,         /* (total - initial total) / max(reference energy, tiny) */
+    FLOE_E_TOTAL,       /* kinetic + rotational + gravity + elastic + dissipated - boundary work */
+    FLOE_E_ERROR,       /* (total - initial total) / max(reference energy, tiny) */
     FLOE_E_COUNT
 } floe_energy_term;
 
-const char *floe_energy_name(floe_energy_term t);   /* "kinetic", "rotational", ... */
+const char *floe_energy_name(floe_energy_term t); /* "kinetic", "rotational", ... */
 /* Fills out[FLOE_E_COUNT]. Energies are evaluated at the end of the last step. */
 void floe_energy(const floe_world *w, double out[FLOE_E_COUNT]);
 

@@ -29,12 +29,12 @@ typedef enum floe_history_kind {
 } floe_history_kind;
 
 typedef struct floe_history_column {
-    char name[64];      /* CSV column header */
+    char name[64]; /* CSV column header */
     floe_history_kind kind;
-    int a, b;           /* particle ids */
-    int group;          /* group id */
-    int energy;         /* floe_energy_term */
-    char quantity[24];  /* e.g. "pos.z", "force.x", "fn", "contacts" */
+    int a, b;          /* particle ids */
+    int group;         /* group id */
+    int energy;        /* floe_energy_term */
+    char quantity[24]; /* e.g. "pos.z", "force.x", "fn", "contacts" */
 } floe_history_column;
 
 /* Output cadence: every N steps, or every `interval` seconds of simulated
@@ -45,27 +45,27 @@ typedef struct floe_every {
 } floe_every;
 
 typedef struct floe_output_config {
-    floe_every vtk;          /* ParaView series; default every 1/100 of the run */
-    int vtk_contacts;        /* write contacts series (default 1) */
-    int vtk_boundaries;      /* write walls/facets series (default 1) */
-    int vtk_shapes;          /* write capsules/ellipsoids/cylinders as surfaces, if any (default 1) */
-    floe_every energy;       /* energy.csv; default every 1/1000 of the run */
-    floe_every history;      /* history.csv */
+    floe_every vtk;     /* ParaView series; default every 1/100 of the run */
+    int vtk_contacts;   /* write contacts series (default 1) */
+    int vtk_boundaries; /* write walls/facets series (default 1) */
+    int vtk_shapes;     /* write capsules/ellipsoids/cylinders as surfaces, if any (default 1) */
+    floe_every energy;  /* energy.csv; default every 1/1000 of the run */
+    floe_every history; /* history.csv */
     floe_history_column *history_cols;
     int n_history_cols;
-    int final_state;         /* particles.csv and contacts.csv at the end (default 1) */
-    floe_every progress;     /* plain log lines when not on a terminal */
-    uint32_t events_skip;    /* bit t set: events of floe_event_type t are not written to
+    int final_state;      /* particles.csv and contacts.csv at the end (default 1) */
+    floe_every progress;  /* plain log lines when not on a terminal */
+    uint32_t events_skip; /* bit t set: events of floe_event_type t are not written to
                               * events.csv (default 0: all; all bits: no events.csv) */
 } floe_output_config;
 
 typedef struct floe_scene {
     floe_world *world;
-    int64_t steps;           /* run length in steps (or 0) ... */
-    double duration;         /* ... or in simulated seconds (or 0) */
+    int64_t steps;   /* run length in steps (or 0) ... */
+    double duration; /* ... or in simulated seconds (or 0) */
     floe_output_config out;
-    char path[1024];         /* the scene file */
-    char *warnings;          /* NULL, or "file:line:col: warning: ...\n" lines about
+    char path[1024]; /* the scene file */
+    char *warnings;  /* NULL, or "file:line:col: warning: ...\n" lines about
                               * likely mistakes that do not stop a run (implausible
                               * material values, small initial overlaps): print them
                               * before checking or running the scene */
@@ -96,8 +96,8 @@ typedef struct floe_output floe_output;
  * events of the start (events.csv). Do not start the world before: the
  * events of its start would miss events.csv. NULL on failure with a
  * message in err. */
-floe_output *floe_output_open(const char *dir, const floe_output_config *cfg,
-                              floe_world *w, int64_t total_steps, char *err, size_t errlen);
+floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
+                              char *err, size_t errlen);
 /* Call after every floe_step: writes whatever is due at the world's current
  * step, and that step's events (floe_events keeps one step's: a step not
  * followed by this call loses its events, which the next call reports as a
@@ -115,15 +115,17 @@ int floe_output_close(floe_output *o, floe_world *w);
  * FLOE_OUTPUT_BY_TIME: an `interval` cadence, `next` is the index k of the
  * next due time k * interval; 0: off. `last`: the step last written. */
 #define FLOE_OUTPUT_BY_TIME (-1)
-typedef struct floe_output_stream { int64_t period, next, last; } floe_output_stream;
+typedef struct floe_output_stream {
+    int64_t period, next, last;
+} floe_output_stream;
 typedef struct floe_output_state {
     floe_output_stream vtk, energy, history;
-    int width;                 /* digits of the step in frame file names */
-    size_t nframes;            /* frames listed in the .pvd collections */
-    int64_t *frame_step;       /* get_state: owned by the output; resume: by the caller */
+    int width;           /* digits of the step in frame file names */
+    size_t nframes;      /* frames listed in the .pvd collections */
+    int64_t *frame_step; /* get_state: owned by the output; resume: by the caller */
     double *frame_time;
-    long long csv_bytes[3];    /* energy.csv, history.csv, events.csv; -1: not written */
-    uint64_t models_seen;      /* bit m: contacts frames carry model m's state arrays */
+    long long csv_bytes[3]; /* energy.csv, history.csv, events.csv; -1: not written */
+    uint64_t models_seen;   /* bit m: contacts frames carry model m's state arrays */
 } floe_output_state;
 
 /* Flushes and fsyncs every CSV and fills *st (valid until the next output
@@ -147,11 +149,11 @@ const char *floe_output_error(const floe_output *o);
  * settings and output configuration of the scene, and the output counters,
  * so that a resumed run needs nothing else. */
 typedef struct floe_restart {
-    floe_scene scene;          /* world, run length, output configuration, scene path */
-    int64_t total_steps;       /* run length in steps when the run started */
-    int64_t restart_every;     /* steps between restart files (0: none) */
-    int stopped;               /* load: the world had stopped at a runaway */
-    int has_output;            /* `output` holds the output counters */
+    floe_scene scene;      /* world, run length, output configuration, scene path */
+    int64_t total_steps;   /* run length in steps when the run started */
+    int64_t restart_every; /* steps between restart files (0: none) */
+    int stopped;           /* load: the world had stopped at a runaway */
+    int has_output;        /* `output` holds the output counters */
     floe_output_state output;
 } floe_restart;
 
@@ -162,8 +164,8 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
 /* Writes DIR/PREFIX_<step>.h5 atomically: a temporary file, fsync, rename,
  * fsync of the directory. With prefix "restart", only the two newest
  * restart files are kept. The final path goes to `path` (may be NULL). */
-int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen,
-                      char *err, size_t errlen);
+int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen, char *err,
+                      size_t errlen);
 
 /* Reads a restart file into *r (a new world, owned by r->scene; frame
  * arrays owned by r). 0, or -1 with a message in err and *r empty. */
@@ -178,8 +180,7 @@ void floe_restart_free(floe_restart *r);
  * earlier rows, the ParaView collections with no earlier frames. r->output
  * is adjusted to match. `note` gets a sentence naming them ("" if nothing
  * was missing). 0, or -1 with a message in err. */
-int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
-                               size_t errlen);
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err, size_t errlen);
 
 int floe_restart_list(const char *dir, char (*paths)[4096], int max);
 /* Removes the restart and runaway files of `dir` (a new run starts there);

@@ -33,7 +33,9 @@ static inline vec3 vnormalize(vec3 a) {
 }
 static inline double vcomp(vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
 static inline void vset(vec3 *a, int i, double s) {
-    if (i == 0) a->x = s; else if (i == 1) a->y = s; else a->z = s;
+    if (i == 0) a->x = s;
+    else if (i == 1) a->y = s;
+    else a->z = s;
 }
 /* 1 if no component is NaN or infinite (inf * 0 and NaN * 0 are NaN). */
 static inline int visfinite(vec3 a) {
@@ -43,10 +45,8 @@ static inline int visfinite(vec3 a) {
 
 static inline quat qidentity(void) { return (quat){1, 0, 0, 0}; }
 static inline quat qmul(quat a, quat b) {
-    return (quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-                  a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+    return (quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
 }
 static inline quat qconj(quat q) { return (quat){q.w, -q.x, -q.y, -q.z}; }
 static inline quat qnormalize(quat q) {

@@ -9,20 +9,20 @@
 /* What a narrow-phase function reports: the equivalent two-sphere contact
  * (as in Woo's L6Geom, docs/geometry.md#creation). r1 < 0 marks a flat body that takes the other's length. */
 typedef struct floe_raw_contact {
-    vec3 n;          /* unit normal from A to B */
-    vec3 c;          /* contact point */
-    double uN;       /* gap, < 0 overlap */
-    double r1, r2;   /* radii controlling lens and area */
+    vec3 n;        /* unit normal from A to B */
+    vec3 c;        /* contact point */
+    double uN;     /* gap, < 0 overlap */
+    double r1, r2; /* radii controlling lens and area */
 } floe_raw_contact;
 
 /* Contact geometry (L6Geom): local frame carried with the contact. The
  * second tangent is n x t1 (floe_geom_t2). */
 typedef struct floe_geom {
-    vec3 n, t1;       /* frame: normal (A->B) and first tangent, global */
-    vec3 c;           /* contact point */
-    double uN;        /* gap, < 0 is overlap */
-    double area;      /* contact area contA */
-    double lens[2];   /* lengths of A and B that deform */
+    vec3 n, t1;     /* frame: normal (A->B) and first tangent, global */
+    vec3 c;         /* contact point */
+    double uN;      /* gap, < 0 is overlap */
+    double area;    /* contact area contA */
+    double lens[2]; /* lengths of A and B that deform */
 } floe_geom;
 
 static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }

@@ -11,8 +11,8 @@ void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens
 /* Relative velocity of B with respect to A at the (mid-step) contact point
  * cm and relative angular velocity, in the frame (n, t1, t2). Positions are
  * at t+dt, velocities at t+dt/2, so the bodies stood at x - dt/2 v. */
-FLOE_KERNEL void floe_l6geom_rates(vec3 cm, vec3 n, vec3 t1, vec3 t2, double dt, vec3 xa, vec3 va, vec3 wa,
-                                   vec3 xb, vec3 vb, vec3 wb, vec3 *vel, vec3 *angvel) {
+FLOE_KERNEL void floe_l6geom_rates(vec3 cm, vec3 n, vec3 t1, vec3 t2, double dt, vec3 xa, vec3 va, vec3 wa, vec3 xb,
+                                   vec3 vb, vec3 wb, vec3 *vel, vec3 *angvel) {
     vec3 ba = vsub(cm, vmadd(xa, va, -0.5 * dt));
     vec3 bb = vsub(cm, vmadd(xb, vb, -0.5 * dt));
     vec3 vrel = vsub(vadd(vb, vcross(wb, bb)), vadd(va, vcross(wa, ba)));
@@ -24,9 +24,8 @@ FLOE_KERNEL void floe_l6geom_rates(vec3 cm, vec3 n, vec3 t1, vec3 t2, double dt,
 /* Later steps: carry the frame with the pair's rigid motion, relative
  * velocities at the mid-step contact point into vel, angvel. Inline: it
  * runs for every contact every step. */
-FLOE_KERNEL void floe_l6geom_update(floe_geom *g, const floe_raw_contact *r, double dt, int renormalize,
-                                    vec3 xa, vec3 va, vec3 wa, vec3 xb, vec3 vb, vec3 wb, vec3 *vel,
-                                    vec3 *angvel) {
+FLOE_KERNEL void floe_l6geom_update(floe_geom *g, const floe_raw_contact *r, double dt, int renormalize, vec3 xa,
+                                    vec3 va, vec3 wa, vec3 xb, vec3 vb, vec3 wb, vec3 *vel, vec3 *angvel) {
     vec3 n0 = g->n, n = r->n, t1 = g->t1;
     vec3 nm = vadd(n0, n);
     double l = vlen(nm);

@@ -197,8 +197,8 @@ static void run_ice(floe_world *w, const int *ks, int n, floe_batch_out *out) {
         double over = floe_ice_over(L->brk[0][j], L->brk[1][j], L->brk[2][j], L->brk[3][j], &s, f, m);
         double opens = L->open_n[j] != 0 ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
         L->odd[j] = over + opens;
-        double slip =
-            floe_ice_plastic(L->free[0][j], L->free[1][j], L->free[2][j], g.area, kt, kw, kr, &s, f0, m0, &f, &m);
+        double slip = floe_ice_plastic(L->free[0][j], L->free[1][j], L->free[2][j], g.area, kt, kw, kr, &s, f0, m0, &f,
+                                       &m);
         L->g.pl[j] = slip;
         L->g.el[j] = floe_ice_elastic(kn, kt, kw, kr, f, m);
         vec3 t2 = vcross(g.n, g.t1);

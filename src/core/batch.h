@@ -24,9 +24,9 @@ extern const floe_model *const floe_batch_models[FLOE_BATCH_KINDS];
 typedef struct floe_batch_out {
     vec3 F, mA, mB;
     double elastic, plastic, dashpot;
-    int keep;      /* the contact stays (else: deleted, no force) */
-    int ok;        /* no runaway */
-    int fallback;  /* untouched: run it through the per-contact path */
+    int keep;     /* the contact stays (else: deleted, no force) */
+    int ok;       /* no runaway */
+    int fallback; /* untouched: run it through the per-contact path */
 } floe_batch_out;
 
 /* The kernel contact c goes through this step, or FLOE_BATCH_NONE. Not

@@ -26,7 +26,7 @@ static floe_status oom(floe_world *w) {
 }
 
 typedef struct grid {
-    vec3 lo, hi;   /* box of the gridded bodies' centres */
+    vec3 lo, hi; /* box of the gridded bodies' centres */
     double h;
     int nx, ny, nz;
 } grid;
@@ -40,7 +40,9 @@ static int cell_coord(double x, double lo, double h, int n) {
 
 /* The cells covering the box [blo, bhi]: x0..x1, y0..y1, z0..z1; 0 if the
  * box lies off the grid's bodies. */
-typedef struct cell_box { int x0, x1, y0, y1, z0, z1; } cell_box;
+typedef struct cell_box {
+    int x0, x1, y0, y1, z0, z1;
+} cell_box;
 
 static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
     if (bhi.x < g->lo.x - g->h || bhi.y < g->lo.y - g->h || bhi.z < g->lo.z - g->h || blo.x > g->hi.x + g->h ||
@@ -183,7 +185,8 @@ static floe_status size_grid(floe_world *w, grid *g, int ns) {
         }
         g->h *= 1.26;
     }
-    floe__error(w, "runaway at step %lld: the broad phase cannot size its grid: the bodies span (%g, %g, %g) m with "
+    floe__error(w,
+                "runaway at step %lld: the broad phase cannot size its grid: the bodies span (%g, %g, %g) m with "
                 "cells of %g m (skin %g m); a position or the skin is not finite or overflowed",
                 (long long)w->step, span.x, span.y, span.z, g->h, w->skin);
     return FLOE_ERR_RUNAWAY;
@@ -231,9 +234,15 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     /* counting sort of gridded bodies into cells (stable: ids ascend within a cell) */
     memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
     for (int i = 0; i < w->np; i++) {
-        if (!(w->bound[i] > 0)) { bp->cell_of[i] = -1; continue; }
+        if (!(w->bound[i] > 0)) {
+            bp->cell_of[i] = -1;
+            continue;
+        }
         if (w->shape[i] != FLOE_SHAPE_SPHERE) ext[i] = half_extent(w, i);
-        if (w->bound[i] > cut) { bp->cell_of[i] = -2; continue; } /* large: off the grid */
+        if (w->bound[i] > cut) {
+            bp->cell_of[i] = -2;
+            continue;
+        } /* large: off the grid */
         vec3 p = w->pos[i];
         int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
                 g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));

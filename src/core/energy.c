@@ -6,13 +6,11 @@
 #include <stdlib.h>
 
 static const char *const energy_names[FLOE_E_COUNT] = {
-    "kinetic", "rotational", "gravity", "elastic", "plastic", "damping",
-    "dashpot", "broken", "boundary", "total", "error",
+    "kinetic", "rotational", "gravity",  "elastic", "plastic", "damping",
+    "dashpot", "broken",     "boundary", "total",   "error",
 };
 
-const char *floe_energy_name(floe_energy_term t) {
-    return (unsigned)t < FLOE_E_COUNT ? energy_names[t] : NULL;
-}
+const char *floe_energy_name(floe_energy_term t) { return (unsigned)t < FLOE_E_COUNT ? energy_names[t] : NULL; }
 
 /* Kinetic energy of body i at the current time t, added to *trans and *rot:
  * v(t) = v(t - dt/2) + dt/2 a(t), with the forces just computed; only free
@@ -176,11 +174,11 @@ void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particl
     /* a contact that exists since the start of the run: the bodies were
      * placed overlapping (for a particle, the first such contact it has) */
     for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
-        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 &&
-            w->con[k].g.uN < 0)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 && w->con[k].g.uN < 0)
             c = &w->con[k];
     if (c && c->step_created == 0 && w->step <= 1)
         ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
-            "positions and sizes", c->a, c->b);
+            "positions and sizes",
+            c->a, c->b);
 #undef ADD
 }

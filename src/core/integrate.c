@@ -9,17 +9,17 @@
 #include <string.h>
 
 typedef struct integ_acc {
-    double damping;   /* energy removed by damping */
-    double boundary;  /* work done on the system by blocked DOFs */
-    double gravity;   /* work of gravity */
+    double damping;  /* energy removed by damping */
+    double boundary; /* work done on the system by blocked DOFs */
+    double gravity;  /* work of gravity */
 } integ_acc;
 
 static inline double sgn(double x) { return (x > 0) - (x < 0); }
 
 /* One free DOF: returns the new velocity; accumulates damping, gravity and
  * external-load work. */
-static inline double advance(double v, double f, double fext, double g, double m, double dt,
-                             double damping, integ_acc *acc) {
+static inline double advance(double v, double f, double fext, double g, double m, double dt, double damping,
+                             integ_acc *acc) {
     double ftot = f + fext + m * g;
     double a = ftot / m;
     /* Cundall: the unbalanced force is reduced by D in the direction of motion */
@@ -133,8 +133,11 @@ floe_status floe__integrate(floe_world *w) {
     }
     int bad = n, bmoving = 0;
     double worst = 0;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min : bad) reduction(max : worst) \
-    reduction(| : bmoving)
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min                       \
+                                                                                  : bad) reduction(max      \
+                                                                                                   : worst) \
+    reduction(|                                                                                             \
+              : bmoving)
     for (int blk = 0; blk < nb; blk++) {
         integ_acc acc = {0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
@@ -157,7 +160,8 @@ floe_status floe__integrate(floe_world *w) {
                 } else {
                     for (int k = 0; k < 3; k++) {
                         if ((bl & (1u << k)) || m <= 0) continue;
-                        vset(&v, k, advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
+                        vset(&v, k,
+                             advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
                     }
                 }
                 vec3 t = vadd(w->torque[i], te);
@@ -170,7 +174,8 @@ floe_status floe__integrate(floe_world *w) {
                     } else {
                         for (int k = 0; k < 3; k++) {
                             if (bl & (8u << k)) continue;
-                            vset(&om, k, advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I.x, dt, D, &acc));
+                            vset(&om, k,
+                                 advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I.x, dt, D, &acc));
                         }
                     }
                 }
@@ -229,13 +234,16 @@ floe_status floe__integrate(floe_world *w) {
             floe__error(w, "runaway at step %lld: particle %d: its velocity or angular velocity is not finite%s",
                         (long long)w->step + 1, bad, cause);
         else if (!isfinite(dist))
-            floe__error(w, "runaway at step %lld: particle %d left the domain: its position (%g, %g, %g) m is so far "
-                        "out that its distance from the centre overflows%s", (long long)w->step + 1, bad, p.x, p.y, p.z,
-                        cause);
+            floe__error(w,
+                        "runaway at step %lld: particle %d left the domain: its position (%g, %g, %g) m is so far "
+                        "out that its distance from the centre overflows%s",
+                        (long long)w->step + 1, bad, p.x, p.y, p.z, cause);
         else
-            floe__error(w, "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
-                        "initial bounding box, more than %g times the box size (%g m)%s", (long long)w->step + 1, bad,
-                        dist, FLOE_RUNAWAY_REACH, sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH, cause);
+            floe__error(w,
+                        "runaway at step %lld: particle %d left the domain: it is %g m from the centre of the "
+                        "initial bounding box, more than %g times the box size (%g m)%s",
+                        (long long)w->step + 1, bad, dist, FLOE_RUNAWAY_REACH, sqrt(w->box_reach2) / FLOE_RUNAWAY_REACH,
+                        cause);
         return FLOE_ERR_RUNAWAY;
     }
     return FLOE_OK;

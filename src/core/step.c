@@ -55,8 +55,7 @@ static void keep_break_load(floe_world *w, int k, const floe_event_load *ld) {
     {
         if (floe__grow((void **)&w->brk, &w->brkcap, w->nbrk + 1, sizeof *w->brk))
             w->brk[w->nbrk++] = (struct floe_break_load){k, *ld};
-        else
-            w->brk_oom = 1;
+        else w->brk_oom = 1;
     }
 }
 
@@ -269,7 +268,7 @@ static floe_status process_contacts(floe_world *w) {
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
                     c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
-                                                      : "a non-finite force",
+                                                     : "a non-finite force",
                     c->g.uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
@@ -357,8 +356,8 @@ static floe_status contact_phase(floe_world *w) {
             const floe_pair *pr = &bp->pairs[p];
             hit[p] = 0;
             if (pr->contact >= 0) continue;
-            double gap =
-                any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b])) : 0;
+            double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b]))
+                                 : 0;
             floe_raw_contact raw;
             if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
                 /* most candidate pairs are sphere pairs that do not touch: decide here */
@@ -367,8 +366,8 @@ static floe_status contact_phase(floe_world *w) {
             } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
                 hit[p] = (unsigned char)floe_wall_sphere(w, pr->a, pr->b, NULL, gap, &raw);
             } else {
-                hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL,
-                                                                                            gap, &raw);
+                hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap,
+                                                                                           &raw);
             }
             n += hit[p];
         }

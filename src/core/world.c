@@ -23,10 +23,9 @@ int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, 
      * message buffer is defined */
     floe_world *mw = (floe_world *)w;
     if (n > 0)
-        snprintf(mw->err, sizeof mw->err, "%s: %s id %d is out of range [0, %d] (the world has %d %ss)", fn, what,
-                 id, n - 1, n, what);
-    else
-        snprintf(mw->err, sizeof mw->err, "%s: %s id %d does not exist: the world has no %ss", fn, what, id, what);
+        snprintf(mw->err, sizeof mw->err, "%s: %s id %d is out of range [0, %d] (the world has %d %ss)", fn, what, id,
+                 n - 1, n, what);
+    else snprintf(mw->err, sizeof mw->err, "%s: %s id %d does not exist: the world has no %ss", fn, what, id, what);
     return FLOE_ERR_ARG;
 }
 

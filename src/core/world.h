@@ -17,17 +17,19 @@ enum { SCR_CONTACT_ACC, SCR_HITS, SCR_EXTENTS, SCR_FLAGGED, SCR_INTEG_ACC, SCR_B
 
 typedef struct floe_material {
     char name[64];
-    int model;                          /* preferred model (registry index) */
-    double p[FLOE_MAX_MAT_PARAMS];      /* in that model's schema order */
+    int model;                     /* preferred model (registry index) */
+    double p[FLOE_MAX_MAT_PARAMS]; /* in that model's schema order */
 } floe_material;
 
 typedef struct floe_instance {
-    int model;                          /* registry index */
-    const floe_model *m;                /* the model itself */
+    int model;           /* registry index */
+    const floe_model *m; /* the model itself */
     double lp[FLOE_MAX_LAW_PARAMS];
 } floe_instance;
 
-typedef struct floe_pair_override { int a, b, inst; } floe_pair_override;
+typedef struct floe_pair_override {
+    int a, b, inst;
+} floe_pair_override;
 
 typedef struct floe_scheduled {
     int64_t step;
@@ -40,28 +42,44 @@ typedef struct floe_group {
     char name[64];
     int has_motion, has_load;
     floe_motion motion;
-    vec3 load_f, load_t;                /* external load on each member */
+    vec3 load_f, load_t; /* external load on each member */
 } floe_group;
 
 /* Shape data beyond the radius. */
-typedef struct floe_wall { int axis, sense; } floe_wall;
-typedef struct floe_facet { vec3 v[3]; double half_thick; } floe_facet; /* vertices in the body frame */
-typedef struct floe_capsule { double radius, shaft; } floe_capsule;   /* shaft along the body x axis */
-typedef struct floe_ellipsoid { vec3 semi; } floe_ellipsoid;           /* semi-axes along body x, y, z */
-typedef struct floe_infcyl { int axis; double radius; } floe_infcyl;  /* along a global axis */
+typedef struct floe_wall {
+    int axis, sense;
+} floe_wall;
+typedef struct floe_facet {
+    vec3 v[3];
+    double half_thick;
+} floe_facet; /* vertices in the body frame */
+typedef struct floe_capsule {
+    double radius, shaft;
+} floe_capsule; /* shaft along the body x axis */
+typedef struct floe_ellipsoid {
+    vec3 semi;
+} floe_ellipsoid; /* semi-axes along body x, y, z */
+typedef struct floe_infcyl {
+    int axis;
+    double radius;
+} floe_infcyl; /* along a global axis */
 
 /* Broad-phase candidate pair; `contact` is the live contact index or -1. */
-typedef struct floe_pair { int32_t a, b, contact; } floe_pair;
+typedef struct floe_pair {
+    int32_t a, b, contact;
+} floe_pair;
 
 typedef struct floe_broadphase {
-    floe_pair *pairs; int npairs, cap;
-    vec3 *ref_pos;                      /* positions at the last rebuild */
-    quat *ref_ori;                      /* orientations at the last rebuild */
-    int *cell_start, *cell_items, *cell_of; int ncells_cap, nitems_cap, cell_of_cap;
-    int64_t rebuilds;                   /* rebuilds so far: read by nobody but restart files (attribute
+    floe_pair *pairs;
+    int npairs, cap;
+    vec3 *ref_pos; /* positions at the last rebuild */
+    quat *ref_ori; /* orientations at the last rebuild */
+    int *cell_start, *cell_items, *cell_of;
+    int ncells_cap, nitems_cap, cell_of_cap;
+    int64_t rebuilds;  /* rebuilds so far: read by nobody but restart files (attribute
                                            "rebuilds"), a diagnostic of the run */
-    double margin;                      /* extra pair-search distance (creation gaps) */
-    double max_moved2;                  /* largest floe_moved2() after the last update */
+    double margin;     /* extra pair-search distance (creation gaps) */
+    double max_moved2; /* largest floe_moved2() after the last update */
     int valid;
 } floe_broadphase;
 
@@ -74,66 +92,85 @@ struct floe_world {
     int64_t step;
     double time, dt;
     int dt_auto, prepared, started, stopped;
-    int nthreads;                       /* resolved OpenMP thread count */
-    double rmax;                        /* largest sphere radius (at start) */
-    int64_t n_breaks;                   /* bonds broken so far */
+    int nthreads;     /* resolved OpenMP thread count */
+    double rmax;      /* largest sphere radius (at start) */
+    int64_t n_breaks; /* bonds broken so far */
     int64_t last_dyn_dt;
-    double skin;                        /* resolved absolute skin */
-    vec3 box_centre; double box_reach2; /* runaway: squared distance from the initial centre (0: not set) */
+    double skin; /* resolved absolute skin */
+    vec3 box_centre;
+    double box_reach2; /* runaway: squared distance from the initial centre (0: not set) */
 
     /* particles (SoA) */
     int np, pcap;
     vec3 *pos, *vel, *angvel, *force, *torque;
     quat *ori;
     double *mass, *radius;
-    vec3 *inertia;                      /* principal moments, body frame */
-    vec3 *angmom;                       /* angular momentum, global frame (aspherical bodies; NaN: from angvel) */
-    double *bound;                      /* bounding-sphere radius about pos (0: not on the grid) */
+    vec3 *inertia; /* principal moments, body frame */
+    vec3 *angmom;  /* angular momentum, global frame (aspherical bodies; NaN: from angvel) */
+    double *bound; /* bounding-sphere radius about pos (0: not on the grid) */
     uint8_t *shape;
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
 
-    floe_wall *walls; int nwalls, wcap;
-    floe_facet *facets; int nfacets, fcap;
-    floe_capsule *capsules; int ncapsules, capcap;
-    floe_ellipsoid *ellipsoids; int nellipsoids, ellcap;
-    floe_infcyl *cylinders; int ncylinders, cylcap;
+    floe_wall *walls;
+    int nwalls, wcap;
+    floe_facet *facets;
+    int nfacets, fcap;
+    floe_capsule *capsules;
+    int ncapsules, capcap;
+    floe_ellipsoid *ellipsoids;
+    int nellipsoids, ellcap;
+    floe_infcyl *cylinders;
+    int ncylinders, cylcap;
 
-    floe_material *mats; int nmats, mcap;
-    floe_instance *insts; int ninsts, icap;   /* first floe_registry_count() are the defaults */
-    floe_pair_override *overrides; int noverrides, ocap;
-    int *pair_inst;                           /* nmats x nmats, rebuilt at prepare */
+    floe_material *mats;
+    int nmats, mcap;
+    floe_instance *insts;
+    int ninsts, icap; /* first floe_registry_count() are the defaults */
+    floe_pair_override *overrides;
+    int noverrides, ocap;
+    int *pair_inst; /* nmats x nmats, rebuilt at prepare */
     int pair_inst_n;
 
-    floe_group groups_[FLOE_MAX_GROUPS]; int ngroups;
+    floe_group groups_[FLOE_MAX_GROUPS];
+    int ngroups;
 
     /* contacts */
-    floe_contact *con; int ncon, ccap;
-    unsigned char *cstate; size_t cstride;
+    floe_contact *con;
+    int ncon, ccap;
+    unsigned char *cstate;
+    size_t cstride;
 
     floe_broadphase bp;
 
     /* energy */
     double e_plastic, e_damping, e_dashpot, e_broken, e_boundary, e_elastic;
-    double e_gravity_work;              /* cumulative work of gravity */
-    double e_total0;                    /* total at the start */
-    int boundary_moving;                /* this step moved a blocked DOF (floe__boundary_end); not state */
+    double e_gravity_work; /* cumulative work of gravity */
+    double e_total0;       /* total at the start */
+    int boundary_moving;   /* this step moved a blocked DOF (floe__boundary_end); not state */
 
     /* the events of the last floe_step / floe_start (floe_events): cleared
      * as each begins, so not state (restarts leave them out) */
-    floe_event *events; int nevents, evcap;
-    uint64_t event_serial;                     /* times the list was cleared */
+    floe_event *events;
+    int nevents, evcap;
+    uint64_t event_serial; /* times the list was cleared */
 
-    floe_scheduled *sched; int nsched, schedcap; /* model methods to apply at given steps */
+    floe_scheduled *sched;
+    int nsched, schedcap; /* model methods to apply at given steps */
 
     /* this step's bond-break loads reported by laws (floe_event_load), by
      * contact index; sorted before the events are emitted */
-    struct floe_break_load { int k; floe_event_load ld; } *brk; int nbrk, brkcap, brk_oom;
+    struct floe_break_load {
+        int k;
+        floe_event_load ld;
+    } * brk;
+    int nbrk, brkcap, brk_oom;
 
-    void *scratch[FLOE_SCRATCH]; size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
-    int nflagged;                              /* contacts listed in scratch[SCR_FLAGGED] this step */
-    int dt_recheck;                            /* auto dt: a contact made this step is too stiff for dt (cleared within the step) */
-    int batch_off;                             /* tests: every contact through the per-contact path */
+    void *scratch[FLOE_SCRATCH];
+    size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
+    int nflagged;                      /* contacts listed in scratch[SCR_FLAGGED] this step */
+    int dt_recheck; /* auto dt: a contact made this step is too stiff for dt (cleared within the step) */
+    int batch_off;  /* tests: every contact through the per-contact path */
 };
 
 /* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
@@ -148,8 +185,13 @@ void floe__error(floe_world *w, const char *fmt, ...);
  * returns FLOE_ERR_ARG. */
 int floe__bad_id(const floe_world *w, const char *fn, const char *what, int id, int n);
 /* The public functions' id check: returns `ret` from the caller on a bad id. */
-#define CHECK_ID(w, id, n, what, ret) \
-    do { if ((id) < 0 || (id) >= (n)) { floe__bad_id(w, __func__, what, id, n); return ret; } } while (0)
+#define CHECK_ID(w, id, n, what, ret)               \
+    do {                                            \
+        if ((id) < 0 || (id) >= (n)) {              \
+            floe__bad_id(w, __func__, what, id, n); \
+            return ret;                             \
+        }                                           \
+    } while (0)
 int floe__prepare(floe_world *w);
 /* The thread count start() resolves from def.threads (0: automatic). */
 int floe__resolve_threads(const floe_world *w);

@@ -105,11 +105,12 @@ floe_world *floe_world_create(const floe_world_def *def) {
 
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
-    void *arrays[] = {w->pos, w->vel, w->angvel, w->force, w->torque, w->ori, w->mass, w->inertia, w->angmom, w->bound,
-                      w->capsules, w->ellipsoids, w->cylinders,
-                      w->radius, w->shape, w->shape_idx, w->mat, w->blocked, w->groups, w->walls,
-                      w->facets, w->mats, w->insts, w->overrides, w->pair_inst, w->con, w->cstate,
-                      w->bp.pairs, w->bp.ref_pos, w->bp.ref_ori, w->sched, w->brk, w->events, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
+    void *arrays[] = {w->pos,       w->vel,     w->angvel, w->force,         w->torque,        w->ori,
+                      w->mass,      w->inertia, w->angmom, w->bound,         w->capsules,      w->ellipsoids,
+                      w->cylinders, w->radius,  w->shape,  w->shape_idx,     w->mat,           w->blocked,
+                      w->groups,    w->walls,   w->facets, w->mats,          w->insts,         w->overrides,
+                      w->pair_inst, w->con,     w->cstate, w->bp.pairs,      w->bp.ref_pos,    w->bp.ref_ori,
+                      w->sched,     w->brk,     w->events, w->bp.cell_start, w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
@@ -147,8 +148,8 @@ static void range_text(const floe_param_spec *s, char *buf, size_t n) {
 }
 
 /* Sets `key` in a schema-ordered array; FLOE_ERR_ARG with a message otherwise. */
-static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n,
-                             double *arr, const char *key, double value) {
+static floe_status set_param(floe_world *w, const char *what, const floe_param_spec *specs, int n, double *arr,
+                             const char *key, double value) {
     if (!key) {
         floe__error(w, "%s: the parameter key is NULL", what);
         return FLOE_ERR_ARG;
@@ -269,8 +270,7 @@ floe_status floe_pair_set(floe_world *w, int ma, int mb, const char *key, double
     floe_instance *in = &w->insts[o->inst];
     const floe_model *mod = floe_registry_get(in->model);
     char what[192];
-    snprintf(what, sizeof what, "interaction %s-%s (model %s)", w->mats[ma].name, w->mats[mb].name,
-             mod->info.name);
+    snprintf(what, sizeof what, "interaction %s-%s (model %s)", w->mats[ma].name, w->mats[mb].name, mod->info.name);
     return set_param(w, what, mod->info.law_params, mod->info.n_law_params, in->lp, key, value);
 }
 
@@ -299,8 +299,10 @@ static int check_body_def(floe_world *w, const char *fn, const floe_body_def *d)
     if (!check_vec(w, fn, "position", d->pos) || !check_vec(w, fn, "velocity", d->vel) ||
         !check_vec(w, fn, "angular velocity", d->angvel))
         return 0;
-    if (!(bounded(q.w) && bounded(q.x) && bounded(q.y) && bounded(q.z)) || q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z == 0) {
-        floe__error(w, "%s: orientation (%g, %g, %g, %g) must be a finite, non-zero quaternion", fn, q.w, q.x, q.y, q.z);
+    if (!(bounded(q.w) && bounded(q.x) && bounded(q.y) && bounded(q.z)) ||
+        q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z == 0) {
+        floe__error(w, "%s: orientation (%g, %g, %g, %g) must be a finite, non-zero quaternion", fn, q.w, q.x, q.y,
+                    q.z);
         return 0;
     }
     return 1;
@@ -310,8 +312,10 @@ static int check_body_def(floe_world *w, const char *fn, const floe_body_def *d)
  * size and its material's density may under- or overflow them. */
 static int check_mass(floe_world *w, const char *fn, double m, vec3 I, int mat) {
     if (m > 0 && isfinite(m) && I.x > 0 && I.y > 0 && I.z > 0 && visfinite(I)) return 1;
-    floe__error(w, "%s: the size and the density (%g kg/m^3) give a mass of %g kg and moments of inertia (%g, %g, %g) "
-                "kg m^2, which must be positive and finite", fn, w->mats[mat].p[MAT_DENSITY], m, I.x, I.y, I.z);
+    floe__error(w,
+                "%s: the size and the density (%g kg/m^3) give a mass of %g kg and moments of inertia (%g, %g, %g) "
+                "kg m^2, which must be positive and finite",
+                fn, w->mats[mat].p[MAT_DENSITY], m, I.x, I.y, I.z);
     return 0;
 }
 
@@ -339,11 +343,30 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
         /* the structure of arrays: one capacity for all of them */
         int nc = (int)floe__grown((size_t)(w->pcap ? w->pcap : 64), (size_t)n + 1, INT_MAX);
         int ok = 1;
-#define GROW(arr) do { void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
-        if (q_) w->arr = q_; else ok = 0; } while (0)
-        GROW(pos); GROW(vel); GROW(angvel); GROW(force); GROW(torque); GROW(ori); GROW(mass);
-        GROW(inertia); GROW(radius); GROW(shape); GROW(shape_idx); GROW(mat); GROW(blocked);
-        GROW(groups); GROW(bp.ref_pos); GROW(bp.ref_ori); GROW(angmom); GROW(bound);
+#define GROW(arr)                                                \
+    do {                                                         \
+        void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
+        if (q_) w->arr = q_;                                     \
+        else ok = 0;                                             \
+    } while (0)
+        GROW(pos);
+        GROW(vel);
+        GROW(angvel);
+        GROW(force);
+        GROW(torque);
+        GROW(ori);
+        GROW(mass);
+        GROW(inertia);
+        GROW(radius);
+        GROW(shape);
+        GROW(shape_idx);
+        GROW(mat);
+        GROW(blocked);
+        GROW(groups);
+        GROW(bp.ref_pos);
+        GROW(bp.ref_ori);
+        GROW(angmom);
+        GROW(bound);
 #undef GROW
         if (!ok) {
             floe__error(w, "out of memory adding particle %d", n);
@@ -708,8 +731,8 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
 
 /* ---- model methods -------------------------------------------------------- */
 
-floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
-                              const double *args, int nargs, int *applied) {
+floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group, const double *args,
+                              int nargs, int *applied) {
     int mi = floe_registry_find(model);
     const floe_model *m = floe_registry_get(mi);
     if (applied) *applied = 0;
@@ -749,8 +772,8 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
     return FLOE_OK;
 }
 
-floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method,
-                                 int group, const double *args, int nargs) {
+floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method, int group,
+                                 const double *args, int nargs) {
     const floe_model *m = floe_registry_get(floe_registry_find(model));
     int known = 0;
     for (int i = 0; m && method && i < m->n_methods; i++) known |= strcmp(m->method_names[i], method) == 0;

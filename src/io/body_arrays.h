@@ -14,11 +14,11 @@ typedef struct floe_body_arrays {
 } floe_body_arrays;
 
 /* Valid until bodies are added to the world. */
-static inline floe_body_arrays floe_body_arrays_of(const floe_world *w)
-{
-    return (floe_body_arrays){floe_positions(w), floe_velocities(w), floe_angular_velocities(w), floe_forces(w),
-                              floe_torques(w), floe_orientations(w), floe_radii(w), floe_masses(w),
-                              floe_particle_materials(w), floe_particle_groups(w), floe_particle_blocked(w)};
+static inline floe_body_arrays floe_body_arrays_of(const floe_world *w) {
+    return (floe_body_arrays){floe_positions(w),       floe_velocities(w),      floe_angular_velocities(w),
+                              floe_forces(w),          floe_torques(w),         floe_orientations(w),
+                              floe_radii(w),           floe_masses(w),          floe_particle_materials(w),
+                              floe_particle_groups(w), floe_particle_blocked(w)};
 }
 
 #endif

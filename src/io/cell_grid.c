@@ -3,28 +3,29 @@
 #include <math.h>
 #include <stdlib.h>
 
-static uint64_t cell_hash(int32_t x, int32_t y, int32_t z)
-{
+static uint64_t cell_hash(int32_t x, int32_t y, int32_t z) {
     uint64_t h = (uint64_t)(uint32_t)x * 0x9E3779B97F4A7C15ull;
     h ^= (uint64_t)(uint32_t)y * 0xC2B2AE3D27D4EB4Full;
     h ^= (uint64_t)(uint32_t)z * 0x165667B19E3779F9ull;
     return h ^ (h >> 29);
 }
 
-static void cell_of(const floe_cell_grid *g, floe_vec3 p, int32_t c[3])
-{
+static void cell_of(const floe_cell_grid *g, floe_vec3 p, int32_t c[3]) {
     c[0] = (int32_t)floor((p.x - g->lo.x) / g->h);
     c[1] = (int32_t)floor((p.y - g->lo.y) / g->h);
     c[2] = (int32_t)floor((p.z - g->lo.z) / g->h);
 }
 
-int floe_cell_grid_init(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double min_cell, int64_t n)
-{
+int floe_cell_grid_init(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double min_cell, int64_t n) {
     double span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
     size_t items = n > 0 ? (size_t)n : 1, slots = 1;
     while (slots < 2 * items) slots *= 2;
-    *g = (floe_cell_grid){lo, fmax(min_cell, span / 1e9), slots - 1, malloc(sizeof *g->head * slots),
-                          malloc(sizeof *g->next * items), malloc(sizeof *g->cell * items)};
+    *g = (floe_cell_grid){lo,
+                          fmax(min_cell, span / 1e9),
+                          slots - 1,
+                          malloc(sizeof *g->head * slots),
+                          malloc(sizeof *g->next * items),
+                          malloc(sizeof *g->cell * items)};
     if (!g->head || !g->next || !g->cell) {
         floe_cell_grid_free(g);
         return -1;
@@ -33,8 +34,7 @@ int floe_cell_grid_init(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double mi
     return 0;
 }
 
-void floe_cell_grid_free(floe_cell_grid *g)
-{
+void floe_cell_grid_free(floe_cell_grid *g) {
     free(g->head);
     free(g->next);
     free(g->cell);
@@ -42,8 +42,7 @@ void floe_cell_grid_free(floe_cell_grid *g)
     g->cell = NULL;
 }
 
-void floe_cell_grid_insert(floe_cell_grid *g, int64_t i, floe_vec3 p)
-{
+void floe_cell_grid_insert(floe_cell_grid *g, int64_t i, floe_vec3 p) {
     int32_t *c = g->cell[i];
     cell_of(g, p, c);
     size_t s = cell_hash(c[0], c[1], c[2]) & g->mask;
@@ -52,23 +51,19 @@ void floe_cell_grid_insert(floe_cell_grid *g, int64_t i, floe_vec3 p)
 }
 
 /* The slot of neighbour cell d of the iterator's cell. */
-static int64_t first_of(const floe_cell_iter *it)
-{
+static int64_t first_of(const floe_cell_iter *it) {
     const int32_t *c = it->c;
-    return it->g->head[cell_hash(c[0] + it->d % 3 - 1, c[1] + it->d / 3 % 3 - 1, c[2] + it->d / 9 - 1) &
-                       it->g->mask];
+    return it->g->head[cell_hash(c[0] + it->d % 3 - 1, c[1] + it->d / 3 % 3 - 1, c[2] + it->d / 9 - 1) & it->g->mask];
 }
 
-void floe_cell_grid_near(const floe_cell_grid *g, floe_vec3 p, floe_cell_iter *it)
-{
+void floe_cell_grid_near(const floe_cell_grid *g, floe_vec3 p, floe_cell_iter *it) {
     it->g = g;
     cell_of(g, p, it->c);
     it->d = 0;
     it->j = first_of(it);
 }
 
-int64_t floe_cell_next(floe_cell_iter *it)
-{
+int64_t floe_cell_next(floe_cell_iter *it) {
     const floe_cell_grid *g = it->g;
     while (it->d < 27) {
         int32_t x = it->c[0] + it->d % 3 - 1, y = it->c[1] + it->d / 3 % 3 - 1, z = it->c[2] + it->d / 9 - 1;

@@ -1,5 +1,5 @@
 /* CSV tables (see csv.h and docs/outputs.md). */
-#include "csv.h"
+#include "io/csv.h"
 #include "base/mem.h"
 #include "base/vec.h"
 #include "io/body_arrays.h"
@@ -30,11 +30,9 @@ struct floe_csv {
     char err[320];
 };
 
-
 /* A table on the descriptor fd (for `path`), or NULL with a message; fd
  * is closed on failure. */
-static floe_csv *csv_new(const char *path, int fd, char *err, size_t errlen)
-{
+static floe_csv *csv_new(const char *path, int fd, char *err, size_t errlen) {
     floe_csv *c = calloc(1, sizeof *c);
     size_t n = strlen(path);
     if (!c || !(c->path = malloc(n + 1))) {
@@ -48,14 +46,12 @@ static floe_csv *csv_new(const char *path, int fd, char *err, size_t errlen)
     return c;
 }
 
-floe_csv *floe_csv_open(const char *path, char *err, size_t errlen)
-{
+floe_csv *floe_csv_open(const char *path, char *err, size_t errlen) {
     int fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
     return fd < 0 ? NULL : csv_new(path, fd, err, errlen);
 }
 
-floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen)
-{
+floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t errlen) {
     /* never through a link: appending would write wherever it points */
     int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
@@ -73,8 +69,7 @@ floe_csv *floe_csv_reopen(const char *path, long long length, char *err, size_t 
     return csv_new(path, fd, err, errlen);
 }
 
-long long floe_csv_sync(floe_csv *c)
-{
+long long floe_csv_sync(floe_csv *c) {
     if (!c || floe_csv_flush(c)) return -1;
     if (fsync(c->fd) != 0) {
         floe_io_err(c->err, sizeof c->err, "cannot sync %s: %s", c->path, strerror(errno));
@@ -88,8 +83,7 @@ long long floe_csv_sync(floe_csv *c)
 const char *floe_csv_error(const floe_csv *c) { return c ? c->err : ""; }
 size_t floe_csv_pending(const floe_csv *c) { return c ? c->done : 0; }
 
-int floe_csv_flush(floe_csv *c)
-{
+int floe_csv_flush(floe_csv *c) {
     if (!c || !c->b.s) return 0; /* nothing was ever buffered (a reopened file) */
     char *buf = c->b.s;
     size_t off = 0;
@@ -98,7 +92,7 @@ int floe_csv_flush(floe_csv *c)
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             floe_io_err(c->err, sizeof c->err, "error writing %s: %s", c->path,
-                    k < 0 ? strerror(errno) : "nothing written");
+                        k < 0 ? strerror(errno) : "nothing written");
             /* keep the unwritten lines: a later flush may succeed */
             memmove(buf, buf + off, c->b.len - off + 1); /* with the terminating 0 */
             c->b.len -= off;
@@ -113,8 +107,7 @@ int floe_csv_flush(floe_csv *c)
     return 0;
 }
 
-int floe_csv_close(floe_csv *c, char *err, size_t errlen)
-{
+int floe_csv_close(floe_csv *c, char *err, size_t errlen) {
     if (!c) return 0;
     int rc = floe_csv_flush(c);
     if (rc) floe_io_err(err, errlen, "%s", c->err);
@@ -131,8 +124,7 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen)
 /* ---- line building ----------------------------------------------------- */
 
 static void put(floe_csv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(floe_csv *c, const char *fmt, ...)
-{
+static void put(floe_csv *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     floe__buf_vprintf(&c->b, fmt, ap);
@@ -140,8 +132,7 @@ static void put(floe_csv *c, const char *fmt, ...)
 }
 
 /* A text field, quoted only when it needs to be. */
-static void put_text(floe_csv *c, const char *s)
-{
+static void put_text(floe_csv *c, const char *s) {
     if (!strpbrk(s, ",\"\n\r")) {
         put(c, "%s", s);
         return;
@@ -155,8 +146,7 @@ static void put_text(floe_csv *c, const char *s)
 }
 
 /* Ends the line: it becomes part of what the next flush writes. */
-static int commit_line(floe_csv *c)
-{
+static int commit_line(floe_csv *c) {
     if (c->b.bad) {
         c->b.len = c->done; /* drop the torn line */
         if (c->b.s) c->b.s[c->b.len] = 0;
@@ -169,16 +159,14 @@ static int commit_line(floe_csv *c)
     return 0;
 }
 
-static int end_line(floe_csv *c)
-{
+static int end_line(floe_csv *c) {
     put(c, "\n");
     return commit_line(c);
 }
 
 /* ---- energy ------------------------------------------------------------ */
 
-int floe_csv_energy_header(floe_csv *c)
-{
+int floe_csv_energy_header(floe_csv *c) {
     put(c, "step,time");
     for (int t = 0; t < FLOE_E_COUNT; t++) {
         put(c, ",");
@@ -187,8 +175,7 @@ int floe_csv_energy_header(floe_csv *c)
     return end_line(c);
 }
 
-int floe_csv_energy_row(floe_csv *c, const floe_world *w)
-{
+int floe_csv_energy_row(floe_csv *c, const floe_world *w) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     put(c, "%" PRId64 "," FLOE_CSV_EXACT, floe_step_count(w), floe_time(w));
@@ -199,15 +186,18 @@ int floe_csv_energy_row(floe_csv *c, const floe_world *w)
 /* ---- history ----------------------------------------------------------- */
 
 /* "pos.y" with prefix "pos" -> 1; -1 if q is not prefix.x|y|z. */
-static int vec_component(const char *q, const char *prefix)
-{
+static int vec_component(const char *q, const char *prefix) {
     size_t n = strlen(prefix);
     if (strncmp(q, prefix, n) != 0 || q[n] != '.' || q[n + 1] == '\0' || q[n + 2] != '\0') return -1;
     switch (q[n + 1]) {
-    case 'x': return 0;
-    case 'y': return 1;
-    case 'z': return 2;
-    default: return -1;
+        case 'x':
+            return 0;
+        case 'y':
+            return 1;
+        case 'z':
+            return 2;
+        default:
+            return -1;
     }
 }
 
@@ -215,8 +205,7 @@ enum { PQ_POS, PQ_VEL, PQ_ANGVEL, PQ_FORCE, PQ_TORQUE, PQ_ORI, PQ_COUNT };
 static const char *const particle_q[PQ_COUNT] = {"pos", "vel", "angvel", "force", "torque", "ori"};
 
 /* Particle quantity -> (which array, component), or -1. */
-static int particle_quantity(const char *q, int *k)
-{
+static int particle_quantity(const char *q, int *k) {
     for (int i = 0; i < PQ_ORI; i++)
         if ((*k = vec_component(q, particle_q[i])) >= 0) return i;
     if (strncmp(q, "ori.", 4) == 0 && q[4] && !q[5]) {
@@ -232,8 +221,7 @@ static int particle_quantity(const char *q, int *k)
 enum { CQ_FN, CQ_FT, CQ_FTY, CQ_FTZ, CQ_TW, CQ_TR, CQ_TRY, CQ_TRZ, CQ_UN, CQ_COUNT };
 static const char *const contact_q[CQ_COUNT] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 
-static int contact_quantity(const char *q)
-{
+static int contact_quantity(const char *q) {
     for (int i = 0; i < CQ_COUNT; i++)
         if (strcmp(q, contact_q[i]) == 0) return i;
     return strcmp(q, "uN") == 0 ? CQ_UN : -1;
@@ -242,145 +230,170 @@ static int contact_quantity(const char *q)
 enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_BONDED, NQ_BREAKS, NQ_COUNT };
 static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
 
-static int counter_quantity(const char *q)
-{
+static int counter_quantity(const char *q) {
     for (int i = 0; i < NQ_COUNT; i++)
         if (strcmp(q, counter_q[i]) == 0) return i;
     return -1;
 }
 
-static int group_quantity(const char *q, int *k)
-{
+static int group_quantity(const char *q, int *k) {
     if ((*k = vec_component(q, "force")) >= 0) return 0;
     if ((*k = vec_component(q, "torque")) >= 0) return 1;
     return -1;
 }
 
-int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen)
-{
+int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen) {
     int np = floe_particle_count(w), k;
     switch (col->kind) {
-    case FLOE_HIST_PARTICLE:
-        if (particle_quantity(col->quantity, &k) < 0) {
-            floe_io_err(err, errlen, "history column '%s': unknown particle quantity '%s' "
-                    "(pos|vel|angvel|force|torque.x|y|z, ori.w|x|y|z)", col->name, col->quantity);
-            return -1;
-        }
-        if (col->a < 0 || col->a >= np) {
-            floe_io_err(err, errlen, "history column '%s': no particle %d (the world has %d)",
-                    col->name, col->a, np);
-            return -1;
-        }
-        return 0;
-    case FLOE_HIST_CONTACT:
-        if (contact_quantity(col->quantity) < 0) {
-            floe_io_err(err, errlen, "history column '%s': unknown contact quantity '%s' "
-                    "(fn, ft, ft.y, ft.z, tw, tr, tr.y, tr.z, un)", col->name, col->quantity);
-            return -1;
-        }
-        if (col->a < 0 || col->a >= np || col->b < 0 || col->b >= np || col->a == col->b) {
-            floe_io_err(err, errlen, "history column '%s': bad particle pair (%d, %d) (the world has %d)",
-                    col->name, col->a, col->b, np);
-            return -1;
-        }
-        return 0;
-    case FLOE_HIST_GROUP:
-        if (group_quantity(col->quantity, &k) < 0) {
-            floe_io_err(err, errlen, "history column '%s': unknown group quantity '%s' "
-                    "(force|torque.x|y|z)", col->name, col->quantity);
-            return -1;
-        }
-        if (col->group < 0 || col->group >= floe_group_count(w)) {
-            floe_io_err(err, errlen, "history column '%s': no group %d (the world has %d)",
-                    col->name, col->group, floe_group_count(w));
-            return -1;
-        }
-        return 0;
-    case FLOE_HIST_ENERGY:
-        if (col->energy < 0 || col->energy >= FLOE_E_COUNT) {
-            floe_io_err(err, errlen, "history column '%s': energy term %d out of range [0, %d)",
-                    col->name, col->energy, (int)FLOE_E_COUNT);
-            return -1;
-        }
-        return 0;
-    case FLOE_HIST_COUNTER:
-        if (counter_quantity(col->quantity) < 0) {
-            floe_io_err(err, errlen, "history column '%s': unknown counter '%s' "
-                    "(contacts, step, time, particles, dt, bonded, breaks)", col->name, col->quantity);
-            return -1;
-        }
-        return 0;
+        case FLOE_HIST_PARTICLE:
+            if (particle_quantity(col->quantity, &k) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown particle quantity '%s' "
+                            "(pos|vel|angvel|force|torque.x|y|z, ori.w|x|y|z)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            if (col->a < 0 || col->a >= np) {
+                floe_io_err(err, errlen, "history column '%s': no particle %d (the world has %d)", col->name, col->a,
+                            np);
+                return -1;
+            }
+            return 0;
+        case FLOE_HIST_CONTACT:
+            if (contact_quantity(col->quantity) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown contact quantity '%s' "
+                            "(fn, ft, ft.y, ft.z, tw, tr, tr.y, tr.z, un)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            if (col->a < 0 || col->a >= np || col->b < 0 || col->b >= np || col->a == col->b) {
+                floe_io_err(err, errlen, "history column '%s': bad particle pair (%d, %d) (the world has %d)",
+                            col->name, col->a, col->b, np);
+                return -1;
+            }
+            return 0;
+        case FLOE_HIST_GROUP:
+            if (group_quantity(col->quantity, &k) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown group quantity '%s' "
+                            "(force|torque.x|y|z)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            if (col->group < 0 || col->group >= floe_group_count(w)) {
+                floe_io_err(err, errlen, "history column '%s': no group %d (the world has %d)", col->name, col->group,
+                            floe_group_count(w));
+                return -1;
+            }
+            return 0;
+        case FLOE_HIST_ENERGY:
+            if (col->energy < 0 || col->energy >= FLOE_E_COUNT) {
+                floe_io_err(err, errlen, "history column '%s': energy term %d out of range [0, %d)", col->name,
+                            col->energy, (int)FLOE_E_COUNT);
+                return -1;
+            }
+            return 0;
+        case FLOE_HIST_COUNTER:
+            if (counter_quantity(col->quantity) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown counter '%s' "
+                            "(contacts, step, time, particles, dt, bonded, breaks)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            return 0;
     }
     floe_io_err(err, errlen, "history column '%s': unknown kind %d", col->name, (int)col->kind);
     return -1;
 }
 
-double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy)
-{
+double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy) {
     int np = floe_particle_count(w), k = 0;
     switch (col->kind) {
-    case FLOE_HIST_PARTICLE: {
-        int q = particle_quantity(col->quantity, &k), i = col->a;
-        if (q < 0 || i < 0 || i >= np) return NAN;
-        switch (q) {
-        case PQ_POS: return vcomp(floe_positions(w)[i], k);
-        case PQ_VEL: return vcomp(floe_velocities(w)[i], k);
-        case PQ_ANGVEL: return vcomp(floe_angular_velocities(w)[i], k);
-        case PQ_FORCE: return vcomp(floe_forces(w)[i], k);
-        case PQ_TORQUE: return vcomp(floe_torques(w)[i], k);
-        default: {
-            floe_quat o = floe_orientations(w)[i];
-            return k == 0 ? o.w : k == 1 ? o.x : k == 2 ? o.y : o.z;
+        case FLOE_HIST_PARTICLE: {
+            int q = particle_quantity(col->quantity, &k), i = col->a;
+            if (q < 0 || i < 0 || i >= np) return NAN;
+            switch (q) {
+                case PQ_POS:
+                    return vcomp(floe_positions(w)[i], k);
+                case PQ_VEL:
+                    return vcomp(floe_velocities(w)[i], k);
+                case PQ_ANGVEL:
+                    return vcomp(floe_angular_velocities(w)[i], k);
+                case PQ_FORCE:
+                    return vcomp(floe_forces(w)[i], k);
+                case PQ_TORQUE:
+                    return vcomp(floe_torques(w)[i], k);
+                default: {
+                    floe_quat o = floe_orientations(w)[i];
+                    return k == 0 ? o.w : k == 1 ? o.x : k == 2 ? o.y : o.z;
+                }
+            }
         }
+        case FLOE_HIST_CONTACT: {
+            int q = contact_quantity(col->quantity);
+            if (q < 0) return NAN;
+            int ci = floe_contact_find(w, col->a, col->b);
+            floe_contact_info c;
+            if (ci < 0 || floe_contact_get(w, ci, &c) != FLOE_OK) return 0.0; /* no contact: 0 */
+            switch (q) {
+                case CQ_FN:
+                    return c.force.x;
+                case CQ_FT:
+                    return hypot(c.force.y, c.force.z);
+                case CQ_FTY:
+                    return c.force.y;
+                case CQ_FTZ:
+                    return c.force.z;
+                case CQ_TW:
+                    return c.torque.x;
+                case CQ_TR:
+                    return hypot(c.torque.y, c.torque.z);
+                case CQ_TRY:
+                    return c.torque.y;
+                case CQ_TRZ:
+                    return c.torque.z;
+                default:
+                    return c.uN;
+            }
         }
-    }
-    case FLOE_HIST_CONTACT: {
-        int q = contact_quantity(col->quantity);
-        if (q < 0) return NAN;
-        int ci = floe_contact_find(w, col->a, col->b);
-        floe_contact_info c;
-        if (ci < 0 || floe_contact_get(w, ci, &c) != FLOE_OK) return 0.0; /* no contact: 0 */
-        switch (q) {
-        case CQ_FN: return c.force.x;
-        case CQ_FT: return hypot(c.force.y, c.force.z);
-        case CQ_FTY: return c.force.y;
-        case CQ_FTZ: return c.force.z;
-        case CQ_TW: return c.torque.x;
-        case CQ_TR: return hypot(c.torque.y, c.torque.z);
-        case CQ_TRY: return c.torque.y;
-        case CQ_TRZ: return c.torque.z;
-        default: return c.uN;
+        case FLOE_HIST_GROUP: {
+            int q = group_quantity(col->quantity, &k);
+            if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
+            return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
         }
-    }
-    case FLOE_HIST_GROUP: {
-        int q = group_quantity(col->quantity, &k);
-        if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
-        return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
-    }
-    case FLOE_HIST_ENERGY: {
-        if (col->energy < 0 || col->energy >= FLOE_E_COUNT) return NAN;
-        if (energy) return energy[col->energy];
-        double e[FLOE_E_COUNT];
-        floe_energy(w, e);
-        return e[col->energy];
-    }
-    case FLOE_HIST_COUNTER:
-        switch (counter_quantity(col->quantity)) {
-        case NQ_CONTACTS: return floe_contact_count(w);
-        case NQ_STEP: return (double)floe_step_count(w);
-        case NQ_TIME: return floe_time(w);
-        case NQ_PARTICLES: return np;
-        case NQ_DT: return floe_dt(w);
-        case NQ_BONDED: return floe_bonded_count(w);
-        case NQ_BREAKS: return (double)floe_break_count(w);
-        default: return NAN;
+        case FLOE_HIST_ENERGY: {
+            if (col->energy < 0 || col->energy >= FLOE_E_COUNT) return NAN;
+            if (energy) return energy[col->energy];
+            double e[FLOE_E_COUNT];
+            floe_energy(w, e);
+            return e[col->energy];
         }
+        case FLOE_HIST_COUNTER:
+            switch (counter_quantity(col->quantity)) {
+                case NQ_CONTACTS:
+                    return floe_contact_count(w);
+                case NQ_STEP:
+                    return (double)floe_step_count(w);
+                case NQ_TIME:
+                    return floe_time(w);
+                case NQ_PARTICLES:
+                    return np;
+                case NQ_DT:
+                    return floe_dt(w);
+                case NQ_BONDED:
+                    return floe_bonded_count(w);
+                case NQ_BREAKS:
+                    return (double)floe_break_count(w);
+                default:
+                    return NAN;
+            }
     }
     return NAN;
 }
 
-int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n)
-{
+int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n) {
     put(c, "step,time");
     for (int i = 0; i < n; i++) {
         put(c, ",");
@@ -389,8 +402,7 @@ int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n)
     return end_line(c);
 }
 
-int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n)
-{
+int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n) {
     double e[FLOE_E_COUNT];
     int have_e = 0;
     put(c, "%" PRId64 "," FLOE_CSV_EXACT, floe_step_count(w), floe_time(w));
@@ -406,74 +418,79 @@ int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_co
 
 /* ---- events ------------------------------------------------------------ */
 
-const char *floe_event_type_name(floe_event_type t)
-{
+const char *floe_event_type_name(floe_event_type t) {
     switch (t) {
-    case FLOE_EVENT_CONTACT_CREATED: return "created";
-    case FLOE_EVENT_CONTACT_DELETED: return "deleted";
-    case FLOE_EVENT_BOND_BROKEN: return "broken";
-    case FLOE_EVENT_CONTACT_ACTIVATED: return "activated";
-    case FLOE_EVENT_SLIP_CHANGE: return "slip_change";
-    default: return "unknown";
+        case FLOE_EVENT_CONTACT_CREATED:
+            return "created";
+        case FLOE_EVENT_CONTACT_DELETED:
+            return "deleted";
+        case FLOE_EVENT_BOND_BROKEN:
+            return "broken";
+        case FLOE_EVENT_CONTACT_ACTIVATED:
+            return "activated";
+        case FLOE_EVENT_SLIP_CHANGE:
+            return "slip_change";
+        default:
+            return "unknown";
     }
 }
 
-int floe_csv_events_header(floe_csv *c)
-{
+int floe_csv_events_header(floe_csv *c) {
     put(c, "step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail,value1,value2");
     return end_line(c);
 }
 
 /* One formatting call per row: granular runs can produce millions of events. */
-int floe_csv_event_row(floe_csv *c, const floe_event *ev)
-{
-    put(c, "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT
-           "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT ",%" PRIu32 "," FLOE_CSV_SHORT
-           "," FLOE_CSV_SHORT "\n",
-        ev->step, ev->time, floe_event_type_name(ev->type), ev->a, ev->b, ev->force.x, ev->force.y,
-        ev->force.z, ev->torque.x, ev->torque.y, ev->torque.z, ev->detail, ev->value[0], ev->value[1]);
+int floe_csv_event_row(floe_csv *c, const floe_event *ev) {
+    put(c,
+        "%" PRId64 "," FLOE_CSV_EXACT ",%s,%d,%d," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT
+        "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT ",%" PRIu32 "," FLOE_CSV_SHORT "," FLOE_CSV_SHORT "\n",
+        ev->step, ev->time, floe_event_type_name(ev->type), ev->a, ev->b, ev->force.x, ev->force.y, ev->force.z,
+        ev->torque.x, ev->torque.y, ev->torque.z, ev->detail, ev->value[0], ev->value[1]);
     return commit_line(c);
 }
 
 /* ---- final state ------------------------------------------------------- */
 
-static const char *shape_name(floe_shape_type s)
-{
+static const char *shape_name(floe_shape_type s) {
     switch (s) {
-    case FLOE_SHAPE_SPHERE: return "sphere";
-    case FLOE_SHAPE_WALL: return "wall";
-    case FLOE_SHAPE_FACET: return "facet";
-    case FLOE_SHAPE_CAPSULE: return "capsule";
-    case FLOE_SHAPE_ELLIPSOID: return "ellipsoid";
-    case FLOE_SHAPE_INFCYLINDER: return "cylinder";
-    default: return "unknown";
+        case FLOE_SHAPE_SPHERE:
+            return "sphere";
+        case FLOE_SHAPE_WALL:
+            return "wall";
+        case FLOE_SHAPE_FACET:
+            return "facet";
+        case FLOE_SHAPE_CAPSULE:
+            return "capsule";
+        case FLOE_SHAPE_ELLIPSOID:
+            return "ellipsoid";
+        case FLOE_SHAPE_INFCYLINDER:
+            return "cylinder";
+        default:
+            return "unknown";
     }
 }
 
 /* Opens the temporary of `path` (atomic.h); the caller finishes with
  * finish_atomic(). */
-static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
-{
+static floe_csv *open_atomic(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen) {
     if (floe_io_replace_begin(path, tmp, tmplen, err, errlen)) return NULL;
     return floe_csv_open(tmp, err, errlen);
 }
 
 /* Closes the temporary and, if every line went out (rc 0), puts it in
  * place, synced: the final state is written once a run. */
-static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen)
-{
+static int finish_atomic(floe_csv *c, int rc, const char *tmp, const char *path, char *err, size_t errlen) {
     if (rc) floe_io_err(err, errlen, "%s", floe_csv_error(c));
     if (floe_csv_close(c, rc ? NULL : err, errlen) != 0) rc = -1;
     return floe_io_replace_finish(tmp, path, rc == 0, FLOE_IO_DURABLE, err, errlen);
 }
 
-static void put_vec(floe_csv *c, floe_vec3 v)
-{
+static void put_vec(floe_csv *c, floe_vec3 v) {
     put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, v.x, v.y, v.z);
 }
 
-int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen)
-{
+int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen) {
     char tmp[4200];
     floe_csv *c = open_atomic(path, tmp, sizeof tmp, err, errlen);
     if (!c) return -1;
@@ -485,13 +502,13 @@ int floe_csv_write_particles(const char *path, const floe_world *w, char *err, s
     if (n > 0) {
         floe_body_arrays B = floe_body_arrays_of(w);
         for (int i = 0; i < n && rc == 0; i++) {
-            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), B.mat[i],
-                B.grp[i], B.blk[i]);
+            put(c, "%d,%s,%d,%" PRIu32 ",%" PRIu32, i, shape_name(floe_particle_shape(w, i)), B.mat[i], B.grp[i],
+                B.blk[i]);
             put_vec(c, B.pos[i]);
             put_vec(c, B.vel[i]);
             put_vec(c, B.angvel[i]);
-            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT,
-                B.ori[i].w, B.ori[i].x, B.ori[i].y, B.ori[i].z);
+            put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, B.ori[i].w, B.ori[i].x,
+                B.ori[i].y, B.ori[i].z);
             put_vec(c, B.force[i]);
             put_vec(c, B.torque[i]);
             put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT, B.rad[i], B.mass[i]);
@@ -503,12 +520,11 @@ int floe_csv_write_particles(const char *path, const floe_world *w, char *err, s
 
 /* The fixed contacts.csv columns; a model state name equal to one of them
  * gets a "state_" prefix. */
-static const char *const contact_cols[] = {
-    "a", "b", "model", "uN", "nx", "ny", "nz", "px", "py", "pz", "fn", "fty", "ftz", "tw", "try",
-    "trz", "kn", "kt", "lens0", "lens1", "area", "step_created", NULL};
+static const char *const contact_cols[] = {"a",  "b",  "model", "uN",    "nx",   "ny",           "nz",  "px",
+                                           "py", "pz", "fn",    "fty",   "ftz",  "tw",           "try", "trz",
+                                           "kn", "kt", "lens0", "lens1", "area", "step_created", NULL};
 
-int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen)
-{
+int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen) {
     int nm = floe_model_count(), nc = floe_contact_count(w);
     /* Which models have contacts now; state columns are the union of their
      * names, in registry order. */
@@ -589,9 +605,9 @@ int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, si
         put_vec(c, ci.point);
         put_vec(c, ci.force);
         put_vec(c, ci.torque);
-        put(c, "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT
-               "," FLOE_CSV_EXACT ",%" PRId64, ci.kn, ci.kt, ci.lens[0], ci.lens[1], ci.area,
-            ci.step_created);
+        put(c,
+            "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT ",%" PRId64,
+            ci.kn, ci.kt, ci.lens[0], ci.lens[1], ci.area, ci.step_created);
         memset(have, 0, total + 1);
         int m = model_of[i];
         if (m >= 0) {

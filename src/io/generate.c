@@ -1,5 +1,5 @@
 /* Particle generators (see generate.h). */
-#include "generate.h"
+#include "io/generate.h"
 #include "base/vec.h"
 #include "shapes/shape.h"
 #include "io/cell_grid.h"
@@ -10,11 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ---- random numbers ------------------------------------------------------- */
 
-uint64_t floe_splitmix64(uint64_t x)
-{
+uint64_t floe_splitmix64(uint64_t x) {
     uint64_t z = x + 0x9E3779B97F4A7C15ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -25,14 +23,11 @@ double floe_u01(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-void floe_rng_seed(floe_rng *r, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++)
-        r->s[i] = floe_splitmix64(seed + (uint64_t)i);
+void floe_rng_seed(floe_rng *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++) r->s[i] = floe_splitmix64(seed + (uint64_t)i);
 }
 
-uint64_t floe_rng_next(floe_rng *r)
-{
+uint64_t floe_rng_next(floe_rng *r) {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
@@ -49,27 +44,23 @@ double floe_rng_uniform(floe_rng *r) { return floe_u01(floe_rng_next(r)); }
 
 /* ---- lattice ---------------------------------------------------------------- */
 
-int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, char *err, size_t errlen)
-{
+int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, char *err, size_t errlen) {
     *pos = NULL;
     *n = 0;
     double total = 1;
     for (int k = 0; k < 3; k++) {
-        if (d->counts[k] < 0)
-            return floe_io_err(err, errlen, "lattice counts must be >= 0");
+        if (d->counts[k] < 0) return floe_io_err(err, errlen, "lattice counts must be >= 0");
         total *= (double)d->counts[k];
     }
     if (total > (double)FLOE_GEN_MAX_COUNT)
         return floe_io_err(err, errlen, "lattice of %.4g sites exceeds the limit of %lld particles", total,
-                       (long long)FLOE_GEN_MAX_COUNT);
+                           (long long)FLOE_GEN_MAX_COUNT);
     if (!(d->spacing.x > 0 && d->spacing.y > 0 && d->spacing.z > 0))
         return floe_io_err(err, errlen, "lattice spacing must be > 0");
     int64_t nx = d->counts[0], ny = d->counts[1], nz = d->counts[2], cnt = nx * ny * nz;
-    if (cnt == 0)
-        return 0;
+    if (cnt == 0) return 0;
     floe_vec3 *p = malloc((size_t)cnt * sizeof *p);
-    if (!p)
-        return floe_io_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
+    if (!p) return floe_io_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
     const uint64_t K = d->seed * 0xD1B54A32D192ED03ULL;
     int64_t i = 0;
     for (int64_t kz = 0; kz < nz; kz++)
@@ -78,12 +69,9 @@ int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, cha
                 uint64_t c = (uint64_t)i;
                 floe_vec3 q = {d->origin.x + (double)ix * d->spacing.x, d->origin.y + (double)jy * d->spacing.y,
                                d->origin.z + (double)kz * d->spacing.z};
-                if (d->jitter.x > 0)
-                    q.x += d->jitter.x * (2 * floe_u01(floe_splitmix64(K + 2 * c)) - 1);
-                if (d->jitter.y > 0)
-                    q.y += d->jitter.y * (2 * floe_u01(floe_splitmix64(K + 2 * c + 1)) - 1);
-                if (d->jitter.z > 0)
-                    q.z += d->jitter.z * (2 * floe_u01(floe_splitmix64(K + (1ULL << 39) + c)) - 1);
+                if (d->jitter.x > 0) q.x += d->jitter.x * (2 * floe_u01(floe_splitmix64(K + 2 * c)) - 1);
+                if (d->jitter.y > 0) q.y += d->jitter.y * (2 * floe_u01(floe_splitmix64(K + 2 * c + 1)) - 1);
+                if (d->jitter.z > 0) q.z += d->jitter.z * (2 * floe_u01(floe_splitmix64(K + (1ULL << 39) + c)) - 1);
                 p[i] = q;
             }
     *pos = p;
@@ -93,8 +81,7 @@ int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, cha
 
 /* ---- random packing ----------------------------------------------------------- */
 
-static int cmp_desc(const void *a, const void *b)
-{
+static int cmp_desc(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x < y) - (x > y);
 }
@@ -102,34 +89,30 @@ static int cmp_desc(const void *a, const void *b)
 /* Whether a sphere (c, r) keeps clear of every sphere placed in g: cells
  * are at least 2 rmax wide, so only the 27 around c can hold one it
  * touches. */
-static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r)
-{
+static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r) {
     floe_cell_iter it;
     floe_cell_grid_near(g, c, &it);
     for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
         double rr = r + rad[j];
-        if (vlen2(vsub(c, pos[j])) < rr * rr)
-            return 0;
+        if (vlen2(vsub(c, pos[j])) < rr * rr) return 0;
     }
     return 1;
 }
 
 int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_out, int64_t *placed, char *err,
-                    size_t errlen)
-{
+                    size_t errlen) {
     *pos_out = NULL;
     *rad_out = NULL;
     *placed = 0;
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
         return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
-                       (long long)FLOE_GEN_MAX_COUNT);
+                           (long long)FLOE_GEN_MAX_COUNT);
     if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
         return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * d->rmax && ey >= 2 * d->rmax && ez >= 2 * d->rmax) || !isfinite(ex + ey + ez))
         return floe_io_err(err, errlen, "box %g x %g x %g is too small for spheres of radius %g", ex, ey, ez, d->rmax);
-    if (d->count == 0)
-        return 0;
+    if (d->count == 0) return 0;
 
     int64_t n = d->count;
     floe_vec3 *pos = malloc((size_t)n * sizeof *pos);
@@ -142,8 +125,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
     }
     floe_rng rng;
     floe_rng_seed(&rng, d->seed);
-    for (int64_t i = 0; i < n; i++)
-        rad[i] = d->rmin + (d->rmax - d->rmin) * floe_rng_uniform(&rng);
+    for (int64_t i = 0; i < n; i++) rad[i] = d->rmin + (d->rmax - d->rmin) * floe_rng_uniform(&rng);
     /* Largest first: small spheres still fit in the gaps left by big ones. */
     qsort(rad, (size_t)n, sizeof *rad, cmp_desc);
 
@@ -163,11 +145,12 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
         }
         if (!ok) {
             *placed = i;
-            rc = floe_io_err(err, errlen,
-                         "box too full: placed only %lld of %lld spheres (volume fraction %.3f) before one found no "
-                         "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
-                         "near a volume fraction of 0.35)",
-                         (long long)i, (long long)n, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
+            rc = floe_io_err(
+                err, errlen,
+                "box too full: placed only %lld of %lld spheres (volume fraction %.3f) before one found no "
+                "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
+                "near a volume fraction of 0.35)",
+                (long long)i, (long long)n, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
             goto done;
         }
         vol += 4.18879020478639098 * r * r * r; /* 4 pi / 3 */
@@ -190,8 +173,7 @@ done:
  * sphere (rejection instead of Shoemake's sin/cos keeps every platform's
  * libm out of the result). Antipodal quaternions are the same rotation, so
  * uniform on S^3 is uniform on SO(3). */
-static floe_quat random_rotation(floe_rng *r)
-{
+static floe_quat random_rotation(floe_rng *r) {
     for (int k = 0; k < 1000; k++) {
         double q[4], s = 0;
         for (int i = 0; i < 4; i++) {
@@ -206,23 +188,21 @@ static floe_quat random_rotation(floe_rng *r)
     return (floe_quat){1, 0, 0, 0}; /* unreachable for a working generator */
 }
 
-double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b)
-{
+double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b) {
     if (shape == FLOE_SHAPE_ELLIPSOID) return fmax(b->semi.x, fmax(b->semi.y, b->semi.z));
     return b->radius + 0.5 * b->shaft;
 }
 
 /* A placed (or candidate) body in the form the overlap tests need. */
 typedef struct placed {
-    floe_vec3 c;        /* centre */
-    double bound;       /* bounding radius */
-    double inner;       /* radius of a sphere inside the body, about c */
-    floe_vec3 p0, p1;   /* capsule: axis segment */
-    double m[6];        /* ellipsoid: R diag(a^2) R^T as xx, yy, zz, xy, yz, zx */
+    floe_vec3 c;      /* centre */
+    double bound;     /* bounding radius */
+    double inner;     /* radius of a sphere inside the body, about c */
+    floe_vec3 p0, p1; /* capsule: axis segment */
+    double m[6];      /* ellipsoid: R diag(a^2) R^T as xx, yy, zz, xy, yz, zx */
 } placed;
 
-static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
-{
+static placed make_placed(floe_shape_type shape, const floe_gen_body *b) {
     placed p;
     memset(&p, 0, sizeof p);
     p.c = b->pos;
@@ -249,8 +229,7 @@ static placed make_placed(floe_shape_type shape, const floe_gen_body *b)
  * A^-1 = R diag(a^2) R^T. max over l in [0, 1] of F is the square of the
  * factor by which both ellipsoids can be scaled about their centres until
  * they touch, so F(l) > 1 at any single l proves them apart. */
-static double pw_f(const double *A, const double *B, floe_vec3 r, double l)
-{
+static double pw_f(const double *A, const double *B, floe_vec3 r, double l) {
     double g[6];
     for (int k = 0; k < 6; k++) g[k] = (1 - l) * A[k] + l * B[k];
     double a = g[0], b = g[1], c = g[2], d = g[3], e = g[4], f = g[5];
@@ -266,8 +245,7 @@ static double pw_f(const double *A, const double *B, floe_vec3 r, double l)
 
 #define SEP_REL 1e-9 /* required clearance, relative to the contact distance */
 
-static int ellipsoids_apart(const placed *p, const placed *q)
-{
+static int ellipsoids_apart(const placed *p, const placed *q) {
     const double thr = (1 + SEP_REL) * (1 + SEP_REL);
     floe_vec3 r = vsub(q->c, p->c);
     /* golden-section search for the maximum of the unimodal F; stop at the
@@ -294,8 +272,7 @@ static int ellipsoids_apart(const placed *p, const placed *q)
     return f1 > thr || f2 > thr;
 }
 
-static int apart(floe_shape_type shape, const placed *p, const placed *q)
-{
+static int apart(floe_shape_type shape, const placed *p, const placed *q) {
     floe_vec3 d = vsub(q->c, p->c);
     double d2 = vdot(d, d), rb = (p->bound + q->bound) * (1 + SEP_REL), ri = p->inner + q->inner;
     if (d2 > rb * rb) return 1;  /* bounding spheres apart */
@@ -308,16 +285,13 @@ static int apart(floe_shape_type shape, const placed *p, const placed *q)
 }
 
 /* Half extents of the body's axis-aligned bounding box (exact). */
-static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b)
-{
+static floe_vec3 half_extent(floe_shape_type shape, const floe_gen_body *b) {
     if (shape == FLOE_SHAPE_CAPSULE) return floe_capsule_half_extent(b->radius, b->shaft, b->ori);
     return floe_ellipsoid_half_extent(b->semi, b->ori);
 }
 
-static double body_volume(floe_shape_type shape, const floe_gen_body *b)
-{
-    if (shape == FLOE_SHAPE_CAPSULE)
-        return FLOE_PI * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
+static double body_volume(floe_shape_type shape, const floe_gen_body *b) {
+    if (shape == FLOE_SHAPE_CAPSULE) return FLOE_PI * b->radius * b->radius * (b->shaft + 4.0 / 3.0 * b->radius);
     return 4.0 / 3.0 * FLOE_PI * b->semi.x * b->semi.y * b->semi.z;
 }
 
@@ -326,8 +300,7 @@ typedef struct size_key {
     int64_t index;
 } size_key;
 
-static int cmp_size(const void *a, const void *b)
-{
+static int cmp_size(const void *a, const void *b) {
     const size_key *x = a, *y = b;
     if (x->bound != y->bound) return x->bound < y->bound ? 1 : -1;
     return (x->index > y->index) - (x->index < y->index); /* ties in draw order: qsort is not stable */
@@ -335,8 +308,7 @@ static int cmp_size(const void *a, const void *b)
 
 /* Whether a candidate keeps clear of every body placed in g (cells at
  * least two bounding radii wide). */
-static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand)
-{
+static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand) {
     floe_cell_iter it;
     floe_cell_grid_near(g, cand->c, &it);
     for (int64_t j; (j = floe_cell_next(&it)) >= 0;)
@@ -345,8 +317,7 @@ static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type
 }
 
 int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, int64_t *placed_n, char *err,
-                           size_t errlen)
-{
+                           size_t errlen) {
     *out = NULL;
     *placed_n = 0;
     const int caps = d->shape == FLOE_SHAPE_CAPSULE;
@@ -354,7 +325,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
         return floe_io_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
         return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
-                       (long long)FLOE_GEN_MAX_COUNT);
+                           (long long)FLOE_GEN_MAX_COUNT);
     double rmax_bound;
     if (caps) {
         if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
@@ -375,7 +346,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * rmax_bound && ey >= 2 * rmax_bound && ez >= 2 * rmax_bound) || !isfinite(ex + ey + ez))
         return floe_io_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez, what,
-                       rmax_bound);
+                           rmax_bound);
     if (d->count == 0) return 0;
 
     int64_t n = d->count;
@@ -428,10 +399,10 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
         if (!ok) {
             *placed_n = i;
             rc = floe_io_err(err, errlen,
-                         "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
-                         "free spot in %d tries; enlarge the box or lower the count (random placement of "
-                         "elongated bodies stalls at lower volume fractions than spheres)",
-                         (long long)i, (long long)n, what, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
+                             "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
+                             "free spot in %d tries; enlarge the box or lower the count (random placement of "
+                             "elongated bodies stalls at lower volume fractions than spheres)",
+                             (long long)i, (long long)n, what, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
             goto done;
         }
         vol += body_volume(d->shape, &b);

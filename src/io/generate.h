@@ -17,13 +17,15 @@
 /* splitmix64 finaliser of x + golden gamma: a stateless hash, used as
  * u(c) = (floe_splitmix64(c) >> 11) * 2^-53 in [0, 1). */
 uint64_t floe_splitmix64(uint64_t x);
-double floe_u01(uint64_t bits);  /* (bits >> 11) * 2^-53 */
+double floe_u01(uint64_t bits); /* (bits >> 11) * 2^-53 */
 
 /* xoshiro256** seeded from splitmix64(seed), splitmix64(seed + 1), ... */
-typedef struct floe_rng { uint64_t s[4]; } floe_rng;
+typedef struct floe_rng {
+    uint64_t s[4];
+} floe_rng;
 void floe_rng_seed(floe_rng *r, uint64_t seed);
 uint64_t floe_rng_next(floe_rng *r);
-double floe_rng_uniform(floe_rng *r);  /* [0, 1) */
+double floe_rng_uniform(floe_rng *r); /* [0, 1) */
 
 /* Simple lattice of counts[0] x counts[1] x counts[2] sites, x fastest:
  * site p = i + nx (j + ny k) is at origin + (i sx, j sy, k sz) plus jitter
@@ -31,10 +33,10 @@ double floe_rng_uniform(floe_rng *r);  /* [0, 1) */
  *   dz = jitter.z (2 u(K + 2^39 + p) - 1),  K = seed * 0xD1B54A32D192ED03
  * (so seed 0 with jitter (A, A, 0) reproduces the peer benchmark scene). */
 typedef struct floe_lattice_def {
-    floe_vec3 origin;    /* centre of site (0,0,0) */
-    floe_vec3 spacing;   /* > 0 on each axis */
-    int64_t counts[3];   /* >= 0 each */
-    floe_vec3 jitter;    /* amplitude of the uniform offset per axis, >= 0 */
+    floe_vec3 origin;  /* centre of site (0,0,0) */
+    floe_vec3 spacing; /* > 0 on each axis */
+    int64_t counts[3]; /* >= 0 each */
+    floe_vec3 jitter;  /* amplitude of the uniform offset per axis, >= 0 */
     uint64_t seed;
 } floe_lattice_def;
 
@@ -49,7 +51,7 @@ int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, c
 #define FLOE_GEN_MAX_TRIES 5000
 typedef struct floe_random_def {
     floe_vec3 lo, hi;
-    double rmin, rmax;   /* 0 < rmin <= rmax */
+    double rmin, rmax; /* 0 < rmin <= rmax */
     int64_t count;
     uint64_t seed;
 } floe_random_def;
@@ -73,20 +75,20 @@ int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius
  * largest bounding diameter. */
 typedef struct floe_random_shape_def {
     floe_vec3 lo, hi;
-    floe_shape_type shape;  /* FLOE_SHAPE_CAPSULE or FLOE_SHAPE_ELLIPSOID */
-    double rmin, rmax;      /* capsule radius, 0 < rmin <= rmax */
-    double smin, smax;      /* capsule shaft, 0 <= smin <= smax */
-    floe_vec3 amin, amax;   /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
+    floe_shape_type shape; /* FLOE_SHAPE_CAPSULE or FLOE_SHAPE_ELLIPSOID */
+    double rmin, rmax;     /* capsule radius, 0 < rmin <= rmax */
+    double smin, smax;     /* capsule shaft, 0 <= smin <= smax */
+    floe_vec3 amin, amax;  /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
     int64_t count;
     uint64_t seed;
 } floe_random_shape_def;
 
 typedef struct floe_gen_body {
     floe_vec3 pos;
-    floe_quat ori;    /* body -> global; a capsule's shaft is the body x axis */
-    double radius;    /* capsule radius */
-    double shaft;     /* capsule shaft */
-    floe_vec3 semi;   /* ellipsoid semi-axes */
+    floe_quat ori;  /* body -> global; a capsule's shaft is the body x axis */
+    double radius;  /* capsule radius */
+    double shaft;   /* capsule shaft */
+    floe_vec3 semi; /* ellipsoid semi-axes */
 } floe_gen_body;
 
 /* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */

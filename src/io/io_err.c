@@ -23,8 +23,10 @@ int floe_io_open_out(const char *path, int flags, char *err, size_t errlen) {
     int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) return fd;
     if (errno == ELOOP)
-        return floe_io_err(err, errlen, "cannot write %s: it is a symbolic link (floe does not write through "
-                                        "links inside its output directory; remove the link)", path);
+        return floe_io_err(err, errlen,
+                           "cannot write %s: it is a symbolic link (floe does not write through "
+                           "links inside its output directory; remove the link)",
+                           path);
     return floe_io_err(err, errlen, "cannot write %s: %s", path, strerror(errno));
 }
 
@@ -45,8 +47,8 @@ int floe_io_input_file(const char *path, double max_bytes, char *why, size_t len
         return EINVAL;
     }
     if (max_bytes > 0 && (double)st.st_size > max_bytes) {
-        floe_io_err(why, len, "it has %lld bytes, more than the limit of %.0f bytes (%.3g GiB)",
-                    (long long)st.st_size, max_bytes, max_bytes / (1024.0 * 1024 * 1024));
+        floe_io_err(why, len, "it has %lld bytes, more than the limit of %.0f bytes (%.3g GiB)", (long long)st.st_size,
+                    max_bytes, max_bytes / (1024.0 * 1024 * 1024));
         return EFBIG;
     }
     return 0;

@@ -1,12 +1,12 @@
 /* The output directory of a run (see output.h and docs/outputs.md): decides
  * what is due at each step and hands the work to the VTK and CSV writers. */
 #define _DEFAULT_SOURCE /* flock(2) */
-#include "output.h"
+#include "io/output.h"
 #include "base/mem.h"
 #include "io/io_err.h"
 
-#include "csv.h"
-#include "vtk.h"
+#include "io/csv.h"
+#include "io/vtk.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -47,20 +47,18 @@ struct floe_output {
     floe_csv *energy_csv, *history_csv, *events_csv;
     floe_vtk *vtk_w;
     floe_pvd *pvd[SERIES_COUNT];
-    int width;         /* digits of the step number in frame file names */
+    int width;            /* digits of the step number in frame file names */
     uint32_t events_skip; /* bit t: do not write events of type t */
-    uint64_t ev_serial; /* the world's event list (floe_events) written last */
-    int64_t *fr_step;  /* frames in the .pvd collections, for restarts */
+    uint64_t ev_serial;   /* the world's event list (floe_events) written last */
+    int64_t *fr_step;     /* frames in the .pvd collections, for restarts */
     double *fr_time;
     size_t nfr, cfr;
-    int lock_fd;       /* DIR/.floe.lock, held while the outputs are open */
+    int lock_fd; /* DIR/.floe.lock, held while the outputs are open */
     char err[1024];
 };
 
-
 /* out = dir/name; -1 if that does not fit in PATH_CAP. */
-static int join(char *out, const char *dir, const char *name)
-{
+static int join(char *out, const char *dir, const char *name) {
     size_t a = strlen(dir), b = strlen(name);
     if (a + b + 2 > PATH_CAP) return -1;
     memcpy(out, dir, a);
@@ -70,8 +68,7 @@ static int join(char *out, const char *dir, const char *name)
 }
 
 /* mkdir -p; an existing non-directory anywhere on the path is an error. */
-static int mkdir_p(const char *path, char *err, size_t errlen)
-{
+static int mkdir_p(const char *path, char *err, size_t errlen) {
     char buf[PATH_CAP];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf) {
@@ -100,20 +97,20 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
 
 /* A real directory, not a link to one: only the output directory itself
  * may be a link (the user's choice); nothing inside it is followed. */
-static int is_real_dir(const char *path)
-{
+static int is_real_dir(const char *path) {
     struct stat st;
     return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Creates the subdirectory `path` of the output directory if needed. */
-static int make_subdir(const char *path, char *err, size_t errlen)
-{
+static int make_subdir(const char *path, char *err, size_t errlen) {
     if (mkdir(path, 0777) == 0 || is_real_dir(path)) return 0;
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        return floe_io_err(err, errlen, "cannot write frames into %s: it is a symbolic link (floe writes only "
-                                        "into a real directory there; remove the link)", path);
+        return floe_io_err(err, errlen,
+                           "cannot write frames into %s: it is a symbolic link (floe writes only "
+                           "into a real directory there; remove the link)",
+                           path);
     return floe_io_err(err, errlen, "cannot create %s: %s", path,
                        errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
 }
@@ -123,8 +120,7 @@ static int make_subdir(const char *path, char *err, size_t errlen)
  * kernel drops it when the process dies, so a killed run leaves no stale
  * lock). The file holds the owner's pid, for the message. Filesystems
  * without locks are used unlocked. Returns the descriptor or -1. */
-static int lock_dir(const char *dir, char *err, size_t errlen)
-{
+static int lock_dir(const char *dir, char *err, size_t errlen) {
     char path[PATH_CAP];
     if (join(path, dir, ".floe.lock")) return floe_io_err(err, errlen, "output path too long: %s", dir);
     int fd = floe_io_open_out(path, O_RDWR | O_CREAT, err, errlen);
@@ -136,27 +132,31 @@ static int lock_dir(const char *dir, char *err, size_t errlen)
         long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
         close(fd);
         if (pid > 0)
-            return floe_io_err(err, errlen, "%s is in use by another floe process (pid %ld); wait for it to end "
-                                            "or choose another output directory", dir, pid);
-        return floe_io_err(err, errlen, "%s is in use by another floe process; wait for it to end or choose "
-                                        "another output directory", dir);
+            return floe_io_err(err, errlen,
+                               "%s is in use by another floe process (pid %ld); wait for it to end "
+                               "or choose another output directory",
+                               dir, pid);
+        return floe_io_err(err, errlen,
+                           "%s is in use by another floe process; wait for it to end or choose "
+                           "another output directory",
+                           dir);
     }
     char buf[32];
     int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) { /* only the message needs it */ }
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) { /* only the message needs it */
+    }
     return fd;
 }
 
 /* The names floe writes in its output directory (docs/outputs.md), and
  * nothing else: a fresh run removes exactly these. */
-static const char *const own_files[] = {
-    "energy.csv", "history.csv", "events.csv", "particles.csv", "contacts.csv", "particles.pvd",
-    "contacts.pvd", "boundaries.pvd", "shapes.pvd"};
+static const char *const own_files[] = {"energy.csv",    "history.csv",    "events.csv",
+                                        "particles.csv", "contacts.csv",   "particles.pvd",
+                                        "contacts.pvd",  "boundaries.pvd", "shapes.pvd"};
 
 /* A cadence: `steps` wins; else by simulated time (dt may change during a
  * run, so an interval is never turned into a step count); else off. */
-static stream stream_of(floe_every e)
-{
+static stream stream_of(floe_every e) {
     stream s = {0, 0, INT64_MIN, 0};
     if (e.steps > 0) s.period = e.steps;
     else if (e.interval > 0) {
@@ -177,13 +177,11 @@ static double time_slack(const floe_world *w) { return 1e-6 * floe_dt(w); }
 #define K_MAX 4e18
 
 /* Whether the world's time has reached the k-th multiple of the interval. */
-static int reached(const stream *s, const floe_world *w, int64_t k)
-{
+static int reached(const stream *s, const floe_world *w, int64_t k) {
     return floe_time(w) >= (double)k * s->interval - time_slack(w);
 }
 
-static int due(const stream *s, const floe_world *w)
-{
+static int due(const stream *s, const floe_world *w) {
     int64_t step = floe_step_count(w);
     if (step == s->last) return 0;
     if (s->period > 0) return step >= s->next;
@@ -193,8 +191,7 @@ static int due(const stream *s, const floe_world *w)
 /* Written at the world's current step: the next due step, or the first
  * multiple of the interval after the current time (several multiples
  * passed in one step give one output, none is skipped otherwise). */
-static void mark(stream *s, const floe_world *w)
-{
+static void mark(stream *s, const floe_world *w) {
     int64_t step = floe_step_count(w);
     s->last = step;
     if (s->period > 0) {
@@ -213,14 +210,11 @@ static void mark(stream *s, const floe_world *w)
 /* ---- writers ----------------------------------------------------------- */
 
 /* Frame file name of series s at `step` into name (relative to the directory). */
-static void frame_name(const floe_output *o, int s, int64_t step, char *name, size_t n)
-{
+static void frame_name(const floe_output *o, int s, int64_t step, char *name, size_t n) {
     snprintf(name, n, "vtk/%s_%0*" PRId64 ".%s", series_name[s], o->width, step, series_ext[s]);
 }
 
-
-static int write_frame(floe_output *o, floe_world *w)
-{
+static int write_frame(floe_output *o, floe_world *w) {
     int64_t step = floe_step_count(w);
     double t = floe_time(w);
     for (int s = 0; s < SERIES_COUNT; s++) {
@@ -257,22 +251,18 @@ static int write_frame(floe_output *o, floe_world *w)
     return 0;
 }
 
-static int csv_fail(floe_output *o, floe_csv *c)
-{
+static int csv_fail(floe_output *o, floe_csv *c) {
     floe_io_err(o->err, sizeof o->err, "%s", floe_csv_error(c));
     return -1;
 }
 
-static int write_energy(floe_output *o, floe_world *w)
-{
+static int write_energy(floe_output *o, floe_world *w) {
     mark(&o->energy, w);
-    if (floe_csv_energy_row(o->energy_csv, w) || floe_csv_flush(o->energy_csv))
-        return csv_fail(o, o->energy_csv);
+    if (floe_csv_energy_row(o->energy_csv, w) || floe_csv_flush(o->energy_csv)) return csv_fail(o, o->energy_csv);
     return 0;
 }
 
-static int write_history(floe_output *o, floe_world *w)
-{
+static int write_history(floe_output *o, floe_world *w) {
     mark(&o->history, w);
     if (floe_csv_history_row(o->history_csv, w, o->hist, o->nhist) || floe_csv_flush(o->history_csv))
         return csv_fail(o, o->history_csv);
@@ -282,8 +272,7 @@ static int write_history(floe_output *o, floe_world *w)
 /* Appends the world's event list (the last step's events) unless it was
  * written already. The list holds one step only: outputs must be stepped
  * after every floe_step, and a list that skipped steps is reported. */
-static int write_events(floe_output *o, floe_world *w)
-{
+static int write_events(floe_output *o, floe_world *w) {
     floe_event_list ev = floe_events(w);
     if (!o->events_csv || ev.serial == o->ev_serial) return 0;
     uint64_t missed = ev.serial - o->ev_serial - 1;
@@ -306,8 +295,7 @@ static int write_events(floe_output *o, floe_world *w)
 
 /* Writes every enabled output that is due (or, with force, every one not
  * yet written at this step). */
-static int write_outputs(floe_output *o, floe_world *w, int force)
-{
+static int write_outputs(floe_output *o, floe_world *w, int force) {
     int64_t step = floe_step_count(w);
     int rc = 0;
     if (o->vtk_w && (force ? o->vtk.last != step : due(&o->vtk, w))) rc |= write_frame(o, w);
@@ -319,8 +307,7 @@ static int write_outputs(floe_output *o, floe_world *w, int force)
 
 /* ---- public ------------------------------------------------------------ */
 
-static void destroy(floe_output *o)
-{
+static void destroy(floe_output *o) {
     if (!o) return;
     if (o->lock_fd >= 0) close(o->lock_fd); /* releases the lock */
     floe_csv_close(o->energy_csv, NULL, 0);
@@ -336,8 +323,7 @@ static void destroy(floe_output *o)
 
 /* Whether `name` is a frame file floe writes (SERIES_<digits>.EXT); its
  * step goes to *step. */
-static int frame_file(const char *name, int64_t *step)
-{
+static int frame_file(const char *name, int64_t *step) {
     for (int s = 0; s < SERIES_COUNT; s++) {
         size_t k = strlen(series_name[s]);
         if (strncmp(name, series_name[s], k) != 0 || name[k] != '_') continue;
@@ -352,8 +338,7 @@ static int frame_file(const char *name, int64_t *step)
 
 /* Removes the frame files in DIR/vtk whose step is >= from, except the
  * step `keep`; returns how many. Links are removed, never followed. */
-static int remove_frames(const char *dir, int64_t from, int64_t keep)
-{
+static int remove_frames(const char *dir, int64_t from, int64_t keep) {
     char path[PATH_CAP];
     if (join(path, dir, "vtk") || !is_real_dir(path)) return 0;
     DIR *d = opendir(path);
@@ -374,8 +359,7 @@ static int remove_frames(const char *dir, int64_t from, int64_t keep)
 /* Resuming at `step`: frames of the interrupted run past the restart (and a
  * snapshot at it that no collection lists) are removed; the resumed run
  * writes the frames that are due again. */
-static void remove_stale_frames(const floe_output *o, int64_t step)
-{
+static void remove_stale_frames(const floe_output *o, int64_t step) {
     remove_frames(o->dir, step, o->nfr ? o->fr_step[o->nfr - 1] : INT64_MIN);
 }
 
@@ -383,8 +367,7 @@ static void remove_stale_frames(const floe_output *o, int64_t step)
  * files (frames of steps this run does not write, a history.csv this scene
  * has no more), so floe's own files go: the frame series, the collections,
  * the CSVs and their temporaries. Any other file stays. */
-static void remove_earlier_run(const char *dir)
-{
+static void remove_earlier_run(const char *dir) {
     remove_frames(dir, INT64_MIN, INT64_MIN);
     for (size_t i = 0; i < sizeof own_files / sizeof *own_files; i++) {
         char name[64], path[PATH_CAP];
@@ -395,18 +378,16 @@ static void remove_earlier_run(const char *dir)
     }
 }
 
-static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w,
-                                int64_t total_steps, const floe_output_state *rs, char *err, size_t errlen);
+static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
+                                const floe_output_state *rs, char *err, size_t errlen);
 
-floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w,
-                              int64_t total_steps, char *err, size_t errlen)
-{
+floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
+                              char *err, size_t errlen) {
     return open_common(dir, cfg, w, total_steps, NULL, err, errlen);
 }
 
 floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
-                                const floe_output_state *st, char *err, size_t errlen)
-{
+                                const floe_output_state *st, char *err, size_t errlen) {
     if (!st) {
         floe_io_err(err, errlen, "floe_output_resume: no output state");
         return NULL;
@@ -414,8 +395,7 @@ floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, 
     return open_common(dir, cfg, w, 0, st, err, errlen);
 }
 
-int floe_output_get_state(floe_output *o, floe_output_state *st)
-{
+int floe_output_get_state(floe_output *o, floe_output_state *st) {
     memset(st, 0, sizeof *st);
     stream *ss[3] = {&o->vtk, &o->energy, &o->history};
     floe_output_stream *ds[3] = {&st->vtk, &st->energy, &st->history};
@@ -438,9 +418,8 @@ int floe_output_get_state(floe_output *o, floe_output_state *st)
     return rc ? -1 : 0;
 }
 
-static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w,
-                                int64_t total_steps, const floe_output_state *rs, char *err, size_t errlen)
-{
+static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
+                                const floe_output_state *rs, char *err, size_t errlen) {
     if (!dir || !*dir || !cfg || !w) {
         floe_io_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
         return NULL;
@@ -481,8 +460,10 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             double iv = ss[i]->interval;
             *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last, iv};
             if (ss[i]->period < 0 && (ss[i]->period != FLOE_OUTPUT_BY_TIME || !(iv > 0) || ss[i]->next < 0)) {
-                floe_io_err(err, errlen, "restart: output stream %d (%" PRId64 ", %" PRId64 ") does not match the "
-                            "output configuration", i, src[i]->period, src[i]->next);
+                floe_io_err(err, errlen,
+                            "restart: output stream %d (%" PRId64 ", %" PRId64 ") does not match the "
+                            "output configuration",
+                            i, src[i]->period, src[i]->next);
                 free(o);
                 return NULL;
             }
@@ -627,20 +608,17 @@ fail:
 
 const char *floe_output_error(const floe_output *o) { return o ? o->err : ""; }
 
-int floe_output_step(floe_output *o, floe_world *w)
-{
+int floe_output_step(floe_output *o, floe_world *w) {
     if (!o) return 0;
     return write_outputs(o, w, 0);
 }
 
-int floe_output_snapshot(floe_output *o, floe_world *w)
-{
+int floe_output_snapshot(floe_output *o, floe_world *w) {
     if (!o) return 0;
     return write_outputs(o, w, 1);
 }
 
-int floe_output_close(floe_output *o, floe_world *w)
-{
+int floe_output_close(floe_output *o, floe_world *w) {
     if (!o) return 0;
     int rc = write_outputs(o, w, 1);
     if (o->final_state) {

@@ -15,11 +15,18 @@
 #include <stddef.h>
 
 typedef enum pf_column {
-    PF_X, PF_Y, PF_Z, PF_RADIUS,    /* required */
-    PF_VX, PF_VY, PF_VZ,            /* initial velocity; the three go together */
-    PF_WX, PF_WY, PF_WZ,            /* initial angular velocity; the three go together */
-    PF_MATERIAL,                    /* material name; empty: the caller's default */
-    PF_GROUP,                       /* group names separated by ';'; empty: the caller's default */
+    PF_X,
+    PF_Y,
+    PF_Z,
+    PF_RADIUS, /* required */
+    PF_VX,
+    PF_VY,
+    PF_VZ, /* initial velocity; the three go together */
+    PF_WX,
+    PF_WY,
+    PF_WZ,       /* initial angular velocity; the three go together */
+    PF_MATERIAL, /* material name; empty: the caller's default */
+    PF_GROUP,    /* group names separated by ';'; empty: the caller's default */
     PF_NCOLS
 } pf_column;
 

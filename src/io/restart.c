@@ -8,7 +8,7 @@
  * energy accumulator. Derived tables (material pair -> instance, cell grid)
  * are rebuilt. Model parameters are stored and restored by key, and models
  * by name, so a file survives a change of the registry order. */
-#include "restart.h"
+#include "io/restart.h"
 
 #include "core/world.h"
 #include "io/atomic.h"
@@ -37,32 +37,46 @@ enum { T_F64, T_I64, T_I32, T_U32, T_U16, T_U8, T_I8 };
 
 static hid_t mem_type(int t) {
     switch (t) {
-    case T_F64: return H5T_NATIVE_DOUBLE;
-    case T_I64: return H5T_NATIVE_INT64;
-    case T_I32: return H5T_NATIVE_INT32;
-    case T_U32: return H5T_NATIVE_UINT32;
-    case T_U16: return H5T_NATIVE_UINT16;
-    case T_U8: return H5T_NATIVE_UINT8;
-    default: return H5T_NATIVE_INT8;
+        case T_F64:
+            return H5T_NATIVE_DOUBLE;
+        case T_I64:
+            return H5T_NATIVE_INT64;
+        case T_I32:
+            return H5T_NATIVE_INT32;
+        case T_U32:
+            return H5T_NATIVE_UINT32;
+        case T_U16:
+            return H5T_NATIVE_UINT16;
+        case T_U8:
+            return H5T_NATIVE_UINT8;
+        default:
+            return H5T_NATIVE_INT8;
     }
 }
 
 /* Little-endian IEEE / two's complement on disk, whatever the host. */
 static hid_t file_type(int t) {
     switch (t) {
-    case T_F64: return H5T_IEEE_F64LE;
-    case T_I64: return H5T_STD_I64LE;
-    case T_I32: return H5T_STD_I32LE;
-    case T_U32: return H5T_STD_U32LE;
-    case T_U16: return H5T_STD_U16LE;
-    case T_U8: return H5T_STD_U8LE;
-    default: return H5T_STD_I8LE;
+        case T_F64:
+            return H5T_IEEE_F64LE;
+        case T_I64:
+            return H5T_STD_I64LE;
+        case T_I32:
+            return H5T_STD_I32LE;
+        case T_U32:
+            return H5T_STD_U32LE;
+        case T_U16:
+            return H5T_STD_U16LE;
+        case T_U8:
+            return H5T_STD_U8LE;
+        default:
+            return H5T_STD_I8LE;
     }
 }
 
 typedef struct h5 {
     hid_t file;
-    hid_t fcpl, gcpl, dcpl;    /* writing: the root group, groups and datasets without timestamps */
+    hid_t fcpl, gcpl, dcpl; /* writing: the root group, groups and datasets without timestamps */
     const char *path;
     int bad;
     char *err;
@@ -111,7 +125,9 @@ static hid_t group_open(h5 *c, hid_t loc, const char *name) {
     if (c->bad) return -1;
     hid_t g = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Gopen2(loc, name, H5P_DEFAULT) : -1;
     char where[256];
-    if (g < 0) fail(c, "missing group '%s' (not a floe restart file, or a damaged one)", full_name(loc, name, '/', where, sizeof where));
+    if (g < 0)
+        fail(c, "missing group '%s' (not a floe restart file, or a damaged one)",
+             full_name(loc, name, '/', where, sizeof where));
     return g;
 }
 
@@ -244,7 +260,8 @@ static void get(h5 *c, hid_t loc, const char *name, int t, size_t n, size_t m, v
     hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
     hid_t ft = ds >= 0 ? H5Dget_type(ds) : -1;
     if (!class_ok(ft, t))
-        fail(c, "dataset '%s' holds %s, expected %s", where, t == T_F64 ? "integers (or other non-float values)" : "non-integer values",
+        fail(c, "dataset '%s' holds %s, expected %s", where,
+             t == T_F64 ? "integers (or other non-float values)" : "non-integer values",
              t == T_F64 ? "floating-point numbers" : "integers");
     else if (total > 0 && H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         fail(c, "cannot read dataset '%s'", where);
@@ -466,8 +483,9 @@ static void write_setup(h5 *c, const floe_world *w) {
     put_strings(c, g, "model", models, ni);
     put2(c, g, "law_params", T_F64, ni, FLOE_MAX_LAW_PARAMS, p);
     attr_i(c, g, "n_defaults", floe_registry_count());
-    attr_s(c, g, "doc", "the first n_defaults instances are the models' world-wide defaults; "
-                        "overrides rows are (material a, material b, instance)");
+    attr_s(c, g, "doc",
+           "the first n_defaults instances are the models' world-wide defaults; "
+           "overrides rows are (material a, material b, instance)");
     int32_t *ov = malloc(sizeof *ov * 3 * ((size_t)w->noverrides + 1));
     if (!ov) fail(c, "out of memory");
     for (int i = 0; ov && i < w->noverrides; i++) {
@@ -630,8 +648,14 @@ static void write_particles(h5 *c, const floe_world *w) {
 }
 
 /* Copies one field of every contact into buf (stride = field size). */
-#define GATHER(buf, type, expr) do { type *b_ = (type *)(buf); \
-    for (size_t k_ = 0; k_ < n; k_++) { const floe_contact *ct = &w->con[k_]; b_[k_] = (expr); } } while (0)
+#define GATHER(buf, type, expr)                   \
+    do {                                          \
+        type *b_ = (type *)(buf);                 \
+        for (size_t k_ = 0; k_ < n; k_++) {       \
+            const floe_contact *ct = &w->con[k_]; \
+            b_[k_] = (expr);                      \
+        }                                         \
+    } while (0)
 
 static void write_contacts(h5 *c, const floe_world *w) {
     size_t n = (size_t)w->ncon;
@@ -642,20 +666,34 @@ static void write_contacts(h5 *c, const floe_world *w) {
         group_close(g);
         return;
     }
-    GATHER(buf, int32_t, ct->a); put1(c, g, "a", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->b); put1(c, g, "b", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->inst); put1(c, g, "instance", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->nbr); put1(c, g, "pair", T_I32, n, buf);
-    GATHER(buf, uint8_t, ct->flags); put1(c, g, "flags", T_U8, n, buf);
-    GATHER(buf, int8_t, ct->side); put1(c, g, "side", T_I8, n, buf);
-    GATHER(buf, uint32_t, ct->detail); put1(c, g, "detail", T_U32, n, buf);
-    GATHER(buf, int64_t, ct->step_created); put1(c, g, "step_created", T_I64, n, buf);
-    GATHER(buf, double, ct->g.uN); put1(c, g, "uN", T_F64, n, buf);
-    GATHER(buf, double, ct->g.area); put1(c, g, "area", T_F64, n, buf);
-    GATHER(buf, double, ct->kn); put1(c, g, "kn", T_F64, n, buf);
-    GATHER(buf, double, ct->kt); put1(c, g, "kt", T_F64, n, buf);
-    GATHER(buf, double, ct->kw); put1(c, g, "kw", T_F64, n, buf);
-    GATHER(buf, double, ct->kr); put1(c, g, "kr", T_F64, n, buf);
+    GATHER(buf, int32_t, ct->a);
+    put1(c, g, "a", T_I32, n, buf);
+    GATHER(buf, int32_t, ct->b);
+    put1(c, g, "b", T_I32, n, buf);
+    GATHER(buf, int32_t, ct->inst);
+    put1(c, g, "instance", T_I32, n, buf);
+    GATHER(buf, int32_t, ct->nbr);
+    put1(c, g, "pair", T_I32, n, buf);
+    GATHER(buf, uint8_t, ct->flags);
+    put1(c, g, "flags", T_U8, n, buf);
+    GATHER(buf, int8_t, ct->side);
+    put1(c, g, "side", T_I8, n, buf);
+    GATHER(buf, uint32_t, ct->detail);
+    put1(c, g, "detail", T_U32, n, buf);
+    GATHER(buf, int64_t, ct->step_created);
+    put1(c, g, "step_created", T_I64, n, buf);
+    GATHER(buf, double, ct->g.uN);
+    put1(c, g, "uN", T_F64, n, buf);
+    GATHER(buf, double, ct->g.area);
+    put1(c, g, "area", T_F64, n, buf);
+    GATHER(buf, double, ct->kn);
+    put1(c, g, "kn", T_F64, n, buf);
+    GATHER(buf, double, ct->kt);
+    put1(c, g, "kt", T_F64, n, buf);
+    GATHER(buf, double, ct->kw);
+    put1(c, g, "kw", T_F64, n, buf);
+    GATHER(buf, double, ct->kr);
+    put1(c, g, "kr", T_F64, n, buf);
     for (size_t k = 0; k < n; k++) memcpy((double *)buf + 2 * k, w->con[k].g.lens, sizeof w->con[k].g.lens);
     put2(c, g, "lens", T_F64, n, 2, buf);
     static const char *const vnames[] = {"normal", "t1", "point", "force", "torque"};
@@ -673,8 +711,9 @@ static void write_contacts(h5 *c, const floe_world *w) {
     /* raw model state, exact; the exported values below are for reading */
     put2(c, g, "state", T_U8, n, w->cstride, w->cstate);
     attr_i(c, g, "state_stride", (int64_t)w->cstride);
-    attr_s(c, g, "state_doc", "row k: the raw state of contact k's model (/models/<model>/state_size bytes); "
-                              "model_state/<model> holds the same state as named values");
+    attr_s(c, g, "state_doc",
+           "row k: the raw state of contact k's model (/models/<model>/state_size bytes); "
+           "model_state/<model> holds the same state as named values");
     hid_t ms = group_new(c, g, "model_state");
     for (int m = 0; m < floe_registry_count() && !c->bad; m++) {
         const floe_model *mod = floe_registry_get(m);
@@ -773,11 +812,12 @@ static void write_run(h5 *c, const floe_restart *r) {
     if (!r->has_output) return;
     const floe_output_state *s = &r->output;
     g = group_new(c, c->file, "output");
-    int64_t streams[9] = {s->vtk.period, s->vtk.next, s->vtk.last, s->energy.period, s->energy.next,
+    int64_t streams[9] = {s->vtk.period,  s->vtk.next,       s->vtk.last,     s->energy.period, s->energy.next,
                           s->energy.last, s->history.period, s->history.next, s->history.last};
     put2(c, g, "streams", T_I64, 3, 3, streams);
-    attr_s(c, g, "streams_doc", "rows vtk, energy, history; columns period, next due step, last step written; "
-                                 "period -1: by time, next is the index k of the time k * interval");
+    attr_s(c, g, "streams_doc",
+           "rows vtk, energy, history; columns period, next due step, last step written; "
+           "period -1: by time, next is the index k of the time k * interval");
     attr_i(c, g, "width", s->width);
     attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
     attr_s(c, g, "csv_doc", "bytes of energy.csv, history.csv, events.csv at this step (-1: none)");
@@ -894,8 +934,8 @@ static int write_image(h5 *c, const image *im) {
 /* The 1.8 object format checksums the file's metadata (superblock, object
  * headers, heaps): a flipped bit is found by HDF5 before it parses it. */
 static int writer_plists(h5 *c, hid_t *fapl, image *im) {
-    H5FD_file_image_callbacks_t cb = {image_malloc, image_memcpy, image_realloc, image_free,
-                                      image_udata_copy, image_udata_free, im};
+    H5FD_file_image_callbacks_t cb = {
+        image_malloc, image_memcpy, image_realloc, image_free, image_udata_copy, image_udata_free, im};
     *fapl = H5Pcreate(H5P_FILE_ACCESS);
     c->fcpl = H5Pcreate(H5P_FILE_CREATE);
     c->gcpl = H5Pcreate(H5P_GROUP_CREATE);
@@ -1007,7 +1047,7 @@ typedef struct reader {
     floe_world *w;
     file_model models[MAX_FILE_MODELS];
     int nmodels;
-    int *inst_map;   /* file instance -> world instance */
+    int *inst_map; /* file instance -> world instance */
     int ninst;
 } reader;
 
@@ -1032,7 +1072,8 @@ static void read_setup(reader *R) {
         const floe_model *m = floe_registry_get(w->mats[i].model);
         for (int k = 0; k < m->info.n_mat_params && !c->bad; k++) {
             int j = key_index(fm->mat, fm->nmat, m->info.mat_params[k].key);
-            if (j >= 0 && floe_material_set(w, i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
+            if (j >= 0 &&
+                floe_material_set(w, i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
                 world_error(c, w, "/materials");
         }
     }
@@ -1062,8 +1103,8 @@ static void read_setup(reader *R) {
         for (int i = 0; !c->bad && i < (pass ? nov : ndef); i++) {
             int fi = pass ? ov[3 * i + 2] : i;
             if (fi < 0 || fi >= n || (pass && fi < ndef)) {
-                fail(c, "/instances/overrides: override %d names instance %d (instances %d to %d are overrides)", i,
-                     fi, ndef, n - 1);
+                fail(c, "/instances/overrides: override %d names instance %d (instances %d to %d are overrides)", i, fi,
+                     ndef, n - 1);
                 break;
             }
             file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[fi]);
@@ -1088,7 +1129,8 @@ static void read_setup(reader *R) {
                 int j = key_index(fm->law, fm->nlaw, m->info.law_params[k].key);
                 if (j < 0) continue;
                 double v = p[(size_t)fi * FLOE_MAX_LAW_PARAMS + (size_t)j];
-                floe_status st = pass ? floe_pair_set(w, ma, mb, fm->law[j], v) : floe_model_set(w, models[fi], fm->law[j], v);
+                floe_status st = pass ? floe_pair_set(w, ma, mb, fm->law[j], v)
+                                      : floe_model_set(w, models[fi], fm->law[j], v);
                 if (st != FLOE_OK) world_error(c, w, "/instances");
             }
         }
@@ -1196,17 +1238,20 @@ static void read_particles(reader *R) {
         } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
             id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
         } else {
-            fail(c, "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
-                    "within each shape table)", i, shape[i], sidx[i], shape_names);
+            fail(c,
+                 "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
+                 "within each shape table)",
+                 i, shape[i], sidx[i], shape_names);
             break;
         }
         if (id != (int)i) world_error(c, w, "/particles");
     }
-    if (!c->bad && (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne ||
-                    w->ncylinders != ny))
-        fail(c, "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
-                "cylinders; the particles use %d, %d, %d, %d, %d", nw, nf, nk, ne, ny, w->nwalls, w->nfacets,
-             w->ncapsules, w->nellipsoids, w->ncylinders);
+    if (!c->bad &&
+        (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne || w->ncylinders != ny))
+        fail(c,
+             "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
+             "cylinders; the particles use %d, %d, %d, %d, %d",
+             nw, nf, nk, ne, ny, w->nwalls, w->nfacets, w->ncapsules, w->nellipsoids, w->ncylinders);
     if (!c->bad) {
         get(c, g, "pos", T_F64, N, 3, w->pos);
         get(c, g, "vel", T_F64, N, 3, w->vel);
@@ -1224,7 +1269,9 @@ static void read_particles(reader *R) {
         get(c, g, "groups", T_U32, N, 1, w->groups);
     }
     for (size_t i = 0; !c->bad && i < N; i++)
-        if (w->mat[i] < 0 || w->mat[i] >= w->nmats) fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i], w->nmats);
+        if (w->mat[i] < 0 || w->mat[i] >= w->nmats)
+            fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i],
+                 w->nmats);
     free(shape);
     free(sidx);
     free(ws);
@@ -1240,8 +1287,14 @@ out:
     group_close(g);
 }
 
-#define SCATTER(buf, type, lhs) do { const type *b_ = (const type *)(buf); \
-    for (size_t k_ = 0; k_ < n; k_++) { floe_contact *ct = &w->con[k_]; lhs = b_[k_]; } } while (0)
+#define SCATTER(buf, type, lhs)               \
+    do {                                      \
+        const type *b_ = (const type *)(buf); \
+        for (size_t k_ = 0; k_ < n; k_++) {   \
+            floe_contact *ct = &w->con[k_];   \
+            lhs = b_[k_];                     \
+        }                                     \
+    } while (0)
 
 static void read_contacts(reader *R) {
     h5 *c = &R->c;
@@ -1249,7 +1302,8 @@ static void read_contacts(reader *R) {
     hid_t g = group_open(c, c->file, "contacts"), gb = group_open(c, c->file, "broadphase");
     int nc = count_of(c, g, "a"), npairs = count_of(c, gb, "pairs");
     int64_t fstride = c->bad ? 0 : get_i(c, g, "state_stride");
-    if (!c->bad && (fstride < 0 || fstride > (1 << 20))) fail(c, "/contacts@state_stride: %lld is outside [0, 2^20]", (long long)fstride);
+    if (!c->bad && (fstride < 0 || fstride > (1 << 20)))
+        fail(c, "/contacts@state_stride: %lld is outside [0, 2^20]", (long long)fstride);
     /* material pair -> instance table and the state stride of this build */
     if (!c->bad && !floe__prepare(w)) world_error(c, w, "/contacts");
     if (c->bad) goto out;
@@ -1278,25 +1332,39 @@ static void read_contacts(reader *R) {
     w->bp.cap = npairs + 1;
 
     get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
-    get(c, g, "a", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->a);
-    get(c, g, "b", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->b);
-    get(c, g, "pair", T_I32, n, 1, buf); SCATTER(buf, int32_t, ct->nbr);
+    get(c, g, "a", T_I32, n, 1, buf);
+    SCATTER(buf, int32_t, ct->a);
+    get(c, g, "b", T_I32, n, 1, buf);
+    SCATTER(buf, int32_t, ct->b);
+    get(c, g, "pair", T_I32, n, 1, buf);
+    SCATTER(buf, int32_t, ct->nbr);
     get(c, g, "instance", T_I32, n, 1, buf);
     for (size_t k = 0; !c->bad && k < n; k++) {
         int fi = ((const int32_t *)buf)[k];
-        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0) fail(c, "/contacts/instance: contact %zu: bad instance %d", k, fi);
+        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0)
+            fail(c, "/contacts/instance: contact %zu: bad instance %d", k, fi);
         else w->con[k].inst = (uint16_t)R->inst_map[fi];
     }
-    get(c, g, "flags", T_U8, n, 1, buf); SCATTER(buf, uint8_t, ct->flags);
-    get(c, g, "side", T_I8, n, 1, buf); SCATTER(buf, int8_t, ct->side);
-    get(c, g, "detail", T_U32, n, 1, buf); SCATTER(buf, uint32_t, ct->detail);
-    get(c, g, "step_created", T_I64, n, 1, buf); SCATTER(buf, int64_t, ct->step_created);
-    get(c, g, "uN", T_F64, n, 1, buf); SCATTER(buf, double, ct->g.uN);
-    get(c, g, "area", T_F64, n, 1, buf); SCATTER(buf, double, ct->g.area);
-    get(c, g, "kn", T_F64, n, 1, buf); SCATTER(buf, double, ct->kn);
-    get(c, g, "kt", T_F64, n, 1, buf); SCATTER(buf, double, ct->kt);
-    get(c, g, "kw", T_F64, n, 1, buf); SCATTER(buf, double, ct->kw);
-    get(c, g, "kr", T_F64, n, 1, buf); SCATTER(buf, double, ct->kr);
+    get(c, g, "flags", T_U8, n, 1, buf);
+    SCATTER(buf, uint8_t, ct->flags);
+    get(c, g, "side", T_I8, n, 1, buf);
+    SCATTER(buf, int8_t, ct->side);
+    get(c, g, "detail", T_U32, n, 1, buf);
+    SCATTER(buf, uint32_t, ct->detail);
+    get(c, g, "step_created", T_I64, n, 1, buf);
+    SCATTER(buf, int64_t, ct->step_created);
+    get(c, g, "uN", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->g.uN);
+    get(c, g, "area", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->g.area);
+    get(c, g, "kn", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->kn);
+    get(c, g, "kt", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->kt);
+    get(c, g, "kw", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->kw);
+    get(c, g, "kr", T_F64, n, 1, buf);
+    SCATTER(buf, double, ct->kr);
     get(c, g, "lens", T_F64, n, 2, buf);
     for (size_t k = 0; !c->bad && k < n; k++) {
         w->con[k].g.lens[0] = ((const double *)buf)[2 * k];
@@ -1319,9 +1387,10 @@ static void read_contacts(reader *R) {
         file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, m->info.name);
         if (!fm) break;
         if ((size_t)fm->state_size != m->state_size || m->state_size > (size_t)fstride) {
-            fail(c, "model %s keeps %lld bytes of contact state in this file but %zu in this floe: "
-                    "the file was written by an incompatible version", m->info.name, (long long)fm->state_size,
-                 m->state_size);
+            fail(c,
+                 "model %s keeps %lld bytes of contact state in this file but %zu in this floe: "
+                 "the file was written by an incompatible version",
+                 m->info.name, (long long)fm->state_size, m->state_size);
             break;
         }
         memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
@@ -1336,8 +1405,10 @@ static void read_contacts(reader *R) {
         const floe_pair *pr = &w->bp.pairs[p];
         if (pr->a < 0 || pr->a >= w->np || pr->b < 0 || pr->b >= w->np || pr->contact < -1 || pr->contact >= nc ||
             (pr->contact >= 0 && w->con[pr->contact].nbr != p))
-            fail(c, "/broadphase/pairs: pair %d (%d, %d, contact %d): ids out of range, or the contact does not "
-                    "name this pair", p, pr->a, pr->b, pr->contact);
+            fail(c,
+                 "/broadphase/pairs: pair %d (%d, %d, contact %d): ids out of range, or the contact does not "
+                 "name this pair",
+                 p, pr->a, pr->b, pr->contact);
     }
     for (int k = 0; !c->bad && k < nc; k++)
         if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k)
@@ -1377,8 +1448,8 @@ static void read_schedule(reader *R) {
     get(c, g, "nargs", T_I32, N, 1, gi + N);
     get(c, g, "args", T_F64, N, FLOE_MAX_METHOD_ARGS, args);
     for (size_t i = 0; !c->bad && i < N; i++)
-        if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS,
-                                 gi[N + i]) != FLOE_OK)
+        if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS, gi[N + i]) !=
+            FLOE_OK)
             world_error(c, R->w, "/schedule");
     free(st);
     free(gi);
@@ -1615,8 +1686,7 @@ static long long fresh_csv(const char *dir, const char *name, int kind, const fl
     return len;
 }
 
-int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
-                               size_t errlen) {
+int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err, size_t errlen) {
     static const char *const csv[3] = {"energy.csv", "history.csv", "events.csv"};
     char names[256] = "";
     size_t used = 0;
@@ -1653,7 +1723,10 @@ static long long file_step(const char *name, const char *prefix) {
     return strtoll(p, NULL, 10);
 }
 
-typedef struct entry { long long step; char name[256]; } entry;
+typedef struct entry {
+    long long step;
+    char name[256];
+} entry;
 
 static int by_step_desc(const void *a, const void *b) {
     long long x = ((const entry *)a)->step, y = ((const entry *)b)->step;
@@ -1711,8 +1784,8 @@ int floe_restart_list(const char *dir, char (*paths)[4096], int max) {
     return n;
 }
 
-int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen,
-                      char *err, size_t errlen) {
+int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen, char *err,
+                      size_t errlen) {
     char final[4096], tmp[4160];
     int64_t step = r && r->scene.world ? r->scene.world->step : 0;
     if ((size_t)snprintf(final, sizeof final, "%s/%s_%012" PRId64 ".h5", dir, prefix, step) >= sizeof final) {

@@ -7,7 +7,7 @@
  * ranges and finiteness of every number step() uses, then consistency
  * between tables (sizes derived from the shape tables, ids in range, a pair
  * or contact listed once, links between pairs and contacts). */
-#include "restart_check.h"
+#include "io/restart_check.h"
 
 #include "shapes/narrowphase.h"
 #include "io/csv.h"
@@ -72,18 +72,17 @@ static void check_world(ck *c, const floe_world *w) {
     if (!isfinite(w->dt) || w->dt < 0 || (dt_set && !(w->dt > 0)))
         bad(c, "/world@dt", "%g is not a finite time step%s", w->dt, dt_set ? " > 0" : " >= 0");
     if (w->last_dyn_dt < 0 || w->last_dyn_dt > w->step)
-        bad(c, "/world@last_dyn_dt", "%lld is outside [0, step = %lld]", (long long)w->last_dyn_dt,
-            (long long)w->step);
+        bad(c, "/world@last_dyn_dt", "%lld is outside [0, step = %lld]", (long long)w->last_dyn_dt, (long long)w->step);
     if (!(w->rmax >= 0) || !length_ok(w->rmax)) bad(c, "/world@rmax", "%g is not a finite radius >= 0", w->rmax);
     if (!(w->skin >= 0) || !length_ok(w->skin)) bad(c, "/world@skin", "%g is not a finite length >= 0", w->skin);
     if (w->n_breaks < 0 || w->n_breaks > MAXCOUNT)
         bad(c, "/world@n_breaks", "%lld is out of range", (long long)w->n_breaks);
     if (!position_ok(w->box_centre)) bad(c, "/world@box_centre", "not a finite position");
     if (!(w->box_reach2 >= 0)) bad(c, "/world@box_reach2", "%g is not >= 0", w->box_reach2); /* inf: no limit */
-    const double e[] = {w->e_elastic, w->e_plastic, w->e_damping, w->e_dashpot, w->e_broken, w->e_boundary,
-                        w->e_gravity_work, w->e_total0};
-    static const char *const en[] = {"elastic", "plastic", "damping", "dashpot", "broken", "boundary",
-                                     "gravity_work", "total0"};
+    const double e[] = {w->e_elastic, w->e_plastic,  w->e_damping,      w->e_dashpot,
+                        w->e_broken,  w->e_boundary, w->e_gravity_work, w->e_total0};
+    static const char *const en[] = {"elastic", "plastic",  "damping",      "dashpot",
+                                     "broken",  "boundary", "gravity_work", "total0"};
     for (int i = 0; i < 8; i++)
         if (!isfinite(e[i])) {
             char where[64];
@@ -114,31 +113,31 @@ static void check_groups(ck *c, const floe_world *w) {
 static void shape_sizes(const floe_world *w, int i, double *radius, double *bound) {
     int k = w->shape_idx[i];
     switch (w->shape[i]) {
-    case FLOE_SHAPE_SPHERE:
-        *radius = -1;
-        *bound = w->radius[i];
-        return;
-    case FLOE_SHAPE_CAPSULE:
-        *radius = w->capsules[k].radius;
-        *bound = w->capsules[k].radius + 0.5 * w->capsules[k].shaft;
-        return;
-    case FLOE_SHAPE_ELLIPSOID: {
-        vec3 s = w->ellipsoids[k].semi;
-        *radius = fmin(s.x, fmin(s.y, s.z));
-        *bound = fmax(s.x, fmax(s.y, s.z));
-        return;
-    }
-    case FLOE_SHAPE_FACET:
-        *radius = w->facets[k].half_thick;
-        *bound = 0;
-        return;
-    case FLOE_SHAPE_INFCYLINDER:
-        *radius = w->cylinders[k].radius;
-        *bound = 0;
-        return;
-    default: /* walls */
-        *radius = 0;
-        *bound = 0;
+        case FLOE_SHAPE_SPHERE:
+            *radius = -1;
+            *bound = w->radius[i];
+            return;
+        case FLOE_SHAPE_CAPSULE:
+            *radius = w->capsules[k].radius;
+            *bound = w->capsules[k].radius + 0.5 * w->capsules[k].shaft;
+            return;
+        case FLOE_SHAPE_ELLIPSOID: {
+            vec3 s = w->ellipsoids[k].semi;
+            *radius = fmin(s.x, fmin(s.y, s.z));
+            *bound = fmax(s.x, fmax(s.y, s.z));
+            return;
+        }
+        case FLOE_SHAPE_FACET:
+            *radius = w->facets[k].half_thick;
+            *bound = 0;
+            return;
+        case FLOE_SHAPE_INFCYLINDER:
+            *radius = w->cylinders[k].radius;
+            *bound = 0;
+            return;
+        default: /* walls */
+            *radius = 0;
+            *bound = 0;
     }
 }
 
@@ -189,8 +188,8 @@ static void check_particle(ck *c, const floe_world *w, int i) {
     double radius, bound;
     shape_sizes(w, i, &radius, &bound);
     if (radius < 0 && !(w->radius[i] > 0 && length_ok(w->radius[i])))
-        return (void)bad(c, "/particles/radius", "particle %d: sphere radius %g is not in (0, %g] m", i,
-                         w->radius[i], MAXLEN);
+        return (void)bad(c, "/particles/radius", "particle %d: sphere radius %g is not in (0, %g] m", i, w->radius[i],
+                         MAXLEN);
     if (radius >= 0 && w->radius[i] != radius)
         return (void)bad(c, "/particles/radius", "particle %d: %g, but its shape table gives %g", i, w->radius[i],
                          radius);
@@ -203,8 +202,8 @@ static void check_particle(ck *c, const floe_world *w, int i) {
                          w->blocked[i]);
     uint32_t known = w->ngroups >= 32 ? 0xffffffffu : (1u << w->ngroups) - 1;
     if (w->groups[i] & ~known)
-        return (void)bad(c, "/particles/groups", "particle %d: mask 0x%x names groups that do not exist (%d groups)",
-                         i, w->groups[i], w->ngroups);
+        return (void)bad(c, "/particles/groups", "particle %d: mask 0x%x names groups that do not exist (%d groups)", i,
+                         w->groups[i], w->ngroups);
 }
 
 static void check_particles(ck *c, const floe_world *w) {
@@ -222,7 +221,9 @@ static int pair_ok(const floe_world *w, int a, int b) {
     return floe_narrowphase(w->shape[a], w->shape[b]) != NULL;
 }
 
-typedef struct ab { int32_t a, b, k; } ab;
+typedef struct ab {
+    int32_t a, b, k;
+} ab;
 
 static int by_ab(const void *x, const void *y) {
     const ab *p = x, *q = y;
@@ -243,13 +244,13 @@ static int first_repeat(ab *list, int n) {
 static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
     const floe_contact *ct = &w->con[k];
     if (!pair_ok(w, ct->a, ct->b))
-        return (void)bad(c, "/contacts/a", "contact %d: particles %d, %d cannot be in contact (ids, order, shapes)",
-                         k, ct->a, ct->b);
+        return (void)bad(c, "/contacts/a", "contact %d: particles %d, %d cannot be in contact (ids, order, shapes)", k,
+                         ct->a, ct->b);
     int spheres = w->shape[ct->a] == FLOE_SHAPE_SPHERE && w->shape[ct->b] == FLOE_SHAPE_SPHERE;
     if ((ct->flags & ~127u) || !!(ct->flags & CF_SPHERES) != spheres)
-        return (void)bad(c, "/contacts/flags", "contact %d: 0x%x is not a valid flag set for its bodies", k,
-                         ct->flags);
-    if (ct->side < -1 || ct->side > 1) return (void)bad(c, "/contacts/side", "contact %d: %d is not -1, 0 or 1", k, ct->side);
+        return (void)bad(c, "/contacts/flags", "contact %d: 0x%x is not a valid flag set for its bodies", k, ct->flags);
+    if (ct->side < -1 || ct->side > 1)
+        return (void)bad(c, "/contacts/side", "contact %d: %d is not -1, 0 or 1", k, ct->side);
     if (ct->step_created < 0 || ct->step_created > w->step)
         return (void)bad(c, "/contacts/step_created", "contact %d: %lld is outside [0, step = %lld]", k,
                          (long long)ct->step_created, (long long)w->step);
@@ -259,7 +260,8 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
     if (!(g->lens[0] >= 0 && g->lens[1] >= 0) || !isfinite(g->lens[0]) || !isfinite(g->lens[1]))
         return (void)bad(c, "/contacts/lens", "contact %d: not finite >= 0", k);
     double n2 = vlen2(g->n);
-    if (!finite3(g->n) || !(fabs(n2 - 1) < 1e-6)) return (void)bad(c, "/contacts/normal", "contact %d: not a unit vector", k);
+    if (!finite3(g->n) || !(fabs(n2 - 1) < 1e-6))
+        return (void)bad(c, "/contacts/normal", "contact %d: not a unit vector", k);
     if (!finite3(g->t1)) return (void)bad(c, "/contacts/t1", "contact %d: not finite", k);
     if (!finite3(g->c)) return (void)bad(c, "/contacts/point", "contact %d: not finite", k);
     if (!finite3(ct->f)) return (void)bad(c, "/contacts/force", "contact %d: not finite", k);
@@ -267,7 +269,8 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
     const double st[4] = {ct->kn, ct->kt, ct->kw, ct->kr};
     static const char *const sn[4] = {"/contacts/kn", "/contacts/kt", "/contacts/kw", "/contacts/kr"};
     for (int j = 0; j < 4; j++)
-        if (!(st[j] >= 0) || !isfinite(st[j])) return (void)bad(c, sn[j], "contact %d: %g is not finite >= 0", k, st[j]);
+        if (!(st[j] >= 0) || !isfinite(st[j]))
+            return (void)bad(c, sn[j], "contact %d: %g is not finite >= 0", k, st[j]);
     const floe_model *m = floe_registry_get(w->insts[ct->inst].model);
     if (m->get_state && m->info.n_state > 0) {
         m->get_state(ct, w->cstate + (size_t)k * w->cstride, vals);
@@ -307,8 +310,11 @@ static void check_contacts(ck *c, const floe_world *w) {
         list[p] = (ab){pr->a, pr->b, p};
     }
     rep = c->bad ? -1 : first_repeat(list, bp->npairs);
-    if (rep >= 0) bad(c, "/broadphase/pairs", "pair %d: particles %d, %d are listed twice", rep, bp->pairs[rep].a, bp->pairs[rep].b);
-    if (!(bp->margin >= 0) || !length_ok(bp->margin)) bad(c, "/broadphase@margin", "%g is not a finite length >= 0", bp->margin);
+    if (rep >= 0)
+        bad(c, "/broadphase/pairs", "pair %d: particles %d, %d are listed twice", rep, bp->pairs[rep].a,
+            bp->pairs[rep].b);
+    if (!(bp->margin >= 0) || !length_ok(bp->margin))
+        bad(c, "/broadphase@margin", "%g is not a finite length >= 0", bp->margin);
     if (!(bp->max_moved2 >= 0)) bad(c, "/broadphase@max_moved2", "%g is not >= 0", bp->max_moved2); /* inf: rebuild */
     if (!flag_ok(bp->valid)) bad(c, "/broadphase@valid", "%d is not 0 or 1", bp->valid);
     if (bp->rebuilds < 0 || bp->rebuilds > MAXCOUNT)
@@ -368,8 +374,7 @@ static void check_run(ck *c, const floe_restart *r) {
         if (h->kind < FLOE_HIST_PARTICLE || h->kind > FLOE_HIST_COUNTER)
             bad(c, "/output_config/history_columns/kind_a_b_group_energy", "column %d: kind %d is unknown", i,
                 (int)h->kind);
-        else if (floe_history_check(w, h, why, sizeof why) != 0)
-            bad(c, "/output_config/history_columns", "%s", why);
+        else if (floe_history_check(w, h, why, sizeof why) != 0) bad(c, "/output_config/history_columns", "%s", why);
     }
     if (!r->has_output) return;
     const floe_output_state *s = &r->output;
@@ -377,7 +382,8 @@ static void check_run(ck *c, const floe_restart *r) {
     /* period: steps between writes, 0 never, or FLOE_OUTPUT_BY_TIME (next is
      * then the index of the next multiple of the configured interval) */
     for (int i = 0; i < 3; i++)
-        if ((st[i]->period < 0 && st[i]->period != FLOE_OUTPUT_BY_TIME) || st[i]->next < 0 || st[i]->period > MAXCOUNT || st[i]->next > MAXCOUNT ||
+        if ((st[i]->period < 0 && st[i]->period != FLOE_OUTPUT_BY_TIME) || st[i]->next < 0 ||
+            st[i]->period > MAXCOUNT || st[i]->next > MAXCOUNT ||
             (st[i]->last != INT64_MIN && (st[i]->last < 0 || st[i]->last > w->step)))
             bad(c, "/output/streams", "row %d: period %lld, next %lld, last %lld: out of range", i,
                 (long long)st[i]->period, (long long)st[i]->next, (long long)st[i]->last);
@@ -389,8 +395,7 @@ static void check_run(ck *c, const floe_restart *r) {
         if (s->frame_step[i] < 0 || s->frame_step[i] > w->step || (i > 0 && s->frame_step[i] <= s->frame_step[i - 1]))
             bad(c, "/output/frame_step", "frame %zu: step %lld is out of order or past the restart step", i,
                 (long long)s->frame_step[i]);
-        else if (!isfinite(s->frame_time[i]))
-            bad(c, "/output/frame_time", "frame %zu: not finite", i);
+        else if (!isfinite(s->frame_time[i])) bad(c, "/output/frame_time", "frame %zu: not finite", i);
     }
 }
 

@@ -8,8 +8,8 @@
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
-#include "scene.h"
-#include "scene_internal.h"
+#include "io/scene.h"
+#include "io/scene_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -17,11 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe_model_info **out)
-{
+static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe_model_info **out) {
     const char *name;
-    if (sy_str(c->d, n, where, &name))
-        return -1;
+    if (sy_str(c->d, n, where, &name)) return -1;
     const floe_model_info *info = floe_model_find(name);
     if (info) {
         *out = info;
@@ -31,8 +29,7 @@ static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe
     const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
     char hint[512] = "";
     if (names) {
-        for (int i = 0; i < nm; i++)
-            names[i] = floe_model_get(i)->name;
+        for (int i = 0; i < nm; i++) names[i] = floe_model_get(i)->name;
         scene_name_hint(hint, sizeof hint, name, names, nm, "models");
         free(names);
     }
@@ -40,40 +37,31 @@ static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe
 }
 
 /* Allowed keys = fixed ones + the keys of a parameter schema. */
-static const char **schema_keys(const char *const *fixed, int nf, const floe_param_spec *ps, int np, int *n)
-{
+static const char **schema_keys(const char *const *fixed, int nf, const floe_param_spec *ps, int np, int *n) {
     const char **k = malloc(sizeof *k * (size_t)(nf + np + 1));
-    if (!k)
-        return NULL;
-    for (int i = 0; i < nf; i++)
-        k[i] = fixed[i];
-    for (int i = 0; i < np; i++)
-        k[nf + i] = ps[i].key;
+    if (!k) return NULL;
+    for (int i = 0; i < nf; i++) k[i] = fixed[i];
+    for (int i = 0; i < np; i++) k[nf + i] = ps[i].key;
     *n = nf + np;
     return k;
 }
 
-static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const char *key)
-{
+static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const char *key) {
     for (int i = 0; i < n; i++)
-        if (!strcmp(ps[i].key, key))
-            return &ps[i];
+        if (!strcmp(ps[i].key, key)) return &ps[i];
     return NULL;
 }
 
 /* ---- world ------------------------------------------------------------------ */
 
-static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
-{
-    static const char *const keys[] = {"gravity", "dt",   "dt_safety",   "dyn_dt_period", "damping",
-                                       "skin",    "legacy_lens", "threads", "renorm_period", "dimension"};
+static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
+    static const char *const keys[] = {"gravity", "dt",          "dt_safety", "dyn_dt_period", "damping",
+                                       "skin",    "legacy_lens", "threads",   "renorm_period", "dimension"};
     sy_doc *d = c->d;
-    if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys)))
-        return -1;
+    if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys))) return -1;
     sy_node *n;
     int64_t iv;
-    if ((n = sy_get(d, sec, "gravity")) && sy_vec3(d, n, "world.gravity", &def->gravity))
-        return -1;
+    if ((n = sy_get(d, sec, "gravity")) && sy_vec3(d, n, "world.gravity", &def->gravity)) return -1;
     c->world_node = sec;
     if ((n = sy_get(d, sec, "dt"))) {
         c->dt_node = n;
@@ -84,36 +72,29 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
             if (n->type == YAML_SCALAR_NODE && sy_parse_number((const char *)n->data.scalar.value, &v))
                 return sy_error(d, n, "world.dt: expected a time step in seconds or 'auto', got '%s'",
                                 (const char *)n->data.scalar.value);
-            if (sy_number_in(d, n, "world.dt", &def->dt, 0, INFINITY, 1, 1))
-                return -1;
+            if (sy_number_in(d, n, "world.dt", &def->dt, 0, INFINITY, 1, 1)) return -1;
         }
     }
     if ((n = sy_get(d, sec, "dt_safety")) && sy_number_in(d, n, "world.dt_safety", &def->dt_safety, 0, 1, 1, 0))
         return -1;
     if ((n = sy_get(d, sec, "dyn_dt_period"))) {
-        if (sy_int(d, n, "world.dyn_dt_period", &iv, 1, 1000000000))
-            return -1;
+        if (sy_int(d, n, "world.dyn_dt_period", &iv, 1, 1000000000)) return -1;
         def->dyn_dt_period = (int)iv;
     }
-    if ((n = sy_get(d, sec, "damping")) && sy_number_in(d, n, "world.damping", &def->damping, 0, 1, 0, 1))
-        return -1;
+    if ((n = sy_get(d, sec, "damping")) && sy_number_in(d, n, "world.damping", &def->damping, 0, 1, 0, 1)) return -1;
     if ((n = sy_get(d, sec, "skin")) && sy_number_in(d, n, "world.skin", &def->skin, -INFINITY, INFINITY, 1, 1))
         return -1;
-    if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens))
-        return -1;
+    if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens)) return -1;
     if ((n = sy_get(d, sec, "threads"))) {
-        if (sy_int(d, n, "world.threads", &iv, 0, 4096))
-            return -1;
+        if (sy_int(d, n, "world.threads", &iv, 0, 4096)) return -1;
         def->threads = (int)iv;
     }
     if ((n = sy_get(d, sec, "renorm_period"))) {
-        if (sy_int(d, n, "world.renorm_period", &iv, 1, 1000000000))
-            return -1;
+        if (sy_int(d, n, "world.renorm_period", &iv, 1, 1000000000)) return -1;
         def->renorm_period = (int)iv;
     }
     if ((n = sy_get(d, sec, "dimension"))) {
-        if (sy_int(d, n, "world.dimension", &iv, 2, 3))
-            return -1;
+        if (sy_int(d, n, "world.dimension", &iv, 2, 3)) return -1;
         def->dimension = (int)iv;
     }
     return 0;
@@ -121,97 +102,74 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def)
 
 /* ---- materials, models, interactions ------------------------------------------- */
 
-static int parse_materials(scene_ctx *c, sy_node *sec)
-{
+static int parse_materials(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
-    if (sy_want_seq(d, sec, "materials"))
-        return -1;
+    if (sy_want_seq(d, sec, "materials")) return -1;
     static const char *const fixed[] = {"name", "model"};
     for (int i = 0; i < sy_seq_size(sec); i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH], p[SCENE_PATH];
         scene_index(where, "materials", i);
-        if (sy_want_map(d, item, where))
-            return -1;
+        if (sy_want_map(d, item, where)) return -1;
         /* The model decides which keys are allowed, so read it first. */
         sy_node *mn = sy_get(d, item, "model");
         const floe_model_info *info = floe_model_find("linear");
-        if (mn && model_by_name(c, mn, scene_path(p, where, "model"), &info))
-            return -1;
-        if (!info)
-            return sy_missing(d, item, where, "model");
+        if (mn && model_by_name(c, mn, scene_path(p, where, "model"), &info)) return -1;
+        if (!info) return sy_missing(d, item, where, "model");
         int nk;
         const char **keys = schema_keys(fixed, 2, info->mat_params, info->n_mat_params, &nk);
-        if (!keys)
-            return sy_error(d, item, "out of memory");
+        if (!keys) return sy_error(d, item, "out of memory");
         int bad = sy_check_keys(d, item, where, keys, nk);
         free((void *)keys);
-        if (bad)
-            return -1;
+        if (bad) return -1;
         sy_node *nn = sy_get(d, item, "name");
         const char *name;
-        if (!nn)
-            return sy_missing(d, item, where, "name");
-        if (sy_str(d, nn, scene_path(p, where, "name"), &name))
-            return -1;
-        if (floe_find_material(c->w, name) >= 0)
-            return sy_error(d, nn, "%s: material '%s' is declared twice", p, name);
+        if (!nn) return sy_missing(d, item, where, "name");
+        if (sy_str(d, nn, scene_path(p, where, "name"), &name)) return -1;
+        if (floe_find_material(c->w, name) >= 0) return sy_error(d, nn, "%s: material '%s' is declared twice", p, name);
         int id = floe_add_material(c->w, name, info->name);
-        if (id < 0)
-            return scene_world_error(c, nn, p);
+        if (id < 0) return scene_world_error(c, nn, p);
         for (int k = 0; k < sy_map_size(item); k++) {
             const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
             const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, key);
             sy_node *vn = sy_map_value(d, item, k);
             double v;
-            if (!spec)
-                continue; /* name, model */
+            if (!spec) continue; /* name, model */
             scene_path(p, where, key);
-            if (scene_param(c, vn, p, spec, &v))
-                return -1;
-            if (floe_material_set(c->w, id, key, v) != FLOE_OK)
-                return scene_world_error(c, vn, p);
+            if (scene_param(c, vn, p, spec, &v)) return -1;
+            if (floe_material_set(c->w, id, key, v) != FLOE_OK) return scene_world_error(c, vn, p);
         }
     }
     return 0;
 }
 
 /* Law parameters of one mapping (model defaults or a pair override). */
-static int set_law_params(scene_ctx *c, sy_node *map, const char *where, const floe_model_info *info, int ma,
-                          int mb)
-{
+static int set_law_params(scene_ctx *c, sy_node *map, const char *where, const floe_model_info *info, int ma, int mb) {
     sy_doc *d = c->d;
     for (int k = 0; k < sy_map_size(map); k++) {
         const char *key = (const char *)sy_map_key(d, map, k)->data.scalar.value;
         const floe_param_spec *spec = find_spec(info->law_params, info->n_law_params, key);
-        if (!spec)
-            continue;
+        if (!spec) continue;
         sy_node *vn = sy_map_value(d, map, k);
         char p[SCENE_PATH];
         double v;
         scene_path(p, where, key);
-        if (scene_param(c, vn, p, spec, &v))
-            return -1;
+        if (scene_param(c, vn, p, spec, &v)) return -1;
         floe_status st = ma < 0 ? floe_model_set(c->w, info->name, key, v) : floe_pair_set(c->w, ma, mb, key, v);
-        if (st != FLOE_OK)
-            return scene_world_error(c, vn, p);
+        if (st != FLOE_OK) return scene_world_error(c, vn, p);
     }
     return 0;
 }
 
-static int parse_models(scene_ctx *c, sy_node *sec)
-{
+static int parse_models(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
     int nm = floe_model_count();
     const char **names = malloc(sizeof *names * (size_t)(nm ? nm : 1));
-    if (!names)
-        return sy_error(d, sec, "out of memory");
-    for (int i = 0; i < nm; i++)
-        names[i] = floe_model_get(i)->name;
+    if (!names) return sy_error(d, sec, "out of memory");
+    for (int i = 0; i < nm; i++) names[i] = floe_model_get(i)->name;
     int bad = sy_check_keys(d, sec, "models", names, nm);
     free((void *)names);
-    if (bad)
-        return -1;
+    if (bad) return -1;
     for (int i = 0; i < sy_map_size(sec); i++) {
         const char *model = (const char *)sy_map_key(d, sec, i)->data.scalar.value;
         const floe_model_info *info = floe_model_find(model);
@@ -220,41 +178,34 @@ static int parse_models(scene_ctx *c, sy_node *sec)
         scene_path(where, "models", model);
         int nk;
         const char **keys = schema_keys(NULL, 0, info->law_params, info->n_law_params, &nk);
-        if (!keys)
-            return sy_error(d, sec, "out of memory");
+        if (!keys) return sy_error(d, sec, "out of memory");
         bad = sy_check_keys(d, params, where, keys, nk);
         free((void *)keys);
-        if (bad || set_law_params(c, params, where, info, -1, -1))
-            return -1;
+        if (bad || set_law_params(c, params, where, info, -1, -1)) return -1;
     }
     return 0;
 }
 
-static int parse_interactions(scene_ctx *c, sy_node *sec)
-{
+static int parse_interactions(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
-    if (sy_want_seq(d, sec, "interactions"))
-        return -1;
+    if (sy_want_seq(d, sec, "interactions")) return -1;
     static const char *const fixed[] = {"materials", "model"};
     int n = sy_seq_size(sec);
     int(*pairs)[2] = malloc(sizeof *pairs * (size_t)(n ? n : 1));
-    if (!pairs)
-        return sy_error(d, sec, "out of memory");
+    if (!pairs) return sy_error(d, sec, "out of memory");
     int rc = -1;
     for (int i = 0; i < n; i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH], p[SCENE_PATH];
         scene_index(where, "interactions", i);
-        if (sy_want_map(d, item, where))
-            goto done;
+        if (sy_want_map(d, item, where)) goto done;
         sy_node *mn = sy_get(d, item, "model");
         const floe_model_info *info;
         if (!mn) {
             sy_missing(d, item, where, "model");
             goto done;
         }
-        if (model_by_name(c, mn, scene_path(p, where, "model"), &info))
-            goto done;
+        if (model_by_name(c, mn, scene_path(p, where, "model"), &info)) goto done;
         int nk;
         const char **keys = schema_keys(fixed, 2, info->law_params, info->n_law_params, &nk);
         if (!keys) {
@@ -263,8 +214,7 @@ static int parse_interactions(scene_ctx *c, sy_node *sec)
         }
         int bad = sy_check_keys(d, item, where, keys, nk);
         free((void *)keys);
-        if (bad)
-            goto done;
+        if (bad) goto done;
         sy_node *pn = sy_get(d, item, "materials");
         if (!pn) {
             sy_missing(d, item, where, "materials");
@@ -278,8 +228,7 @@ static int parse_interactions(scene_ctx *c, sy_node *sec)
         int m[2];
         for (int k = 0; k < 2; k++) {
             char q[SCENE_PATH];
-            if (scene_material_by_name(c, sy_seq_item(d, pn, k), scene_index(q, p, k), &m[k]))
-                goto done;
+            if (scene_material_by_name(c, sy_seq_item(d, pn, k), scene_index(q, p, k), &m[k])) goto done;
         }
         for (int j = 0; j < i; j++)
             if ((pairs[j][0] == m[0] && pairs[j][1] == m[1]) || (pairs[j][0] == m[1] && pairs[j][1] == m[0])) {
@@ -293,8 +242,7 @@ static int parse_interactions(scene_ctx *c, sy_node *sec)
             scene_world_error(c, mn, where);
             goto done;
         }
-        if (set_law_params(c, item, where, info, m[0], m[1]))
-            goto done;
+        if (set_law_params(c, item, where, info, m[0], m[1])) goto done;
     }
     rc = 0;
 done:
@@ -304,41 +252,30 @@ done:
 
 /* ---- groups ---------------------------------------------------------------------- */
 
-static int parse_groups(scene_ctx *c, sy_node *sec)
-{
+static int parse_groups(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
-    if (sy_want_seq(d, sec, "groups"))
-        return -1;
+    if (sy_want_seq(d, sec, "groups")) return -1;
     static const char *const keys[] = {"name", "velocity", "angular_velocity", "start", "end"};
     for (int i = 0; i < sy_seq_size(sec); i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH], p[SCENE_PATH];
         scene_index(where, "groups", i);
-        if (sy_check_keys(d, item, where, keys, 5))
-            return -1;
+        if (sy_check_keys(d, item, where, keys, 5)) return -1;
         sy_node *nn = sy_get(d, item, "name");
         const char *name;
-        if (!nn)
-            return sy_missing(d, item, where, "name");
-        if (sy_str(d, nn, scene_path(p, where, "name"), &name))
-            return -1;
-        if (floe_find_group(c->w, name) >= 0)
-            return sy_error(d, nn, "%s: group '%s' is declared twice", p, name);
+        if (!nn) return sy_missing(d, item, where, "name");
+        if (sy_str(d, nn, scene_path(p, where, "name"), &name)) return -1;
+        if (floe_find_group(c->w, name) >= 0) return sy_error(d, nn, "%s: group '%s' is declared twice", p, name);
         int g = floe_add_group(c->w, name);
-        if (g < 0)
-            return scene_world_error(c, nn, p);
+        if (g < 0) return scene_world_error(c, nn, p);
         floe_motion m = floe_default_motion();
         sy_node *vn = sy_get(d, item, "velocity"), *an = sy_get(d, item, "angular_velocity");
         sy_node *sn = sy_get(d, item, "start"), *en = sy_get(d, item, "end");
         int has = vn || an || sn || en;
-        if (vn && sy_vec3(d, vn, scene_path(p, where, "velocity"), &m.vel))
-            return -1;
-        if (an && sy_vec3(d, an, scene_path(p, where, "angular_velocity"), &m.angvel))
-            return -1;
-        if (sn && sy_number_in(d, sn, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1))
-            return -1;
-        if (en && sy_number_in(d, en, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0))
-            return -1;
+        if (vn && sy_vec3(d, vn, scene_path(p, where, "velocity"), &m.vel)) return -1;
+        if (an && sy_vec3(d, an, scene_path(p, where, "angular_velocity"), &m.angvel)) return -1;
+        if (sn && sy_number_in(d, sn, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1)) return -1;
+        if (en && sy_number_in(d, en, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0)) return -1;
         if (has) {
             /* Applied after every body exists: motion blocks the members. */
             c->motions[c->n_motions++] = (scene_motion){g, item, m};
@@ -352,47 +289,36 @@ static int parse_groups(scene_ctx *c, sy_node *sec)
 /* `methods: [{step, model, method, group, args}]`: model methods applied at
  * the start of a step (floe_schedule_method). Read after the bodies, so that
  * groups used only by bodies are known. */
-static int parse_methods(scene_ctx *c, sy_node *sec)
-{
+static int parse_methods(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
-    if (sy_want_seq(d, sec, "methods"))
-        return -1;
+    if (sy_want_seq(d, sec, "methods")) return -1;
     static const char *const keys[] = {"step", "model", "method", "group", "args"};
     for (int i = 0; i < sy_seq_size(sec); i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH], p[SCENE_PATH];
         scene_index(where, "methods", i);
-        if (sy_check_keys(d, item, where, keys, (int)(sizeof keys / sizeof *keys)))
-            return -1;
+        if (sy_check_keys(d, item, where, keys, (int)(sizeof keys / sizeof *keys))) return -1;
         sy_node *sn = sy_get(d, item, "step"), *mn = sy_get(d, item, "model"), *fn = sy_get(d, item, "method");
         sy_node *gn = sy_get(d, item, "group"), *an = sy_get(d, item, "args");
-        if (!sn)
-            return sy_missing(d, item, where, "step");
-        if (!mn)
-            return sy_missing(d, item, where, "model");
-        if (!fn)
-            return sy_missing(d, item, where, "method");
+        if (!sn) return sy_missing(d, item, where, "step");
+        if (!mn) return sy_missing(d, item, where, "model");
+        if (!fn) return sy_missing(d, item, where, "method");
         int64_t step;
-        if (sy_int(d, sn, scene_path(p, where, "step"), &step, 0, INT64_MAX))
-            return -1;
+        if (sy_int(d, sn, scene_path(p, where, "step"), &step, 0, INT64_MAX)) return -1;
         const floe_model_info *info;
-        if (model_by_name(c, mn, scene_path(p, where, "model"), &info))
-            return -1;
+        if (model_by_name(c, mn, scene_path(p, where, "model"), &info)) return -1;
         const char *method;
-        if (sy_str(d, fn, scene_path(p, where, "method"), &method))
-            return -1;
+        if (sy_str(d, fn, scene_path(p, where, "method"), &method)) return -1;
         int group = -1;
         if (gn) {
             const char *gname;
-            if (sy_str(d, gn, scene_path(p, where, "group"), &gname))
-                return -1;
+            if (sy_str(d, gn, scene_path(p, where, "group"), &gname)) return -1;
             group = floe_find_group(c->w, gname);
             if (group < 0) {
                 int ng = floe_group_count(c->w);
                 const char *names[FLOE_MAX_GROUPS];
                 char hint[512];
-                for (int g = 0; g < ng; g++)
-                    names[g] = floe_group_name(c->w, g);
+                for (int g = 0; g < ng; g++) names[g] = floe_group_name(c->w, g);
                 scene_name_hint(hint, sizeof hint, gname, names, ng, "groups");
                 return sy_error(d, gn, "%s: unknown group '%s'%s", p, gname, hint);
             }
@@ -401,15 +327,13 @@ static int parse_methods(scene_ctx *c, sy_node *sec)
         int nargs = 0;
         if (an) {
             scene_path(p, where, "args");
-            if (!sy_is_seq(an))
-                return sy_error(d, an, "%s: expected a list of numbers", p);
+            if (!sy_is_seq(an)) return sy_error(d, an, "%s: expected a list of numbers", p);
             nargs = sy_seq_size(an);
             if (nargs > FLOE_MAX_METHOD_ARGS)
                 return sy_error(d, an, "%s: at most %d arguments", p, FLOE_MAX_METHOD_ARGS);
             for (int k = 0; k < nargs; k++) {
                 char q[SCENE_PATH];
-                if (sy_number(d, sy_seq_item(d, an, k), scene_index(q, p, k), &args[k]))
-                    return -1;
+                if (sy_number(d, sy_seq_item(d, an, k), scene_index(q, p, k), &args[k])) return -1;
             }
         }
         if (floe_schedule_method(c->w, step, info->name, method, group, args, nargs) != FLOE_OK)
@@ -420,39 +344,29 @@ static int parse_methods(scene_ctx *c, sy_node *sec)
 
 /* ---- run ---------------------------------------------------------------------------- */
 
-static int parse_run(scene_ctx *c, sy_node *root, floe_scene *s)
-{
+static int parse_run(scene_ctx *c, sy_node *root, floe_scene *s) {
     sy_doc *d = c->d;
     sy_node *sec = sy_get(d, root, "run");
-    if (!sec)
-        return sy_error(d, root, "missing required key 'run' at the top level (give run.steps or run.time)");
+    if (!sec) return sy_error(d, root, "missing required key 'run' at the top level (give run.steps or run.time)");
     static const char *const keys[] = {"steps", "time"};
-    if (sy_check_keys(d, sec, "run", keys, 2))
-        return -1;
+    if (sy_check_keys(d, sec, "run", keys, 2)) return -1;
     sy_node *st = sy_get(d, sec, "steps"), *tm = sy_get(d, sec, "time");
     if (st && tm) {
         sy_node *second = sy_map_key(d, sec, 1);
         return sy_error(d, second, "run: give either 'steps' or 'time', not both");
     }
-    if (!st && !tm)
-        return sy_error(d, sec, "run: missing 'steps' or 'time' (give exactly one)");
-    if (st)
-        return sy_int(d, st, "run.steps", &s->steps, 0, INT64_MAX);
+    if (!st && !tm) return sy_error(d, sec, "run: missing 'steps' or 'time' (give exactly one)");
+    if (st) return sy_int(d, st, "run.steps", &s->steps, 0, INT64_MAX);
     c->run_time = tm;
     return sy_number_in(d, tm, "run.time", &s->duration, 0, INFINITY, 1, 1);
 }
 
-int64_t floe_scene_total_steps(const floe_scene *s)
-{
-    if (!s)
-        return 0;
-    if (!(s->duration > 0))
-        return s->steps;
-    if (!s->world)
-        return 0;
+int64_t floe_scene_total_steps(const floe_scene *s) {
+    if (!s) return 0;
+    if (!(s->duration > 0)) return s->steps;
+    if (!s->world) return 0;
     double dt = floe_dt(s->world);
-    if (!(dt > 0) || !isfinite(dt))
-        return 0;
+    if (!(dt > 0) || !isfinite(dt)) return 0;
     double n = s->duration / dt;
     /* time: 0.5 with dt 1e-4 is 5000 steps, not 5001 from rounding noise. */
     double f = floor(n);
@@ -465,104 +379,82 @@ int64_t floe_scene_total_steps(const floe_scene *s)
 static const char *const body_keys[] = {"particles", "capsules", "ellipsoids", "cylinders",
                                         "walls",     "facets",   "meshes",     "generators"};
 
-static int is_body_key(const char *k)
-{
+static int is_body_key(const char *k) {
     for (int i = 0; i < (int)(sizeof body_keys / sizeof *body_keys); i++)
-        if (!strcmp(k, body_keys[i]))
-            return 1;
+        if (!strcmp(k, body_keys[i])) return 1;
     return 0;
 }
 
 /* Runs one pass over the body sections in the order they appear in the file:
  * that order defines the particle ids. */
-static int body_pass(scene_ctx *c, sy_node *root, int build)
-{
+static int body_pass(scene_ctx *c, sy_node *root, int build) {
     c->build = build;
     for (int i = 0; i < sy_map_size(root); i++) {
         const char *k = (const char *)sy_map_key(c->d, root, i)->data.scalar.value;
-        if (is_body_key(k) && scene_bodies(c, k, sy_map_value(c->d, root, i)))
-            return -1;
+        if (is_body_key(k) && scene_bodies(c, k, sy_map_value(c->d, root, i))) return -1;
     }
     return 0;
 }
 
-static int load(scene_ctx *c, floe_scene *s)
-{
+static int load(scene_ctx *c, floe_scene *s) {
     sy_doc *d = c->d;
     sy_node *root = sy_root(d);
-    static const char *const top[] = {"world",     "run",      "materials",  "models",    "interactions",
-                                      "groups",    "particles", "capsules",  "ellipsoids", "cylinders",
-                                      "walls",     "facets",   "meshes",     "generators", "output",
-                                      "methods"};
-    if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top)))
-        return -1;
+    static const char *const top[] = {"world",     "run",        "materials",  "models",    "interactions", "groups",
+                                      "particles", "capsules",   "ellipsoids", "cylinders", "walls",        "facets",
+                                      "meshes",    "generators", "output",     "methods"};
+    if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top))) return -1;
 
     scene_output_init(&s->out);
     floe_world_def def = floe_default_world_def();
     sy_node *n;
-    if ((n = sy_get(d, root, "world")) && parse_world(c, n, &def))
-        return -1;
+    if ((n = sy_get(d, root, "world")) && parse_world(c, n, &def)) return -1;
     c->w = s->world = floe_world_create(&def);
-    if (!c->w)
-        return sy_error(d, n ? n : root, "world: %s", floe_create_error());
+    if (!c->w) return sy_error(d, n ? n : root, "world: %s", floe_create_error());
 
-    if ((n = sy_get(d, root, "materials")) && parse_materials(c, n))
-        return -1;
-    if ((n = sy_get(d, root, "models")) && parse_models(c, n))
-        return -1;
-    if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n))
-        return -1;
-    if ((n = sy_get(d, root, "groups")) && parse_groups(c, n))
-        return -1;
-    if (body_pass(c, root, 0))
-        return -1;
-    if ((n = sy_get(d, root, "methods")) && parse_methods(c, n))
-        return -1;
-    if (parse_run(c, root, s))
-        return -1;
+    if ((n = sy_get(d, root, "materials")) && parse_materials(c, n)) return -1;
+    if ((n = sy_get(d, root, "models")) && parse_models(c, n)) return -1;
+    if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n)) return -1;
+    if ((n = sy_get(d, root, "groups")) && parse_groups(c, n)) return -1;
+    if (body_pass(c, root, 0)) return -1;
+    if ((n = sy_get(d, root, "methods")) && parse_methods(c, n)) return -1;
+    if (parse_run(c, root, s)) return -1;
     n = sy_get(d, root, "output");
-    if (n && scene_output(c, n, &s->out))
-        return -1;
-    if (body_pass(c, root, 1))
-        return -1;
+    if (n && scene_output(c, n, &s->out)) return -1;
+    if (body_pass(c, root, 1)) return -1;
     if ((double)c->added != c->count) /* both passes must agree: history ids depend on it */
         return sy_error(d, root, "internal error: counted %.0f particles but created %lld", c->count,
                         (long long)c->added);
     for (int i = 0; i < c->n_motions; i++) {
         const scene_motion *m = &c->motions[i];
-        if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK)
-            return scene_world_error(c, m->node, "groups");
+        if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK) return scene_world_error(c, m->node, "groups");
     }
-    if (scene_diagnose(c, s))
-        return -1;
+    if (scene_diagnose(c, s)) return -1;
     double n_steps = c->run_time ? s->duration / floe_dt(c->w) : 0;
     if (!(n_steps < 9.2e18)) { /* floe_scene_total_steps would clamp */
         char how_many[64];
         snprintf(how_many, sizeof how_many, isfinite(n_steps) ? "%.3g" : "more than 1e308", n_steps);
-        return sy_error(d, c->run_time, "run.time = %s s is %s steps of %g s, out of range [0, %lld] steps (give a "
-                        "shorter time or a larger world.dt)", (const char *)c->run_time->data.scalar.value, how_many,
-                        floe_dt(c->w), (long long)INT64_MAX);
+        return sy_error(d, c->run_time,
+                        "run.time = %s s is %s steps of %g s, out of range [0, %lld] steps (give a "
+                        "shorter time or a larger world.dt)",
+                        (const char *)c->run_time->data.scalar.value, how_many, floe_dt(c->w), (long long)INT64_MAX);
     }
     int64_t total = floe_scene_total_steps(s);
     scene_output_defaults(c, &s->out, total);
     return 0;
 }
 
-int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen)
-{
+int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen) {
     return floe_scene_load_limited(path, 0, scene, err, errlen);
 }
 
-int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scene, char *err, size_t errlen)
-{
+int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scene, char *err, size_t errlen) {
     char local[512];
     if (!err || !errlen) {
         err = local;
         errlen = sizeof local;
     }
     err[0] = 0;
-    if (!scene)
-        return -1;
+    if (!scene) return -1;
     memset(scene, 0, sizeof *scene);
     if (!path) {
         snprintf(err, errlen, "floe_scene_load: no path given");
@@ -573,8 +465,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
         return -1;
     }
     sy_doc d;
-    if (sy_load(&d, path, err, errlen))
-        return -1;
+    if (sy_load(&d, path, err, errlen)) return -1;
 
     scene_ctx c;
     memset(&c, 0, sizeof c);
@@ -583,8 +474,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     const char *slash = strrchr(path, '/');
     if (slash) {
         size_t len = (size_t)(slash - path);
-        if (len == 0)
-            len = 1; /* "/scene.yaml": the root directory */
+        if (len == 0) len = 1; /* "/scene.yaml": the root directory */
         memcpy(c.dir, path, len);
         c.dir[len] = 0;
     }
@@ -592,8 +482,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     memset(&tmp, 0, sizeof tmp);
     int rc = load(&c, &tmp);
 
-    for (int i = 0; i < c.n_meshes; i++)
-        floe_stl_free(&c.meshes[i]);
+    for (int i = 0; i < c.n_meshes; i++) floe_stl_free(&c.meshes[i]);
     free(c.meshes);
     free(c.file_rows);
     free(c.src);
@@ -601,8 +490,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     tmp.warnings = c.warnings.s; /* owned by the scene */
     if (rc) {
         free(tmp.warnings);
-        if (tmp.world)
-            floe_world_destroy(tmp.world);
+        if (tmp.world) floe_world_destroy(tmp.world);
         free(tmp.out.history_cols);
         memset(scene, 0, sizeof *scene);
         return -1;
@@ -612,12 +500,9 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     return 0;
 }
 
-void floe_scene_free(floe_scene *scene)
-{
-    if (!scene)
-        return;
-    if (scene->world)
-        floe_world_destroy(scene->world);
+void floe_scene_free(floe_scene *scene) {
+    if (!scene) return;
+    if (scene->world) floe_world_destroy(scene->world);
     free(scene->out.history_cols);
     free(scene->warnings);
     memset(scene, 0, sizeof *scene);

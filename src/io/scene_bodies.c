@@ -3,10 +3,10 @@
  * Each item is read twice (scene_ctx.build 0 then 1): the first pass
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
-#include "scene_internal.h"
+#include "io/scene_internal.h"
 #include "base/vec.h"
-#include "generate.h"
-#include "particle_file.h"
+#include "io/generate.h"
+#include "io/particle_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +16,7 @@
 #define NKEYS(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* Pass 0: adds n particles to the count and refuses absurd scenes. */
-static int count(scene_ctx *c, sy_node *at, const char *where, double n)
-{
+static int count(scene_ctx *c, sy_node *at, const char *where, double n) {
     c->count += n;
     double bytes = c->count * SCENE_BYTES_PER_PARTICLE;
     if (c->count > SCENE_MAX_PARTICLES || bytes > c->max_bytes)
@@ -31,10 +30,8 @@ static int count(scene_ctx *c, sy_node *at, const char *where, double n)
 
 /* Pass 1: checks the id returned by floe_add_* and records where it came
  * from (c->src, for messages about particles). */
-static int added(scene_ctx *c, sy_node *at, const char *where, int id)
-{
-    if (id < 0)
-        return scene_world_error(c, at, where);
+static int added(scene_ctx *c, sy_node *at, const char *where, int id) {
+    if (id < 0) return scene_world_error(c, at, where);
     if (!c->n_src || c->src[c->n_src - 1].node != at) {
         if (!floe__grow((void **)&c->src, &c->cap_src, c->n_src + 1, sizeof *c->src))
             return sy_error(c->d, at, "out of memory");
@@ -45,45 +42,35 @@ static int added(scene_ctx *c, sy_node *at, const char *where, int id)
 }
 
 /* material, group, vel, angvel: whichever the item's key list allows. */
-static int common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
-{
+static int common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     *def = floe_default_body_def();
-    if (scene_material(c, item, where, &def->material))
-        return -1;
-    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &def->groups))
-        return -1;
-    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &def->vel))
-        return -1;
-    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &def->angvel))
-        return -1;
+    if (scene_material(c, item, where, &def->material)) return -1;
+    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &def->groups)) return -1;
+    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &def->vel)) return -1;
+    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &def->angvel)) return -1;
     return 0;
 }
 
-static int required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out)
-{
+static int required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out) {
     *out = sy_get(c->d, item, key);
     return *out ? 0 : sy_missing(c->d, item, where, key);
 }
 
 /* A length: in (0, SY_MAX_COORD] m. */
-static int positive(scene_ctx *c, sy_node *n, const char *where, double *out)
-{
+static int positive(scene_ctx *c, sy_node *n, const char *where, double *out) {
     return sy_number_in(c->d, n, where, out, 0, SY_MAX_COORD, 1, 0);
 }
 
 /* A length that may be 0: in [0, SY_MAX_COORD] m. */
-static int length0(scene_ctx *c, sy_node *n, const char *where, double *out)
-{
+static int length0(scene_ctx *c, sy_node *n, const char *where, double *out) {
     return sy_number_in(c->d, n, where, out, 0, SY_MAX_COORD, 0, 0);
 }
 
-static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out, int allow_zero)
-{
-    if (sy_scalar_or_vec3(c->d, n, where, out))
-        return -1;
+static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out, int allow_zero) {
+    if (sy_scalar_or_vec3(c->d, n, where, out)) return -1;
     const double v[3] = {out->x, out->y, out->z};
     for (int k = 0; k < 3; k++)
         if (!(allow_zero ? v[k] >= 0 : v[k] > 0))
@@ -96,23 +83,19 @@ static int positive3(scene_ctx *c, sy_node *n, const char *where, floe_vec3 *out
 
 /* A file named in the scene: relative paths are relative to the scene file's
  * directory. */
-static int scene_file_path(scene_ctx *c, sy_node *n, const char *where, const char *file, char *full, size_t len)
-{
+static int scene_file_path(scene_ctx *c, sy_node *n, const char *where, const char *file, char *full, size_t len) {
     int k = file[0] == '/' || !c->dir[0] ? snprintf(full, len, "%s", file) : snprintf(full, len, "%s/%s", c->dir, file);
-    if (k < 0 || (size_t)k >= len)
-        return sy_error(c->d, n, "%s: path longer than %zu characters", where, len - 1);
+    if (k < 0 || (size_t)k >= len) return sy_error(c->d, n, "%s: path longer than %zu characters", where, len - 1);
     return 0;
 }
 
 /* Every coordinate within the scene's limit (SY_MAX_COORD). */
-static int in_bounds(floe_vec3 v)
-{
+static int in_bounds(floe_vec3 v) {
     return fabs(v.x) <= SY_MAX_COORD && fabs(v.y) <= SY_MAX_COORD && fabs(v.z) <= SY_MAX_COORD;
 }
 
 /* Twice the triangle area; 0 for triangles too thin to have a normal. */
-static double tri_area2(const floe_vec3 v[3])
-{
+static double tri_area2(const floe_vec3 v[3]) {
     floe_vec3 e1 = vsub(v[1], v[0]), e2 = vsub(v[2], v[0]);
     double a2 = sqrt(vdot(vcross(e1, e2), vcross(e1, e2)));
     double scale = fmax(vdot(e1, e1), vdot(e2, e2));
@@ -121,26 +104,24 @@ static double tri_area2(const floe_vec3 v[3])
 
 /* ---- particles ------------------------------------------------------------- */
 
-static int parse_block(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask)
-{
+static int parse_block(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask) {
     const char *s;
-    if (sy_str(c->d, n, where, &s))
-        return -1;
+    if (sy_str(c->d, n, where, &s)) return -1;
     static const char dofs[] = "xyzXYZ";
     for (const char *q = s; *q; q++) {
         const char *f = strchr(dofs, *q);
         if (!f)
-            return sy_error(c->d, n, "%s: unknown degree of freedom '%c' in '%s' (x y z block translations, "
-                            "X Y Z rotations)", where, *q, s);
+            return sy_error(c->d, n,
+                            "%s: unknown degree of freedom '%c' in '%s' (x y z block translations, "
+                            "X Y Z rotations)",
+                            where, *q, s);
         *mask |= 1u << (f - dofs); /* FLOE_DOF_X..RZ are bits 0..5 in this order */
     }
     return 0;
 }
 
-static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
-{
-    if (!sy_is_seq(n) || sy_seq_size(n) != 4)
-        return sy_error(c->d, n, "%s: expected a quaternion [w, x, y, z]", where);
+static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q) {
+    if (!sy_is_seq(n) || sy_seq_size(n) != 4) return sy_error(c->d, n, "%s: expected a quaternion [w, x, y, z]", where);
     double v[4];
     for (int k = 0; k < 4; k++) {
         char p[SCENE_PATH];
@@ -148,58 +129,45 @@ static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
             return -1;
     }
     double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
-    if (!(len > 1e-12))
-        return sy_error(c->d, n, "%s: quaternion has zero length", where);
+    if (!(len > 1e-12)) return sy_error(c->d, n, "%s: quaternion has zero length", where);
     *q = (floe_quat){v[0] / len, v[1] / len, v[2] / len, v[3] / len};
     return 0;
 }
 
 /* ori, fixed, block: the optional keys of free bodies (spheres, capsules,
  * ellipsoids) besides common(). */
-static int free_opts(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
-{
+static int free_opts(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
-    if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def->ori))
-        return -1;
+    if ((n = sy_get(d, item, "ori")) && parse_quat(c, n, scene_path(p, where, "ori"), &def->ori)) return -1;
     int fixed = 0;
-    if ((n = sy_get(d, item, "fixed")) && sy_bool(d, n, scene_path(p, where, "fixed"), &fixed))
-        return -1;
-    if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def->blocked))
-        return -1;
-    if (fixed)
-        def->blocked = FLOE_DOF_ALL;
+    if ((n = sy_get(d, item, "fixed")) && sy_bool(d, n, scene_path(p, where, "fixed"), &fixed)) return -1;
+    if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def->blocked)) return -1;
+    if (fixed) def->blocked = FLOE_DOF_ALL;
     return 0;
 }
 
 /* pos (required) and free_opts(). */
-static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def)
-{
+static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
     char p[SCENE_PATH];
     sy_node *n;
-    if (required(c, item, where, "pos", &n) || sy_point(c->d, n, scene_path(p, where, "pos"), &def->pos))
-        return -1;
+    if (required(c, item, where, "pos", &n) || sy_point(c->d, n, scene_path(p, where, "pos"), &def->pos)) return -1;
     return free_opts(c, item, where, def);
 }
 
-static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
-{
-    static const char *const keys[] = {"radius", "pos",   "vel",   "angvel", "ori",
+static int body_sphere(scene_ctx *c, sy_node *item, const char *where) {
+    static const char *const keys[] = {"radius",   "pos",   "vel",   "angvel", "ori",
                                        "material", "group", "fixed", "block",  "file"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
     double r;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
-        return -1;
-    if (free_body(c, item, where, &def))
-        return -1;
-    if (!c->build)
-        return count(c, item, where, 1);
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
+    if (free_body(c, item, where, &def)) return -1;
+    if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_sphere(c->w, &def, r));
 }
 
@@ -207,19 +175,18 @@ static int body_sphere(scene_ctx *c, sy_node *item, const char *where)
 
 /* Group names of a row: `a;b` (blanks around names ignored). Groups are
  * created on first use, like those named in the scene file. */
-static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint32_t *mask, char *err, size_t errlen)
-{
+static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint32_t *mask, char *err, size_t errlen) {
     *mask = 0;
     for (const char *q = text;;) {
         const char *e = strchr(q, ';'), *a = q, *b = e ? e : q + strlen(q);
-        while (a < b && (*a == ' ' || *a == '\t'))
-            a++;
-        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
-            b--;
+        while (a < b && (*a == ' ' || *a == '\t')) a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
         char name[256];
         if (a == b)
-            return floe_pfile_error(f, PF_GROUP, err, errlen, "group: empty group name in '%s' (names are "
-                                    "separated by ';')", text);
+            return floe_pfile_error(f, PF_GROUP, err, errlen,
+                                    "group: empty group name in '%s' (names are "
+                                    "separated by ';')",
+                                    text);
         if ((size_t)(b - a) >= sizeof name)
             return floe_pfile_error(f, PF_GROUP, err, errlen, "group: group name longer than %zu characters",
                                     sizeof name - 1);
@@ -229,24 +196,21 @@ static int row_groups(scene_ctx *c, const floe_pfile *f, const char *text, uint3
         if (g < 0 && (g = floe_add_group(c->w, name)) < 0)
             return floe_pfile_error(f, PF_GROUP, err, errlen, "group: '%s': %s", name, floe_last_error(c->w));
         *mask |= 1u << g;
-        if (!e)
-            return 0;
+        if (!e) return 0;
         q = e + 1;
     }
 }
 
 /* Rows of each particle file, in reading order: pass 0 records them, pass 1
  * checks that it reads the same numbers. */
-static int push_file_rows(scene_ctx *c, sy_node *at, long long rows)
-{
+static int push_file_rows(scene_ctx *c, sy_node *at, long long rows) {
     if (!floe__grow((void **)&c->file_rows, &c->cap_file_rows, c->n_file_rows + 1, sizeof *c->file_rows))
         return sy_error(c->d, at, "out of memory");
     c->file_rows[c->n_file_rows++] = rows;
     return 0;
 }
 
-static long long next_file_rows(scene_ctx *c)
-{
+static long long next_file_rows(scene_ctx *c) {
     return c->next_file_rows < c->n_file_rows ? c->file_rows[c->next_file_rows++] : 0;
 }
 
@@ -254,8 +218,7 @@ static long long next_file_rows(scene_ctx *c)
  * sphere per row of a CSV table (particle_file.h), streamed in both passes.
  * The entry's keys are defaults for every row; the file's material, group,
  * vx..vz and wx..wz columns override them. */
-static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
-{
+static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"file", "material", "group", "vel", "angvel", "ori", "fixed", "block"};
     sy_doc *d = c->d;
     char p[SCENE_PATH], fp[SCENE_PATH];
@@ -266,40 +229,30 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     if ((n = sy_get(d, item, "pos")))
         return sy_error(d, n, "%s: not used with 'file' (the positions are in the file's x, y, z columns)",
                         scene_path(p, where, "pos"));
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys))) return -1;
     floe_body_def base = floe_default_body_def();
     const char *file;
     int mat = -1;
     scene_path(fp, where, "file");
-    if (sy_str(d, fnode, fp, &file))
-        return -1;
-    if (sy_get(d, item, "material") && scene_material(c, item, where, &mat))
-        return -1;
-    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &base.groups))
-        return -1;
-    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &base.vel))
-        return -1;
-    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &base.angvel))
-        return -1;
-    if (free_opts(c, item, where, &base))
-        return -1;
+    if (sy_str(d, fnode, fp, &file)) return -1;
+    if (sy_get(d, item, "material") && scene_material(c, item, where, &mat)) return -1;
+    if ((n = sy_get(d, item, "group")) && scene_groups(c, n, scene_path(p, where, "group"), &base.groups)) return -1;
+    if ((n = sy_get(d, item, "vel")) && sy_vec3(d, n, scene_path(p, where, "vel"), &base.vel)) return -1;
+    if ((n = sy_get(d, item, "angvel")) && sy_vec3(d, n, scene_path(p, where, "angvel"), &base.angvel)) return -1;
+    if (free_opts(c, item, where, &base)) return -1;
 
     char full[2048], msg[1024];
     int os_err;
-    if (scene_file_path(c, fnode, fp, file, full, sizeof full))
-        return -1;
+    if (scene_file_path(c, fnode, fp, file, full, sizeof full)) return -1;
     floe_pfile *f = floe_pfile_open(full, &os_err, msg, sizeof msg);
-    if (!f)
-        return os_err ? sy_error(d, fnode, "%s: %s", fp, msg) : sy_error_msg(d, msg);
+    if (!f) return os_err ? sy_error(d, fnode, "%s: %s", fp, msg) : sy_error_msg(d, msg);
     /* Without a material column the entry needs a material like any sphere;
      * with one, only rows whose field is empty use the entry's. */
     if (mat < 0 && !floe_pfile_has(f, PF_MATERIAL) && scene_material(c, item, where, &mat)) {
         floe_pfile_close(f);
         return -1;
     }
-    if (mat < 0 && floe_material_count(c->w) == 1)
-        mat = 0;
+    if (mat < 0 && floe_material_count(c->w) == 1) mat = 0;
     const int has_v = floe_pfile_has(f, PF_VX), has_w = floe_pfile_has(f, PF_WX);
     char last_mat[256] = "", last_grp[256] = "";
     int last_mat_id = -1;
@@ -311,10 +264,8 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     while ((rc = floe_pfile_next(f, &row, msg, sizeof msg)) == 1) {
         floe_body_def def = base;
         def.pos = (floe_vec3){row.v[PF_X], row.v[PF_Y], row.v[PF_Z]};
-        if (has_v)
-            def.vel = (floe_vec3){row.v[PF_VX], row.v[PF_VY], row.v[PF_VZ]};
-        if (has_w)
-            def.angvel = (floe_vec3){row.v[PF_WX], row.v[PF_WY], row.v[PF_WZ]};
+        if (has_v) def.vel = (floe_vec3){row.v[PF_VX], row.v[PF_VY], row.v[PF_VZ]};
+        if (has_w) def.angvel = (floe_vec3){row.v[PF_WX], row.v[PF_WY], row.v[PF_WZ]};
         /* names: most tables repeat one or a few, so the last one is cached */
         def.material = mat;
         if (*row.material) {
@@ -328,32 +279,28 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
                 }
                 def.material = id;
                 last_mat_id = strlen(row.material) < sizeof last_mat ? id : -1; /* too long to cache */
-                if (last_mat_id >= 0)
-                    strcpy(last_mat, row.material);
+                if (last_mat_id >= 0) strcpy(last_mat, row.material);
             } else {
                 def.material = last_mat_id;
             }
         } else if (mat < 0) {
-            rc = floe_pfile_error(f, PF_MATERIAL, msg, sizeof msg, "material: the field is empty and %s has no "
-                                  "'material' key (required when more than one material is declared)", where);
+            rc = floe_pfile_error(f, PF_MATERIAL, msg, sizeof msg,
+                                  "material: the field is empty and %s has no "
+                                  "'material' key (required when more than one material is declared)",
+                                  where);
             break;
         }
         if (*row.group) {
             if (!*last_grp || strcmp(row.group, last_grp)) {
-                if ((rc = row_groups(c, f, row.group, &last_mask, msg, sizeof msg)))
-                    break;
-                if (strlen(row.group) < sizeof last_grp)
-                    strcpy(last_grp, row.group);
-                else
-                    last_grp[0] = 0; /* too long to cache */
+                if ((rc = row_groups(c, f, row.group, &last_mask, msg, sizeof msg))) break;
+                if (strlen(row.group) < sizeof last_grp) strcpy(last_grp, row.group);
+                else last_grp[0] = 0; /* too long to cache */
             }
             def.groups = last_mask;
         }
-        if (c->build && floe_pfile_rows(f) > expect)
-            break; /* the file grew since pass 0: reported below */
+        if (c->build && floe_pfile_rows(f) > expect) break; /* the file grew since pass 0: reported below */
         if (!c->build) {
-            if (count(c, item, where, 1))
-                break;
+            if (count(c, item, where, 1)) break;
         } else if (added(c, item, where, floe_add_sphere(c->w, &def, row.v[PF_RADIUS]))) {
             break;
         }
@@ -361,13 +308,10 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
     long long rows = floe_pfile_rows(f);
     floe_pfile_close(f);
     c->src_kind = SRC_ENTRY;
-    if (d->failed)
-        return -1; /* count() or added() */
-    if (rc < 0)
-        return sy_error_msg(d, msg);
+    if (d->failed) return -1; /* count() or added() */
+    if (rc < 0) return sy_error_msg(d, msg);
     /* Both passes must read the same table: ids and the memory guard depend on it. */
-    if (!c->build)
-        return push_file_rows(c, item, rows);
+    if (!c->build) return push_file_rows(c, item, rows);
     if (rows != expect)
         return sy_error(d, fnode, "%s: %s changed while the scene was loading (%lld rows, then %s%lld)", fp, full,
                         expect, rows > expect ? "more than " : "", rows > expect ? expect : rows);
@@ -378,76 +322,59 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where)
 
 /* The shortest-arc rotation taking the body x axis to the unit vector u
  * (a half turn about z when u is -x): q = (1 + u.x, x-hat cross u), normalised. */
-static floe_quat quat_from_x(floe_vec3 u)
-{
+static floe_quat quat_from_x(floe_vec3 u) {
     double w = 1 + u.x;
-    if (w < 1e-12)
-        return (floe_quat){0, 0, 0, 1};
+    if (w < 1e-12) return (floe_quat){0, 0, 0, 1};
     double y = -u.z, z = u.y, len = sqrt(w * w + y * y + z * z);
     return (floe_quat){w / len, 0, y / len, z / len};
 }
 
-static int body_capsule(scene_ctx *c, sy_node *item, const char *where)
-{
-    static const char *const keys[] = {"radius", "shaft", "pos", "ori", "axis", "vel", "angvel",
-                                       "material", "group", "fixed", "block"};
+static int body_capsule(scene_ctx *c, sy_node *item, const char *where) {
+    static const char *const keys[] = {"radius", "shaft",    "pos",   "ori",   "axis", "vel",
+                                       "angvel", "material", "group", "fixed", "block"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
     double r, shaft;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
-        return -1;
-    if (required(c, item, where, "shaft", &n) ||
-        length0(c, n, scene_path(p, where, "shaft"), &shaft))
-        return -1;
-    if (free_body(c, item, where, &def))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
+    if (required(c, item, where, "shaft", &n) || length0(c, n, scene_path(p, where, "shaft"), &shaft)) return -1;
+    if (free_body(c, item, where, &def)) return -1;
     sy_node *an = sy_get(d, item, "axis");
     if (an) {
         if (sy_get(d, item, "ori"))
             return sy_error(d, an, "%s: give either 'ori' or 'axis', not both", scene_path(p, where, "axis"));
         floe_vec3 u;
-        if (sy_vec3(d, an, scene_path(p, where, "axis"), &u))
-            return -1;
+        if (sy_vec3(d, an, scene_path(p, where, "axis"), &u)) return -1;
         double len = vlen(u);
-        if (!(len > 0) || !isfinite(len))
-            return sy_error(d, an, "%s: the direction has zero length", p);
+        if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
         def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
     }
-    if (!c->build)
-        return count(c, item, where, 1);
+    if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_capsule(c->w, &def, r, shaft));
 }
 
-static int body_ellipsoid(scene_ctx *c, sy_node *item, const char *where)
-{
-    static const char *const keys[] = {"semi_axes", "pos", "ori", "vel", "angvel", "material", "group", "fixed", "block"};
+static int body_ellipsoid(scene_ctx *c, sy_node *item, const char *where) {
+    static const char *const keys[] = {"semi_axes", "pos",   "ori",   "vel",  "angvel",
+                                       "material",  "group", "fixed", "block"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
     floe_vec3 semi;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "semi_axes", &n))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "semi_axes", &n)) return -1;
     scene_path(p, where, "semi_axes");
-    if (!sy_is_seq(n) || sy_seq_size(n) != 3)
-        return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c]", p);
+    if (!sy_is_seq(n) || sy_seq_size(n) != 3) return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c]", p);
     double v[3];
     for (int k = 0; k < 3; k++) {
         char q[SCENE_PATH];
-        if (positive(c, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
-            return -1;
+        if (positive(c, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k])) return -1;
     }
     semi = (floe_vec3){v[0], v[1], v[2]};
-    if (free_body(c, item, where, &def))
-        return -1;
-    if (!c->build)
-        return count(c, item, where, 1);
+    if (free_body(c, item, where, &def)) return -1;
+    if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_ellipsoid(c->w, &def, semi));
 }
 
@@ -455,8 +382,7 @@ static int body_ellipsoid(scene_ctx *c, sy_node *item, const char *where)
 
 static const char *const axis_names[] = {"x", "y", "z"};
 
-static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis)
-{
+static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis) {
     for (int k = 0; k < 3; k++)
         if (sy_is_text(n, axis_names[k])) {
             *axis = k;
@@ -466,14 +392,12 @@ static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis)
     if (n->type != YAML_SCALAR_NODE || sy_parse_number((const char *)n->data.scalar.value, &v))
         return sy_error(c->d, n, "%s: expected x, y, z or 0, 1, 2", where);
     int64_t iv;
-    if (sy_int(c->d, n, where, &iv, 0, 2))
-        return -1;
+    if (sy_int(c->d, n, where, &iv, 0, 2)) return -1;
     *axis = (int)iv;
     return 0;
 }
 
-static int body_wall(scene_ctx *c, sy_node *item, const char *where)
-{
+static int body_wall(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"axis", "pos", "sense", "material", "group", "vel"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
@@ -482,23 +406,16 @@ static int body_wall(scene_ctx *c, sy_node *item, const char *where)
     int axis = 0;
     double pos = 0;
     int64_t sense = 0;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis)) return -1;
     if ((n = sy_get(d, item, "pos")) &&
         sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -SY_MAX_COORD, SY_MAX_COORD, 0, 0))
         return -1;
-    if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1))
-        return -1;
-    if (!c->build)
-        return count(c, item, where, 1);
-    if (axis == 0)
-        def.pos.x = pos;
-    else if (axis == 1)
-        def.pos.y = pos;
-    else
-        def.pos.z = pos;
+    if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1)) return -1;
+    if (!c->build) return count(c, item, where, 1);
+    if (axis == 0) def.pos.x = pos;
+    else if (axis == 1) def.pos.y = pos;
+    else def.pos.z = pos;
     def.blocked = FLOE_DOF_ALL;
     return added(c, item, where, floe_add_wall(c->w, &def, axis, (int)sense));
 }
@@ -507,21 +424,21 @@ static int body_wall(scene_ctx *c, sy_node *item, const char *where)
 
 /* A cylinder may only slide along and spin about its own axis: any other
  * component of a prescribed velocity would move an infinite body sideways. */
-static int along_axis(scene_ctx *c, sy_node *item, const char *where, const char *key, floe_vec3 v, int axis)
-{
+static int along_axis(scene_ctx *c, sy_node *item, const char *where, const char *key, floe_vec3 v, int axis) {
     const double comp[3] = {v.x, v.y, v.z};
     for (int k = 0; k < 3; k++)
         if (k != axis && comp[k] != 0) {
             char p[SCENE_PATH];
-            return sy_error(c->d, sy_get(c->d, item, key), "%s: an infinite cylinder can only %s its axis (%s); "
-                            "got [%g, %g, %g]", scene_path(p, where, key),
-                            key[0] == 'v' ? "move along" : "spin about", axis_names[axis], v.x, v.y, v.z);
+            return sy_error(c->d, sy_get(c->d, item, key),
+                            "%s: an infinite cylinder can only %s its axis (%s); "
+                            "got [%g, %g, %g]",
+                            scene_path(p, where, key), key[0] == 'v' ? "move along" : "spin about", axis_names[axis],
+                            v.x, v.y, v.z);
         }
     return 0;
 }
 
-static int body_cylinder(scene_ctx *c, sy_node *item, const char *where)
-{
+static int body_cylinder(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"axis", "pos", "radius", "vel", "angvel", "material", "group"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
@@ -529,26 +446,20 @@ static int body_cylinder(scene_ctx *c, sy_node *item, const char *where)
     floe_body_def def;
     int axis = 0;
     double r;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis))
-        return -1;
-    if (required(c, item, where, "pos", &n) || sy_point(d, n, scene_path(p, where, "pos"), &def.pos))
-        return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis)) return -1;
+    if (required(c, item, where, "pos", &n) || sy_point(d, n, scene_path(p, where, "pos"), &def.pos)) return -1;
+    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
     if (along_axis(c, item, where, "vel", def.vel, axis) || along_axis(c, item, where, "angvel", def.angvel, axis))
         return -1;
-    if (!c->build)
-        return count(c, item, where, 1);
+    if (!c->build) return count(c, item, where, 1);
     def.blocked = FLOE_DOF_ALL;
     return added(c, item, where, floe_add_infcylinder(c->w, &def, axis, r));
 }
 
 /* ---- facets ---------------------------------------------------------------------- */
 
-static int body_facet(scene_ctx *c, sy_node *item, const char *where)
-{
+static int body_facet(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"vertices", "half_thick", "material", "group", "vel", "angvel", "center"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
@@ -556,29 +467,21 @@ static int body_facet(scene_ctx *c, sy_node *item, const char *where)
     floe_body_def def;
     floe_vec3 v[3];
     double ht = 0;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
-    if (required(c, item, where, "vertices", &n))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
+    if (required(c, item, where, "vertices", &n)) return -1;
     scene_path(p, where, "vertices");
     if (!sy_is_seq(n) || sy_seq_size(n) != 3)
         return sy_error(d, n, "%s: expected a list of 3 vertices [[x,y,z], [x,y,z], [x,y,z]]", p);
     for (int k = 0; k < 3; k++) {
         char q[SCENE_PATH];
-        if (sy_point(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k]))
-            return -1;
+        if (sy_point(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k])) return -1;
     }
-    if (tri_area2(v) == 0)
-        return sy_error(d, n, "%s: the triangle is degenerate (zero area)", p);
-    if ((n = sy_get(d, item, "half_thick")) &&
-        length0(c, n, scene_path(p, where, "half_thick"), &ht))
-        return -1;
+    if (tri_area2(v) == 0) return sy_error(d, n, "%s: the triangle is degenerate (zero area)", p);
+    if ((n = sy_get(d, item, "half_thick")) && length0(c, n, scene_path(p, where, "half_thick"), &ht)) return -1;
     def.pos = (floe_vec3){(v[0].x + v[1].x + v[2].x) / 3, (v[0].y + v[1].y + v[2].y) / 3,
                           (v[0].z + v[1].z + v[2].z) / 3};
-    if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos))
-        return -1;
-    if (!c->build)
-        return count(c, item, where, 1);
+    if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos)) return -1;
+    if (!c->build) return count(c, item, where, 1);
     def.blocked = FLOE_DOF_ALL;
     return added(c, item, where, floe_add_facet(c->w, &def, v, ht));
 }
@@ -589,8 +492,7 @@ typedef struct mesh_xf {
     floe_vec3 scale, translate;
 } mesh_xf;
 
-static void mesh_tri(const floe_stl *m, size_t t, const mesh_xf *xf, floe_vec3 out[3])
-{
+static void mesh_tri(const floe_stl *m, size_t t, const mesh_xf *xf, floe_vec3 out[3]) {
     for (int k = 0; k < 3; k++) {
         floe_vec3 a = m->v[3 * t + (size_t)k];
         out[k] = (floe_vec3){a.x * xf->scale.x + xf->translate.x, a.y * xf->scale.y + xf->translate.y,
@@ -598,10 +500,9 @@ static void mesh_tri(const floe_stl *m, size_t t, const mesh_xf *xf, floe_vec3 o
     }
 }
 
-static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
-{
-    static const char *const keys[] = {"stl", "scale", "translate", "material", "group", "half_thick",
-                                       "vel", "angvel", "center", "skip_degenerate"};
+static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) {
+    static const char *const keys[] = {"stl",        "scale", "translate", "material", "group",
+                                       "half_thick", "vel",   "angvel",    "center",   "skip_degenerate"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n, *stl_node;
@@ -610,49 +511,43 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
     double ht = 0;
     int skip = 0;
     const char *file;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
     if (required(c, item, where, "stl", &stl_node) || sy_str(d, stl_node, scene_path(p, where, "stl"), &file))
         return -1;
-    if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &xf.scale, 0))
-        return -1;
+    if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &xf.scale, 0)) return -1;
     if ((n = sy_get(d, item, "translate")) && sy_point(d, n, scene_path(p, where, "translate"), &xf.translate))
         return -1;
-    if ((n = sy_get(d, item, "half_thick")) &&
-        length0(c, n, scene_path(p, where, "half_thick"), &ht))
-        return -1;
+    if ((n = sy_get(d, item, "half_thick")) && length0(c, n, scene_path(p, where, "half_thick"), &ht)) return -1;
     if ((n = sy_get(d, item, "skip_degenerate")) && sy_bool(d, n, scene_path(p, where, "skip_degenerate"), &skip))
         return -1;
     floe_vec3 center;
     sy_node *cn = sy_get(d, item, "center");
-    if (cn && sy_point(d, cn, scene_path(p, where, "center"), &center))
-        return -1;
+    if (cn && sy_point(d, cn, scene_path(p, where, "center"), &center)) return -1;
     floe_stl *m = &c->meshes[index];
     scene_path(p, where, "stl");
     if (!c->build) {
         char full[2048];
-        if (scene_file_path(c, stl_node, p, file, full, sizeof full))
-            return -1;
+        if (scene_file_path(c, stl_node, p, file, full, sizeof full)) return -1;
         char msg[768];
-        if (floe_stl_read(full, m, msg, sizeof msg))
-            return sy_error(d, stl_node, "%s: %s", p, msg);
+        if (floe_stl_read(full, m, msg, sizeof msg)) return sy_error(d, stl_node, "%s: %s", p, msg);
         size_t usable = 0;
         for (size_t t = 0; t < m->n_tri; t++) {
             floe_vec3 v[3];
             mesh_tri(m, t, &xf, v);
             for (int k = 0; k < 3; k++)
                 if (!in_bounds(v[k]))
-                    return sy_error(d, stl_node, "%s: vertex %d of triangle %zu of '%s' lies at (%g, %g, %g) after "
-                                    "scale and translate, beyond the limit of %g m on coordinates", p, k, t, file,
-                                    v[k].x, v[k].y, v[k].z, SY_MAX_COORD);
-            if (tri_area2(v) > 0)
-                usable++;
+                    return sy_error(d, stl_node,
+                                    "%s: vertex %d of triangle %zu of '%s' lies at (%g, %g, %g) after "
+                                    "scale and translate, beyond the limit of %g m on coordinates",
+                                    p, k, t, file, v[k].x, v[k].y, v[k].z, SY_MAX_COORD);
+            if (tri_area2(v) > 0) usable++;
             else if (!skip)
-                return sy_error(d, stl_node, "%s: triangle %zu of '%s' is degenerate (zero area); fix the mesh or "
-                                "set skip_degenerate: true", p, t, file);
+                return sy_error(d, stl_node,
+                                "%s: triangle %zu of '%s' is degenerate (zero area); fix the mesh or "
+                                "set skip_degenerate: true",
+                                p, t, file);
         }
-        if (usable == 0)
-            return sy_error(d, stl_node, "%s: '%s' has no usable triangles", p, file);
+        if (usable == 0) return sy_error(d, stl_node, "%s: '%s' has no usable triangles", p, file);
         return count(c, item, where, (double)usable);
     }
     /* One rigid body: every facet shares the reference point, by default the
@@ -673,8 +568,7 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
     for (size_t t = 0; t < m->n_tri; t++) {
         floe_vec3 v[3];
         mesh_tri(m, t, &xf, v);
-        if (tri_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht)))
-            return -1;
+        if (tri_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht))) return -1;
     }
     return 0;
 }
@@ -682,19 +576,16 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index)
 /* ---- generators -------------------------------------------------------------------- */
 
 static int add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
-                       const double *rad, double r, int64_t n)
-{
+                       const double *rad, double r, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         def->pos = pos[i];
-        if (added(c, at, where, floe_add_sphere(c->w, def, rad ? rad[i] : r)))
-            return -1;
+        if (added(c, at, where, floe_add_sphere(c->w, def, rad ? rad[i] : r))) return -1;
     }
     return 0;
 }
 
-static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
-{
-    static const char *const keys[] = {"origin", "spacing", "counts", "radius", "jitter", "seed",  "material",
+static int gen_lattice(scene_ctx *c, sy_node *g, const char *where) {
+    static const char *const keys[] = {"origin", "spacing", "counts", "radius", "jitter", "seed", "material",
                                        "group",  "vel",     "angvel", "ori",    "fixed",  "block"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
@@ -705,27 +596,21 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
     int64_t seed = 0;
     if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || common(c, g, where, &def) || free_opts(c, g, where, &def))
         return -1;
-    if ((n = sy_get(d, g, "origin")) && sy_point(d, n, scene_path(p, where, "origin"), &ld.origin))
-        return -1;
+    if ((n = sy_get(d, g, "origin")) && sy_point(d, n, scene_path(p, where, "origin"), &ld.origin)) return -1;
     if (required(c, g, where, "spacing", &n) || positive3(c, n, scene_path(p, where, "spacing"), &ld.spacing, 0))
         return -1;
-    if (required(c, g, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r))
-        return -1;
-    if ((n = sy_get(d, g, "jitter")) && positive3(c, n, scene_path(p, where, "jitter"), &ld.jitter, 1))
-        return -1;
-    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX))
-        return -1;
+    if (required(c, g, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
+    if ((n = sy_get(d, g, "jitter")) && positive3(c, n, scene_path(p, where, "jitter"), &ld.jitter, 1)) return -1;
+    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX)) return -1;
     ld.seed = (uint64_t)seed;
-    if (required(c, g, where, "counts", &n))
-        return -1;
+    if (required(c, g, where, "counts", &n)) return -1;
     scene_path(p, where, "counts");
     if (!sy_is_seq(n) || sy_seq_size(n) != 3)
         return sy_error(d, n, "%s: expected a list of 3 integers [nx, ny, nz]", p);
     double total = 1;
     for (int k = 0; k < 3; k++) {
         char q[SCENE_PATH];
-        if (sy_int(d, sy_seq_item(d, n, k), scene_index(q, p, k), &ld.counts[k], 0, INT64_MAX))
-            return -1;
+        if (sy_int(d, sy_seq_item(d, n, k), scene_index(q, p, k), &ld.counts[k], 0, INT64_MAX)) return -1;
         total *= (double)ld.counts[k];
     }
     /* the corners of the lattice, jitter included, are positions like any other */
@@ -734,15 +619,15 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
                      ld.origin.y + ld.spacing.y * (double)(ld.counts[1] - 1) + ld.jitter.y,
                      ld.origin.z + ld.spacing.z * (double)(ld.counts[2] - 1) + ld.jitter.z};
     if (total > 0 && !(in_bounds(lo) && in_bounds(far)))
-        return sy_error(d, n, "%s: the lattice spans (%g, %g, %g) to (%g, %g, %g), beyond the limit of %g m on "
-                        "coordinates", p, lo.x, lo.y, lo.z, far.x, far.y, far.z, SY_MAX_COORD);
-    if (!c->build)
-        return count(c, g, where, total);
+        return sy_error(d, n,
+                        "%s: the lattice spans (%g, %g, %g) to (%g, %g, %g), beyond the limit of %g m on "
+                        "coordinates",
+                        p, lo.x, lo.y, lo.z, far.x, far.y, far.z, SY_MAX_COORD);
+    if (!c->build) return count(c, g, where, total);
     floe_vec3 *pos;
     int64_t np;
     char msg[512];
-    if (floe_gen_lattice(&ld, &pos, &np, msg, sizeof msg))
-        return sy_error(d, g, "%s: %s", where, msg);
+    if (floe_gen_lattice(&ld, &pos, &np, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, NULL, r, np);
     c->src_kind = SRC_ENTRY;
@@ -753,18 +638,15 @@ static int gen_lattice(scene_ctx *c, sy_node *g, const char *where)
 /* A number, or a range [min, max] with min <= max; min > 0 (>= 0 with
  * allow_zero). `what` names the value in the message ("radius"). */
 static int value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, int allow_zero, double *lo,
-                          double *hi)
-{
+                          double *hi) {
     sy_doc *d = c->d;
     if (!sy_is_seq(n)) {
-        if (sy_number_in(d, n, where, lo, 0, SY_MAX_COORD, !allow_zero, 0))
-            return -1;
+        if (sy_number_in(d, n, where, lo, 0, SY_MAX_COORD, !allow_zero, 0)) return -1;
         *hi = *lo;
         return 0;
     }
     char q[SCENE_PATH];
-    if (sy_seq_size(n) != 2)
-        return sy_error(d, n, "%s: expected a %s or a range [min, max]", where, what);
+    if (sy_seq_size(n) != 2) return sy_error(d, n, "%s: expected a %s or a range [min, max]", where, what);
     if (sy_number_in(d, sy_seq_item(d, n, 0), scene_index(q, where, 0), lo, 0, SY_MAX_COORD, !allow_zero, 0) ||
         sy_number_in(d, sy_seq_item(d, n, 1), scene_index(q, where, 1), hi, *lo, SY_MAX_COORD, 0, 0))
         return -1;
@@ -772,50 +654,42 @@ static int value_or_range(scene_ctx *c, sy_node *n, const char *where, const cha
 }
 
 /* `shape` of a random generator: sphere (default), capsule or ellipsoid. */
-static int random_shape(scene_ctx *c, sy_node *g, const char *where, floe_shape_type *shape)
-{
+static int random_shape(scene_ctx *c, sy_node *g, const char *where, floe_shape_type *shape) {
     static const char *const names[] = {"sphere", "capsule", "ellipsoid"};
     static const floe_shape_type types[] = {FLOE_SHAPE_SPHERE, FLOE_SHAPE_CAPSULE, FLOE_SHAPE_ELLIPSOID};
     sy_node *n = sy_get(c->d, g, "shape");
     char p[SCENE_PATH];
     const char *s;
     *shape = FLOE_SHAPE_SPHERE;
-    if (!n)
-        return 0;
-    if (sy_str(c->d, n, scene_path(p, where, "shape"), &s))
-        return -1;
+    if (!n) return 0;
+    if (sy_str(c->d, n, scene_path(p, where, "shape"), &s)) return -1;
     for (int k = 0; k < 3; k++)
         if (!strcmp(s, names[k])) {
             *shape = types[k];
             return 0;
         }
     const char *sug = sy_suggest(s, names, 3);
-    if (sug)
-        return sy_error(c->d, n, "%s: unknown shape '%s'; did you mean '%s'?", p, s, sug);
+    if (sug) return sy_error(c->d, n, "%s: unknown shape '%s'; did you mean '%s'?", p, s, sug);
     return sy_error(c->d, n, "%s: unknown shape '%s'; allowed: sphere, capsule, ellipsoid", p, s);
 }
 
 static int add_shapes(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, floe_shape_type shape,
-                      const floe_gen_body *b, int64_t n)
-{
+                      const floe_gen_body *b, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         def->pos = b[i].pos;
         def->ori = b[i].ori;
         int id = shape == FLOE_SHAPE_CAPSULE ? floe_add_capsule(c->w, def, b[i].radius, b[i].shaft)
                                              : floe_add_ellipsoid(c->w, def, b[i].semi);
-        if (added(c, at, where, id))
-            return -1;
+        if (added(c, at, where, id)) return -1;
     }
     return 0;
 }
 
-static int gen_random(scene_ctx *c, sy_node *g, const char *where)
-{
-    static const char *const keys[] = {"box", "shape", "radius", "shaft", "semi_axes", "count", "seed",
-                                       "material", "group", "vel", "angvel"};
-    static const char *const shape_name[FLOE_SHAPE_COUNT] = {[FLOE_SHAPE_SPHERE] = "sphere",
-                                                             [FLOE_SHAPE_CAPSULE] = "capsule",
-                                                             [FLOE_SHAPE_ELLIPSOID] = "ellipsoid"};
+static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
+    static const char *const keys[] = {"box",  "shape",    "radius", "shaft", "semi_axes", "count",
+                                       "seed", "material", "group",  "vel",   "angvel"};
+    static const char *const shape_name[FLOE_SHAPE_COUNT] = {
+        [FLOE_SHAPE_SPHERE] = "sphere", [FLOE_SHAPE_CAPSULE] = "capsule", [FLOE_SHAPE_ELLIPSOID] = "ellipsoid"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
@@ -837,12 +711,11 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
                 (own[shape][1] && !strcmp(sizes[k], own[shape][1])))
                 continue;
             const char *owner = k == 2 ? "ellipsoid" : "capsule";
-            return sy_error(d, n, "%s: only for shape: %s%s (this generator makes %ss)",
-                            scene_path(p, where, sizes[k]), owner, k == 0 ? " or sphere" : "", shape_name[shape]);
+            return sy_error(d, n, "%s: only for shape: %s%s (this generator makes %ss)", scene_path(p, where, sizes[k]),
+                            owner, k == 0 ? " or sphere" : "", shape_name[shape]);
         }
     }
-    if (required(c, g, where, "box", &n))
-        return -1;
+    if (required(c, g, where, "box", &n)) return -1;
     scene_path(p, where, "box");
     if (!sy_is_seq(n) || sy_seq_size(n) != 2)
         return sy_error(d, n, "%s: expected two corners [[xmin, ymin, zmin], [xmax, ymax, zmax]]", p);
@@ -857,12 +730,13 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     sy_node *box = n;
     double bound; /* largest bounding radius */
     if (shape == FLOE_SHAPE_ELLIPSOID) {
-        if (required(c, g, where, "semi_axes", &n))
-            return -1;
+        if (required(c, g, where, "semi_axes", &n)) return -1;
         scene_path(p, where, "semi_axes");
         if (!sy_is_seq(n) || sy_seq_size(n) != 3)
-            return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c], each a number or a range "
-                            "[min, max]", p);
+            return sy_error(d, n,
+                            "%s: expected a list of 3 semi-axes [a, b, c], each a number or a range "
+                            "[min, max]",
+                            p);
         double lo[3], hi[3];
         for (int k = 0; k < 3; k++) {
             char q[SCENE_PATH];
@@ -873,13 +747,11 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         sd.amax = (floe_vec3){hi[0], hi[1], hi[2]};
         bound = fmax(hi[0], fmax(hi[1], hi[2]));
     } else {
-        if (required(c, g, where, "radius", &n))
-            return -1;
+        if (required(c, g, where, "radius", &n)) return -1;
         scene_path(p, where, "radius");
         if (sy_is_seq(n) && sy_seq_size(n) != 2)
             return sy_error(d, n, "%s: expected a radius or a range [rmin, rmax]", p);
-        if (value_or_range(c, n, p, "radius", 0, &rd.rmin, &rd.rmax))
-            return -1;
+        if (value_or_range(c, n, p, "radius", 0, &rd.rmin, &rd.rmax)) return -1;
         bound = rd.rmax;
         if (shape == FLOE_SHAPE_CAPSULE) {
             if (required(c, g, where, "shaft", &n) ||
@@ -895,16 +767,16 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         if (shape == FLOE_SHAPE_SPHERE)
             return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold spheres of radius %g", where, ex, ey, ez,
                             bound);
-        return sy_error(d, box, "%s.box: a %g x %g x %g box cannot hold %ss of bounding radius %g (every side "
-                        "must be at least the bounding diameter)", where, ex, ey, ez, shape_name[shape], bound);
+        return sy_error(d, box,
+                        "%s.box: a %g x %g x %g box cannot hold %ss of bounding radius %g (every side "
+                        "must be at least the bounding diameter)",
+                        where, ex, ey, ez, shape_name[shape], bound);
     }
     if (required(c, g, where, "count", &n) || sy_int(d, n, scene_path(p, where, "count"), &rd.count, 0, INT64_MAX))
         return -1;
-    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX))
-        return -1;
+    if ((n = sy_get(d, g, "seed")) && sy_int(d, n, scene_path(p, where, "seed"), &seed, 0, INT64_MAX)) return -1;
     rd.seed = (uint64_t)seed;
-    if (!c->build)
-        return count(c, g, where, (double)rd.count);
+    if (!c->build) return count(c, g, where, (double)rd.count);
     char msg[512];
     int64_t placed;
     if (shape != FLOE_SHAPE_SPHERE) {
@@ -914,8 +786,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
         sd.shape = shape;
         sd.count = rd.count;
         sd.seed = rd.seed;
-        if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg))
-            return sy_error(d, g, "%s: %s", where, msg);
+        if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
         c->src_kind = SRC_GENERATOR;
         int rc = add_shapes(c, g, where, &def, shape, bodies, placed);
         c->src_kind = SRC_ENTRY;
@@ -924,8 +795,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     }
     floe_vec3 *pos;
     double *rad;
-    if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg))
-        return sy_error(d, g, "%s: %s", where, msg);
+    if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
     c->src_kind = SRC_ENTRY;
@@ -934,12 +804,10 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where)
     return rc;
 }
 
-static int body_generator(scene_ctx *c, sy_node *item, const char *where)
-{
+static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"lattice", "random"};
     sy_doc *d = c->d;
-    if (sy_check_keys(d, item, where, keys, 2))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, 2)) return -1;
     if (sy_map_size(item) != 1)
         return sy_error(d, sy_map_size(item) ? sy_map_key(d, item, 1) : item,
                         "%s: give exactly one generator (lattice or random) per list item", where);
@@ -952,43 +820,31 @@ static int body_generator(scene_ctx *c, sy_node *item, const char *where)
 
 /* ---- dispatch ------------------------------------------------------------------------ */
 
-int scene_bodies(scene_ctx *c, const char *key, sy_node *sec)
-{
+int scene_bodies(scene_ctx *c, const char *key, sy_node *sec) {
     sy_doc *d = c->d;
-    if (sy_want_seq(d, sec, key))
-        return -1;
+    if (sy_want_seq(d, sec, key)) return -1;
     int n = sy_seq_size(sec);
     if (!strcmp(key, "meshes") && !c->build) {
         c->meshes = calloc((size_t)(n ? n : 1), sizeof *c->meshes);
-        if (!c->meshes)
-            return sy_error(d, sec, "out of memory");
+        if (!c->meshes) return sy_error(d, sec, "out of memory");
         c->n_meshes = n;
     }
     for (int i = 0; i < n; i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH];
         scene_index(where, key, i);
-        if (sy_want_map(d, item, where))
-            return -1;
+        if (sy_want_map(d, item, where)) return -1;
         int rc;
         if (!strcmp(key, "particles"))
             rc = sy_get(d, item, "file") ? body_sphere_file(c, item, where) : body_sphere(c, item, where);
-        else if (!strcmp(key, "capsules"))
-            rc = body_capsule(c, item, where);
-        else if (!strcmp(key, "ellipsoids"))
-            rc = body_ellipsoid(c, item, where);
-        else if (!strcmp(key, "cylinders"))
-            rc = body_cylinder(c, item, where);
-        else if (!strcmp(key, "walls"))
-            rc = body_wall(c, item, where);
-        else if (!strcmp(key, "facets"))
-            rc = body_facet(c, item, where);
-        else if (!strcmp(key, "meshes"))
-            rc = body_mesh(c, item, where, i);
-        else
-            rc = body_generator(c, item, where);
-        if (rc)
-            return -1;
+        else if (!strcmp(key, "capsules")) rc = body_capsule(c, item, where);
+        else if (!strcmp(key, "ellipsoids")) rc = body_ellipsoid(c, item, where);
+        else if (!strcmp(key, "cylinders")) rc = body_cylinder(c, item, where);
+        else if (!strcmp(key, "walls")) rc = body_wall(c, item, where);
+        else if (!strcmp(key, "facets")) rc = body_facet(c, item, where);
+        else if (!strcmp(key, "meshes")) rc = body_mesh(c, item, where, i);
+        else rc = body_generator(c, item, where);
+        if (rc) return -1;
     }
     return 0;
 }

@@ -7,7 +7,7 @@
  *     must not exceed the critical step (floe_critical_dt);
  *   - initial overlaps between spheres: deep ones are errors, small ones
  *     warnings. */
-#include "scene_internal.h"
+#include "io/scene_internal.h"
 #include "base/vec.h"
 #include "io/cell_grid.h"
 
@@ -23,15 +23,14 @@
  * never move: only the runaway limit (1) applies to them. */
 #define OVERLAP_ERROR 0.5
 #define OVERLAP_WARN 0.01
-#define OVERLAP_WARN_PAIRS 3           /* pairs named in warnings; the rest are counted */
-#define OVERLAP_MAX_TESTS 400000000.0  /* distance tests before the search gives up */
+#define OVERLAP_WARN_PAIRS 3          /* pairs named in warnings; the rest are counted */
+#define OVERLAP_MAX_TESTS 400000000.0 /* distance tests before the search gives up */
 
 /* ---- time step --------------------------------------------------------------- */
 
 /* 1 if map gives a stiffness directly (key kn, as Linear's law parameter or
  * the soft-bond model's material parameter). */
-static int gives_kn(scene_ctx *c, sy_node *map)
-{
+static int gives_kn(scene_ctx *c, sy_node *map) {
     sy_node *n = sy_get(c->d, map, "kn");
     double v;
     return n && n->type == YAML_SCALAR_NODE && !sy_parse_number((const char *)n->data.scalar.value, &v) && v > 0;
@@ -39,37 +38,33 @@ static int gives_kn(scene_ctx *c, sy_node *map)
 
 /* The critical step before the first step is the p-wave estimate from the
  * materials' young and density; a stiffness given directly is not in it. */
-static int stiffness_given(scene_ctx *c)
-{
+static int stiffness_given(scene_ctx *c) {
     sy_node *root = sy_root(c->d), *sec;
     if ((sec = sy_get(c->d, root, "models")))
         for (int i = 0; i < sy_map_size(sec); i++)
-            if (gives_kn(c, sy_map_value(c->d, sec, i)))
-                return 1;
+            if (gives_kn(c, sy_map_value(c->d, sec, i))) return 1;
     static const char *const lists[] = {"interactions", "materials"};
     for (int l = 0; l < 2; l++) {
         sec = sy_get(c->d, root, lists[l]);
         for (int i = 0; i < sy_seq_size(sec); i++)
-            if (gives_kn(c, sy_seq_item(c->d, sec, i)))
-                return 1;
+            if (gives_kn(c, sy_seq_item(c->d, sec, i))) return 1;
     }
     return 0;
 }
 
-static int check_dt(scene_ctx *c)
-{
+static int check_dt(scene_ctx *c) {
     sy_node *at = c->dt_node ? c->dt_node : c->world_node ? c->world_node : sy_root(c->d);
     double crit = floe_critical_dt(c->w), dt = floe_dt(c->w);
     if (!c->dt_node || sy_is_text(c->dt_node, "auto")) {
-        if (dt > 0 && isfinite(dt))
-            return 0;
-        return sy_error(c->d, at, "world.dt: auto cannot derive a time step: it needs at least one sphere, capsule or "
+        if (dt > 0 && isfinite(dt)) return 0;
+        return sy_error(c->d, at,
+                        "world.dt: auto cannot derive a time step: it needs at least one sphere, capsule or "
                         "ellipsoid, and this scene has none (only walls, facets, meshes or cylinders); give "
                         "world.dt in seconds");
     }
-    if (!(dt > crit) || stiffness_given(c))
-        return 0;
-    return sy_error(c->d, at, "world.dt = %g s is above the critical time step of this scene, %.3g s (from its "
+    if (!(dt > crit) || stiffness_given(c)) return 0;
+    return sy_error(c->d, at,
+                    "world.dt = %g s is above the critical time step of this scene, %.3g s (from its "
                     "smallest, lightest and stiffest bodies): the run would blow up within a few steps. Use dt: auto "
                     "(%g x the critical step, re-checked as contacts form) or a dt below %.3g s",
                     dt, crit, floe_default_world_def().dt_safety, crit);
@@ -79,8 +74,7 @@ static int check_dt(scene_ctx *c)
 
 /* "particle 7 (line 12)", "particle 7 (row 3 of the table named at line
  * 12)", "particle 7 (the 3rd of the generator at line 12)". */
-static sy_node *describe(const scene_ctx *c, int id, char *buf, size_t len)
-{
+static sy_node *describe(const scene_ctx *c, int id, char *buf, size_t len) {
     int lo = 0, hi = c->n_src - 1;
     if (hi < 0) {
         snprintf(buf, len, "particle %d", id);
@@ -88,10 +82,8 @@ static sy_node *describe(const scene_ctx *c, int id, char *buf, size_t len)
     }
     while (lo < hi) { /* the last range starting at or before id */
         int mid = (lo + hi + 1) / 2;
-        if (c->src[mid].first <= id)
-            lo = mid;
-        else
-            hi = mid - 1;
+        if (c->src[mid].first <= id) lo = mid;
+        else hi = mid - 1;
     }
     const scene_src *s = &c->src[lo];
     long long k = id - s->first + 1;
@@ -100,8 +92,7 @@ static sy_node *describe(const scene_ctx *c, int id, char *buf, size_t len)
         snprintf(buf, len, "particle %d (data row %lld of the table named at line %u)", id, k, line);
     else if (s->kind == SRC_GENERATOR)
         snprintf(buf, len, "particle %d (number %lld of the generator at line %u)", id, k, line);
-    else
-        snprintf(buf, len, "particle %d (line %u)", id, line);
+    else snprintf(buf, len, "particle %d (line %u)", id, line);
     return s->node;
 }
 
@@ -113,42 +104,36 @@ typedef struct pair {
 } pair;
 
 typedef struct overlaps {
-    pair deep;                       /* first pair (by ids) over the error limit; a < 0 if none */
-    pair warn[OVERLAP_WARN_PAIRS];   /* first pairs over the warning limit */
+    pair deep;                     /* first pair (by ids) over the error limit; a < 0 if none */
+    pair warn[OVERLAP_WARN_PAIRS]; /* first pairs over the warning limit */
     int n_warn;
-    long long n_small;               /* all pairs over the warning limit */
+    long long n_small; /* all pairs over the warning limit */
 } overlaps;
 
 static int before(int a, int b, const pair *p) { return a < p->a || (a == p->a && b < p->b); }
 
-static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double dist, int both_fixed)
-{
+static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double dist, int both_fixed) {
     pair p = {a, b, ov, rmin, dist};
     double limit = both_fixed ? 1.0 : OVERLAP_ERROR;
     if (ov > limit * rmin) {
-        if (o->deep.a < 0 || before(a, b, &o->deep))
-            o->deep = p;
+        if (o->deep.a < 0 || before(a, b, &o->deep)) o->deep = p;
         return;
     }
-    if (both_fixed || !(ov > OVERLAP_WARN * rmin))
-        return;
+    if (both_fixed || !(ov > OVERLAP_WARN * rmin)) return;
     o->n_small++;
     /* keep the first OVERLAP_WARN_PAIRS by ids, in order */
     int k = o->n_warn < OVERLAP_WARN_PAIRS ? o->n_warn++ : OVERLAP_WARN_PAIRS;
     while (k > 0 && before(a, b, &o->warn[k - 1])) {
-        if (k < OVERLAP_WARN_PAIRS)
-            o->warn[k] = o->warn[k - 1];
+        if (k < OVERLAP_WARN_PAIRS) o->warn[k] = o->warn[k - 1];
         k--;
     }
-    if (k < OVERLAP_WARN_PAIRS)
-        o->warn[k] = p;
+    if (k < OVERLAP_WARN_PAIRS) o->warn[k] = p;
 }
 
 /* Overlapping sphere pairs, found on a grid of cells at least one largest
  * diameter wide. Returns 1 if the search was complete, 0 if it gave up (too
  * many close spheres to test), -1 if out of memory. */
-static int find_overlaps(const floe_world *w, overlaps *o)
-{
+static int find_overlaps(const floe_world *w, overlaps *o) {
     int np = floe_particle_count(w), n = 0;
     const floe_vec3 *x = floe_positions(w);
     const double *r = floe_radii(w);
@@ -162,45 +147,38 @@ static int find_overlaps(const floe_world *w, overlaps *o)
             lo = (floe_vec3){fmin(lo.x, x[i].x), fmin(lo.y, x[i].y), fmin(lo.z, x[i].z)};
             hi = (floe_vec3){fmax(hi.x, x[i].x), fmax(hi.y, x[i].y), fmax(hi.z, x[i].z)};
         }
-    if (n < 2)
-        return 1;
+    if (n < 2) return 1;
     floe_cell_grid g;
-    if (floe_cell_grid_init(&g, lo, hi, 2 * rmax, np))
-        return -1;
+    if (floe_cell_grid_init(&g, lo, hi, 2 * rmax, np)) return -1;
     for (int i = np - 1; i >= 0; i--) /* cells in ascending id order */
-        if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
-            floe_cell_grid_insert(&g, i, x[i]);
+        if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE) floe_cell_grid_insert(&g, i, x[i]);
     double tests = 0;
     int complete = 1;
     for (int i = 0; i < np && complete; i++) {
-        if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE)
-            continue;
+        if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE) continue;
         floe_cell_iter it;
         floe_cell_grid_near(&g, x[i], &it);
         for (int64_t jj; (jj = floe_cell_next(&it)) >= 0;) {
             int j = (int)jj;
-            if (j <= i)
-                continue;
+            if (j <= i) continue;
             tests++;
             double dist = vlen(vsub(x[j], x[i])), ov = r[i] + r[j] - dist;
             if (ov > 0)
-                note_pair(o, i, j, ov, fmin(r[i], r[j]), dist, blocked[i] == FLOE_DOF_ALL && blocked[j] == FLOE_DOF_ALL);
+                note_pair(o, i, j, ov, fmin(r[i], r[j]), dist,
+                          blocked[i] == FLOE_DOF_ALL && blocked[j] == FLOE_DOF_ALL);
         }
-        if (tests > OVERLAP_MAX_TESTS)
-            complete = 0;
+        if (tests > OVERLAP_MAX_TESTS) complete = 0;
     }
     floe_cell_grid_free(&g);
     return complete;
 }
 
-static int check_overlaps(scene_ctx *c)
-{
+static int check_overlaps(scene_ctx *c) {
     overlaps o;
     memset(&o, 0, sizeof o);
     o.deep.a = -1;
     int rc = find_overlaps(c->w, &o);
-    if (rc < 0)
-        return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
+    if (rc < 0) return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
     char a[160], b[160];
     if (o.deep.a >= 0) {
         const pair *p = &o.deep;
@@ -208,18 +186,23 @@ static int check_overlaps(scene_ctx *c)
         sy_node *at = describe(c, p->b, b, sizeof b);
         const floe_vec3 *x = floe_positions(c->w);
         if (p->dist == 0)
-            return sy_error(c->d, at, "%s and %s are at the same position (%g, %g, %g): the first step would blow "
-                            "up; move one of them", a, b, x[p->a].x, x[p->a].y, x[p->a].z);
-        return sy_error(c->d, at, "%s and %s overlap by %g m, %.0f%% of the smaller radius %g m: the first step "
-                        "would blow up (initial overlaps over %.0f%% are refused); move them apart", a, b, p->overlap,
-                        100 * p->overlap / p->rmin, p->rmin, 100 * OVERLAP_ERROR);
+            return sy_error(c->d, at,
+                            "%s and %s are at the same position (%g, %g, %g): the first step would blow "
+                            "up; move one of them",
+                            a, b, x[p->a].x, x[p->a].y, x[p->a].z);
+        return sy_error(c->d, at,
+                        "%s and %s overlap by %g m, %.0f%% of the smaller radius %g m: the first step "
+                        "would blow up (initial overlaps over %.0f%% are refused); move them apart",
+                        a, b, p->overlap, 100 * p->overlap / p->rmin, p->rmin, 100 * OVERLAP_ERROR);
     }
     for (int k = 0; k < o.n_warn; k++) {
         const pair *p = &o.warn[k];
         describe(c, p->a, a, sizeof a);
         sy_node *at = describe(c, p->b, b, sizeof b);
-        if (scene_warn(c, at, "%s and %s overlap by %g m, %.1f%% of the smaller radius: they start with a contact "
-                       "force pushing them apart", a, b, p->overlap, 100 * p->overlap / p->rmin))
+        if (scene_warn(c, at,
+                       "%s and %s overlap by %g m, %.1f%% of the smaller radius: they start with a contact "
+                       "force pushing them apart",
+                       a, b, p->overlap, 100 * p->overlap / p->rmin))
             return -1;
     }
     if (o.n_small > o.n_warn &&
@@ -235,29 +218,34 @@ static int check_overlaps(scene_ctx *c)
 /* ---- materials -------------------------------------------------------------------- */
 
 /* Plausible ranges of material values a unit slip puts far outside. */
-static int check_material_value(scene_ctx *c, sy_node *n, const char *where, const char *key, double v)
-{
+static int check_material_value(scene_ctx *c, sy_node *n, const char *where, const char *key, double v) {
     if (!strcmp(key, "density") && v < 100)
-        return scene_warn(c, n, "%s = %g kg/m^3 is implausibly low (below 100 kg/m^3): was it given in g/cm^3? "
-                          "%g g/cm^3 is %g kg/m^3", where, v, v, v * 1000);
+        return scene_warn(c, n,
+                          "%s = %g kg/m^3 is implausibly low (below 100 kg/m^3): was it given in g/cm^3? "
+                          "%g g/cm^3 is %g kg/m^3",
+                          where, v, v, v * 1000);
     if (!strcmp(key, "density") && v > 25000)
-        return scene_warn(c, n, "%s = %g kg/m^3 is above the density of any solid (osmium: 22590 kg/m^3); is "
-                          "the unit right?", where, v);
+        return scene_warn(c, n,
+                          "%s = %g kg/m^3 is above the density of any solid (osmium: 22590 kg/m^3); is "
+                          "the unit right?",
+                          where, v);
     if (!strcmp(key, "young") && v < 1e4)
-        return scene_warn(c, n, "%s = %g Pa is implausibly soft (below 1e4 Pa): was it given in MPa or GPa? "
-                          "%g GPa is %g Pa", where, v, v, v * 1e9);
+        return scene_warn(c, n,
+                          "%s = %g Pa is implausibly soft (below 1e4 Pa): was it given in MPa or GPa? "
+                          "%g GPa is %g Pa",
+                          where, v, v, v * 1e9);
     if (!strcmp(key, "tan_phi") && v > 3) {
         char deg[96] = "";
-        if (v < 90)
-            snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * FLOE_PI / 180));
-        return scene_warn(c, n, "%s = %g is the tangent of a friction angle of %.1f degrees (above 3, 71.6 degrees): "
-                          "was an angle in degrees typed?%s", where, v, atan(v) * 180 / FLOE_PI, deg);
+        if (v < 90) snprintf(deg, sizeof deg, " tan(%g degrees) = %.3g", v, tan(v * FLOE_PI / 180));
+        return scene_warn(c, n,
+                          "%s = %g is the tangent of a friction angle of %.1f degrees (above 3, 71.6 degrees): "
+                          "was an angle in degrees typed?%s",
+                          where, v, atan(v) * 180 / FLOE_PI, deg);
     }
     return 0;
 }
 
-static int check_materials(scene_ctx *c)
-{
+static int check_materials(scene_ctx *c) {
     sy_node *sec = sy_get(c->d, sy_root(c->d), "materials");
     for (int i = 0; i < sy_seq_size(sec); i++) {
         sy_node *item = sy_seq_item(c->d, sec, i);
@@ -273,12 +261,9 @@ static int check_materials(scene_ctx *c)
     return 0;
 }
 
-int scene_diagnose(scene_ctx *c, const floe_scene *s)
-{
-    if (check_materials(c))
-        return -1;
+int scene_diagnose(scene_ctx *c, const floe_scene *s) {
+    if (check_materials(c)) return -1;
     /* a scene that runs no step never meets its time step or its overlaps */
-    if (!(s->steps > 0 || s->duration > 0))
-        return 0;
+    if (!(s->steps > 0 || s->duration > 0)) return 0;
     return check_dt(c) || check_overlaps(c) ? -1 : 0;
 }

@@ -8,8 +8,8 @@
 
 #include <floe/floe_io.h>
 #include "base/mem.h"
-#include "scene_yaml.h"
-#include "stl.h"
+#include "io/scene_yaml.h"
+#include "io/stl.h"
 
 /* Refuse scenes that would need absurd memory before allocating anything.
  * The estimate covers particle state plus a few contacts per particle. */
@@ -40,22 +40,22 @@ typedef struct scene_ctx {
     /* Bodies are read twice: pass 0 validates and counts (and reads STL
      * files), pass 1 adds them to the world. */
     int build;
-    double max_bytes;          /* memory budget of the size guard */
-    double count;              /* particles counted in pass 0 */
-    int64_t added;             /* particles added in pass 1 */
-    char dir[1024];            /* directory of the scene file ("" = current) */
-    floe_stl *meshes;          /* STL contents per meshes[i], read in pass 0 */
+    double max_bytes; /* memory budget of the size guard */
+    double count;     /* particles counted in pass 0 */
+    int64_t added;    /* particles added in pass 1 */
+    char dir[1024];   /* directory of the scene file ("" = current) */
+    floe_stl *meshes; /* STL contents per meshes[i], read in pass 0 */
     int n_meshes;
-    long long *file_rows;      /* rows of each particle file (particles[i].file), in reading order */
+    long long *file_rows; /* rows of each particle file (particles[i].file), in reading order */
     int n_file_rows, cap_file_rows, next_file_rows;
     scene_motion motions[FLOE_MAX_GROUPS];
     int n_motions;
-    sy_node *run_time;         /* run.time node, for the dt conversion error */
+    sy_node *run_time;             /* run.time node, for the dt conversion error */
     sy_node *world_node, *dt_node; /* world section and world.dt (NULL if absent), for dt errors */
-    scene_src *src;            /* particle sources, in id order (pass 1) */
+    scene_src *src;                /* particle sources, in id order (pass 1) */
     int n_src, cap_src;
-    scene_src_kind src_kind;   /* kind of the particles being added */
-    floe_buf warnings;         /* "file:line:col: warning: ...\n" lines (scene_warn) */
+    scene_src_kind src_kind; /* kind of the particles being added */
+    floe_buf warnings;       /* "file:line:col: warning: ...\n" lines (scene_warn) */
     /* output cadences given explicitly (others get defaults at the end) */
     int set_vtk, set_energy, set_history, set_progress;
 } scene_ctx;
@@ -64,13 +64,13 @@ typedef struct scene_ctx {
  * ellipsoids, cylinders, walls, facets, meshes or generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 /* scene_output.c */
-void scene_output_init(floe_output_config *out);  /* defaults that do not depend on the run length */
+void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
 void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_steps);
 
 /* Shared helpers (scene_common.c). */
-const char *scene_path(char *buf, const char *base, const char *key);          /* "base.key" */
-const char *scene_index(char *buf, const char *base, int i);                   /* "base[i]" */
+const char *scene_path(char *buf, const char *base, const char *key); /* "base.key" */
+const char *scene_index(char *buf, const char *base, int i);          /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
 /* The material a name node names, or an error at the node with a hint. */
 int scene_material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat);
@@ -80,7 +80,7 @@ int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
 /* Message tail listing `names`, or a suggestion for `word`. */
 void scene_name_hint(char *buf, size_t len, const char *word, const char *const *names, int n, const char *what);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
-int scene_world_error(scene_ctx *c, sy_node *at, const char *where);          /* floe_last_error */
+int scene_world_error(scene_ctx *c, sy_node *at, const char *where); /* floe_last_error */
 /* Appends a warning "file:line:col: warning: message" at node n. Returns 0
  * (-1 only when out of memory, recorded as the scene's error). */
 int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)

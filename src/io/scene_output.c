@@ -1,5 +1,5 @@
 /* The `output` section of a scene: cadences, history columns, defaults. */
-#include "scene_internal.h"
+#include "io/scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,8 +8,7 @@
 
 #define NKEYS(a) ((int)(sizeof(a) / sizeof *(a)))
 
-void scene_output_init(floe_output_config *out)
-{
+void scene_output_init(floe_output_config *out) {
     memset(out, 0, sizeof *out);
     out->vtk_contacts = 1;
     out->vtk_boundaries = 1;
@@ -20,8 +19,7 @@ void scene_output_init(floe_output_config *out)
 }
 
 /* `events: all | none | [created, deleted, broken, activated, slip_change]` */
-static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
-{
+static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
     static const char *const names[FLOE_EVENT_COUNT] = {"created", "deleted", "broken", "activated", "slip_change"};
     sy_doc *d = c->d;
     if (sy_is_text(n, "all")) {
@@ -33,8 +31,9 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
         return 0;
     }
     if (!sy_is_seq(n))
-        return sy_error(d, n, "output.events: expected all, none or a list of event types "
-                              "(created, deleted, broken, activated, slip_change)");
+        return sy_error(d, n,
+                        "output.events: expected all, none or a list of event types "
+                        "(created, deleted, broken, activated, slip_change)");
     out->events_skip = ~0u;
     for (int i = 0; i < sy_seq_size(n); i++) {
         sy_node *it = sy_seq_item(d, n, i);
@@ -42,40 +41,35 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out)
         for (int k = 0; k < FLOE_EVENT_COUNT; k++)
             if (sy_is_text(it, names[k])) t = k;
         if (t < 0)
-            return sy_error(d, it, "output.events[%d]: unknown event type; expected created, deleted, broken, activated or slip_change", i);
+            return sy_error(
+                d, it,
+                "output.events[%d]: unknown event type; expected created, deleted, broken, activated or slip_change",
+                i);
         out->events_skip &= ~(1u << t);
     }
     return 0;
 }
 
-static int64_t fraction(int64_t total, int64_t parts)
-{
+static int64_t fraction(int64_t total, int64_t parts) {
     int64_t n = total / parts;
     return n > 0 ? n : 1;
 }
 
 /* Cadences not given in the file are resolved here, once the run length is
  * known, so consumers only see "every N steps", "every T seconds" or 0 = off. */
-void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total)
-{
-    if (!c->set_vtk)
-        out->vtk = (floe_every){fraction(total, 100), 0};
-    if (!c->set_energy)
-        out->energy = (floe_every){fraction(total, 1000), 0};
-    if (!c->set_history)
-        out->history = (floe_every){out->n_history_cols ? fraction(total, 1000) : 0, 0};
-    if (!c->set_progress)
-        out->progress = (floe_every){fraction(total, 100), 0};
+void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total) {
+    if (!c->set_vtk) out->vtk = (floe_every){fraction(total, 100), 0};
+    if (!c->set_energy) out->energy = (floe_every){fraction(total, 1000), 0};
+    if (!c->set_history) out->history = (floe_every){out->n_history_cols ? fraction(total, 1000) : 0, 0};
+    if (!c->set_progress) out->progress = (floe_every){fraction(total, 100), 0};
 }
 
 /* `every: N` or `interval: T` in map (at most one). Sets *set if either. */
-static int cadence_keys(scene_ctx *c, sy_node *map, const char *where, floe_every *e, int *set)
-{
+static int cadence_keys(scene_ctx *c, sy_node *map, const char *where, floe_every *e, int *set) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *ev = sy_get(d, map, "every"), *iv = sy_get(d, map, "interval");
-    if (ev && iv)
-        return sy_error(d, iv, "%s: give either 'every' (steps) or 'interval' (seconds), not both", where);
+    if (ev && iv) return sy_error(d, iv, "%s: give either 'every' (steps) or 'interval' (seconds), not both", where);
     if (ev) {
         *e = (floe_every){0, 0};
         *set = 1;
@@ -92,8 +86,7 @@ static int cadence_keys(scene_ctx *c, sy_node *map, const char *where, floe_ever
 /* A cadence section: true (defaults), false (off) or a mapping. Returns 1 if
  * it was a mapping (the caller reads its other keys), 0 if boolean, -1 on error. */
 static int cadence(scene_ctx *c, sy_node *n, const char *where, floe_every *e, int *set, const char *const *keys,
-                   int nkeys)
-{
+                   int nkeys) {
     int b;
     if (sy_is_bool(n, &b)) {
         if (!b) {
@@ -102,19 +95,16 @@ static int cadence(scene_ctx *c, sy_node *n, const char *where, floe_every *e, i
         }
         return 0;
     }
-    if (sy_check_keys(c->d, n, where, keys, nkeys) || cadence_keys(c, n, where, e, set))
-        return -1;
+    if (sy_check_keys(c->d, n, where, keys, nkeys) || cadence_keys(c, n, where, e, set)) return -1;
     return 1;
 }
 
 /* ---- history columns --------------------------------------------------------- */
 
 static int pick(scene_ctx *c, sy_node *n, const char *where, const char *what, const char *const *names, int nn,
-                int *out)
-{
+                int *out) {
     const char *s;
-    if (sy_str(c->d, n, where, &s))
-        return -1;
+    if (sy_str(c->d, n, where, &s)) return -1;
     for (int i = 0; i < nn; i++)
         if (!strcmp(s, names[i])) {
             *out = i;
@@ -126,74 +116,63 @@ static int pick(scene_ctx *c, sy_node *n, const char *where, const char *what, c
     list[0] = 0;
     for (int i = 0; i < nn && k + 1 < sizeof list; i++) {
         int m = snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names[i]);
-        if (m < 0)
-            break;
+        if (m < 0) break;
         k += (size_t)m;
     }
-    if (sug)
-        return sy_error(c->d, n, "%s: unknown %s '%s'; did you mean '%s'?", where, what, s, sug);
-    if (nn == 0)
-        return sy_error(c->d, n, "%s: unknown %s '%s' (none are defined)", where, what, s);
+    if (sug) return sy_error(c->d, n, "%s: unknown %s '%s'; did you mean '%s'?", where, what, s, sug);
+    if (nn == 0) return sy_error(c->d, n, "%s: unknown %s '%s' (none are defined)", where, what, s);
     return sy_error(c->d, n, "%s: unknown %s '%s'; allowed: %s", where, what, s, list);
 }
 
 /* The quantities the history writer (csv.c) understands. */
 static const char *const body_quantities[] = {
-    "pos.x",   "pos.y",   "pos.z",    "vel.x",    "vel.y",    "vel.z",  "angvel.x", "angvel.y", "angvel.z", "force.x",
-    "force.y", "force.z", "torque.x", "torque.y", "torque.z", "ori.w",  "ori.x",    "ori.y",    "ori.z"};
+    "pos.x",   "pos.y",   "pos.z",    "vel.x",    "vel.y",    "vel.z", "angvel.x", "angvel.y", "angvel.z", "force.x",
+    "force.y", "force.z", "torque.x", "torque.y", "torque.z", "ori.w", "ori.x",    "ori.y",    "ori.z"};
 static const char *const group_quantities[] = {"force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 static const char *const counters[] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
 
-static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id)
-{
+static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;
-    if (np == 0)
-        return sy_error(c->d, n, "%s: the scene has no particles", where);
-    if (sy_int(c->d, n, where, &v, 0, np - 1))
-        return -1;
+    if (np == 0) return sy_error(c->d, n, "%s: the scene has no particles", where);
+    if (sy_int(c->d, n, where, &v, 0, np - 1)) return -1;
     *id = (int)v;
     return 0;
 }
 
 static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_history_column *col,
-                          const floe_history_column *prev, int nprev)
-{
+                          const floe_history_column *prev, int nprev) {
     static const char *const keys[] = {"name", "particle", "contact", "group", "energy", "counter", "quantity"};
     static const char *const kinds[] = {"particle", "contact", "group", "energy", "counter"};
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)))
-        return -1;
+    if (sy_check_keys(d, item, where, keys, NKEYS(keys))) return -1;
     memset(col, 0, sizeof *col);
     col->a = col->b = col->group = col->energy = -1;
 
     const char *name;
-    if (!(n = sy_get(d, item, "name")))
-        return sy_missing(d, item, where, "name");
-    if (sy_str(d, n, scene_path(p, where, "name"), &name))
-        return -1;
+    if (!(n = sy_get(d, item, "name"))) return sy_missing(d, item, where, "name");
+    if (sy_str(d, n, scene_path(p, where, "name"), &name)) return -1;
     if (strlen(name) >= sizeof col->name)
         return sy_error(d, n, "%s: longer than %zu characters", p, sizeof col->name - 1);
     if (strpbrk(name, ",\"\r\n"))
         return sy_error(d, n, "%s: a CSV column name cannot contain commas, quotes or line breaks", p);
     for (int i = 0; i < nprev; i++)
-        if (!strcmp(prev[i].name, name))
-            return sy_error(d, n, "%s: column '%s' is defined twice", p, name);
+        if (!strcmp(prev[i].name, name)) return sy_error(d, n, "%s: column '%s' is defined twice", p, name);
     snprintf(col->name, sizeof col->name, "%s", name);
 
     int kind = -1;
     for (int k = 0; k < NKEYS(kinds); k++) {
-        if (!sy_get(d, item, kinds[k]))
-            continue;
+        if (!sy_get(d, item, kinds[k])) continue;
         if (kind >= 0)
-            return sy_error(d, item, "%s: give only one of particle, contact, group, energy, counter (found '%s' "
-                            "and '%s')", where, kinds[kind], kinds[k]);
+            return sy_error(d, item,
+                            "%s: give only one of particle, contact, group, energy, counter (found '%s' "
+                            "and '%s')",
+                            where, kinds[kind], kinds[k]);
         kind = k;
     }
-    if (kind < 0)
-        return sy_error(d, item, "%s: give one of particle, contact, group, energy, counter", where);
+    if (kind < 0) return sy_error(d, item, "%s: give one of particle, contact, group, energy, counter", where);
     sy_node *src = sy_get(d, item, kinds[kind]);
     sy_node *qn = sy_get(d, item, "quantity");
     scene_path(p, where, kinds[kind]);
@@ -201,74 +180,65 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
     char qp[SCENE_PATH];
     scene_path(qp, where, "quantity");
     if (kind >= 3) {
-        if (qn)
-            return sy_error(d, qn, "%s: not used with '%s'", qp, kinds[kind]);
+        if (qn) return sy_error(d, qn, "%s: not used with '%s'", qp, kinds[kind]);
     } else if (!qn) {
         return sy_missing(d, item, where, "quantity");
     }
     switch (kind) {
-    case 0:
-        col->kind = FLOE_HIST_PARTICLE;
-        if (particle_id(c, src, p, &col->a) ||
-            pick(c, qn, qp, "quantity", body_quantities, NKEYS(body_quantities), &q))
-            return -1;
-        snprintf(col->quantity, sizeof col->quantity, "%s", body_quantities[q]);
-        break;
-    case 1: {
-        col->kind = FLOE_HIST_CONTACT;
-        if (!sy_is_seq(src) || sy_seq_size(src) != 2)
-            return sy_error(d, src, "%s: expected two particle ids [a, b]", p);
-        char e[SCENE_PATH];
-        if (particle_id(c, sy_seq_item(d, src, 0), scene_index(e, p, 0), &col->a) ||
-            particle_id(c, sy_seq_item(d, src, 1), scene_index(e, p, 1), &col->b))
-            return -1;
-        if (col->a == col->b)
-            return sy_error(d, src, "%s: a contact needs two different particles", p);
-        if (pick(c, qn, qp, "quantity", contact_quantities, NKEYS(contact_quantities), &q))
-            return -1;
-        snprintf(col->quantity, sizeof col->quantity, "%s", contact_quantities[q]);
-        break;
-    }
-    case 2: {
-        col->kind = FLOE_HIST_GROUP;
-        int ng = floe_group_count(c->w);
-        const char *names[FLOE_MAX_GROUPS];
-        for (int g = 0; g < ng && g < FLOE_MAX_GROUPS; g++)
-            names[g] = floe_group_name(c->w, g);
-        if (pick(c, src, p, "group", names, ng, &col->group) ||
-            pick(c, qn, qp, "quantity", group_quantities, 6, &q))
-            return -1;
-        snprintf(col->quantity, sizeof col->quantity, "%s", group_quantities[q]);
-        break;
-    }
-    case 3: {
-        col->kind = FLOE_HIST_ENERGY;
-        const char *names[FLOE_E_COUNT];
-        for (int t = 0; t < FLOE_E_COUNT; t++)
-            names[t] = floe_energy_name((floe_energy_term)t);
-        if (pick(c, src, p, "energy term", names, FLOE_E_COUNT, &col->energy))
-            return -1;
-        snprintf(col->quantity, sizeof col->quantity, "%s", names[col->energy]);
-        break;
-    }
-    default:
-        col->kind = FLOE_HIST_COUNTER;
-        if (pick(c, src, p, "counter", counters, NKEYS(counters), &q))
-            return -1;
-        snprintf(col->quantity, sizeof col->quantity, "%s", counters[q]);
-        break;
+        case 0:
+            col->kind = FLOE_HIST_PARTICLE;
+            if (particle_id(c, src, p, &col->a) ||
+                pick(c, qn, qp, "quantity", body_quantities, NKEYS(body_quantities), &q))
+                return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", body_quantities[q]);
+            break;
+        case 1: {
+            col->kind = FLOE_HIST_CONTACT;
+            if (!sy_is_seq(src) || sy_seq_size(src) != 2)
+                return sy_error(d, src, "%s: expected two particle ids [a, b]", p);
+            char e[SCENE_PATH];
+            if (particle_id(c, sy_seq_item(d, src, 0), scene_index(e, p, 0), &col->a) ||
+                particle_id(c, sy_seq_item(d, src, 1), scene_index(e, p, 1), &col->b))
+                return -1;
+            if (col->a == col->b) return sy_error(d, src, "%s: a contact needs two different particles", p);
+            if (pick(c, qn, qp, "quantity", contact_quantities, NKEYS(contact_quantities), &q)) return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", contact_quantities[q]);
+            break;
+        }
+        case 2: {
+            col->kind = FLOE_HIST_GROUP;
+            int ng = floe_group_count(c->w);
+            const char *names[FLOE_MAX_GROUPS];
+            for (int g = 0; g < ng && g < FLOE_MAX_GROUPS; g++) names[g] = floe_group_name(c->w, g);
+            if (pick(c, src, p, "group", names, ng, &col->group) ||
+                pick(c, qn, qp, "quantity", group_quantities, 6, &q))
+                return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", group_quantities[q]);
+            break;
+        }
+        case 3: {
+            col->kind = FLOE_HIST_ENERGY;
+            const char *names[FLOE_E_COUNT];
+            for (int t = 0; t < FLOE_E_COUNT; t++) names[t] = floe_energy_name((floe_energy_term)t);
+            if (pick(c, src, p, "energy term", names, FLOE_E_COUNT, &col->energy)) return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", names[col->energy]);
+            break;
+        }
+        default:
+            col->kind = FLOE_HIST_COUNTER;
+            if (pick(c, src, p, "counter", counters, NKEYS(counters), &q)) return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", counters[q]);
+            break;
     }
     return 0;
 }
 
-static int history(scene_ctx *c, sy_node *n, floe_output_config *out)
-{
+static int history(scene_ctx *c, sy_node *n, floe_output_config *out) {
     static const char *const keys[] = {"every", "interval", "columns"};
     sy_doc *d = c->d;
     int b;
     if (sy_is_bool(n, &b)) {
-        if (b)
-            return sy_error(d, n, "output.history: give the columns to record (history: {columns: [...]})");
+        if (b) return sy_error(d, n, "output.history: give the columns to record (history: {columns: [...]})");
         c->set_history = 1;
         return 0;
     }
@@ -276,46 +246,36 @@ static int history(scene_ctx *c, sy_node *n, floe_output_config *out)
         cadence_keys(c, n, "output.history", &out->history, &c->set_history))
         return -1;
     sy_node *cols = sy_get(d, n, "columns");
-    if (!cols)
-        return sy_missing(d, n, "output.history", "columns");
-    if (sy_want_seq(d, cols, "output.history.columns"))
-        return -1;
+    if (!cols) return sy_missing(d, n, "output.history", "columns");
+    if (sy_want_seq(d, cols, "output.history.columns")) return -1;
     int nc = sy_seq_size(cols);
-    if (nc == 0)
-        return sy_error(d, cols, "output.history.columns: the list is empty");
+    if (nc == 0) return sy_error(d, cols, "output.history.columns: the list is empty");
     out->history_cols = calloc((size_t)nc, sizeof *out->history_cols);
-    if (!out->history_cols)
-        return sy_error(d, cols, "out of memory");
+    if (!out->history_cols) return sy_error(d, cols, "out of memory");
     for (int i = 0; i < nc; i++) {
         char where[SCENE_PATH];
         scene_index(where, "output.history.columns", i);
-        if (history_column(c, sy_seq_item(d, cols, i), where, &out->history_cols[i], out->history_cols, i))
-            return -1;
+        if (history_column(c, sy_seq_item(d, cols, i), where, &out->history_cols[i], out->history_cols, i)) return -1;
         out->n_history_cols = i + 1;
     }
     return 0;
 }
 
-int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
-{
+int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out) {
     static const char *const keys[] = {"vtk", "energy", "history", "final_state", "progress", "events"};
     static const char *const vtk_keys[] = {"every", "interval", "contacts", "boundaries", "shapes"};
     static const char *const every_keys[] = {"every", "interval"};
     sy_doc *d = c->d;
     sy_node *n;
-    if (sy_check_keys(d, sec, "output", keys, NKEYS(keys)))
-        return -1;
+    if (sy_check_keys(d, sec, "output", keys, NKEYS(keys))) return -1;
     if ((n = sy_get(d, sec, "vtk"))) {
         int r = cadence(c, n, "output.vtk", &out->vtk, &c->set_vtk, vtk_keys, NKEYS(vtk_keys));
-        if (r < 0)
-            return -1;
+        if (r < 0) return -1;
         sy_node *k;
-        if (r && (k = sy_get(d, n, "contacts")) && sy_bool(d, k, "output.vtk.contacts", &out->vtk_contacts))
-            return -1;
+        if (r && (k = sy_get(d, n, "contacts")) && sy_bool(d, k, "output.vtk.contacts", &out->vtk_contacts)) return -1;
         if (r && (k = sy_get(d, n, "boundaries")) && sy_bool(d, k, "output.vtk.boundaries", &out->vtk_boundaries))
             return -1;
-        if (r && (k = sy_get(d, n, "shapes")) && sy_bool(d, k, "output.vtk.shapes", &out->vtk_shapes))
-            return -1;
+        if (r && (k = sy_get(d, n, "shapes")) && sy_bool(d, k, "output.vtk.shapes", &out->vtk_shapes)) return -1;
     }
     if ((n = sy_get(d, sec, "energy")) &&
         cadence(c, n, "output.energy", &out->energy, &c->set_energy, every_keys, 2) < 0)
@@ -323,11 +283,8 @@ int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out)
     if ((n = sy_get(d, sec, "progress")) &&
         cadence(c, n, "output.progress", &out->progress, &c->set_progress, every_keys, 2) < 0)
         return -1;
-    if ((n = sy_get(d, sec, "history")) && history(c, n, out))
-        return -1;
-    if ((n = sy_get(d, sec, "final_state")) && sy_bool(d, n, "output.final_state", &out->final_state))
-        return -1;
-    if ((n = sy_get(d, sec, "events")) && events(c, n, out))
-        return -1;
+    if ((n = sy_get(d, sec, "history")) && history(c, n, out)) return -1;
+    if ((n = sy_get(d, sec, "final_state")) && sy_bool(d, n, "output.final_state", &out->final_state)) return -1;
+    if ((n = sy_get(d, sec, "events")) && events(c, n, out)) return -1;
     return 0;
 }

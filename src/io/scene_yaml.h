@@ -21,16 +21,18 @@
  * of its 10 nodes), this one under 500 bytes (32-byte nodes, children in one
  * shared array, texts in large blocks). Member names follow yaml_node_t. */
 typedef struct sy_yaml_node {
-    yaml_node_type_t type;                        /* YAML_SCALAR_NODE, _SEQUENCE_NODE or _MAPPING_NODE */
-    struct { uint32_t line, column; } start_mark; /* 0-based, as libyaml's marks */
+    yaml_node_type_t type; /* YAML_SCALAR_NODE, _SEQUENCE_NODE or _MAPPING_NODE */
+    struct {
+        uint32_t line, column;
+    } start_mark; /* 0-based, as libyaml's marks */
     union {
         struct {
-            yaml_char_t *value;                   /* NUL-terminated (may hold other NULs: see length) */
+            yaml_char_t *value; /* NUL-terminated (may hold other NULs: see length) */
             uint32_t length;
             yaml_scalar_style_t style;
         } scalar;
         struct {
-            uint32_t first, count;                /* sy_doc.kids[first ..]: items, or key, value pairs */
+            uint32_t first, count; /* sy_doc.kids[first ..]: items, or key, value pairs */
         } children;
     } data;
 } sy_yaml_node;
@@ -38,13 +40,13 @@ typedef struct sy_yaml_node {
 typedef struct sy_chunk sy_chunk;
 
 typedef struct sy_doc {
-    const char *path;      /* file name used in messages */
-    sy_yaml_node *nodes;   /* nodes[0] is the root */
+    const char *path;    /* file name used in messages */
+    sy_yaml_node *nodes; /* nodes[0] is the root */
     size_t n_nodes, cap_nodes;
-    uint32_t *kids;        /* node indices of every sequence's and mapping's children */
+    uint32_t *kids; /* node indices of every sequence's and mapping's children */
     size_t n_kids, cap_kids;
-    sy_chunk *text;        /* scalar texts */
-    int loaded;            /* the tree must be freed */
+    sy_chunk *text; /* scalar texts */
+    int loaded;     /* the tree must be freed */
     char *err;
     size_t errlen;
     int failed;
@@ -72,8 +74,8 @@ int sy_error_msg(sy_doc *d, const char *msg);
 
 int sy_is_map(sy_node *n);
 int sy_is_seq(sy_node *n);
-int sy_is_null(sy_node *n);  /* empty, "~" or "null" plain scalar */
-const char *sy_type_name(sy_node *n);  /* "a mapping", "a list", "'text'" ... for messages */
+int sy_is_null(sy_node *n);           /* empty, "~" or "null" plain scalar */
+const char *sy_type_name(sy_node *n); /* "a mapping", "a list", "'text'" ... for messages */
 
 int sy_map_size(sy_node *n);
 sy_node *sy_map_key(sy_doc *d, sy_node *map, int i);
@@ -87,8 +89,7 @@ sy_node *sy_get(sy_doc *d, sy_node *map, const char *key);
 /* Requires a mapping whose keys are scalars, unique and in `allowed`
  * (n_allowed entries). `where` names the mapping ("particles[2]"; "" for the
  * top level). Unknown keys get an edit-distance suggestion. */
-int sy_check_keys(sy_doc *d, sy_node *map, const char *where,
-                  const char *const *allowed, int n_allowed);
+int sy_check_keys(sy_doc *d, sy_node *map, const char *where, const char *const *allowed, int n_allowed);
 /* Requires a mapping / a list at `where`. */
 int sy_want_map(sy_doc *d, sy_node *n, const char *where);
 int sy_want_seq(sy_doc *d, sy_node *n, const char *where);
@@ -115,8 +116,7 @@ int sy_number(sy_doc *d, sy_node *n, const char *where, double *out);
 /* Range check of a value read from scalar n (the message quotes n's text). */
 int sy_range(sy_doc *d, sy_node *n, const char *where, double v, double lo, double hi, int lo_open, int hi_open);
 /* Number in a range; open bounds excluded; message "where = v is out of range [lo, hi)". */
-int sy_number_in(sy_doc *d, sy_node *n, const char *where, double *out,
-                 double lo, double hi, int lo_open, int hi_open);
+int sy_number_in(sy_doc *d, sy_node *n, const char *where, double *out, double lo, double hi, int lo_open, int hi_open);
 /* Integral value in [lo, hi]; accepts 1e6-style forms when integral. */
 int sy_int(sy_doc *d, sy_node *n, const char *where, int64_t *out, int64_t lo, int64_t hi);
 int sy_bool(sy_doc *d, sy_node *n, const char *where, int *out);

@@ -5,7 +5,7 @@
  * holding all blocks is allocated and filled in place, and the XML header and
  * the buffer go out with two fwrite calls. No per-value formatting, so a
  * 100k-particle frame is a memory copy plus one large write. */
-#include "vtk.h"
+#include "io/vtk.h"
 #include "base/mem.h"
 #include "base/vec.h"
 #include "io/body_arrays.h"
@@ -45,15 +45,15 @@ struct floe_vtk {
     int narr, carr;
     unsigned char *data; /* all appended blocks, headers included */
     size_t dlen, dcap;
-    floe_buf xml;        /* the XML header */
-    int oom;             /* an allocation failed while building this frame */
-    int *idx;            /* particle or contact scratch indices */
+    floe_buf xml; /* the XML header */
+    int oom;      /* an allocation failed while building this frame */
+    int *idx;     /* particle or contact scratch indices */
     size_t idx_cap;
-    double *state;       /* one contact's model state */
+    double *state; /* one contact's model state */
     int state_cap;
     unsigned char *seen; /* per registered model: appeared in some contacts frame */
     int nmodels;
-    int *colmap;         /* per model, per state name: state column, or -1 */
+    int *colmap; /* per model, per state name: state column, or -1 */
     char (*colname)[96];
     const char *normals; /* name of the point array that holds normals, or NULL */
 };
@@ -66,8 +66,7 @@ struct floe_pvd {
 /* ---- small helpers ----------------------------------------------------- */
 
 /* A stream on a new output file that is not a symbolic link (io_err.h). */
-static FILE *open_out(const char *path, int flags, char *err, size_t errlen)
-{
+static FILE *open_out(const char *path, int flags, char *err, size_t errlen) {
     int fd = floe_io_open_out(path, flags, err, errlen);
     if (fd < 0) return NULL;
     FILE *f = fdopen(fd, "wb");
@@ -78,14 +77,12 @@ static FILE *open_out(const char *path, int flags, char *err, size_t errlen)
     return f;
 }
 
-static const char *byte_order(void)
-{
+static const char *byte_order(void) {
     const uint16_t one = 1;
     unsigned char first;
     memcpy(&first, &one, 1);
     return first ? "LittleEndian" : "BigEndian";
 }
-
 
 /* Typed stores into the byte buffer: blocks are not aligned, so go through memcpy. */
 static inline void put_f64(unsigned char *p, size_t i, double x) { memcpy(p + 8 * i, &x, 8); }
@@ -102,8 +99,7 @@ static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == 
 /* Half extents along the body axes (the box in the body's own frame): a
  * sphere's radius thrice, an ellipsoid's semi-axes, a capsule's
  * (r + shaft/2, r, r). */
-static floe_vec3 body_half_extents(const floe_world *w, int i)
-{
+static floe_vec3 body_half_extents(const floe_world *w, int i) {
     double r = floe_radii(w)[i];
     floe_vec3 h = {r, r, r};
     floe_shape_type s = floe_particle_shape(w, i);
@@ -116,8 +112,7 @@ static floe_vec3 body_half_extents(const floe_world *w, int i)
 
 floe_vtk *floe_vtk_create(void) { return calloc(1, sizeof(floe_vtk)); }
 
-void floe_vtk_destroy(floe_vtk *v)
-{
+void floe_vtk_destroy(floe_vtk *v) {
     if (!v) return;
     free(v->arr);
     free(v->data);
@@ -135,8 +130,7 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
 /* Starts a frame with the arrays every frame has: TimeValue (the name
  * ParaView's XML readers take as the frame's time) and Step, arrays 0 and
  * 1, which vtk_commit fills. */
-static void vtk_begin(floe_vtk *v)
-{
+static void vtk_begin(floe_vtk *v) {
     v->narr = 0;
     v->dlen = 0;
     floe__buf_reset(&v->xml);
@@ -147,21 +141,19 @@ static void vtk_begin(floe_vtk *v)
 }
 
 /* Keeps names to what XML attributes and ParaView's calculator accept. */
-static void clean_name(char *dst, size_t cap, const char *src)
-{
+static void clean_name(char *dst, size_t cap, const char *src) {
     size_t i = 0;
     for (; src[i] && i + 1 < cap; i++) {
         char c = src[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '_' || c == '.' || c == '-';
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                 c == '-';
         dst[i] = ok ? c : '_';
     }
     dst[i] = '\0';
 }
 
 /* Declares an array; returns its index (or -1 after an allocation failure). */
-static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples)
-{
+static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int ncomp, size_t ntuples) {
     if (!floe__grow((void **)&v->arr, &v->carr, v->narr + 1, sizeof(vtk_array))) {
         v->oom = 1;
         return -1;
@@ -182,8 +174,7 @@ static inline void put_i64(unsigned char *p, size_t i, int64_t x);
 
 /* Allocates the appended data, writes every block's byte count and the
  * frame's time and step. */
-static int vtk_commit(floe_vtk *v, const floe_world *w)
-{
+static int vtk_commit(floe_vtk *v, const floe_world *w) {
     if (v->oom) return -1;
     if (!floe__grow_size((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
     for (int i = 0; i < v->narr; i++) {
@@ -200,16 +191,14 @@ static int vtk_commit(floe_vtk *v, const floe_world *w)
 static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].offset + 8; }
 
 static void xml_add(floe_vtk *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void xml_add(floe_vtk *v, const char *fmt, ...)
-{
+static void xml_add(floe_vtk *v, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     floe__buf_vprintf(&v->xml, fmt, ap);
     va_end(ap);
 }
 
-static void xml_section(floe_vtk *v, int section, const char *tag, const char *indent, int always)
-{
+static void xml_section(floe_vtk *v, int section, const char *tag, const char *indent, int always) {
     int any = 0;
     for (int i = 0; i < v->narr; i++) any |= v->arr[i].section == section;
     if (!any && !always) return;
@@ -219,8 +208,8 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
     for (int i = 0; i < v->narr; i++) {
         const vtk_array *a = &v->arr[i];
         if (a->section != section) continue;
-        xml_add(v, "%s  <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"", indent,
-                type_name[a->type], a->name, a->ncomp);
+        xml_add(v, "%s  <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"", indent, type_name[a->type],
+                a->name, a->ncomp);
         if (section == S_FIELD) xml_add(v, " NumberOfTuples=\"%zu\"", a->ntuples);
         xml_add(v, " format=\"appended\" offset=\"%zu\"/>\n", a->offset);
     }
@@ -229,14 +218,12 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
 
 /* Writes the XML header for `type` ("UnstructuredGrid" or "PolyData") with the
  * given Piece attributes, then the appended data, to `path`. */
-static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs,
-                     const char *comment, char *err, size_t errlen)
-{
+static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs, const char *comment,
+                     char *err, size_t errlen) {
     floe__buf_reset(&v->xml);
     v->xml.bad = v->oom; /* an array that could not be declared fails the frame too */
     xml_add(v, "<?xml version=\"1.0\"?>\n");
-    xml_add(v, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
-            type, byte_order());
+    xml_add(v, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n", type, byte_order());
     if (comment) xml_add(v, "  <!-- %s -->\n", comment);
     xml_add(v, "  <%s>\n", type);
     xml_section(v, S_FIELD, "FieldData", "    ", 0);
@@ -270,8 +257,7 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
     return 0;
 }
 
-static int oom(char *err, size_t errlen, const char *path)
-{
+static int oom(char *err, size_t errlen, const char *path) {
     floe_io_err(err, errlen, "%s: out of memory", path);
     return -1;
 }
@@ -282,8 +268,7 @@ typedef struct body_arrays {
     int id, shape, mat, grp, vel, angvel;
 } body_arrays;
 
-static body_arrays decl_body(floe_vtk *v, int section, size_t n)
-{
+static body_arrays decl_body(floe_vtk *v, int section, size_t n) {
     body_arrays a;
     a.id = vtk_decl(v, section, "id", T_I32, 1, n);
     a.shape = vtk_decl(v, section, "shape", T_I32, 1, n);
@@ -295,8 +280,7 @@ static body_arrays decl_body(floe_vtk *v, int section, size_t n)
 }
 
 /* Tuple k of those arrays: body i. */
-static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_world *w, int i)
-{
+static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_world *w, int i) {
     put_i32(vtk_ptr(v, a->id), k, i);
     put_i32(vtk_ptr(v, a->shape), k, (int32_t)floe_particle_shape(w, i));
     put_i32(vtk_ptr(v, a->mat), k, floe_particle_materials(w)[i]);
@@ -306,21 +290,19 @@ static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_wor
 }
 
 /* Writes a PolyData frame of npts points and nlines lines or npolys polygons. */
-static int write_polydata(floe_vtk *v, const char *path, size_t npts, size_t nlines, size_t npolys,
-                          const char *comment, char *err, size_t errlen)
-{
+static int write_polydata(floe_vtk *v, const char *path, size_t npts, size_t nlines, size_t npolys, const char *comment,
+                          char *err, size_t errlen) {
     char attrs[192];
     snprintf(attrs, sizeof attrs,
              "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
-             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"", npts, nlines, npolys);
+             "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"",
+             npts, nlines, npolys);
     return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
 }
 
 /* ---- particles --------------------------------------------------------- */
 
-int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
-                             char *err, size_t errlen)
-{
+int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t m = 0;
@@ -385,8 +367,7 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
 
 /* ---- contacts ---------------------------------------------------------- */
 
-static int model_index(int nmodels, const char *name)
-{
+static int model_index(int nmodels, const char *name) {
     if (!name) return -1;
     for (int m = 0; m < nmodels; m++) {
         const floe_model_info *mi = floe_model_get(m);
@@ -398,11 +379,10 @@ static int model_index(int nmodels, const char *name)
 /* Fixed contact arrays; a model state name equal to one of these is written
  * as "state_<name>" so the two never collide. */
 static const char *const contact_fixed[] = {
-    "id_a", "id_b", "model", "fn", "ft", "tw", "tr", "uN", "normal", "point", "force_local",
-    "torque_local", "force_global", "kn", "kt", "area", "step_created", "TimeValue", "Step", NULL};
+    "id_a",        "id_b",         "model",        "fn", "ft", "tw",   "tr",           "uN",        "normal", "point",
+    "force_local", "torque_local", "force_global", "kn", "kt", "area", "step_created", "TimeValue", "Step",   NULL};
 
-static int is_fixed_contact_name(const char *s)
-{
+static int is_fixed_contact_name(const char *s) {
     for (int i = 0; contact_fixed[i]; i++)
         if (strcmp(contact_fixed[i], s) == 0) return 1;
     return 0;
@@ -410,8 +390,7 @@ static int is_fixed_contact_name(const char *s)
 
 /* Builds the state columns: the union, by name, of the state names of every
  * model seen so far, in registry order. Returns the column count or -1. */
-static int build_state_columns(floe_vtk *v)
-{
+static int build_state_columns(floe_vtk *v) {
     size_t total = 0;
     for (int m = 0; m < v->nmodels; m++) {
         const floe_model_info *mi = floe_model_get(m);
@@ -433,10 +412,8 @@ static int build_state_columns(floe_vtk *v)
             v->colmap[base + (size_t)k] = -1;
             if (!v->seen[m] || !mi->state_names || !mi->state_names[k]) continue;
             char name[96];
-            if (is_fixed_contact_name(mi->state_names[k]))
-                snprintf(name, sizeof name, "state_%s", mi->state_names[k]);
-            else
-                snprintf(name, sizeof name, "%s", mi->state_names[k]);
+            if (is_fixed_contact_name(mi->state_names[k])) snprintf(name, sizeof name, "state_%s", mi->state_names[k]);
+            else snprintf(name, sizeof name, "%s", mi->state_names[k]);
             clean_name(name, sizeof name, name);
             int c = 0;
             while (c < ncol && strcmp(v->colname[c], name) != 0) c++;
@@ -449,8 +426,7 @@ static int build_state_columns(floe_vtk *v)
     return ncol;
 }
 
-static size_t model_base(int model)
-{
+static size_t model_base(int model) {
     size_t base = 0;
     for (int m = 0; m < model; m++) {
         const floe_model_info *mi = floe_model_get(m);
@@ -462,36 +438,29 @@ static size_t model_base(int model)
 /* The end of a contact line on particle `id`: its centre for a sphere-like
  * particle; the contact point for a wall or facet, whose reference point
  * may be far away. */
-static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *ci)
-{
-    if (id < 0 || id >= floe_particle_count(w) || is_fixed_geometry(floe_particle_shape(w, id)))
-        return ci->point;
+static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *ci) {
+    if (id < 0 || id >= floe_particle_count(w) || is_fixed_geometry(floe_particle_shape(w, id))) return ci->point;
     return floe_positions(w)[id];
 }
 
-static int alloc_seen(floe_vtk *v)
-{
+static int alloc_seen(floe_vtk *v) {
     if (v->seen) return 0;
     v->nmodels = floe_model_count();
     v->seen = calloc((size_t)v->nmodels + 1, 1);
     return v->seen ? 0 : -1;
 }
 
-int floe_vtk_model_seen(const floe_vtk *v, int model)
-{
+int floe_vtk_model_seen(const floe_vtk *v, int model) {
     return v && v->seen && model >= 0 && model < v->nmodels && v->seen[model];
 }
 
-int floe_vtk_set_model_seen(floe_vtk *v, int model)
-{
+int floe_vtk_set_model_seen(floe_vtk *v, int model) {
     if (alloc_seen(v)) return -1;
     if (model >= 0 && model < v->nmodels) v->seen[model] = 1;
     return 0;
 }
 
-int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
-                            char *err, size_t errlen)
-{
+int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     if (alloc_seen(v)) return oom(err, errlen, path);
     int nc = floe_contact_count(w);
     if (nc < 0) nc = 0;
@@ -601,8 +570,7 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
 /* Bounding box of every body but walls and infinite cylinders: spheres,
  * capsules and ellipsoids (their exact boxes) and facet vertices.
  * Non-finite values (a runaway) are skipped. Returns 0 when the box is empty. */
-static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
-{
+static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi) {
     int n = floe_particle_count(w), any = 0;
     const floe_vec3 *pos = n > 0 ? floe_positions(w) : NULL;
     const floe_quat *ori = n > 0 ? floe_orientations(w) : NULL;
@@ -621,10 +589,8 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
             floe_vec3 semi;
             if (s == FLOE_SHAPE_ELLIPSOID && floe_ellipsoid_semi_axes(w, i, &semi) == FLOE_OK)
                 ext = floe_ellipsoid_half_extent(semi, ori[i]);
-            else if (s == FLOE_SHAPE_CAPSULE)
-                ext = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), ori[i]);
-            else
-                ext = v3(r, r, r);
+            else if (s == FLOE_SHAPE_CAPSULE) ext = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), ori[i]);
+            else ext = v3(r, r, r);
             pts[0] = pos[i];
             np = 1;
         }
@@ -645,8 +611,7 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi)
 /* Infinite bodies (walls, cylinders) are drawn over the scene's box
  * (*have_box: whether there is one; lo, hi: zero if not) plus the margin
  * returned: 10 % of its largest side. */
-static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, int *have_box)
-{
+static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, int *have_box) {
     *lo = *hi = v3(0, 0, 0);
     *have_box = scene_box(w, lo, hi);
     double ext = 0;
@@ -654,9 +619,7 @@ static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, in
     return *have_box && ext > 0 ? 0.1 * ext : 0.5;
 }
 
-int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
-                              char *err, size_t errlen)
-{
+int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t ncell = 0, npts = 0;
@@ -740,18 +703,19 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
  * points counterclockwise about up), so one connectivity pattern serves all
  * three. Counts are in docs/outputs.md; test_shapes_io checks them. */
 enum {
-    ELL_SEG = 16, ELL_RINGS = 7,   /* 8 latitude bands */
-    CAP_SEG = 16, CAP_RINGS = 8,   /* 4 rings per hemisphere, the two equators bound the shaft */
-    CYL_SEG = 32, CYL_RINGS = 2    /* an open tube: an infinite body has no end caps */
+    ELL_SEG = 16,
+    ELL_RINGS = 7, /* 8 latitude bands */
+    CAP_SEG = 16,
+    CAP_RINGS = 8, /* 4 rings per hemisphere, the two equators bound the shaft */
+    CYL_SEG = 32,
+    CYL_RINGS = 2 /* an open tube: an infinite body has no end caps */
 };
 
-static int is_shape(floe_shape_type s)
-{
+static int is_shape(floe_shape_type s) {
     return s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID || s == FLOE_SHAPE_INFCYLINDER;
 }
 
-static void mesh_size(floe_shape_type s, size_t *npts, size_t *ntri)
-{
+static void mesh_size(floe_shape_type s, size_t *npts, size_t *ntri) {
     size_t seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
     size_t rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
     size_t poles = s == FLOE_SHAPE_INFCYLINDER ? 0 : 2;
@@ -759,8 +723,7 @@ static void mesh_size(floe_shape_type s, size_t *npts, size_t *ntri)
     *ntri = 2 * seg * (rings - 1) + poles * seg;
 }
 
-int floe_vtk_shape_count(const floe_world *w)
-{
+int floe_vtk_shape_count(const floe_world *w) {
     int n = floe_particle_count(w), c = 0;
     for (int i = 0; i < n; i++) c += is_shape(floe_particle_shape(w, i));
     return c;
@@ -769,8 +732,7 @@ int floe_vtk_shape_count(const floe_world *w)
 /* Triangles of one body whose points start at `base`: ring k, point j is
  * base + poles/2 + k seg + j; the poles are the first and the last point.
  * Triangles are counterclockwise seen from outside. */
-static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, int rings, int poles)
-{
+static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, int rings, int poles) {
     int64_t r0 = base + (poles ? 1 : 0), last = r0 + (int64_t)rings * seg;
     for (int j = 0; j < seg; j++) {
         int64_t j1 = (j + 1) % seg;
@@ -804,8 +766,7 @@ static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, in
 
 /* The angle steps use cos/sin of multiples of 2 pi / seg: a picture, so
  * libm differences do not matter here. */
-static void ring_dir(int j, int seg, double *c, double *s)
-{
+static void ring_dir(int j, int seg, double *c, double *s) {
     double a = 2 * FLOE_PI * j / seg;
     *c = cos(a);
     *s = sin(a);
@@ -813,8 +774,7 @@ static void ring_dir(int j, int seg, double *c, double *s)
 
 /* Points and unit normals of one body, global, in the order mesh_tris expects. */
 static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi, int have_box, double margin,
-                          floe_vec3 *pt, floe_vec3 *nr)
-{
+                          floe_vec3 *pt, floe_vec3 *nr) {
     floe_shape_type s = floe_particle_shape(w, i);
     floe_vec3 c = floe_positions(w)[i];
     floe_quat q = floe_orientations(w)[i];
@@ -880,8 +840,7 @@ static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi
     return n;
 }
 
-int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen)
-{
+int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t nb = 0, npts = 0, ntri = 0;
@@ -935,8 +894,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
 
 /* ---- .pvd collections -------------------------------------------------- */
 
-floe_pvd *floe_pvd_create(const char *path)
-{
+floe_pvd *floe_pvd_create(const char *path) {
     floe_pvd *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     size_t n = strlen(path);
@@ -950,8 +908,7 @@ floe_pvd *floe_pvd_create(const char *path)
     return p;
 }
 
-void floe_pvd_destroy(floe_pvd *p)
-{
+void floe_pvd_destroy(floe_pvd *p) {
     if (!p) return;
     free(p->path);
     free(p->tmp);
@@ -959,11 +916,10 @@ void floe_pvd_destroy(floe_pvd *p)
     free(p);
 }
 
-int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
-{
+int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_t errlen) {
     char line[1200];
-    int len = snprintf(line, sizeof line,
-                       "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", time, file);
+    int len = snprintf(line, sizeof line, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", time,
+                       file);
     if (len < 0 || (size_t)len >= sizeof line) {
         floe_io_err(err, errlen, "%s: file name too long", p->path);
         return -1;
@@ -972,24 +928,25 @@ int floe_pvd_append(floe_pvd *p, double time, const char *file, char *err, size_
     return p->body.bad ? oom(err, errlen, p->path) : 0;
 }
 
-int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen)
-{
+int floe_pvd_add(floe_pvd *p, double time, const char *file, char *err, size_t errlen) {
     if (floe_pvd_append(p, time, file, err, errlen)) return -1;
     return floe_pvd_write(p, err, errlen);
 }
 
-int floe_pvd_write(floe_pvd *p, char *err, size_t errlen)
-{
+int floe_pvd_write(floe_pvd *p, char *err, size_t errlen) {
     /* Readers see either the old or the new complete collection (atomic.h).
      * Not synced: it is rewritten after every frame, and the frames it
      * names are not synced either. */
     if (floe_io_replace_begin(p->path, p->tmp, strlen(p->path) + 5, err, errlen)) return -1;
     FILE *f = open_out(p->tmp, O_WRONLY | O_CREAT | O_EXCL, err, errlen);
     if (!f) return -1;
-    int ok = fprintf(f, "<?xml version=\"1.0\"?>\n"
-                        "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
-                        "  <Collection>\n", byte_order()) > 0;
-    ok = ok && (p->body.len == 0 || fwrite(p->body.s, 1, p->body.len, f) == p->body.len); /* an empty collection has no body */
+    int ok = fprintf(f,
+                     "<?xml version=\"1.0\"?>\n"
+                     "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n"
+                     "  <Collection>\n",
+                     byte_order()) > 0;
+    ok = ok && (p->body.len == 0 ||
+                fwrite(p->body.s, 1, p->body.len, f) == p->body.len); /* an empty collection has no body */
     ok = ok && fputs("  </Collection>\n</VTKFile>\n", f) >= 0;
     int saved = errno;
     if (fclose(f) != 0 && ok) {

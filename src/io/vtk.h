@@ -19,15 +19,11 @@ void floe_vtk_destroy(floe_vtk *v);
 
 /* Each writes one complete file at `path` and returns 0, or -1 with a
  * message in err. */
-int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
-                             char *err, size_t errlen);
-int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w,
-                            char *err, size_t errlen);
-int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w,
-                              char *err, size_t errlen);
+int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen);
+int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen);
+int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen);
 /* Capsules, ellipsoids and infinite cylinders as triangulated surfaces (.vtp). */
-int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w,
-                          char *err, size_t errlen);
+int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen);
 /* Number of capsules, ellipsoids and infinite cylinders: whether a shapes
  * series has anything to show. */
 int floe_vtk_shape_count(const floe_world *w);

@@ -34,8 +34,7 @@ static const char *const state_names[] = {"bonds", "bonded", "uN0", "k_w", "k_r"
 
 static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma[k] + mb[k]); }
 
-static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c,
-                       void *state) {
+static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     ice_state *s = state;
     const floe_geom *g = &c->g;
     double la = g->lens[0], lb = g->lens[1], A = g->area;
@@ -71,7 +70,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
         c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
-        c->detail = over; /* the senses that broke: BOND_N, _T, _W, _R bits */
+        c->detail = over;    /* the senses that broke: BOND_N, _T, _W, _R bits */
         if (ctx->event_load) /* the event reports the load that broke the bond, not the limited one */
             *ctx->event_load = (floe_event_load){c->f, c->m, 1};
     }
@@ -85,8 +84,8 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     }
     /* 4. plastic limits on unbonded senses */
     int b = s->bonds;
-    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s,
-                                   f0, m0, &c->f, &c->m);
+    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s, f0,
+                                   m0, &c->f, &c->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
     e->elastic += floe_ice_elastic(c->kn, c->kt, c->kw, c->kr, c->f, c->m);
@@ -105,8 +104,8 @@ static double ice_creation_gap(const double *lp, int64_t step, double rmin) {
 }
 
 const floe_model floe_model_ice = {
-    .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds",
-             mat_params, 11, law_params, 5, state_names, 9},
+    .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, 11, law_params,
+             5, state_names, 9},
     .state_size = sizeof(ice_state),
     .create = ice_create,
     .law = ice_law,

@@ -30,8 +30,8 @@ FLOE_KERNEL void floe_ice_trial(double dt, double kn, double kt, double kw, doub
  * whose trial value exceeds the strength (compression never breaks), as
  * the sum of their BOND_* bits. Selects on doubles: the batched kernel
  * vectorizes it. */
-FLOE_KERNEL double floe_ice_over(double brk_n, double brk_t, double brk_w, double brk_r, const ice_state *s,
-                                 vec3 f, vec3 m) {
+FLOE_KERNEL double floe_ice_over(double brk_n, double brk_t, double brk_w, double brk_r, const ice_state *s, vec3 f,
+                                 vec3 m) {
     double over = brk_n != 0 ? (f.x > s->fnb ? BOND_N : 0.0) : 0.0;
     over += brk_t != 0 ? (f.y * f.y + f.z * f.z > s->ftb * s->ftb ? BOND_T : 0.0) : 0.0;
     over += brk_w != 0 ? (fabs(m.x) > s->twb ? BOND_W : 0.0) : 0.0;

@@ -25,8 +25,7 @@ static const floe_param_spec law_params[] = {
 
 static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
 
-static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c,
-                          void *state) {
+static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linear_state *s = state;
     const floe_geom *g = &c->g;
     const double *lp = ctx->lp;
@@ -56,8 +55,8 @@ static void linear_get_state(const floe_contact *c, const void *state, double *o
 }
 
 const floe_model floe_model_linear = {
-    .info = {"linear", "Linear (Cundall) elastic-frictional model with optional dashpots",
-             mat_params, 4, law_params, 8, state_names, 4},
+    .info = {"linear", "Linear (Cundall) elastic-frictional model with optional dashpots", mat_params, 4, law_params, 8,
+             state_names, 4},
     .state_size = sizeof(linear_state),
     .create = linear_create,
     .law = linear_law,

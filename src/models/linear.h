@@ -16,7 +16,9 @@ typedef struct linear_state {
 } linear_state;
 
 /* Per-step energies of one Linear contact. */
-typedef struct floe_linear_energy { double elastic, plastic, dashpot; } floe_linear_energy;
+typedef struct floe_linear_energy {
+    double elastic, plastic, dashpot;
+} floe_linear_energy;
 
 /* Force (local frame, on A) of a Linear contact that stays, from the
  * normal displacement u and the relative velocity vel; updates the shear

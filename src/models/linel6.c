@@ -18,10 +18,11 @@ static const floe_param_spec law_params[] = {
 
 static const char *const state_names[] = {"k_w", "k_b"};
 
-typedef struct linel6_state { double kw, kb; } linel6_state;
+typedef struct linel6_state {
+    double kw, kb;
+} linel6_state;
 
-static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c,
-                          void *state) {
+static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linel6_state *s = state;
     const floe_geom *g = &c->g;
     c->kn = floe_series_kn(g->lens[0], g->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], g->area);
@@ -55,8 +56,8 @@ static void linel6_get_state(const floe_contact *c, const void *state, double *o
 }
 
 const floe_model floe_model_linel6 = {
-    .info = {"linel6", "LinEl6: linear elastic in all 6 DOFs (testing model)",
-             mat_params, 4, law_params, 1, state_names, 2},
+    .info = {"linel6", "LinEl6: linear elastic in all 6 DOFs (testing model)", mat_params, 4, law_params, 1,
+             state_names, 2},
     .state_size = sizeof(linel6_state),
     .create = linel6_create,
     .law = linel6_law,

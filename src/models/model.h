@@ -18,27 +18,27 @@ enum { MAT_DENSITY = 0, MAT_YOUNG, MAT_KT_DIV_KN, MAT_TAN_PHI, MAT_COMMON_COUNT 
 
 /* Per-step energy contributions of a model (summed deterministically). */
 typedef struct floe_energy_acc {
-    double elastic;   /* stored now */
-    double plastic;   /* dissipated this step */
-    double dashpot;   /* dissipated this step */
-    double broken;    /* released this step */
+    double elastic; /* stored now */
+    double plastic; /* dissipated this step */
+    double dashpot; /* dissipated this step */
+    double broken;  /* released this step */
 } floe_energy_acc;
 
 /* What every contact carries besides the model's own state. Fields read
  * every step come first: a contact is streamed through the cache each step. */
 typedef struct floe_contact {
-    int32_t a, b;            /* particle ids */
-    uint16_t inst;           /* model instance */
-    uint8_t flags;           /* CF_* */
-    int8_t side;             /* unused: no code reads or sets it; kept only because restart.c saves and
+    int32_t a, b;    /* particle ids */
+    uint16_t inst;   /* model instance */
+    uint8_t flags;   /* CF_* */
+    int8_t side;     /* unused: no code reads or sets it; kept only because restart.c saves and
                                 loads it (and test_restart compares it); goes with those lines */
-    uint32_t detail;         /* model event detail (e.g. senses that broke) */
+    uint32_t detail; /* model event detail (e.g. senses that broke) */
     floe_geom g;
-    double kn, kt;           /* set by create; used for the critical time step */
-    vec3 f, m;               /* local force and torque acting on A */
-    double kw, kr;           /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
+    double kn, kt; /* set by create; used for the critical time step */
+    vec3 f, m;     /* local force and torque acting on A */
+    double kw, kr; /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
     int64_t step_created;
-    int32_t nbr;             /* slot in the broad-phase pair list, -1 if none */
+    int32_t nbr; /* slot in the broad-phase pair list, -1 if none */
 } floe_contact;
 
 enum {
@@ -56,19 +56,19 @@ enum {
  * torque the contact keeps: the trial values that exceeded the limits,
  * before plastic limits cut the surviving contact's load back. */
 typedef struct floe_event_load {
-    vec3 f, m;  /* local force and torque on A */
-    int set;    /* 1: reported instead of the contact's f, m */
+    vec3 f, m; /* local force and torque on A */
+    int set;   /* 1: reported instead of the contact's f, m */
 } floe_event_load;
 
 typedef struct floe_law_ctx {
     double dt;
     int64_t step;
-    int fresh;            /* the contact was created in this step */
-    int dim;              /* 3, or 2 for a plane world (motion in xy) */
-    const double *lp;     /* law parameters of the instance */
-    double mass[2];       /* masses of A and B; INFINITY for bodies that do not move freely */
-    vec3 vel;             /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
-    vec3 angvel;          /* relative angular velocity (B - A), local frame */
+    int fresh;                   /* the contact was created in this step */
+    int dim;                     /* 3, or 2 for a plane world (motion in xy) */
+    const double *lp;            /* law parameters of the instance */
+    double mass[2];              /* masses of A and B; INFINITY for bodies that do not move freely */
+    vec3 vel;                    /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
+    vec3 angvel;                 /* relative angular velocity (B - A), local frame */
     floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
                                   * broke it; may be NULL */
 } floe_law_ctx;
@@ -83,7 +83,7 @@ static inline double floe_contact_mass(const floe_law_ctx *ctx) {
 
 typedef struct floe_model {
     floe_model_info info;
-    size_t state_size;    /* bytes of per-contact state */
+    size_t state_size; /* bytes of per-contact state */
     /* ma, mb: material parameter arrays of A and B (each in its own model's schema,
      * which starts with MAT_COMMON_COUNT common entries). The state is zeroed. */
     void (*create)(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state);
@@ -98,9 +98,10 @@ typedef struct floe_model {
     /* Optional: a named method applied to one contact (e.g. bond, unbond);
      * returns 0, or -1 for an unknown method, -2 for bad arguments. With
      * c == NULL (and ctx, state NULL) it only checks the arguments. */
-    int (*method)(const char *name, const double *args, int nargs, const floe_law_ctx *ctx,
-                  floe_contact *c, void *state);
-    const char *const *method_names; int n_methods;
+    int (*method)(const char *name, const double *args, int nargs, const floe_law_ctx *ctx, floe_contact *c,
+                  void *state);
+    const char *const *method_names;
+    int n_methods;
     /* Optional: the two floating-point arguments of an event this contact
      * raises (floe_event.value), e.g. a bond's strength and strain energy. */
     void (*event_values)(const floe_contact *c, const void *state, int type, double out[2]);

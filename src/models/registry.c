@@ -16,9 +16,7 @@ static const floe_model *const models[] = {
 };
 
 int floe_registry_count(void) { return (int)(sizeof models / sizeof models[0]); }
-const floe_model *floe_registry_get(int i) {
-    return i >= 0 && i < floe_registry_count() ? models[i] : NULL;
-}
+const floe_model *floe_registry_get(int i) { return i >= 0 && i < floe_registry_count() ? models[i] : NULL; }
 int floe_registry_find(const char *name) {
     if (!name) return -1;
     for (int i = 0; i < floe_registry_count(); i++)
@@ -31,9 +29,7 @@ const floe_model_info *floe_model_get(int i) {
     const floe_model *m = floe_registry_get(i);
     return m ? &m->info : NULL;
 }
-const floe_model_info *floe_model_find(const char *name) {
-    return floe_model_get(floe_registry_find(name));
-}
+const floe_model_info *floe_model_find(const char *name) { return floe_model_get(floe_registry_find(name)); }
 
 double floe_mat_param(const floe_model *m, const double *mat, const char *key) {
     for (int i = 0; i < m->info.n_mat_params; i++)

@@ -25,14 +25,31 @@ static const floe_param_spec mat_params[] = {
      "effective modulus E*: when kn is 0 on both materials, kn = 1/(l_A/E_A + l_B/E_B) (deformability)"},
     {"kt_div_kn", 0.4, 0, INFINITY, 0, 1, "-", "when ks is 0 on both materials: ks = kt_div_kn x kn (averaged)"},
     {"fric", 0, 0, INFINITY, 0, 1, "-", "friction coefficient mu (min of the pair; the common tan_phi slot)"},
-    {"kn", 0, 0, INFINITY, 0, 1, "Pa/m", "normal stiffness per area; pair: kn_A kn_B/(kn_A + kn_B), or the non-zero one"},
+    {"kn", 0, 0, INFINITY, 0, 1, "Pa/m",
+     "normal stiffness per area; pair: kn_A kn_B/(kn_A + kn_B), or the non-zero one"},
     {"ks", 0, 0, INFINITY, 0, 1, "Pa/m", "shear stiffness per area; pair: like kn"},
 };
 enum { M_KN = MAT_COMMON_COUNT, M_KS, N_MAT };
 
 enum {
-    LP_RGAP, LP_PROXIMITY, LP_MODE, LP_BMUL, LP_TMUL, LP_RMUL, LP_USER_AREA, LP_SOFT, LP_CUT, LP_MCF,
-    LP_TEN, LP_COH, LP_FA, LP_SHEAR_ZERO, LP_DP_NRATIO, LP_DP_SRATIO, LP_DP_MODE, N_LAW
+    LP_RGAP,
+    LP_PROXIMITY,
+    LP_MODE,
+    LP_BMUL,
+    LP_TMUL,
+    LP_RMUL,
+    LP_USER_AREA,
+    LP_SOFT,
+    LP_CUT,
+    LP_MCF,
+    LP_TEN,
+    LP_COH,
+    LP_FA,
+    LP_SHEAR_ZERO,
+    LP_DP_NRATIO,
+    LP_DP_SRATIO,
+    LP_DP_MODE,
+    N_LAW
 };
 static const floe_param_spec law_params[] = {
     {"rgap", 0, -INFINITY, INFINITY, 1, 1, "m", "reference gap g_r: active when unbonded and uN - rgap <= 0"},
@@ -59,13 +76,13 @@ static const floe_param_spec law_params[] = {
  * particle B (PFC's end 2): sb_force = (-F_n, F_ss, F_st), sb_moment = (M_t,
  * M_bs, M_bt), dp_force = (-F_n^d, F_ss^d, F_st^d). */
 static const char *const state_names[] = {
-    "sb_state", "sb_mode", "sb_area", "sb_radius", "sb_sigma", "sb_tau", "sb_shear",
-    "sb_slip", "sb_slipb", "sb_slipt",
-    "sb_force_n", "sb_force_s", "sb_force_t", "sb_moment_t", "sb_moment_bs", "sb_moment_bt",
-    "dp_force_n", "dp_force_s", "dp_force_t",
-    "sb_kn", "sb_ks", "fric", "emod", "kratio", "user_area", "sb_soft", "sb_cut",
-    "sb_lc", "sb_lstar", "sb_elong", "sb_sigm", "sb_lm",
-    "energy_strain", "energy_slip", "energy_dashpot", "sb_brk_strength", "sb_brk_energy",
+    "sb_state",      "sb_mode",     "sb_area",       "sb_radius",    "sb_sigma",       "sb_tau",
+    "sb_shear",      "sb_slip",     "sb_slipb",      "sb_slipt",     "sb_force_n",     "sb_force_s",
+    "sb_force_t",    "sb_moment_t", "sb_moment_bs",  "sb_moment_bt", "dp_force_n",     "dp_force_s",
+    "dp_force_t",    "sb_kn",       "sb_ks",         "fric",         "emod",           "kratio",
+    "user_area",     "sb_soft",     "sb_cut",        "sb_lc",        "sb_lstar",       "sb_elong",
+    "sb_sigm",       "sb_lm",       "energy_strain", "energy_slip",  "energy_dashpot", "sb_brk_strength",
+    "sb_brk_energy",
 };
 enum { N_STATE = (int)(sizeof state_names / sizeof state_names[0]) };
 
@@ -77,24 +94,26 @@ enum { B_UNBONDED = 0, B_BROKE_TENSION, B_BROKE_SHEAR, B_BONDED, B_SOFTENING, B_
 enum { SLIP_SHEAR = 1, SLIP_BEND = 2, SLIP_TWIST = 4 };
 
 typedef struct sb_state {
-    double kn, ks, fric;          /* per-area stiffnesses [Pa/m], friction (deformability may change kn, ks) */
-    double user_area, zeta, gamma;/* per contact (area / bond methods may change them) */
-    double L;                     /* deformability length: emod = kn L */
-    double fn, fs[2], mt, mb[2];  /* spring force and moment on A, contact frame; fn > 0 tension */
-    double fd[3];                 /* dashpot force on A */
-    double R, A;                  /* current cross-section */
-    double sigma, tau;            /* peripheral stresses (eq. 16), 0 when unbonded */
-    double tau_c;                 /* bond shear strength c - min(sigma_bar, sigma_c) tan(phi) */
+    double kn, ks, fric;           /* per-area stiffnesses [Pa/m], friction (deformability may change kn, ks) */
+    double user_area, zeta, gamma; /* per contact (area / bond methods may change them) */
+    double L;                      /* deformability length: emod = kn L */
+    double fn, fs[2], mt, mb[2];   /* spring force and moment on A, contact frame; fn > 0 tension */
+    double fd[3];                  /* dashpot force on A */
+    double R, A;                   /* current cross-section */
+    double sigma, tau;             /* peripheral stresses (eq. 16), 0 when unbonded */
+    double tau_c;                  /* bond shear strength c - min(sigma_bar, sigma_c) tan(phi) */
     double lc, lstar, dl, dthb[2], sig_m, l_m; /* softening memory (eqs. 17-21) */
     double e_strain, e_slip, e_dash;           /* per contact: stored now, dissipated so far */
     double brk_strength, brk_energy;           /* arguments of the last bond_break */
     int8_t B, mode, dim;
-    uint8_t slip;                 /* SLIP_* bits */
-    uint8_t active;               /* the law ran last step (bonded or g_s <= 0) */
-    uint8_t released;             /* a bond was just lost with its springs loaded: book their release as broken */
+    uint8_t slip;     /* SLIP_* bits */
+    uint8_t active;   /* the law ran last step (bonded or g_s <= 0) */
+    uint8_t released; /* a bond was just lost with its springs loaded: book their release as broken */
 } sb_state;
 
-typedef struct section { double R, A, I, J; } section;
+typedef struct section {
+    double R, A, I, J;
+} section;
 
 /* Cross-section (eq. 4). R = lambda min(R1, R2) comes from the contact
  * area pi min(r1, r2)^2 of L6Geom, which also gives R1 for a sphere on a wall
@@ -296,13 +315,13 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
 
     const double fn0 = s->fn, mt0 = s->mt, fs0[2] = {s->fs[0], s->fs[1]}, mb0[2] = {s->mb[0], s->mb[1]};
     const uint8_t slip0 = s->slip;
-    double lost = 0;  /* energy the return map removed this step */
+    double lost = 0;   /* energy the return map removed this step */
     int to_broken = 0; /* book it as bond damage rather than friction */
 
     if (!bonded0) {
         /* ---- unbonded: Jiang-type limits ---- */
         if (ctx->fresh || s->mode == 0) s->fn = gs < 0 ? Kn * gs : 0.0; /* eq. 5; a new contact starts absolute */
-        else s->fn = fmin(s->fn + Kn * du.x, 0.0);                     /* eq. 6, its typo fixed (min) */
+        else s->fn = fmin(s->fn + Kn * du.x, 0.0);                      /* eq. 6, its typo fixed (min) */
         s->fs[0] += Ks * du.y;
         s->fs[1] += Ks * du.z;
         s->mt = d3 ? s->mt + Kt * dth.x : 0.0;
@@ -368,7 +387,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
             s->B = B_SOFTENING; /* re-entry 5 -> 4 */
         }
         if (s->B == B_SOFTENING && !broke) {
-            double l = s->lc + s->dl + x.R * norm2(s->dthb[0], s->dthb[1]); /* eq. 19 */
+            double l = s->lc + s->dl + x.R * norm2(s->dthb[0], s->dthb[1]);       /* eq. 19 */
             double sstar = fmax(0.0, sig_c * (s->lstar - l) / (s->zeta * s->lc)); /* eq. 18 */
             if (sig >= sstar) {
                 /* project back on the envelope (eq. 21): scale F_n and M_b */
@@ -388,7 +407,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
         double tau = bond_tau(s, &x, beta);
         if (!broke) {
             double tau_c = shear_strength(s, &x, lp, tan_fa); /* mean normal stress F_n/A, tension > 0 */
-            if (tau > tau_c) { /* eq. 23 */
+            if (tau > tau_c) {                                /* eq. 23 */
                 broke = B_BROKE_SHEAR;
                 s->brk_strength = tau_c;
             }
@@ -427,9 +446,10 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     double fd[3] = {cn * ctx->vel.x, cs * ctx->vel.y, cs * ctx->vel.z};
     int dpm = (int)lp[LP_DP_MODE];
     if ((dpm & 1) && s->B < B_BONDED && s->fn + fd[0] > 0) fd[0] = -s->fn; /* no net tension (not while bonded, S4) */
-    if ((dpm & 2) && (s->slip & SLIP_SHEAR)) fd[1] = fd[2] = 0;             /* slip-cut */
+    if ((dpm & 2) && (s->slip & SLIP_SHEAR)) fd[1] = fd[2] = 0;            /* slip-cut */
     /* mid-step dashpot force, as leapfrog applies it (closes the balance) */
-    double edash = 0.5 * ((s->fd[0] + fd[0]) * du_raw.x + (s->fd[1] + fd[1]) * du_raw.y + (s->fd[2] + fd[2]) * du_raw.z);
+    double edash = 0.5 *
+                   ((s->fd[0] + fd[0]) * du_raw.x + (s->fd[1] + fd[1]) * du_raw.y + (s->fd[2] + fd[2]) * du_raw.z);
     memcpy(s->fd, fd, sizeof fd);
 
     /* ---- energies (eqs. 24-26, S6: dissipation as non-negative magnitudes) ---- */
@@ -448,7 +468,8 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     /* ---- events: slip_change (S7 argument order: shear, twist, bend) ---- */
     uint8_t changed = (uint8_t)(slip0 ^ s->slip);
     if (changed) {
-        uint32_t d = slip_mode[changed & 7] | /* & 7: a restored state may hold other bits */ (uint32_t)((s->slip & SLIP_SHEAR) != 0) << 3 |
+        uint32_t d = slip_mode[changed & 7] |
+                     /* & 7: a restored state may hold other bits */ (uint32_t)((s->slip & SLIP_SHEAR) != 0) << 3 |
                      (uint32_t)((s->slip & SLIP_TWIST) != 0) << 4 | (uint32_t)((s->slip & SLIP_BEND) != 0) << 5;
         c->flags |= CF_SLIP;
         c->detail |= d << 8;
@@ -471,19 +492,55 @@ static void sb_get_state(const floe_contact *c, const void *state, double *out) 
     double d[3] = {-s->fd[0], -s->fd[1], -s->fd[2]};
     if (s->dim == 2) {
         double t;
-        t = f[1]; f[1] = -f[2]; f[2] = t;
-        t = m[1]; m[1] = -m[2]; m[2] = t;
-        t = d[1]; d[1] = -d[2]; d[2] = t;
+        t = f[1];
+        f[1] = -f[2];
+        f[2] = t;
+        t = m[1];
+        m[1] = -m[2];
+        m[2] = t;
+        t = d[1];
+        d[1] = -d[2];
+        d[2] = t;
     }
     double l = s->B == B_SOFTENING || s->B == B_COMPRESSING ? s->lc + s->dl + s->R * norm2(s->dthb[0], s->dthb[1]) : 0;
     double v[N_STATE] = {
-        s->B, s->mode, s->A, s->R, s->sigma, s->tau, s->tau_c,
-        (s->slip & SLIP_SHEAR) != 0, (s->slip & SLIP_BEND) != 0, (s->slip & SLIP_TWIST) != 0,
-        f[0], f[1], f[2], m[0], m[1], m[2], d[0], d[1], d[2],
-        s->kn, s->ks, s->fric, s->kn * s->L, s->kn > 0 && s->ks > 0 ? s->kn / s->ks : 0.0, s->user_area,
-        s->zeta, s->gamma,
-        s->lc, s->lstar, l, s->sig_m, s->l_m,
-        s->e_strain, s->e_slip, s->e_dash, s->brk_strength, s->brk_energy,
+        s->B,
+        s->mode,
+        s->A,
+        s->R,
+        s->sigma,
+        s->tau,
+        s->tau_c,
+        (s->slip & SLIP_SHEAR) != 0,
+        (s->slip & SLIP_BEND) != 0,
+        (s->slip & SLIP_TWIST) != 0,
+        f[0],
+        f[1],
+        f[2],
+        m[0],
+        m[1],
+        m[2],
+        d[0],
+        d[1],
+        d[2],
+        s->kn,
+        s->ks,
+        s->fric,
+        s->kn * s->L,
+        s->kn > 0 && s->ks > 0 ? s->kn / s->ks : 0.0,
+        s->user_area,
+        s->zeta,
+        s->gamma,
+        s->lc,
+        s->lstar,
+        l,
+        s->sig_m,
+        s->l_m,
+        s->e_strain,
+        s->e_slip,
+        s->e_dash,
+        s->brk_strength,
+        s->brk_energy,
     };
     memcpy(out, v, sizeof v);
 }
@@ -518,7 +575,7 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
         if (!isnan(soft) && !(soft >= 0 && isfinite(soft))) return -2;
         if (!isnan(cut) && !(cut >= 0 && cut <= 1)) return -2;
         if (!c) return 0;
-        if (s->B >= B_BONDED) return 0; /* already bonded, softening included: no-op (S9) */
+        if (s->B >= B_BONDED) return 0;                  /* already bonded, softening included: no-op (S9) */
         if (!(c->g.uN >= lo && c->g.uN <= hi)) return 0; /* contact gap g_c, not g_s */
         s->B = B_BONDED;
         s->mode = 1;
@@ -575,8 +632,8 @@ static void sb_event_values(const floe_contact *c, const void *state, int type, 
 }
 
 const floe_model floe_model_softbond = {
-    .info = {"softbond", "Soft-bond (PFC): Jiang-type unbonded contact, bond with tensile softening",
-             mat_params, N_MAT, law_params, N_LAW, state_names, N_STATE},
+    .info = {"softbond", "Soft-bond (PFC): Jiang-type unbonded contact, bond with tensile softening", mat_params, N_MAT,
+             law_params, N_LAW, state_names, N_STATE},
     .state_size = sizeof(sb_state),
     .create = sb_create,
     .law = sb_law,

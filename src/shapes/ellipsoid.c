@@ -22,9 +22,9 @@ vec3 floe_ellipsoid_half_extent(vec3 s, quat q) {
 /* ---- an ellipsoid in global coordinates ---------------------------------- */
 
 typedef struct ell {
-    vec3 x;        /* centre */
-    vec3 ax[3];    /* body axes, global unit vectors */
-    double a[3];   /* semi-axes along them */
+    vec3 x;      /* centre */
+    vec3 ax[3];  /* body axes, global unit vectors */
+    double a[3]; /* semi-axes along them */
     double amax;
 } ell;
 
@@ -410,7 +410,9 @@ int floe_collide_infcyl_ellipsoid(const floe_world *w, int a, int b, const floe_
 
 /* ---- ellipsoid pairs: Perram-Wertheim ------------------------------------ */
 
-typedef struct sym3 { double xx, yy, zz, xy, xz, yz; } sym3;
+typedef struct sym3 {
+    double xx, yy, zz, xy, xz, yz;
+} sym3;
 
 static sym3 ell_Qmat(const ell *e) {
     sym3 q = {0, 0, 0, 0, 0, 0};

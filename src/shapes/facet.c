@@ -23,14 +23,13 @@ vec3 floe_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c) {
     double vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) return vmadd(a, ac, d2 / (d2 - d6));
     double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
-        return vmadd(b, vsub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return vmadd(b, vsub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     double den = 1.0 / (va + vb + vc);
     return vadd(a, vadd(vscale(ab, vb * den), vscale(ac, vc * den)));
 }
 
-int floe_collide_facet_sphere(const floe_world *w, int a, int b, const floe_contact *prev,
-                              double gap, floe_raw_contact *out) {
+int floe_collide_facet_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+                              floe_raw_contact *out) {
     vec3 v[3];
     floe_facet_global(w, a, v);
     double h = w->facets[w->shape_idx[a]].half_thick, r = w->radius[b];

@@ -16,8 +16,8 @@ static floe_collide_fn *const table[FLOE_SHAPE_COUNT][FLOE_SHAPE_COUNT] = {
     [FLOE_SHAPE_SPHERE] = {[FLOE_SHAPE_SPHERE] = floe_collide_sphere_sphere,
                            [FLOE_SHAPE_CAPSULE] = floe_collide_sphere_capsule,
                            [FLOE_SHAPE_ELLIPSOID] = floe_collide_sphere_ellipsoid},
-    [FLOE_SHAPE_CAPSULE] = {[FLOE_SHAPE_CAPSULE] = floe_collide_capsule_capsule,
-                            [FLOE_SHAPE_ELLIPSOID] = floe_collide_capsule_ellipsoid},
+    [FLOE_SHAPE_CAPSULE] =
+        {[FLOE_SHAPE_CAPSULE] = floe_collide_capsule_capsule, [FLOE_SHAPE_ELLIPSOID] = floe_collide_capsule_ellipsoid},
     [FLOE_SHAPE_ELLIPSOID] = {[FLOE_SHAPE_ELLIPSOID] = floe_collide_ellipsoid_ellipsoid},
 };
 
@@ -28,6 +28,5 @@ static const int rank[FLOE_SHAPE_COUNT] = {
 };
 
 floe_collide_fn *floe_narrowphase(int sa, int sb) { return table[sa][sb]; }
-
 
 int floe_shape_rank(int shape) { return rank[shape]; }

@@ -50,7 +50,7 @@ static inline int floe_wall_sphere(const floe_world *w, int a, int b, const floe
     out->uN = sgn * dist - r;
     out->c = w->pos[b];
     vset(&out->c, ax, vcomp(w->pos[a], ax)); /* sphere centre projected on the plane */
-    out->r1 = -r;                             /* flat: takes the sphere's length */
+    out->r1 = -r;                            /* flat: takes the sphere's length */
     out->r2 = r;
     return 1;
 }

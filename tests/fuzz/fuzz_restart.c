@@ -64,7 +64,10 @@ static void fr_add_target(const char *path) {
         snprintf(fr.targets[fr.ntargets++], sizeof fr.targets[0], "%s", path);
 }
 
-typedef struct fr_obj { hid_t file; const char *path; } fr_obj;
+typedef struct fr_obj {
+    hid_t file;
+    const char *path;
+} fr_obj;
 
 static herr_t fr_attr_cb(hid_t loc, const char *name, const H5A_info_t *info, void *arg) {
     (void)loc;
@@ -140,11 +143,34 @@ static void fr_init(void) {
 
 /* ---- structured mutations ------------------------------------------------------- */
 
-static const double fr_doubles[] = {0, -0.0, 1, -1, 0.5, 2, 1e-300, 5e-324, 1e15, 1.0000001e15, 1e100,
-                                    1e308, -1e308, INFINITY, -INFINITY, NAN, 2147483647.0, -2147483648.0,
-                                    4294967296.0, 9.3e18, 1e-9, 0.01, 3, 7, 1e-6};
-static const int64_t fr_ints[] = {0, 1, -1, 2, 3, 5, 7, 9, 31, 32, 63, 64, 127, 128, 255, 256, 65535,
-                                  2147483647, -2147483647 - 1, INT64_MAX, INT64_MIN, 1 << 30, -2, 100000,
+static const double fr_doubles[] = {
+    0,     -0.0,  1,      -1,       0.5,       2,   1e-300,       5e-324,        1e15,         1.0000001e15,
+    1e100, 1e308, -1e308, INFINITY, -INFINITY, NAN, 2147483647.0, -2147483648.0, 4294967296.0, 9.3e18,
+    1e-9,  0.01,  3,      7,        1e-6};
+static const int64_t fr_ints[] = {0,
+                                  1,
+                                  -1,
+                                  2,
+                                  3,
+                                  5,
+                                  7,
+                                  9,
+                                  31,
+                                  32,
+                                  63,
+                                  64,
+                                  127,
+                                  128,
+                                  255,
+                                  256,
+                                  65535,
+                                  2147483647,
+                                  -2147483647 - 1,
+                                  INT64_MAX,
+                                  INT64_MIN,
+                                  1 << 30,
+                                  -2,
+                                  100000,
                                   (int64_t)1 << 62};
 #define FR_N(a) (sizeof a / sizeof *a)
 
@@ -163,7 +189,11 @@ static void fr_dims(hid_t file, const char *path, hsize_t *rows, hsize_t *cols) 
     if (ds >= 0) H5Dclose(ds);
 }
 
-typedef struct fr_scale { long long index; double f; int64_t i; } fr_scale;
+typedef struct fr_scale {
+    long long index;
+    double f;
+    int64_t i;
+} fr_scale;
 
 static void fr_scale_cb(void *values, long long n, int is_float, void *arg) {
     const fr_scale *s = arg;
@@ -185,39 +215,40 @@ static void fr_mutate(hid_t file, const uint8_t *rec, const uint8_t **extra, con
     hsize_t rows, cols;
     fr_dims(file, path, &rows, &cols);
     switch (op) {
-    case 0:
-        h5m_set(file, path, n ? idx % n : 0, f, i);
-        break;
-    case 1: /* 8 raw bytes of the input */
-        if (end - *extra >= 8) {
-            memcpy(&f, *extra, 8);
-            memcpy(&i, *extra, 8);
-            *extra += 8;
+        case 0:
+            h5m_set(file, path, n ? idx % n : 0, f, i);
+            break;
+        case 1: /* 8 raw bytes of the input */
+            if (end - *extra >= 8) {
+                memcpy(&f, *extra, 8);
+                memcpy(&i, *extra, 8);
+                *extra += 8;
+            }
+            h5m_set(file, path, n ? idx % n : 0, f, i);
+            break;
+        case 2:
+            h5m_set_all(file, path, f, i);
+            break;
+        case 3:
+            if (rows >= 2)
+                h5m_copy_row(file, path, idx % (long long)(rows - 1), idx % (long long)(rows - 1) + 1, (long long)cols);
+            break;
+        case 4: { /* scale a float by a near-one or signed factor; shift an integer */
+            static const double factors[] = {-1, 2, 0.5, 1 + 1e-15, 1 - 1e-9, 1e10, 0};
+            fr_scale s = {idx, factors[rec[5] % FR_N(factors)], (int64_t)(rec[5] % 5) - 2};
+            h5m_edit(file, path, fr_scale_cb, &s);
+            break;
         }
-        h5m_set(file, path, n ? idx % n : 0, f, i);
-        break;
-    case 2:
-        h5m_set_all(file, path, f, i);
-        break;
-    case 3:
-        if (rows >= 2) h5m_copy_row(file, path, idx % (long long)(rows - 1), idx % (long long)(rows - 1) + 1, (long long)cols);
-        break;
-    case 4: { /* scale a float by a near-one or signed factor; shift an integer */
-        static const double factors[] = {-1, 2, 0.5, 1 + 1e-15, 1 - 1e-9, 1e10, 0};
-        fr_scale s = {idx, factors[rec[5] % FR_N(factors)], (int64_t)(rec[5] % 5) - 2};
-        h5m_edit(file, path, fr_scale_cb, &s);
-        break;
-    }
-    case 5: /* the same values' count as floats (integers where floats belong, too) */
-        h5m_replace(file, path, H5T_IEEE_F64LE, rows, cols > 1 ? cols : 0, f);
-        break;
-    case 6: /* a row more or fewer */
-        if (rows > 0)
-            h5m_replace(file, path, is_float ? H5T_IEEE_F64LE : H5T_STD_I32LE, rec[5] & 1 ? rows + 1 : rows - 1,
-                        cols > 1 ? cols : 0, f);
-        break;
-    default:
-        h5m_delete(file, path);
+        case 5: /* the same values' count as floats (integers where floats belong, too) */
+            h5m_replace(file, path, H5T_IEEE_F64LE, rows, cols > 1 ? cols : 0, f);
+            break;
+        case 6: /* a row more or fewer */
+            if (rows > 0)
+                h5m_replace(file, path, is_float ? H5T_IEEE_F64LE : H5T_STD_I32LE, rec[5] & 1 ? rows + 1 : rows - 1,
+                            cols > 1 ? cols : 0, f);
+            break;
+        default:
+            h5m_delete(file, path);
     }
 }
 
@@ -255,8 +286,7 @@ int FUZZ_RESTART_ENTRY(const uint8_t *data, size_t size) {
     floe_world *w = r.scene.world;
     if (floe_particle_count(w) <= 300 && w->ncon <= 20000 && !r.stopped) {
         floe_set_threads(w, 1);
-        for (int i = 0; i < 20 && floe_step(w) == FLOE_OK; i++) {
-        }
+        for (int i = 0; i < 20 && floe_step(w) == FLOE_OK; i++) {}
     }
     floe_restart_free(&r);
     return 0;

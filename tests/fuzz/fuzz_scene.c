@@ -34,9 +34,9 @@ static void fuzz_copy(const char *name) {
     if (out) fclose(out);
 }
 
-static const char *const fuzz_files[] = {"ramp_ascii.stl", "ramp_binary.stl", "bad_garbage.stl",
-                                         "bad_truncated_ascii.stl", "bad_truncated_binary.stl", "hex_ascii.stl",
-                                         "scene.yaml"};
+static const char *const fuzz_files[] = {
+    "ramp_ascii.stl",           "ramp_binary.stl", "bad_garbage.stl", "bad_truncated_ascii.stl",
+    "bad_truncated_binary.stl", "hex_ascii.stl",   "scene.yaml"};
 
 static void fuzz_cleanup(void) {
     for (size_t i = 0; i < sizeof fuzz_files / sizeof *fuzz_files; i++) {
@@ -69,8 +69,7 @@ int FUZZ_SCENE_ENTRY(const uint8_t *data, size_t size) {
     /* small worlds also take a few steps: values that load must not crash the engine */
     if (floe_particle_count(sc.world) <= 300) {
         floe_set_threads(sc.world, 1);
-        for (int i = 0; i < 3 && floe_step(sc.world) == FLOE_OK; i++) {
-        }
+        for (int i = 0; i < 3 && floe_step(sc.world) == FLOE_OK; i++) {}
     }
     floe_scene_free(&sc);
     return 0;

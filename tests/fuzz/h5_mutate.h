@@ -70,7 +70,8 @@ static inline int h5m_edit(hid_t file, const char *path, h5m_edit_fn *edit, void
     hid_t owner, id = h5m_open(file, path, &is_attr, &owner);
     hid_t mt = is_float ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
     void *v = calloc((size_t)n + 1, 8);
-    int ok = id >= 0 && v && (n == 0 || (is_attr ? H5Aread(id, mt, v) : H5Dread(id, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)) >= 0);
+    int ok = id >= 0 && v &&
+             (n == 0 || (is_attr ? H5Aread(id, mt, v) : H5Dread(id, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)) >= 0);
     if (ok) {
         edit(v, n, is_float, arg);
         ok = n == 0 || (is_attr ? H5Awrite(id, mt, v) : H5Dwrite(id, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v)) >= 0;
@@ -80,7 +81,12 @@ static inline int h5m_edit(hid_t file, const char *path, h5m_edit_fn *edit, void
     return ok ? 0 : -1;
 }
 
-typedef struct h5m_value { long long index; double f; int64_t i; int all; } h5m_value;
+typedef struct h5m_value {
+    long long index;
+    double f;
+    int64_t i;
+    int all;
+} h5m_value;
 
 static inline void h5m_put(void *values, long long n, int is_float, void *arg) {
     const h5m_value *x = arg;
@@ -103,7 +109,9 @@ static inline int h5m_set_all(hid_t file, const char *path, double f, int64_t i)
     return h5m_edit(file, path, h5m_put, &x);
 }
 
-typedef struct h5m_rows { long long from, to, width; } h5m_rows;
+typedef struct h5m_rows {
+    long long from, to, width;
+} h5m_rows;
 
 static inline void h5m_row_copy(void *values, long long n, int is_float, void *arg) {
     const h5m_rows *r = arg;
