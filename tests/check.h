@@ -3,6 +3,7 @@
 #ifndef FLOE_TEST_CHECK_H
 #define FLOE_TEST_CHECK_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,28 @@ static inline const char *check_write_tmp(const char *dir, const char *name, con
     snprintf(path, len, "%s/%s", dir, name);
     check_write_file(path, text);
     return path;
+}
+
+/* 1 if the files a and b hold the same bytes (both readable); otherwise 0,
+ * naming them on stderr. */
+static inline int check_same_file(const char *a, const char *b) {
+    size_t la = 0, lb = 0;
+    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
+    int same = x && y && la == lb && memcmp(x, y, la) == 0;
+    if (!same) fprintf(stderr, "%s differs from %s\n", b, a);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* How many entries of `dir` have a name that starts with `prefix`. */
+static inline int check_count_prefix(const char *dir, const char *prefix) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d) closedir(d);
+    return n;
 }
 
 #define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d check(s) failed\n", check_failures), 1) : 0)

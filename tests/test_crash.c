@@ -99,15 +99,6 @@ static int check_dir(const char *dir, int *tmp_seen) {
     return ok;
 }
 
-static int same_file(const char *a, const char *b) {
-    size_t la = 0, lb = 0;
-    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
-    int ok = x && y && la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return ok;
-}
-
 /* Every output file of ref (restart files aside) equals dir's, and dir has no extra ones. */
 static int same_outputs(const char *ref, const char *dir, const char *sub) {
     char p[700], q[700];
@@ -125,7 +116,7 @@ static int same_outputs(const char *ref, const char *dir, const char *sub) {
                 if (!pass) ok &= same_outputs(ref, dir, e->d_name);
                 continue;
             }
-            if (!same_file(p, q)) {
+            if (!check_same_file(p, q)) {
                 fprintf(stderr, "%s: differs from the uninterrupted run (or is missing / extra)\n", q);
                 ok = 0;
             }

@@ -728,16 +728,6 @@ static int csv_times(const char *path, double *t, int cap) {
     return m;
 }
 
-static int same_file(const char *a, const char *b) {
-    size_t la = 0, lb = 0;
-    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
-    int same = x && y && la == lb && memcmp(x, y, la) == 0;
-    if (!same) fprintf(stderr, "%s differs from %s\n", b, a);
-    free(x);
-    free(y);
-    return same;
-}
-
 /* Names in a directory, sorted, joined by spaces (hidden files left out). */
 static void listing(const char *dir, char *out, size_t cap) {
     struct dirent **e;
@@ -785,7 +775,7 @@ static void test_interval_times(const char *tmp) {
     for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/%s", a, names[i]);
         snprintf(path2, sizeof path2, "%s/%s", b, names[i]);
-        same &= same_file(path, path2);
+        same &= check_same_file(path, path2);
     }
     char la[8192], lb[8192];
     snprintf(path, sizeof path, "%s/vtk", a);
@@ -798,15 +788,6 @@ static void test_interval_times(const char *tmp) {
 }
 
 /* ---- a fresh run in a used directory ------------------------------------ */
-
-static int count_prefix(const char *dir, const char *prefix) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    if (d) closedir(d);
-    return n;
-}
 
 static void test_fresh_run(const char *tmp) {
     char dir[1024], vtk[1100], path[4200];
@@ -842,7 +823,7 @@ static void test_fresh_run(const char *tmp) {
         if (o) CHECK(floe_output_close(o, w) == 0);
         floe_world_destroy(w);
         if (run == 0) {
-            CHECK(count_prefix(vtk, "contacts_") == 13);
+            CHECK(check_count_prefix(vtk, "contacts_") == 13);
             /* the second run: fewer frames, fewer series, no history, no final state, no events */
             cfg.vtk.steps = 5;
             cfg.vtk_contacts = 0;

@@ -281,15 +281,6 @@ static int same_tree(const char *ref, const char *dir, const char *sub) {
     return ok && files > 0;
 }
 
-static int count_files(const char *dir, const char *prefix) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    if (d) closedir(d);
-    return n;
-}
-
 static void check_cli(void) {
     char scene[512], ref[512], out[512], err[512];
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
@@ -324,7 +315,7 @@ static void check_cli(void) {
     char *msg = check_slurp(err, NULL);
     CHECK(msg && strstr(msg, "stopped at step 250"));
     free(msg);
-    CHECK(count_files(out, "restart_") == 2); /* 194 and 250: the last two */
+    CHECK(check_count_prefix(out, "restart_") == 2); /* 194 and 250: the last two */
     const char *resume1[] = {"floe", "resume", out, "--stop-at", "600", NULL};
     CHECK(run_cli(resume1, err, 0) == 0);
     const char *resume2[] = {"floe", "resume", out, "--threads", "2", NULL};
@@ -395,7 +386,7 @@ static void check_cli(void) {
     CHECK(msg && strstr(msg, "runaway at step") && strstr(msg, "particle 1 left the domain") &&
           strstr(msg, "runaway_"));
     free(msg);
-    CHECK(count_files(out, "runaway_") == 1);
+    CHECK(check_count_prefix(out, "runaway_") == 1);
     snprintf(cmd, sizeof cmd, "%s/energy.csv", out);
     msg = check_slurp(cmd, &len);
     CHECK(msg && len > 0 && msg[len - 1] == '\n');

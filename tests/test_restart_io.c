@@ -52,24 +52,6 @@ static const char *scene_text =
 
 static void path_in(char *buf, size_t n, const char *dir, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
 
-static int same_bytes(const char *a, const char *b) {
-    size_t la = 0, lb = 0;
-    char *x = check_slurp(a, &la), *y = check_slurp(b, &lb);
-    int ok = x && y && la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return ok;
-}
-
-static int count_prefix(const char *dir, const char *prefix) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) n += !strncmp(e->d_name, prefix, strlen(prefix));
-    if (d) closedir(d);
-    return n;
-}
-
 /* Columns of /instances/law_params past each model's own parameters are 0. */
 static int unused_law_params_zero(const char *path) {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -109,7 +91,7 @@ static void check_deterministic(const char *scene) {
         snprintf(name, sizeof name, "restart_%012d.h5", s);
         path_in(fa, sizeof fa, a, name);
         path_in(fb, sizeof fb, b, name);
-        same &= same_bytes(fa, fb);
+        same &= check_same_file(fa, fb);
     }
     CHECK(same);
     CHECK(unused_law_params_zero(fa));
@@ -159,8 +141,8 @@ static void check_disk_full(const char *scene) {
     CHECK(msg && strstr(msg, "cannot write a restart") && strstr(msg, "disk full or file size limit"));
     if (rc != 1) fprintf(stderr, "exit status %d; output:\n%s\n", rc, msg ? msg : "");
     free(msg);
-    CHECK(count_prefix(dir, ".restart_") == 0); /* no temporary left */
-    CHECK(count_prefix(dir, "restart_") == 1);  /* the previous restart is kept ... */
+    CHECK(check_count_prefix(dir, ".restart_") == 0); /* no temporary left */
+    CHECK(check_count_prefix(dir, "restart_") == 1);  /* the previous restart is kept ... */
     floe_restart r;
     char err[1024];
     int loads = floe_restart_load(p, &r, err, sizeof err) == 0;
