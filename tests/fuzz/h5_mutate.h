@@ -16,21 +16,28 @@
 /* The object of `path` opened: a dataset (*is_attr = 0) or an attribute of
  * the object *owner (opened too: HDF5 1.10 cannot write an attribute opened
  * with H5Aopen_by_name). */
-static inline hid_t h5m_open(hid_t file, const char *path, int *is_attr, hid_t *owner) {
+/* Splits "/group@attribute" into the owner's name (obj, "/" for the root's)
+ * and returns the attribute's name; NULL for a dataset path or a name too long. */
+static inline const char *h5m_attr(const char *path, char obj[256]) {
     const char *at = strchr(path, '@');
-    *is_attr = at != NULL;
-    *owner = -1;
-    if (!at) return H5Lexists(file, path, H5P_DEFAULT) > 0 ? H5Dopen2(file, path, H5P_DEFAULT) : -1;
-    char obj[256];
-    size_t k = (size_t)(at - path);
-    if (k >= sizeof obj) return -1;
+    size_t k = at ? (size_t)(at - path) : 0;
+    if (!at || k >= 256) return NULL;
     memcpy(obj, path, k);
     obj[k] = 0;
     if (!k) strcpy(obj, "/");
-    if (k && H5Lexists(file, obj, H5P_DEFAULT) <= 0) return -1;
+    return at + 1;
+}
+
+static inline hid_t h5m_open(hid_t file, const char *path, int *is_attr, hid_t *owner) {
+    char obj[256];
+    const char *attr = h5m_attr(path, obj);
+    *is_attr = strchr(path, '@') != NULL;
+    *owner = -1;
+    if (!*is_attr) return H5Lexists(file, path, H5P_DEFAULT) > 0 ? H5Dopen2(file, path, H5P_DEFAULT) : -1;
+    if (!attr || (strcmp(obj, "/") && H5Lexists(file, obj, H5P_DEFAULT) <= 0)) return -1;
     *owner = H5Oopen(file, obj, H5P_DEFAULT);
-    if (*owner < 0 || H5Aexists(*owner, at + 1) <= 0) return -1;
-    return H5Aopen(*owner, at + 1, H5P_DEFAULT);
+    if (*owner < 0 || H5Aexists(*owner, attr) <= 0) return -1;
+    return H5Aopen(*owner, attr, H5P_DEFAULT);
 }
 
 static inline void h5m_close(hid_t id, int is_attr, hid_t owner) {
@@ -128,15 +135,10 @@ static inline int h5m_copy_row(hid_t file, const char *path, long long from, lon
 
 /* Removes the object. */
 static inline int h5m_delete(hid_t file, const char *path) {
-    const char *at = strchr(path, '@');
-    if (!at) return H5Ldelete(file, path, H5P_DEFAULT) < 0 ? -1 : 0;
+    if (!strchr(path, '@')) return H5Ldelete(file, path, H5P_DEFAULT) < 0 ? -1 : 0;
     char obj[256];
-    size_t k = (size_t)(at - path);
-    if (k >= sizeof obj) return -1;
-    memcpy(obj, path, k);
-    obj[k] = 0;
-    if (!k) strcpy(obj, "/");
-    return H5Adelete_by_name(file, obj, at + 1, H5P_DEFAULT) < 0 ? -1 : 0;
+    const char *attr = h5m_attr(path, obj);
+    return attr && H5Adelete_by_name(file, obj, attr, H5P_DEFAULT) >= 0 ? 0 : -1;
 }
 
 /* Replaces the object by one of `rows` x `cols` values (cols 0: 1-D; both 0:
@@ -158,11 +160,8 @@ static inline int h5m_replace(hid_t file, const char *path, hid_t type, hsize_t 
         if (ds >= 0) H5Dclose(ds);
     } else if (ok) {
         char obj[256];
-        size_t k = (size_t)(at - path);
-        memcpy(obj, path, k);
-        obj[k] = 0;
-        if (!k) strcpy(obj, "/");
-        hid_t a = H5Acreate_by_name(file, obj, at + 1, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        const char *attr = h5m_attr(path, obj);
+        hid_t a = attr ? H5Acreate_by_name(file, obj, attr, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
         ok = a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, v) >= 0;
         if (a >= 0) H5Aclose(a);
     }
