@@ -542,7 +542,7 @@ static int cmd_run(int argc, char **argv) {
     if (sc.warnings) fputs(sc.warnings, stderr); /* as floe check prints them */
     floe_world *w = sc.world;
     if (o.threads >= 0) floe_set_threads(w, (int)o.threads);
-    session s = {&sc, NULL, dir, 0, 0, 0, o.restart_every > 0 ? o.restart_every : 0, -1, ""};
+    session s = {.sc = &sc, .dir = dir, .restart_every = o.restart_every > 0 ? o.restart_every : 0, .last_restart = -1};
     if (o.steps >= 0) set_end(&s, o.steps, 0);
     else set_end(&s, sc.steps, o.time > 0 ? o.time : sc.duration);
     if (!check_end(&s, &o, 0)) {
@@ -615,8 +615,10 @@ static int cmd_resume(int argc, char **argv) {
     const char *why = NULL;
     if (r.stopped) why = "it holds the state of a run that blew up (resume from a restart_*.h5 instead)";
     else if (!r.has_output) why = "it has no output counters (not written by floe run)";
-    session s = {&r.scene,           NULL, dir, 0, 0, 0, o.restart_every >= 0 ? o.restart_every : r.restart_every,
-                 floe_step_count(w), ""};
+    session s = {.sc = &r.scene,
+                 .dir = dir,
+                 .restart_every = o.restart_every >= 0 ? o.restart_every : r.restart_every,
+                 .last_restart = floe_step_count(w)};
     snprintf(s.restart_path, sizeof s.restart_path, "%s", files[got]);
     /* the run's end: as the restart file records it, or moved by --steps / --time */
     if (o.steps >= 0) set_end(&s, o.steps, 0);

@@ -133,11 +133,11 @@ floe_status floe__integrate(floe_world *w) {
     }
     int bad = n, bmoving = 0;
     double worst = 0;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) reduction(min                       \
-                                                                                  : bad) reduction(max      \
-                                                                                                   : worst) \
-    reduction(|                                                                                             \
-              : bmoving)
+    /* clang-format would split the OpenMP clauses at their colons */
+    /* clang-format off */
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) \
+    reduction(min : bad) reduction(max : worst) reduction(| : bmoving)
+    /* clang-format on */
     for (int blk = 0; blk < nb; blk++) {
         integ_acc acc = {0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
