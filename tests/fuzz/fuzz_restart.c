@@ -147,31 +147,11 @@ static const double fr_doubles[] = {
     0,     -0.0,  1,      -1,       0.5,       2,   1e-300,       5e-324,        1e15,         1.0000001e15,
     1e100, 1e308, -1e308, INFINITY, -INFINITY, NAN, 2147483647.0, -2147483648.0, 4294967296.0, 9.3e18,
     1e-9,  0.01,  3,      7,        1e-6};
-static const int64_t fr_ints[] = {0,
-                                  1,
-                                  -1,
-                                  2,
-                                  3,
-                                  5,
-                                  7,
-                                  9,
-                                  31,
-                                  32,
-                                  63,
-                                  64,
-                                  127,
-                                  128,
-                                  255,
-                                  256,
-                                  65535,
-                                  2147483647,
-                                  -2147483647 - 1,
-                                  INT64_MAX,
-                                  INT64_MIN,
-                                  1 << 30,
-                                  -2,
-                                  100000,
-                                  (int64_t)1 << 62};
+/* clang-format off */
+static const int64_t fr_ints[] = {
+    0, 1, -1, 2, 3, 5, 7, 9, 31, 32, 63, 64, 127, 128, 255, 256, 65535,
+    2147483647, -2147483647 - 1, INT64_MAX, INT64_MIN, 1 << 30, -2, 100000, (int64_t)1 << 62};
+/* clang-format on */
 #define FR_N(a) (sizeof a / sizeof *a)
 
 /* Rows and columns (1 for 1-D) of a dataset; 0 rows for an attribute. */
@@ -200,7 +180,9 @@ static void fr_scale_cb(void *values, long long n, int is_float, void *arg) {
     if (n <= 0) return;
     long long k = s->index % n;
     if (is_float) ((double *)values)[k] *= s->f;
-    else ((int64_t *)values)[k] += s->i;
+    else { /* wrapping: the value may already be at the end of the range */ int64_t *v = (int64_t *)values + k;
+        *v = (int64_t)((uint64_t)*v + (uint64_t)s->i);
+    }
 }
 
 static void fr_mutate(hid_t file, const uint8_t *rec, const uint8_t **extra, const uint8_t *end) {
