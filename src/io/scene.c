@@ -4,7 +4,8 @@
  *   world -> materials -> models -> interactions -> groups
  *   -> pass 0 over the body sections (validate, read STL files, count
  *      particles and refuse absurd sizes before anything big is allocated)
- *   -> methods (groups are known now) -> run -> output (needs the particle count)
+ *   -> methods (groups are known now) -> run -> measure (regions, plane counters)
+ *   -> output (needs the particle count, the regions and planes)
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
@@ -401,7 +402,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     sy_node *root = sy_root(d);
     static const char *const top[] = {"world",     "run",        "materials",  "models",    "interactions", "groups",
                                       "particles", "capsules",   "ellipsoids", "cylinders", "walls",        "facets",
-                                      "meshes",    "generators", "output",     "methods"};
+                                      "meshes",    "generators", "output",     "methods",   "measure"};
     if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top))) return -1;
 
     scene_output_init(&s->out);
@@ -418,6 +419,8 @@ static int load(scene_ctx *c, floe_scene *s) {
     if (body_pass(c, root, 0)) return -1;
     if ((n = sy_get(d, root, "methods")) && parse_methods(c, n)) return -1;
     if (parse_run(c, root, s)) return -1;
+    /* regions and planes before the history columns that name them */
+    if ((n = sy_get(d, root, "measure")) && scene_measure(c, n, &s->out)) return -1;
     n = sy_get(d, root, "output");
     if (n && scene_output(c, n, &s->out)) return -1;
     if (body_pass(c, root, 1)) return -1;
@@ -492,6 +495,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
         free(tmp.warnings);
         if (tmp.world) floe_world_destroy(tmp.world);
         free(tmp.out.history_cols);
+        free(tmp.out.regions);
         memset(scene, 0, sizeof *scene);
         return -1;
     }
@@ -504,6 +508,7 @@ void floe_scene_free(floe_scene *scene) {
     if (!scene) return;
     if (scene->world) floe_world_destroy(scene->world);
     free(scene->out.history_cols);
+    free(scene->out.regions);
     free(scene->warnings);
     memset(scene, 0, sizeof *scene);
 }
