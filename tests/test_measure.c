@@ -12,7 +12,7 @@
  * - the fabric of a cubic lattice, diag(1/3, 1/3, 1/3);
  * - plane counters against the particles that crossed in a constructed
  *   run, kept by a restart file;
- * - the scene keys, history columns and measurements.csv. */
+ * - the output keys regions and planes, history columns and measurements.csv. */
 #include "check.h"
 #include "io/csv.h"
 #include "io/output.h"
@@ -593,7 +593,7 @@ static void test_plane_counter(void) {
     floe_world_destroy(w);
 }
 
-/* ---- scene keys, history columns, measurements.csv ---------------------------- */
+/* ---- output keys, history columns, measurements.csv ---------------------------- */
 
 static const char *scene_text = "world: {gravity: [0, 0, -9.81], dt: 1e-5}\n"
                                 "run: {steps: 200}\n"
@@ -604,13 +604,12 @@ static const char *scene_text = "world: {gravity: [0, 0, -9.81], dt: 1e-5}\n"
                                 "particles: [{radius: 0.01, pos: [0, 0, 0.00995]},\n"
                                 "            {radius: 0.01, pos: [0, 0, 0.0297]},\n"
                                 "            {radius: 0.005, pos: [0.5, 0, 0.20001]}]\n"
-                                "measure:\n"
+                                "output:\n"
                                 "  regions:\n"
                                 "    - {name: column, min: [-0.02, -0.02, 0], max: [0.02, 0.02, 0.04]}\n"
                                 "    - {name: box, min: [-0.02, -0.02, 0], max: [0.02, 0.02, 0.04], whole: true}\n"
                                 "  planes:\n"
                                 "    - {name: drop, point: [0.5, 0, 0.2], normal: [0, 0, 1]}\n"
-                                "output:\n"
                                 "  vtk: false\n"
                                 "  energy: false\n"
                                 "  history:\n"
@@ -712,6 +711,10 @@ static void test_scene(void) {
          "larger than in min"},
         {"quantity: count_neg", "quantity: crossed", "unknown quantity 'crossed'"},
         {"{name: z, region: box, quantity: coordination}", "{name: z, counter: step, area: 1}", "area"},
+        {"{name: z, region: box, quantity: coordination}", "{name: z, region: box, group: lid, quantity: particles}",
+         "a 'region' column takes no 'group'"},
+        {"{name: z, region: box, quantity: coordination}", "{name: z, region: box, plane: drop, quantity: count}",
+         "either 'region' or 'plane'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const char *at = strstr(scene_text, bad[i].from);

@@ -42,7 +42,7 @@ typedef struct floe_history_column {
     double area;        /* FLOE_HIST_GROUP stress.x|y|z: the area the group's force is divided by */
 } floe_history_column;
 
-/* A region named in the scene's `measure` section: every measurement over
+/* A region named in the scene's output.regions: every measurement over
  * it goes into measurements.csv at the end of the run. */
 typedef struct floe_named_region {
     char name[64];

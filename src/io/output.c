@@ -476,7 +476,7 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     o->final_state = cfg->final_state;
     o->events_skip = cfg->events_skip;
     if (cfg->n_regions < 0 || (cfg->n_regions > 0 && !cfg->regions)) {
-        floe_io_err(err, errlen, "measure: %d regions but no region list", cfg->n_regions);
+        floe_io_err(err, errlen, "output regions: %d regions but no region list", cfg->n_regions);
         free(o);
         return NULL;
     }

@@ -4,8 +4,8 @@
  *   world -> materials -> models -> interactions -> groups
  *   -> pass 0 over the body sections (validate, read STL files, count
  *      particles and refuse absurd sizes before anything big is allocated)
- *   -> methods (groups are known now) -> run -> measure (regions, plane counters)
- *   -> output (needs the particle count, the regions and planes)
+ *   -> methods (groups are known now) -> run -> output (needs the particle count;
+ *      its regions and plane counters come before the history columns)
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
@@ -402,7 +402,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     sy_node *root = sy_root(d);
     static const char *const top[] = {"world",     "run",        "materials",  "models",    "interactions", "groups",
                                       "particles", "capsules",   "ellipsoids", "cylinders", "walls",        "facets",
-                                      "meshes",    "generators", "output",     "methods",   "measure"};
+                                      "meshes",    "generators", "output",     "methods"};
     if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top))) return -1;
 
     scene_output_init(&s->out);
@@ -419,8 +419,6 @@ static int load(scene_ctx *c, floe_scene *s) {
     if (body_pass(c, root, 0)) return -1;
     if ((n = sy_get(d, root, "methods")) && parse_methods(c, n)) return -1;
     if (parse_run(c, root, s)) return -1;
-    /* regions and planes before the history columns that name them */
-    if ((n = sy_get(d, root, "measure")) && scene_measure(c, n, &s->out)) return -1;
     n = sy_get(d, root, "output");
     if (n && scene_output(c, n, &s->out)) return -1;
     if (body_pass(c, root, 1)) return -1;
