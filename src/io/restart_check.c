@@ -371,7 +371,7 @@ static void check_run(ck *c, const floe_restart *r) {
     for (int i = 0; i < o->n_history_cols && !c->bad; i++) {
         char why[512];
         const floe_history_column *h = &o->history_cols[i];
-        if (h->kind < FLOE_HIST_PARTICLE || h->kind > FLOE_HIST_COUNTER)
+        if (h->kind < FLOE_HIST_PARTICLE || h->kind > FLOE_HIST_PLANE)
             bad(c, "/output_config/history_columns/kind_a_b_group_energy", "column %d: kind %d is unknown", i,
                 (int)h->kind);
         else if (floe_history_check(w, h, why, sizeof why) != 0) bad(c, "/output_config/history_columns", "%s", why);
