@@ -328,7 +328,24 @@ static void test_by_hand(void) {
     CHECK(floe_stress_tensor(w, &flat, s) == FLOE_ERR_ARG);
     CHECK(strstr(floe_last_error(w), "lo < hi") != NULL);
     CHECK(floe_stress_tensor(w, NULL, s) == FLOE_ERR_ARG);
+    CHECK(floe_stress_tensor(w, &all, NULL) == FLOE_ERR_ARG);
+    floe_region inf = {V(0, 0, 0), V(INFINITY, 1, 1), 0}, odd = {V(0, 0, 0), V(1, 1, 1), 2};
+    double phi;
+    CHECK(floe_solid_fraction(w, &inf, &phi) == FLOE_ERR_ARG);
+    floe_region nobox = {V(0, 0, 0), V(0, 0, 0), 1};
+    CHECK(floe_solid_fraction(w, &nobox, &phi) == FLOE_ERR_ARG); /* whole still needs the volume */
+    floe_coordination_info co;
+    CHECK(floe_coordination(w, &nobox, &co) == FLOE_OK); /* ... but coordination does not */
+    CHECK(floe_coordination(w, &odd, &co) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "whole = 2") != NULL);
+    CHECK(floe_fabric_tensor(w, &flat, s, NULL) == FLOE_ERR_ARG);
+    floe_plane_count pc;
+    CHECK(floe_plane_counter_get(w, 0, &pc) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "plane counter id 0") != NULL);
     CHECK(isnan(floe_group_stress(w, 3, 1).x));
+    int g = floe_add_group(w, "g");
+    CHECK(isnan(floe_group_stress(w, g, 0).x) && strstr(floe_last_error(w), "area") != NULL);
+    CHECK(floe_group_stress(w, g, 1).x == 0);
     floe_world_destroy(w);
 }
 
