@@ -390,6 +390,88 @@ const char *floe_energy_name(floe_energy_term t); /* "kinetic", "rotational", ..
 /* Fills out[FLOE_E_COUNT]. Energies are evaluated at the end of the last step. */
 void floe_energy(const floe_world *w, double out[FLOE_E_COUNT]);
 
+/* ---- measurements (docs/measurements.md) ------------------------------- */
+
+/* An axis-aligned box lo < hi (componentwise). whole = 1: every body and
+ * contact counts in full wherever it lies, and the box only gives the
+ * volume V (the container or, later, the periodic cell); whole = 0: what
+ * lies in the box, as each function says. */
+typedef struct floe_region {
+    floe_vec3 lo, hi;
+    int whole;
+} floe_region;
+
+/* Love-Weber mean stress of the region, out[3*i + j] = sigma_ij [Pa]:
+ *   sigma_ij = (1/V) sum_c w_c l_i f_j
+ * over the contacts c, f the contact force on the contact's first body A,
+ * l the branch vector from A's centre to B's centre (a wall, facet or
+ * cylinder contributes its contact point instead of a centre), w_c the
+ * fraction of the branch vector inside the box (1 with whole). Tension is
+ * positive (floe's sign convention), so a compressed packing has negative
+ * diagonal terms. Symmetric only in equilibrium; no kinetic (velocity)
+ * term. FLOE_ERR_ARG for a NULL argument or a box that is not finite with
+ * lo < hi. */
+floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double out[9]);
+
+/* Solid fraction: the volume of spheres, capsules and ellipsoids inside the
+ * box over the box's volume (with whole: every such body's whole volume).
+ * Exact for spheres; capsules and ellipsoids that straddle a face of the
+ * box by a 16^3-point quadrature in the body's own frame (error stated in
+ * docs/measurements.md). */
+floe_status floe_solid_fraction(const floe_world *w, const floe_region *r, double *out);
+/* The exact volume of a sphere (centre, radius) inside the box [lo, hi];
+ * NaN for a radius not positive or a box not finite with lo <= hi. */
+double floe_sphere_box_volume(floe_vec3 centre, double radius, floe_vec3 lo, floe_vec3 hi);
+
+/* Coordination of the particles (spheres, capsules, ellipsoids) whose
+ * centre lies in the box (whole: all of them), counting each one's
+ * force-carrying contacts, those with walls, facets and cylinders included:
+ * z = mean contacts per particle; z_mech = the mean over the particles with
+ * at least two contacts (Thornton 2000: particles with 0 or 1 contacts are
+ * rattlers and left out). z_mech is 0 when no particle has two contacts. */
+typedef struct floe_coordination_info {
+    int particles; /* particles in the region */
+    int rattlers;  /* of them, with fewer than 2 contacts */
+    double z;      /* contacts per particle (0 with no particle) */
+    double z_mech; /* contacts per non-rattler */
+} floe_coordination_info;
+floe_status floe_coordination(const floe_world *w, const floe_region *r, floe_coordination_info *out);
+
+/* Fabric tensor (Satake 1982): out[3*i + j] = mean of n_i n_j over the
+ * force-carrying contacts between two particles (spheres, capsules,
+ * ellipsoids) whose contact point lies in the box (whole: all of them);
+ * zeros with no contact. The trace is 1. *contacts (may be NULL) gets the
+ * number of contacts averaged. */
+floe_status floe_fabric_tensor(const floe_world *w, const floe_region *r, double out[9], int *contacts);
+
+/* Traction on a wall or any group: the summed contact force on its members
+ * divided by `area` [Pa] (components along x, y, z). NaN components for a
+ * bad group id or an area that is not positive and finite. */
+floe_vec3 floe_group_stress(const floe_world *w, int g, double area);
+
+/* Plane counters: the particles (spheres, capsules, ellipsoids; only the
+ * members of `group`, or all with group -1) whose centre crosses the plane
+ * through `point` with normal `normal` (normalised here) during a step. A
+ * centre on the plane is on its positive side. Counts start when the
+ * counter is added and are world state (restart files keep them); moves
+ * made through floe_set_position are not crossings. Returns the counter's
+ * id, or -1 (see floe_last_error): a name that is NULL, empty, 64
+ * characters or longer or already used, a point or normal not finite or
+ * beyond FLOE_MAX_COORD, a zero normal, a bad group id. */
+#define FLOE_MAX_PLANE_COUNTERS 64
+int floe_add_plane_counter(floe_world *w, const char *name, floe_vec3 point, floe_vec3 normal, int group);
+int floe_plane_counter_count(const floe_world *w);
+int floe_find_plane_counter(const floe_world *w, const char *name); /* -1 if unknown */
+typedef struct floe_plane_count {
+    const char *name;
+    floe_vec3 point, normal;   /* normal: unit */
+    int group;                 /* -1: every particle */
+    int64_t crossed_pos;       /* crossings from the negative to the positive side */
+    int64_t crossed_neg;       /* crossings from the positive to the negative side */
+    double mass_pos, mass_neg; /* their summed mass [kg] */
+} floe_plane_count;
+floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,16 +26,28 @@ typedef enum floe_history_kind {
     FLOE_HIST_GROUP,        /* summed contact force.* or torque.* on a group */
     FLOE_HIST_ENERGY,       /* an energy term (index in floe_energy_term) */
     FLOE_HIST_COUNTER,      /* world counters: contacts, step, time */
+    FLOE_HIST_REGION,       /* a measurement over `region`: stress.xx..zz, solid_fraction, coordination, ...
+                             * (docs/measurements.md) */
+    FLOE_HIST_PLANE,        /* plane counter a: count, mass, count_pos, ... */
 } floe_history_kind;
 
 typedef struct floe_history_column {
     char name[64]; /* CSV column header */
     floe_history_kind kind;
-    int a, b;          /* particle ids */
-    int group;         /* group id */
-    int energy;        /* floe_energy_term */
-    char quantity[24]; /* e.g. "pos.z", "force.x", "fn", "contacts" */
+    int a, b;           /* particle ids; FLOE_HIST_PLANE: a is the plane counter's id */
+    int group;          /* group id */
+    int energy;         /* floe_energy_term */
+    char quantity[24];  /* e.g. "pos.z", "force.x", "fn", "contacts", "stress.zz" */
+    floe_region region; /* FLOE_HIST_REGION: where it is measured */
+    double area;        /* FLOE_HIST_GROUP stress.x|y|z: the area the group's force is divided by */
 } floe_history_column;
+
+/* A region named in the scene's output.regions: every measurement over
+ * it goes into measurements.csv at the end of the run. */
+typedef struct floe_named_region {
+    char name[64];
+    floe_region region;
+} floe_named_region;
 
 /* Output cadence: every N steps, or every `interval` seconds of simulated
  * time (converted with the world's dt when the run starts); 0 = off. */
@@ -53,10 +65,12 @@ typedef struct floe_output_config {
     floe_every history; /* history.csv */
     floe_history_column *history_cols;
     int n_history_cols;
-    int final_state;      /* particles.csv and contacts.csv at the end (default 1) */
-    floe_every progress;  /* plain log lines when not on a terminal */
-    uint32_t events_skip; /* bit t set: events of floe_event_type t are not written to
+    int final_state;            /* particles.csv and contacts.csv at the end (default 1) */
+    floe_every progress;        /* plain log lines when not on a terminal */
+    uint32_t events_skip;       /* bit t set: events of floe_event_type t are not written to
                               * events.csv (default 0: all; all bits: no events.csv) */
+    floe_named_region *regions; /* measured into measurements.csv at the end (with final_state) */
+    int n_regions;
 } floe_output_config;
 
 typedef struct floe_scene {

@@ -7,6 +7,7 @@
 #include "core/broadphase.h"
 #include "core/energy.h"
 #include "core/integrate.h"
+#include "core/measure.h"
 #include "core/step.h"
 #include "models/linear.h"
 #include "shapes/narrowphase.h"
@@ -466,7 +467,11 @@ floe_status floe_step(floe_world *w) {
         const floe_scheduled *s = &w->sched[i];
         if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
     }
+    /* plane counters compare each body's side before and after the motion */
+    int planes = w->nplanes > 0 && st == FLOE_OK;
+    if (planes) st = floe__planes_before(w);
     if (st == FLOE_OK) st = floe__integrate(w);
+    if (st == FLOE_OK && planes) floe__planes_after(w);
     if (st == FLOE_OK) {
         w->step++;
         w->time += w->dt;

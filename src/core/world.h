@@ -13,7 +13,17 @@
 /* Scratch slots: contact energy blocks, pair hits, body extents (broad
  * phase), flagged contacts, integrator energy blocks, batched-kernel
  * results, the force sums of contact parts 1.. (kept zero between steps). */
-enum { SCR_CONTACT_ACC, SCR_HITS, SCR_EXTENTS, SCR_FLAGGED, SCR_INTEG_ACC, SCR_BATCH, SCR_PART_SUMS, FLOE_SCRATCH };
+enum {
+    SCR_CONTACT_ACC,
+    SCR_HITS,
+    SCR_EXTENTS,
+    SCR_FLAGGED,
+    SCR_INTEG_ACC,
+    SCR_BATCH,
+    SCR_PART_SUMS,
+    SCR_PLANE_SIDES, /* plane counters: each body's side before the step's motion */
+    FLOE_SCRATCH
+};
 
 typedef struct floe_material {
     char name[64];
@@ -63,6 +73,15 @@ typedef struct floe_infcyl {
     int axis;
     double radius;
 } floe_infcyl; /* along a global axis */
+
+/* A plane counter (floe_add_plane_counter, src/core/measure.c). */
+typedef struct floe_plane_counter {
+    char name[64];
+    vec3 point, normal; /* normal: unit */
+    int group;          /* -1: every particle */
+    int64_t n[2];       /* crossings to the positive [0] and to the negative [1] side */
+    double m[2];        /* their summed mass */
+} floe_plane_counter;
 
 /* Broad-phase candidate pair; `contact` is the live contact index or -1. */
 typedef struct floe_pair {
@@ -157,6 +176,9 @@ struct floe_world {
 
     floe_scheduled *sched;
     int nsched, schedcap; /* model methods to apply at given steps */
+
+    floe_plane_counter *planes; /* crossings counted every step (measure.c) */
+    int nplanes, plcap;
 
     /* this step's bond-break loads reported by laws (floe_event_load), by
      * contact index; sorted before the events are emitted */

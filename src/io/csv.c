@@ -239,7 +239,150 @@ static int counter_quantity(const char *q) {
 static int group_quantity(const char *q, int *k) {
     if ((*k = vec_component(q, "force")) >= 0) return 0;
     if ((*k = vec_component(q, "torque")) >= 0) return 1;
+    if ((*k = vec_component(q, "stress")) >= 0) return 2; /* force / area */
     return -1;
+}
+
+/* ---- measurements (docs/measurements.md) ------------------------------- */
+
+/* A region quantity is one value of a family that is computed whole: the
+ * nine components of a tensor come from one pass over the contacts. */
+enum { RF_STRESS, RF_FABRIC, RF_COORD, RF_SOLID, RF_VOLUME, RF_COUNT };
+#define RF_VALUES 10
+
+static const struct region_q {
+    const char *name;
+    int family, index;
+} region_q[] = {
+    {"stress.xx", RF_STRESS, 0},        {"stress.xy", RF_STRESS, 1},     {"stress.xz", RF_STRESS, 2},
+    {"stress.yx", RF_STRESS, 3},        {"stress.yy", RF_STRESS, 4},     {"stress.yz", RF_STRESS, 5},
+    {"stress.zx", RF_STRESS, 6},        {"stress.zy", RF_STRESS, 7},     {"stress.zz", RF_STRESS, 8},
+    {"stress.mean", RF_STRESS, 9},      {"solid_fraction", RF_SOLID, 0}, {"coordination", RF_COORD, 0},
+    {"coordination.mech", RF_COORD, 1}, {"particles", RF_COORD, 2},      {"rattlers", RF_COORD, 3},
+    {"fabric.xx", RF_FABRIC, 0},        {"fabric.xy", RF_FABRIC, 1},     {"fabric.xz", RF_FABRIC, 2},
+    {"fabric.yx", RF_FABRIC, 3},        {"fabric.yy", RF_FABRIC, 4},     {"fabric.yz", RF_FABRIC, 5},
+    {"fabric.zx", RF_FABRIC, 6},        {"fabric.zy", RF_FABRIC, 7},     {"fabric.zz", RF_FABRIC, 8},
+    {"fabric.contacts", RF_FABRIC, 9},  {"volume", RF_VOLUME, 0},
+};
+#define N_REGION_Q ((int)(sizeof region_q / sizeof *region_q))
+
+static const char *const plane_q[] = {"count", "count_pos", "count_neg", "mass", "mass_pos", "mass_neg"};
+#define N_PLANE_Q ((int)(sizeof plane_q / sizeof *plane_q))
+
+int floe_history_region_quantities(const char **names, int cap) {
+    for (int i = 0; i < N_REGION_Q && i < cap; i++) names[i] = region_q[i].name;
+    return N_REGION_Q;
+}
+
+int floe_history_plane_quantities(const char **names, int cap) {
+    for (int i = 0; i < N_PLANE_Q && i < cap; i++) names[i] = plane_q[i];
+    return N_PLANE_Q;
+}
+
+static int region_quantity(const char *q) {
+    for (int i = 0; i < N_REGION_Q; i++)
+        if (!strcmp(q, region_q[i].name)) return i;
+    return -1;
+}
+
+static int plane_quantity(const char *q) {
+    for (int i = 0; i < N_PLANE_Q; i++)
+        if (!strcmp(q, plane_q[i])) return i;
+    return -1;
+}
+
+/* Every value of a family over region r into v[RF_VALUES]; NaN on failure. */
+static void region_family(const floe_world *w, const floe_region *r, int family, double *v) {
+    for (int i = 0; i < RF_VALUES; i++) v[i] = NAN;
+    switch (family) {
+        case RF_STRESS:
+            if (floe_stress_tensor(w, r, v) == FLOE_OK) v[9] = (v[0] + v[4] + v[8]) / 3;
+            break;
+        case RF_FABRIC: {
+            int n = 0;
+            if (floe_fabric_tensor(w, r, v, &n) == FLOE_OK) v[9] = n;
+            break;
+        }
+        case RF_COORD: {
+            floe_coordination_info ci;
+            if (floe_coordination(w, r, &ci) == FLOE_OK) {
+                v[0] = ci.z;
+                v[1] = ci.z_mech;
+                v[2] = ci.particles;
+                v[3] = ci.rattlers;
+            }
+            break;
+        }
+        case RF_SOLID:
+            if (floe_solid_fraction(w, r, &v[0]) != FLOE_OK) v[0] = NAN;
+            break;
+        default:
+            v[0] = (r->hi.x - r->lo.x) * (r->hi.y - r->lo.y) * (r->hi.z - r->lo.z);
+            break;
+    }
+}
+
+static int region_ok(const floe_region *r) {
+    const double m = FLOE_MAX_COORD;
+    const floe_vec3 lo = r->lo, hi = r->hi;
+    return (r->whole == 0 || r->whole == 1) && fabs(lo.x) <= m && fabs(lo.y) <= m && fabs(lo.z) <= m &&
+           fabs(hi.x) <= m && fabs(hi.y) <= m && fabs(hi.z) <= m && lo.x < hi.x && lo.y < hi.y && lo.z < hi.z;
+}
+
+static int same_region(const floe_region *a, const floe_region *b) {
+    return a->whole == b->whole && a->lo.x == b->lo.x && a->lo.y == b->lo.y && a->lo.z == b->lo.z &&
+           a->hi.x == b->hi.x && a->hi.y == b->hi.y && a->hi.z == b->hi.z;
+}
+
+/* The families computed for one history row, so that nine stress columns
+ * over one region cost one pass over the contacts. */
+#define ROW_CACHE 16
+typedef struct row_cache {
+    int n;
+    struct {
+        int family;
+        floe_region r;
+        double v[RF_VALUES];
+    } e[ROW_CACHE];
+} row_cache;
+
+static double region_value(const floe_world *w, const floe_history_column *col, row_cache *rc) {
+    int q = region_quantity(col->quantity);
+    if (q < 0 || !region_ok(&col->region)) return NAN;
+    int fam = region_q[q].family;
+    if (rc)
+        for (int i = 0; i < rc->n; i++)
+            if (rc->e[i].family == fam && same_region(&rc->e[i].r, &col->region)) return rc->e[i].v[region_q[q].index];
+    double v[RF_VALUES];
+    region_family(w, &col->region, fam, v);
+    if (rc && rc->n < ROW_CACHE) {
+        rc->e[rc->n].family = fam;
+        rc->e[rc->n].r = col->region;
+        memcpy(rc->e[rc->n].v, v, sizeof v);
+        rc->n++;
+    }
+    return v[region_q[q].index];
+}
+
+static double plane_value(const floe_world *w, const floe_history_column *col) {
+    floe_plane_count pc;
+    int q = plane_quantity(col->quantity);
+    if (q < 0 || col->a < 0 || col->a >= floe_plane_counter_count(w) || floe_plane_counter_get(w, col->a, &pc))
+        return NAN;
+    switch (q) {
+        case 0:
+            return (double)(pc.crossed_pos - pc.crossed_neg);
+        case 1:
+            return (double)pc.crossed_pos;
+        case 2:
+            return (double)pc.crossed_neg;
+        case 3:
+            return pc.mass_pos - pc.mass_neg;
+        case 4:
+            return pc.mass_pos;
+        default:
+            return pc.mass_neg;
+    }
 }
 
 int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen) {
@@ -277,8 +420,15 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
             if (group_quantity(col->quantity, &k) < 0) {
                 floe_io_err(err, errlen,
                             "history column '%s': unknown group quantity '%s' "
-                            "(force|torque.x|y|z)",
+                            "(force|torque|stress.x|y|z)",
                             col->name, col->quantity);
+                return -1;
+            }
+            if (group_quantity(col->quantity, &k) == 2 && !(col->area > 0 && col->area <= FLOE_MAX_COORD)) {
+                floe_io_err(err, errlen,
+                            "history column '%s': %s needs the area the force is divided by, positive and at "
+                            "most %g (got %g)",
+                            col->name, col->quantity, FLOE_MAX_COORD, col->area);
                 return -1;
             }
             if (col->group < 0 || col->group >= floe_group_count(w)) {
@@ -303,12 +453,50 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
                 return -1;
             }
             return 0;
+        case FLOE_HIST_REGION:
+            if (region_quantity(col->quantity) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown region quantity '%s' (stress.xx..zz, stress.mean, "
+                            "solid_fraction, coordination, coordination.mech, particles, rattlers, "
+                            "fabric.xx..zz, fabric.contacts, volume)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            if (!region_ok(&col->region)) {
+                const floe_region *r = &col->region;
+                floe_io_err(err, errlen,
+                            "history column '%s': region box (%g, %g, %g) .. (%g, %g, %g) must be finite with "
+                            "min < max on every axis (whole %d: 0 or 1)",
+                            col->name, r->lo.x, r->lo.y, r->lo.z, r->hi.x, r->hi.y, r->hi.z, r->whole);
+                return -1;
+            }
+            return 0;
+        case FLOE_HIST_PLANE:
+            if (plane_quantity(col->quantity) < 0) {
+                floe_io_err(err, errlen,
+                            "history column '%s': unknown plane quantity '%s' "
+                            "(count, count_pos, count_neg, mass, mass_pos, mass_neg)",
+                            col->name, col->quantity);
+                return -1;
+            }
+            if (col->a < 0 || col->a >= floe_plane_counter_count(w)) {
+                floe_io_err(err, errlen, "history column '%s': no plane counter %d (the world has %d)", col->name,
+                            col->a, floe_plane_counter_count(w));
+                return -1;
+            }
+            return 0;
     }
     floe_io_err(err, errlen, "history column '%s': unknown kind %d", col->name, (int)col->kind);
     return -1;
 }
 
+static double history_value(const floe_world *w, const floe_history_column *col, const double *energy, row_cache *rc);
+
 double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy) {
+    return history_value(w, col, energy, NULL);
+}
+
+static double history_value(const floe_world *w, const floe_history_column *col, const double *energy, row_cache *rc) {
     int np = floe_particle_count(w), k = 0;
     switch (col->kind) {
         case FLOE_HIST_PARTICLE: {
@@ -361,6 +549,7 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
         case FLOE_HIST_GROUP: {
             int q = group_quantity(col->quantity, &k);
             if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
+            if (q == 2) return vcomp(floe_group_stress(w, col->group, col->area), k);
             return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
         }
         case FLOE_HIST_ENERGY: {
@@ -389,6 +578,10 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
                 default:
                     return NAN;
             }
+        case FLOE_HIST_REGION:
+            return region_value(w, col, rc);
+        case FLOE_HIST_PLANE:
+            return plane_value(w, col);
     }
     return NAN;
 }
@@ -405,13 +598,15 @@ int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n)
 int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n) {
     double e[FLOE_E_COUNT];
     int have_e = 0;
+    row_cache rc;
+    rc.n = 0;
     put(c, "%" PRId64 "," FLOE_CSV_EXACT, floe_step_count(w), floe_time(w));
     for (int i = 0; i < n; i++) {
         if (cols[i].kind == FLOE_HIST_ENERGY && !have_e) {
             floe_energy(w, e); /* once per row, however many energy columns */
             have_e = 1;
         }
-        put(c, "," FLOE_CSV_EXACT, floe_history_value(w, &cols[i], have_e ? e : NULL));
+        put(c, "," FLOE_CSV_EXACT, history_value(w, &cols[i], have_e ? e : NULL, &rc));
     }
     return end_line(c);
 }
@@ -640,4 +835,40 @@ out:
     free(row);
     free(have);
     return rc;
+}
+
+int floe_csv_write_measurements(const char *path, const floe_world *w, const floe_named_region *regions, int n,
+                                char *err, size_t errlen) {
+    char tmp[4200];
+    floe_csv *c = open_atomic(path, tmp, sizeof tmp, err, errlen);
+    if (!c) return -1;
+    int rc = 0;
+    put(c, "source,name,quantity,value");
+    rc |= end_line(c);
+    for (int i = 0; i < n && rc == 0; i++) {
+        double v[RF_COUNT][RF_VALUES];
+        for (int f = 0; f < RF_COUNT; f++) region_family(w, &regions[i].region, f, v[f]);
+        for (int q = 0; q < N_REGION_Q && rc == 0; q++) {
+            put(c, "region,");
+            put_text(c, regions[i].name);
+            put(c, ",%s," FLOE_CSV_EXACT, region_q[q].name, v[region_q[q].family][region_q[q].index]);
+            rc |= end_line(c);
+        }
+    }
+    for (int k = 0; k < floe_plane_counter_count(w) && rc == 0; k++) {
+        floe_history_column col;
+        memset(&col, 0, sizeof col);
+        col.kind = FLOE_HIST_PLANE;
+        col.a = k;
+        floe_plane_count pc;
+        floe_plane_counter_get(w, k, &pc);
+        for (int q = 0; q < N_PLANE_Q && rc == 0; q++) {
+            snprintf(col.quantity, sizeof col.quantity, "%s", plane_q[q]);
+            put(c, "plane,");
+            put_text(c, pc.name);
+            put(c, ",%s," FLOE_CSV_EXACT, plane_q[q], plane_value(w, &col));
+            rc |= end_line(c);
+        }
+    }
+    return finish_atomic(c, rc, tmp, path, err, errlen);
 }

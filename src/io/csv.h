@@ -50,6 +50,11 @@ double floe_history_value(const floe_world *w, const floe_history_column *col, c
 int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n);
 int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n);
 
+/* The quantities of FLOE_HIST_REGION and FLOE_HIST_PLANE columns: fills
+ * up to `cap` names and returns how many there are. */
+int floe_history_region_quantities(const char **names, int cap);
+int floe_history_plane_quantities(const char **names, int cap);
+
 /* events.csv: step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail. */
 const char *floe_event_type_name(floe_event_type t);
 int floe_csv_events_header(floe_csv *c);
@@ -58,5 +63,9 @@ int floe_csv_event_row(floe_csv *c, const floe_event *ev);
 /* Whole-world tables, written to `path` through a temporary and rename(). */
 int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
 int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
+/* measurements.csv: source,name,quantity,value; every region quantity of
+ * each of the n regions, then every quantity of each plane counter. */
+int floe_csv_write_measurements(const char *path, const floe_world *w, const floe_named_region *regions, int n,
+                                char *err, size_t errlen);
 
 #endif

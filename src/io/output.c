@@ -44,6 +44,8 @@ struct floe_output {
     int final_state;
     floe_history_column *hist;
     int nhist;
+    floe_named_region *regions; /* measured into measurements.csv at the end */
+    int nregions;
     floe_csv *energy_csv, *history_csv, *events_csv;
     floe_vtk *vtk_w;
     floe_pvd *pvd[SERIES_COUNT];
@@ -150,9 +152,9 @@ static int lock_dir(const char *dir, char *err, size_t errlen) {
 
 /* The names floe writes in its output directory (docs/outputs.md), and
  * nothing else: a fresh run removes exactly these. */
-static const char *const own_files[] = {"energy.csv",    "history.csv",    "events.csv",
-                                        "particles.csv", "contacts.csv",   "particles.pvd",
-                                        "contacts.pvd",  "boundaries.pvd", "shapes.pvd"};
+static const char *const own_files[] = {"energy.csv",   "history.csv",     "events.csv",   "particles.csv",
+                                        "contacts.csv", "particles.pvd",   "contacts.pvd", "boundaries.pvd",
+                                        "shapes.pvd",   "measurements.csv"};
 
 /* A cadence: `steps` wins; else by simulated time (dt may change during a
  * run, so an interval is never turned into a step count); else off. */
@@ -316,6 +318,7 @@ static void destroy(floe_output *o) {
     floe_vtk_destroy(o->vtk_w);
     for (int s = 0; s < SERIES_COUNT; s++) floe_pvd_destroy(o->pvd[s]);
     free(o->hist);
+    free(o->regions);
     free(o->fr_step);
     free(o->fr_time);
     free(o);
@@ -472,6 +475,20 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     }
     o->final_state = cfg->final_state;
     o->events_skip = cfg->events_skip;
+    if (cfg->n_regions < 0 || (cfg->n_regions > 0 && !cfg->regions)) {
+        floe_io_err(err, errlen, "output regions: %d regions but no region list", cfg->n_regions);
+        free(o);
+        return NULL;
+    }
+    if (cfg->n_regions > 0) {
+        if (!(o->regions = malloc((size_t)cfg->n_regions * sizeof *o->regions))) {
+            floe_io_err(err, errlen, "out of memory");
+            free(o);
+            return NULL;
+        }
+        memcpy(o->regions, cfg->regions, (size_t)cfg->n_regions * sizeof *o->regions);
+        o->nregions = cfg->n_regions;
+    }
     o->series_on[SERIES_PARTICLES] = o->vtk.period != 0;
     o->series_on[SERIES_CONTACTS] = o->vtk.period != 0 && cfg->vtk_contacts;
     o->series_on[SERIES_BOUNDARIES] = o->vtk.period != 0 && cfg->vtk_boundaries;
@@ -630,6 +647,12 @@ int floe_output_close(floe_output *o, floe_world *w) {
         }
         join(path, o->dir, "contacts.csv");
         if (floe_csv_write_contacts(path, w, msg, sizeof msg)) {
+            rc = -1;
+            floe_io_err(o->err, sizeof o->err, "%s", msg);
+        }
+        join(path, o->dir, "measurements.csv");
+        if ((o->nregions > 0 || floe_plane_counter_count(w) > 0) &&
+            floe_csv_write_measurements(path, w, o->regions, o->nregions, msg, sizeof msg)) {
             rc = -1;
             floe_io_err(o->err, sizeof o->err, "%s", msg);
         }

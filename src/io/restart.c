@@ -763,6 +763,59 @@ static void write_contacts(h5 *c, const floe_world *w) {
     group_close(g);
 }
 
+/* Measurements (docs/measurements.md): the plane counters (world state:
+ * definitions and counts), the scene's named regions and the region and
+ * area of each history column, in one group /measure. */
+static void write_measure(h5 *c, const floe_world *w, const floe_restart *r) {
+    hid_t g = group_new(c, c->file, "measure");
+    size_t np = (size_t)w->nplanes, nr = (size_t)(r->scene.out.n_regions > 0 ? r->scene.out.n_regions : 0);
+    size_t nh = (size_t)(r->scene.out.n_history_cols > 0 ? r->scene.out.n_history_cols : 0);
+    size_t nn = np > nr ? np : nr;
+    const char **names = malloc(sizeof *names * (nn + 1));
+    double *f = malloc(sizeof *f * 8 * (np + nr + nh + 1));
+    int64_t *n = malloc(sizeof *n * 2 * (np + 1));
+    int32_t *grp = malloc(sizeof *grp * (np + 1));
+    if (!names || !f || !n || !grp) fail(c, "out of memory");
+    for (size_t i = 0; !c->bad && i < np; i++) {
+        const floe_plane_counter *p = &w->planes[i];
+        names[i] = p->name;
+        double v[8] = {p->point.x, p->point.y, p->point.z, p->normal.x, p->normal.y, p->normal.z, p->m[0], p->m[1]};
+        memcpy(f + 8 * i, v, sizeof v);
+        n[2 * i] = p->n[0];
+        n[2 * i + 1] = p->n[1];
+        grp[i] = p->group;
+    }
+    put_strings(c, g, "plane_name", names, np);
+    put2(c, g, "plane_point_normal_mass", T_F64, np, 8, f);
+    put2(c, g, "plane_crossed", T_I64, np, 2, n);
+    put1(c, g, "plane_group", T_I32, np, grp);
+    for (size_t i = 0; !c->bad && i < nr; i++) {
+        const floe_named_region *q = &r->scene.out.regions[i];
+        names[i] = q->name;
+        double v[7] = {q->region.lo.x, q->region.lo.y, q->region.lo.z, q->region.hi.x,
+                       q->region.hi.y, q->region.hi.z, q->region.whole};
+        memcpy(f + 7 * i, v, sizeof v);
+    }
+    put_strings(c, g, "region_name", names, nr);
+    put2(c, g, "region_lo_hi_whole", T_F64, nr, 7, f);
+    for (size_t i = 0; !c->bad && i < nh; i++) {
+        const floe_history_column *h = &r->scene.out.history_cols[i];
+        double v[8] = {h->region.lo.x, h->region.lo.y, h->region.lo.z,  h->region.hi.x,
+                       h->region.hi.y, h->region.hi.z, h->region.whole, h->area};
+        memcpy(f + 8 * i, v, sizeof v);
+    }
+    put2(c, g, "history_region_area", T_F64, nh, 8, f);
+    attr_s(c, g, "doc",
+           "plane counters: point, unit normal, mass crossed to the positive and negative side; crossings "
+           "(positive, negative); group (-1: all). regions: lo, hi, whole. history_region_area: per history "
+           "column, its region (lo, hi, whole) and area");
+    free(names);
+    free(f);
+    free(n);
+    free(grp);
+    group_close(g);
+}
+
 static void write_run(h5 *c, const floe_restart *r) {
     hid_t g = group_new(c, c->file, "run");
     attr_i(c, g, "steps", r->scene.steps);
@@ -973,6 +1026,7 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
         write_particles(&c, w);
         write_contacts(&c, w);
         write_run(&c, r);
+        write_measure(&c, w, r);
         /* in memory: closing only fails if memory runs out */
         im.keep = 1;
         if (H5Fclose(c.file) < 0) fail(&c, "cannot finish the HDF5 file (out of memory?)");
@@ -1494,6 +1548,70 @@ static void read_state(reader *R) {
     w->nthreads = floe__resolve_threads(w);
 }
 
+/* /measure (write_measure); a file without it (written before floe had
+ * measurements) has no plane counters, regions or region columns. */
+static void read_measure(reader *R, floe_restart *r) {
+    h5 *c = &R->c;
+    if (c->bad || H5Lexists(c->file, "measure", H5P_DEFAULT) <= 0) return;
+    hid_t g = group_open(c, c->file, "measure");
+    int np = count_of(c, g, "plane_name"), nr = count_of(c, g, "region_name");
+    size_t nh = (size_t)(r->scene.out.n_history_cols > 0 ? r->scene.out.n_history_cols : 0);
+    if (c->bad) {
+        group_close(g);
+        return;
+    }
+    size_t most = (size_t)np + (size_t)nr + nh + 1;
+    char **pn = get_strings(c, g, "plane_name", (size_t)np), **rn = get_strings(c, g, "region_name", (size_t)nr);
+    double *f = malloc(sizeof *f * 8 * most);
+    int64_t *n = malloc(sizeof *n * 2 * ((size_t)np + 1));
+    int32_t *grp = malloc(sizeof *grp * ((size_t)np + 1));
+    if (!f || !n || !grp) fail(c, "out of memory");
+    get(c, g, "plane_point_normal_mass", T_F64, (size_t)np, 8, f);
+    get(c, g, "plane_crossed", T_I64, (size_t)np, 2, n);
+    get(c, g, "plane_group", T_I32, (size_t)np, 1, grp);
+    for (int i = 0; !c->bad && i < np; i++) {
+        const double *v = f + 8 * i;
+        int id = floe_add_plane_counter(R->w, pn[i], v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), grp[i]);
+        if (id < 0) {
+            world_error(c, R->w, "/measure/plane_point_normal_mass");
+            break;
+        }
+        floe_plane_counter *p = &R->w->planes[id];
+        p->normal = v3(v[3], v[4], v[5]); /* as saved, not normalised again: bit for bit */
+        p->m[0] = v[6];
+        p->m[1] = v[7];
+        p->n[0] = n[2 * i];
+        p->n[1] = n[2 * i + 1];
+    }
+    get(c, g, "region_lo_hi_whole", T_F64, (size_t)nr, 7, f);
+    if (!c->bad && nr > 0) {
+        floe_output_config *o = &r->scene.out;
+        if (!(o->regions = calloc((size_t)nr, sizeof *o->regions))) fail(c, "out of memory");
+        for (int i = 0; !c->bad && i < nr; i++) {
+            const double *v = f + 7 * i;
+            floe_named_region *q = &o->regions[i];
+            snprintf(q->name, sizeof q->name, "%s", rn[i]);
+            if (v[6] != 0 && v[6] != 1) fail(c, "/measure/region_lo_hi_whole: whole = %g is not 0 or 1", v[6]);
+            q->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), (int)v[6]};
+        }
+        if (!c->bad) o->n_regions = nr;
+    }
+    get(c, g, "history_region_area", T_F64, nh, 8, f);
+    for (size_t i = 0; !c->bad && i < nh; i++) {
+        const double *v = f + 8 * i;
+        floe_history_column *h = &r->scene.out.history_cols[i];
+        if (v[6] != 0 && v[6] != 1) fail(c, "/measure/history_region_area: whole = %g is not 0 or 1", v[6]);
+        h->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] == 1};
+        h->area = v[7];
+    }
+    free(pn);
+    free(rn);
+    free(f);
+    free(n);
+    free(grp);
+    group_close(g);
+}
+
 static void read_run(reader *R, floe_restart *r) {
     h5 *c = &R->c;
     hid_t g = group_open(c, c->file, "run");
@@ -1633,6 +1751,7 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
     if (!c->bad) read_schedule(&R);
     if (!c->bad) read_state(&R);
     if (!c->bad) read_run(&R, r);
+    if (!c->bad) read_measure(&R, r);
     if (c->file >= 0) H5Fclose(c->file);
     if (fapl >= 0) H5Pclose(fapl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);

@@ -371,7 +371,7 @@ static void check_run(ck *c, const floe_restart *r) {
     for (int i = 0; i < o->n_history_cols && !c->bad; i++) {
         char why[512];
         const floe_history_column *h = &o->history_cols[i];
-        if (h->kind < FLOE_HIST_PARTICLE || h->kind > FLOE_HIST_COUNTER)
+        if (h->kind < FLOE_HIST_PARTICLE || h->kind > FLOE_HIST_PLANE)
             bad(c, "/output_config/history_columns/kind_a_b_group_energy", "column %d: kind %d is unknown", i,
                 (int)h->kind);
         else if (floe_history_check(w, h, why, sizeof why) != 0) bad(c, "/output_config/history_columns", "%s", why);
@@ -399,6 +399,31 @@ static void check_run(ck *c, const floe_restart *r) {
     }
 }
 
+/* ---- /measure ----------------------------------------------------------- */
+
+/* Plane counters (the loader already refused what floe_add_plane_counter
+ * refuses) and the scene's regions. */
+static void check_measure(ck *c, const floe_restart *r) {
+    const floe_world *w = r->scene.world;
+    for (int i = 0; i < w->nplanes && !c->bad; i++) {
+        const floe_plane_counter *p = &w->planes[i];
+        if (fabs(vlen(p->normal) - 1) > 1e-12)
+            bad(c, "/measure/plane_point_normal_mass", "row %d: the normal is not a unit vector", i);
+        else if (p->n[0] < 0 || p->n[1] < 0 || p->n[0] > MAXCOUNT || p->n[1] > MAXCOUNT)
+            bad(c, "/measure/plane_crossed", "row %d: counts (%lld, %lld) out of range [0, 2^60]", i,
+                (long long)p->n[0], (long long)p->n[1]);
+        else if (!(p->m[0] >= 0 && p->m[1] >= 0 && isfinite(p->m[0]) && isfinite(p->m[1])))
+            bad(c, "/measure/plane_point_normal_mass", "row %d: masses (%g, %g) are not finite and >= 0", i, p->m[0],
+                p->m[1]);
+    }
+    for (int i = 0; i < r->scene.out.n_regions && !c->bad; i++) {
+        const floe_region *q = &r->scene.out.regions[i].region;
+        if (!position_ok(q->lo) || !position_ok(q->hi) ||
+            !(q->lo.x < q->hi.x && q->lo.y < q->hi.y && q->lo.z < q->hi.z))
+            bad(c, "/measure/region_lo_hi_whole", "row %d: not a finite box with lo < hi", i);
+    }
+}
+
 int floe_restart_check(const floe_restart *r, char *err, size_t errlen) {
     ck c = {err, errlen, 0};
     const floe_world *w = r->scene.world;
@@ -409,5 +434,6 @@ int floe_restart_check(const floe_restart *r, char *err, size_t errlen) {
     if (!c.bad) check_contacts(&c, w);
     if (!c.bad) check_schedule(&c, w);
     if (!c.bad) check_run(&c, r);
+    if (!c.bad) check_measure(&c, r);
     return c.bad ? -1 : 0;
 }

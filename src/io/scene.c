@@ -4,7 +4,8 @@
  *   world -> materials -> models -> interactions -> groups
  *   -> pass 0 over the body sections (validate, read STL files, count
  *      particles and refuse absurd sizes before anything big is allocated)
- *   -> methods (groups are known now) -> run -> output (needs the particle count)
+ *   -> methods (groups are known now) -> run -> output (needs the particle count;
+ *      its regions and plane counters come before the history columns)
  *   -> pass 1 over the body sections (add to the world)
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
@@ -492,6 +493,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
         free(tmp.warnings);
         if (tmp.world) floe_world_destroy(tmp.world);
         free(tmp.out.history_cols);
+        free(tmp.out.regions);
         memset(scene, 0, sizeof *scene);
         return -1;
     }
@@ -504,6 +506,7 @@ void floe_scene_free(floe_scene *scene) {
     if (!scene) return;
     if (scene->world) floe_world_destroy(scene->world);
     free(scene->out.history_cols);
+    free(scene->out.regions);
     free(scene->warnings);
     memset(scene, 0, sizeof *scene);
 }

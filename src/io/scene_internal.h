@@ -67,6 +67,8 @@ int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
 void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_steps);
+/* At most this many output.regions (measurements.md). */
+#define SCENE_MAX_REGIONS 64
 
 /* Shared helpers (scene_common.c). */
 const char *scene_path(char *buf, const char *base, const char *key); /* "base.key" */

@@ -1,5 +1,6 @@
 /* The `output` section of a scene: cadences, history columns, defaults. */
 #include "io/scene_internal.h"
+#include "io/csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -124,11 +125,85 @@ static int pick(scene_ctx *c, sy_node *n, const char *where, const char *what, c
     return sy_error(c->d, n, "%s: unknown %s '%s'; allowed: %s", where, what, s, list);
 }
 
+/* ---- regions and plane counters (measurements.md) ------------------------------- */
+
+static int measure_regions(scene_ctx *c, sy_node *n, floe_output_config *out) {
+    static const char *const keys[] = {"name", "min", "max", "whole"};
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, n, "output.regions")) return -1;
+    int nr = sy_seq_size(n);
+    if (nr > SCENE_MAX_REGIONS) return sy_error(d, n, "output.regions: %d regions, at most %d", nr, SCENE_MAX_REGIONS);
+    out->regions = calloc((size_t)nr + 1, sizeof *out->regions);
+    if (!out->regions) return sy_error(d, n, "out of memory");
+    for (int i = 0; i < nr; i++) {
+        sy_node *item = sy_seq_item(d, n, i), *k;
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "output.regions", i);
+        if (sy_check_keys(d, item, where, keys, NKEYS(keys))) return -1;
+        floe_named_region *r = &out->regions[i];
+        const char *name;
+        if (!(k = sy_get(d, item, "name"))) return sy_missing(d, item, where, "name");
+        if (sy_str(d, k, scene_path(p, where, "name"), &name)) return -1;
+        if (!*name || strlen(name) >= sizeof r->name || strpbrk(name, ",\"\r\n"))
+            return sy_error(d, k, "%s: 1 to %zu characters, no commas, quotes or line breaks", p, sizeof r->name - 1);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(out->regions[j].name, name)) return sy_error(d, k, "%s: region '%s' is defined twice", p, name);
+        snprintf(r->name, sizeof r->name, "%s", name);
+        if (!(k = sy_get(d, item, "min"))) return sy_missing(d, item, where, "min");
+        if (sy_point(d, k, scene_path(p, where, "min"), &r->region.lo)) return -1;
+        sy_node *kx = sy_get(d, item, "max");
+        if (!kx) return sy_missing(d, item, where, "max");
+        if (sy_point(d, kx, scene_path(p, where, "max"), &r->region.hi)) return -1;
+        if (!(r->region.lo.x < r->region.hi.x && r->region.lo.y < r->region.hi.y && r->region.lo.z < r->region.hi.z))
+            return sy_error(d, kx, "%s: every component must be larger than in min (the box has no volume)", p);
+        if ((k = sy_get(d, item, "whole")) && sy_bool(d, k, scene_path(p, where, "whole"), &r->region.whole)) return -1;
+        out->n_regions = i + 1;
+    }
+    return 0;
+}
+
+static int measure_planes(scene_ctx *c, sy_node *n) {
+    static const char *const keys[] = {"name", "point", "normal", "group"};
+    sy_doc *d = c->d;
+    if (sy_want_seq(d, n, "output.planes")) return -1;
+    for (int i = 0; i < sy_seq_size(n); i++) {
+        sy_node *item = sy_seq_item(d, n, i), *k;
+        char where[SCENE_PATH], p[SCENE_PATH];
+        scene_index(where, "output.planes", i);
+        if (sy_check_keys(d, item, where, keys, NKEYS(keys))) return -1;
+        const char *name;
+        floe_vec3 point, normal;
+        int group = -1;
+        if (!(k = sy_get(d, item, "name"))) return sy_missing(d, item, where, "name");
+        if (sy_str(d, k, scene_path(p, where, "name"), &name)) return -1;
+        if (strpbrk(name, ",\"\r\n"))
+            return sy_error(d, k, "%s: a name in measurements.csv cannot contain commas, quotes or line breaks", p);
+        if (floe_find_plane_counter(c->w, name) >= 0) return sy_error(d, k, "%s: plane '%s' is defined twice", p, name);
+        sy_node *nn = item;
+        if (!(k = sy_get(d, item, "point"))) return sy_missing(d, item, where, "point");
+        if (sy_point(d, k, scene_path(p, where, "point"), &point)) return -1;
+        if (!(k = sy_get(d, item, "normal"))) return sy_missing(d, item, where, "normal");
+        if (sy_vec3(d, k, scene_path(p, where, "normal"), &normal)) return -1;
+        nn = k;
+        if (normal.x == 0 && normal.y == 0 && normal.z == 0)
+            return sy_error(d, k, "%s: (0, 0, 0) has no direction; give the side counted as positive", p);
+        if ((k = sy_get(d, item, "group"))) {
+            int ng = floe_group_count(c->w);
+            const char *names[FLOE_MAX_GROUPS];
+            for (int g = 0; g < ng && g < FLOE_MAX_GROUPS; g++) names[g] = floe_group_name(c->w, g);
+            if (pick(c, k, scene_path(p, where, "group"), "group", names, ng, &group)) return -1;
+        }
+        if (floe_add_plane_counter(c->w, name, point, normal, group) < 0) return scene_world_error(c, nn, where);
+    }
+    return 0;
+}
+
 /* The quantities the history writer (csv.c) understands. */
 static const char *const body_quantities[] = {
     "pos.x",   "pos.y",   "pos.z",    "vel.x",    "vel.y",    "vel.z", "angvel.x", "angvel.y", "angvel.z", "force.x",
     "force.y", "force.z", "torque.x", "torque.y", "torque.z", "ori.w", "ori.x",    "ori.y",    "ori.z"};
-static const char *const group_quantities[] = {"force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"};
+static const char *const group_quantities[] = {"force.x",  "force.y",  "force.z",  "torque.x", "torque.y",
+                                               "torque.z", "stress.x", "stress.y", "stress.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 static const char *const counters[] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
 
@@ -141,9 +216,11 @@ static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
 }
 
 static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_history_column *col,
-                          const floe_history_column *prev, int nprev) {
-    static const char *const keys[] = {"name", "particle", "contact", "group", "energy", "counter", "quantity"};
-    static const char *const kinds[] = {"particle", "contact", "group", "energy", "counter"};
+                          const floe_history_column *prev, int nprev, const floe_output_config *out) {
+    static const char *const keys[] = {"name",    "particle", "contact", "group",    "energy",
+                                       "counter", "region",   "plane",   "quantity", "area"};
+    static const char *const kinds[] = {"particle", "contact", "group", "energy", "counter", "region", "plane"};
+    enum { CLASSIC_KINDS = 5 }; /* region and plane columns are checked on their own (below) */
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
@@ -163,27 +240,36 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
     snprintf(col->name, sizeof col->name, "%s", name);
 
     int kind = -1;
-    for (int k = 0; k < NKEYS(kinds); k++) {
+    /* a measurement column (region or plane) names nothing else */
+    for (int k = CLASSIC_KINDS; k < NKEYS(kinds); k++) {
         if (!sy_get(d, item, kinds[k])) continue;
+        if (kind >= 0) return sy_error(d, item, "%s: give either 'region' or 'plane', not both", where);
+        kind = k;
+    }
+    for (int k = 0; k < CLASSIC_KINDS; k++) {
+        if (!sy_get(d, item, kinds[k])) continue;
+        if (kind >= CLASSIC_KINDS)
+            return sy_error(d, item, "%s: a '%s' column takes no '%s' (found both)", where, kinds[kind], kinds[k]);
         if (kind >= 0)
             return sy_error(d, item,
-                            "%s: give only one of particle, contact, group, energy, counter (found '%s' "
-                            "and '%s')",
+                            "%s: give only one of particle, contact, group, energy, counter (found '%s' and '%s')",
                             where, kinds[kind], kinds[k]);
         kind = k;
     }
-    if (kind < 0) return sy_error(d, item, "%s: give one of particle, contact, group, energy, counter", where);
+    if (kind < 0)
+        return sy_error(d, item, "%s: give one of particle, contact, group, energy, counter, region, plane", where);
     sy_node *src = sy_get(d, item, kinds[kind]);
-    sy_node *qn = sy_get(d, item, "quantity");
+    sy_node *qn = sy_get(d, item, "quantity"), *an = sy_get(d, item, "area");
     scene_path(p, where, kinds[kind]);
     int q = 0;
     char qp[SCENE_PATH];
     scene_path(qp, where, "quantity");
-    if (kind >= 3) {
+    if (kind == 3 || kind == 4) {
         if (qn) return sy_error(d, qn, "%s: not used with '%s'", qp, kinds[kind]);
     } else if (!qn) {
         return sy_missing(d, item, where, "quantity");
     }
+    if (an && kind != 2) return sy_error(d, an, "%s.area: only a group's stress.x|y|z takes an area", where);
     switch (kind) {
         case 0:
             col->kind = FLOE_HIST_PARTICLE;
@@ -211,9 +297,17 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
             const char *names[FLOE_MAX_GROUPS];
             for (int g = 0; g < ng && g < FLOE_MAX_GROUPS; g++) names[g] = floe_group_name(c->w, g);
             if (pick(c, src, p, "group", names, ng, &col->group) ||
-                pick(c, qn, qp, "quantity", group_quantities, 6, &q))
+                pick(c, qn, qp, "quantity", group_quantities, NKEYS(group_quantities), &q))
                 return -1;
             snprintf(col->quantity, sizeof col->quantity, "%s", group_quantities[q]);
+            int stress = !strncmp(col->quantity, "stress.", 7);
+            char ap[SCENE_PATH];
+            scene_path(ap, where, "area");
+            if (stress && !an)
+                return sy_error(d, item, "%s: %s is the group's force divided by an area: give 'area' (m^2)", where,
+                                col->quantity);
+            if (!stress && an) return sy_error(d, an, "%s: only stress.x|y|z takes an area", ap);
+            if (an && sy_number_in(d, an, ap, &col->area, 0, FLOE_MAX_COORD, 1, 0)) return -1;
             break;
         }
         case 3: {
@@ -224,11 +318,34 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
             snprintf(col->quantity, sizeof col->quantity, "%s", names[col->energy]);
             break;
         }
-        default:
+        case 4:
             col->kind = FLOE_HIST_COUNTER;
             if (pick(c, src, p, "counter", counters, NKEYS(counters), &q)) return -1;
             snprintf(col->quantity, sizeof col->quantity, "%s", counters[q]);
             break;
+        case 5: {
+            col->kind = FLOE_HIST_REGION;
+            const char *names[SCENE_MAX_REGIONS], *qs[64];
+            int r = 0, nq = floe_history_region_quantities(qs, 64);
+            for (int i = 0; i < out->n_regions; i++) names[i] = out->regions[i].name;
+            if (pick(c, src, p, "region (output.regions)", names, out->n_regions, &r) ||
+                pick(c, qn, qp, "quantity", qs, nq, &q))
+                return -1;
+            col->region = out->regions[r].region;
+            snprintf(col->quantity, sizeof col->quantity, "%s", qs[q]);
+            break;
+        }
+        default: {
+            col->kind = FLOE_HIST_PLANE;
+            const char *names[FLOE_MAX_PLANE_COUNTERS], *qs[16];
+            int np = floe_plane_counter_count(c->w), nq = floe_history_plane_quantities(qs, 16);
+            floe_plane_count pc;
+            for (int i = 0; i < np; i++) names[i] = floe_plane_counter_get(c->w, i, &pc) == FLOE_OK ? pc.name : "";
+            if (pick(c, src, p, "plane (output.planes)", names, np, &col->a) || pick(c, qn, qp, "quantity", qs, nq, &q))
+                return -1;
+            snprintf(col->quantity, sizeof col->quantity, "%s", qs[q]);
+            break;
+        }
     }
     return 0;
 }
@@ -255,14 +372,16 @@ static int history(scene_ctx *c, sy_node *n, floe_output_config *out) {
     for (int i = 0; i < nc; i++) {
         char where[SCENE_PATH];
         scene_index(where, "output.history.columns", i);
-        if (history_column(c, sy_seq_item(d, cols, i), where, &out->history_cols[i], out->history_cols, i)) return -1;
+        if (history_column(c, sy_seq_item(d, cols, i), where, &out->history_cols[i], out->history_cols, i, out))
+            return -1;
         out->n_history_cols = i + 1;
     }
     return 0;
 }
 
 int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out) {
-    static const char *const keys[] = {"vtk", "energy", "history", "final_state", "progress", "events"};
+    static const char *const keys[] = {"vtk",      "energy", "history", "final_state",
+                                       "progress", "events", "regions", "planes"};
     static const char *const vtk_keys[] = {"every", "interval", "contacts", "boundaries", "shapes"};
     static const char *const every_keys[] = {"every", "interval"};
     sy_doc *d = c->d;
@@ -283,6 +402,9 @@ int scene_output(scene_ctx *c, sy_node *sec, floe_output_config *out) {
     if ((n = sy_get(d, sec, "progress")) &&
         cadence(c, n, "output.progress", &out->progress, &c->set_progress, every_keys, 2) < 0)
         return -1;
+    /* regions and planes before the history columns that name them */
+    if ((n = sy_get(d, sec, "regions")) && measure_regions(c, n, out)) return -1;
+    if ((n = sy_get(d, sec, "planes")) && measure_planes(c, n)) return -1;
     if ((n = sy_get(d, sec, "history")) && history(c, n, out)) return -1;
     if ((n = sy_get(d, sec, "final_state")) && sy_bool(d, n, "output.final_state", &out->final_state)) return -1;
     if ((n = sy_get(d, sec, "events")) && events(c, n, out)) return -1;
