@@ -185,10 +185,13 @@ floe_status floe__integrate(floe_world *w) {
                         }
                     }
                 }
-                /* work of drag and wind on the free DOFs, with the new velocities */
+                /* work of drag and wind on the free DOFs, with the mean of
+                 * the old and new velocities (the kinetic energy at t takes
+                 * v(t) as that mean) */
                 for (int k = 0; bodyf && k < 3; k++) {
-                    if (!(bl & (1u << k))) acc.body += vcomp(bf.fw, k) * vcomp(v, k) * dt;
-                    if (!(bl & (8u << k))) acc.body += vcomp(bf.tw, k) * vcomp(om, k) * dt;
+                    if (!(bl & (1u << k))) acc.body += vcomp(bf.fw, k) * 0.5 * (vcomp(v, k) + vcomp(w->vel[i], k)) * dt;
+                    if (!(bl & (8u << k)))
+                        acc.body += vcomp(bf.tw, k) * 0.5 * (vcomp(om, k) + vcomp(w->angvel[i], k)) * dt;
                 }
             }
             /* blocked DOFs keep their velocity; the system receives their
