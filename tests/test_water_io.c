@@ -101,6 +101,11 @@ static void test_scene(void) {
         check_failures++;
         fprintf(stderr, "got  %s\nwant %s...\n", err, want);
     }
+    /* no gravity: a warning, not an error */
+    check_write_tmp(tmp, "nog.yaml", "run: {steps: 1}\nwater: {level: 0}\nworld: {dt: 1}\n", path, sizeof path);
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    CHECK(s.warnings && strstr(s.warnings, ":2:8: warning: water: world.gravity has no downward z component"));
+    floe_scene_free(&s);
     check_write_tmp(tmp, "bad.yaml", "water:\n  levle: 0\n", path, sizeof path);
     CHECK(floe_scene_load(path, &s, err, sizeof err) != 0 && strstr(err, ":2:3:") && strstr(err, "levle"));
     check_write_tmp(tmp, "bad.yaml", "water:\n  current: [1, 0]\n", path, sizeof path);

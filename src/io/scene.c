@@ -105,7 +105,7 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
 /* The `water` section (docs/scene-format.md#water): each key sets the field of
  * floe_water_def of the same name; the API checks the ranges, and its message
  * is reported at the section. */
-static int parse_water(scene_ctx *c, sy_node *sec) {
+static int parse_water(scene_ctx *c, sy_node *sec, double gz) {
     static const char *const keys[] = {"level",           "density",     "current", "skin_drag", "form_drag",
                                        "rotational_drag", "air_density", "wind",    "wind_drag"};
     sy_doc *d = c->d;
@@ -123,6 +123,11 @@ static int parse_water(scene_ctx *c, sy_node *sec) {
             return -1;
     }
     if (floe_world_set_water(c->w, &wd) != FLOE_OK) return scene_world_error(c, sec, "water");
+    if (!(gz < 0))
+        scene_warn(c, sec,
+                   "water: world.gravity has no downward z component (%g m/s^2): nothing floats or sinks, only "
+                   "drag and wind act",
+                   gz);
     return 0;
 }
 
@@ -437,7 +442,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     c->w = s->world = floe_world_create(&def);
     if (!c->w) return sy_error(d, n ? n : root, "world: %s", floe_create_error());
 
-    if ((n = sy_get(d, root, "water")) && parse_water(c, n)) return -1;
+    if ((n = sy_get(d, root, "water")) && parse_water(c, n, def.gravity.z)) return -1;
     if ((n = sy_get(d, root, "materials")) && parse_materials(c, n)) return -1;
     if ((n = sy_get(d, root, "models")) && parse_models(c, n)) return -1;
     if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n)) return -1;
