@@ -62,7 +62,8 @@ void floe__water_forces(const floe_water_def *wd, double g, const floe_water_sha
     /* the largest horizontal sections below and above the surface: through
      * the centre, or at the surface when it does not reach the centre (the
      * central section is the largest of a centrally symmetric convex body) */
-    double a_wet = floe__water_section(s, up, fmin(d, 0)), a_dry = floe__water_section(s, up, fmax(d, 0));
+    double a_mid = floe__water_section(s, up, 0); /* the surface's section is sub.waterplane */
+    double a_wet = d < 0 ? sub.waterplane : a_mid, a_dry = d > 0 ? sub.waterplane : a_mid;
     vec3 rel = vsub(wd->current, v), relh = v3(rel.x, rel.y, 0);
     vec3 f = v3(0, 0, 0);
     double sh = vlen(relh);
