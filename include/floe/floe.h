@@ -117,6 +117,41 @@ floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w);               /* threads the steps use (or will use) */
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
 
+/* ---- water ------------------------------------------------------------- */
+
+/* Water below a horizontal free surface z = level, and air above it
+ * (docs/models/water.md). Free spheres, capsules and ellipsoids (not fully
+ * blocked) feel buoyancy from their exact submerged volume at the centre of
+ * buoyancy (with its torque), weighted by the vertical component of gravity;
+ * skin and form drag in the water relative to a uniform current, rotational
+ * drag, and wind stress on their emerged part. Walls, facets, meshes and
+ * cylinders feel nothing. Ranges (FLOE_ERR_ARG beyond them): level finite
+ * and at most FLOE_MAX_COORD in magnitude; density (0, 1e5] kg/m^3;
+ * air_density [0, 1e3] kg/m^3; skin_drag and wind_drag [0, 1]; form_drag
+ * [0, 100]; rotational_drag [0, 1e3]; current and wind horizontal (z = 0),
+ * components finite and at most 1e3 m/s. */
+typedef struct floe_water_def {
+    double level;           /* m, height z of the surface; default 0 */
+    double density;         /* kg/m^3, default 1025 (sea water) */
+    floe_vec3 current;      /* m/s, uniform, horizontal; default 0 */
+    double skin_drag;       /* C_w, ice-water skin drag coefficient, default 5.5e-3 */
+    double form_drag;       /* C_d, form drag coefficient on the submerged frontal area, default 1 */
+    double rotational_drag; /* factor on the rotational drag laws, default 1 (0: none) */
+    double air_density;     /* kg/m^3, default 1.3 */
+    floe_vec3 wind;         /* m/s, uniform, horizontal; default 0 */
+    double wind_drag;       /* C_a, air-ice drag coefficient, default 1.2e-3 */
+    int internal_cookie;    /* set by floe_default_water_def; do not touch */
+} floe_water_def;
+
+floe_water_def floe_default_water_def(void);
+/* Puts water into the world (def from floe_default_water_def, then
+ * changed), or takes it out (def NULL). After the first step the change of
+ * the energy it makes (buoyancy potential, kinetic energy of the new forces)
+ * is booked as boundary work. */
+floe_status floe_world_set_water(floe_world *w, const floe_water_def *def);
+/* 1 and *out filled when the world has water, else 0 (out may be NULL). */
+int floe_world_get_water(const floe_world *w, floe_water_def *out);
+
 /* ---- contact models and materials -------------------------------------- */
 
 /* One parameter of a model schema: material parameters (averaged per pair)
@@ -381,8 +416,13 @@ typedef enum floe_energy_term {
     FLOE_E_BOUNDARY,    /* cumulative work done on the system from outside: prescribed-motion
                            * bodies, group loads, and energy brought in through the API after
                            * the first step (bodies added, positions and velocities set) */
-    FLOE_E_TOTAL,       /* kinetic + rotational + gravity + elastic + dissipated - boundary work */
+    FLOE_E_TOTAL,       /* kinetic + rotational + gravity + elastic + dissipated - boundary work
+                           * + buoyancy + drag */
     FLOE_E_ERROR,       /* (total - initial total) / max(reference energy, tiny) */
+    FLOE_E_BUOYANCY,    /* potential energy of buoyancy now, sum of rho_w g V_sub (level - z_B)
+                           * (0 without water; counted in total) */
+    FLOE_E_DRAG,        /* cumulative energy taken from the bodies by water drag and wind (the
+                           * negative of their work; negative when a current or wind drives them) */
     FLOE_E_COUNT
 } floe_energy_term;
 

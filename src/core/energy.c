@@ -1,4 +1,5 @@
 /* Energy terms and the time step (docs/integration.md, "Energy" and "Time step"). */
+#include "core/bodyforces.h"
 #include "core/energy.h"
 
 #include <stdio.h>
@@ -6,8 +7,8 @@
 #include <stdlib.h>
 
 static const char *const energy_names[FLOE_E_COUNT] = {
-    "kinetic", "rotational", "gravity",  "elastic", "plastic", "damping",
-    "dashpot", "broken",     "boundary", "total",   "error",
+    "kinetic", "rotational", "gravity", "elastic", "plastic",  "damping", "dashpot",
+    "broken",  "boundary",   "total",   "error",   "buoyancy", "drag",
 };
 
 const char *floe_energy_name(floe_energy_term t) { return (unsigned)t < FLOE_E_COUNT ? energy_names[t] : NULL; }
@@ -25,6 +26,12 @@ void floe__body_kinetic(const floe_world *w, int i, uint32_t loaded, double *tra
     double I = In.x;
     vec3 fe, te;
     floe__external_load(w, i, loaded, &fe, &te);
+    if (floe__body_forces_on(w)) { /* the forces at t include buoyancy, drag and wind */
+        floe_bf bf;
+        floe__body_force(w, i, &bf);
+        fe = vadd(fe, vadd(bf.f, bf.fw));
+        te = vadd(te, vadd(bf.t, bf.tw));
+    }
     if (I > 0 && (In.x != In.y || In.y != In.z) && (bl & 56u) != 56u) {
         /* aspherical: 1/2 w.(R I R^T) w, from the angular momentum at t */
         quat q = w->ori[i];
@@ -71,6 +78,14 @@ void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
     }
     total -= e[FLOE_E_BOUNDARY];
     scale += fabs(e[FLOE_E_BOUNDARY]);
+    e[FLOE_E_BUOYANCY] = e[FLOE_E_DRAG] = 0;
+    /* (drag done stays in the balance after the water is taken out) */
+    if (floe__body_forces_on(w) || w->e_body_work != 0) {
+        e[FLOE_E_BUOYANCY] = floe__body_potential_all(w);
+        e[FLOE_E_DRAG] = -w->e_body_work;
+        total += e[FLOE_E_BUOYANCY] + e[FLOE_E_DRAG];
+        scale += fabs(e[FLOE_E_BUOYANCY]) + fabs(e[FLOE_E_DRAG]);
+    }
     e[FLOE_E_TOTAL] = total;
     /* relative to the sum of the magnitudes of all terms: 0 when nothing moves */
     e[FLOE_E_ERROR] = w->started && scale > 0 ? (total - w->e_total0) / scale : 0;

@@ -1,6 +1,7 @@
 /* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
  * DOFs and prescribed motion (docs/integration.md#leapfrog). Velocities live at half
  * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
+#include "core/bodyforces.h"
 #include "core/broadphase.h"
 #include "core/energy.h"
 #include "core/integrate.h"
@@ -12,6 +13,7 @@ typedef struct integ_acc {
     double damping;  /* energy removed by damping */
     double boundary; /* work done on the system by blocked DOFs */
     double gravity;  /* work of gravity */
+    double body;     /* work of the body forces' non-conservative parts (drag, wind) */
 } integ_acc;
 
 static inline double sgn(double x) { return (x > 0) - (x < 0); }
@@ -126,6 +128,7 @@ floe_status floe__integrate(floe_world *w) {
         mw[g] = active ? gr->motion.angvel : v3(0, 0, 0);
     }
     int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
+    const int bodyf = floe__body_forces_on(w); /* water: buoyancy, drag, wind */
     integ_acc *accs = floe__scratch(w, SCR_INTEG_ACC, (size_t)(nb > 0 ? nb : 1) * sizeof *accs);
     if (!accs) {
         floe__error(w, "out of memory in the integrator");
@@ -139,7 +142,7 @@ floe_status floe__integrate(floe_world *w) {
     reduction(min : bad) reduction(max : worst) reduction(| : bmoving)
     /* clang-format on */
     for (int blk = 0; blk < nb; blk++) {
-        integ_acc acc = {0, 0, 0};
+        integ_acc acc = {0, 0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
         for (int i = blk * FLOE_BLOCK; i < end; i++) {
             uint32_t bl = w->blocked[i];
@@ -150,21 +153,25 @@ floe_status floe__integrate(floe_world *w) {
                 om = mw[g];
             }
             int spun = 0; /* orientation already advanced (aspherical integrator) */
+            floe_bf bf = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+            if (bodyf) floe__body_force(w, i, &bf); /* at x(t), v(t - dt/2) */
             if (bl != FLOE_DOF_ALL) {
                 vec3 fe = v3(0, 0, 0), te = v3(0, 0, 0);
                 if (w->groups[i] & loaded) floe__external_load(w, i, loaded, &fe, &te);
                 double m = w->mass[i];
                 vec3 I = w->inertia[i];
+                /* contact forces, plus the body forces when there are any */
+                vec3 fc = bodyf ? vadd(w->force[i], vadd(bf.f, bf.fw)) : w->force[i];
+                vec3 tc = bodyf ? vadd(w->torque[i], vadd(bf.t, bf.tw)) : w->torque[i];
                 if (!(bl & 7u) && m > 0) {
-                    v = translate(v, vadd(w->force[i], fe), fe, grav, m, dt, D, &acc);
+                    v = translate(v, vadd(fc, fe), fe, grav, m, dt, D, &acc);
                 } else {
                     for (int k = 0; k < 3; k++) {
                         if ((bl & (1u << k)) || m <= 0) continue;
-                        vset(&v, k,
-                             advance(vcomp(v, k), vcomp(w->force[i], k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
+                        vset(&v, k, advance(vcomp(v, k), vcomp(fc, k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
                     }
                 }
-                vec3 t = vadd(w->torque[i], te);
+                vec3 t = vadd(tc, te);
                 if (I.x > 0 && (bl & 56u) != 56u) {
                     if (I.x != I.y || I.y != I.z) {
                         om = rotate_aspherical(w, i, t, bl, dt, D, &acc);
@@ -174,10 +181,17 @@ floe_status floe__integrate(floe_world *w) {
                     } else {
                         for (int k = 0; k < 3; k++) {
                             if (bl & (8u << k)) continue;
-                            vset(&om, k,
-                                 advance(vcomp(om, k), vcomp(w->torque[i], k), vcomp(te, k), 0, I.x, dt, D, &acc));
+                            vset(&om, k, advance(vcomp(om, k), vcomp(tc, k), vcomp(te, k), 0, I.x, dt, D, &acc));
                         }
                     }
+                }
+                /* work of drag and wind on the free DOFs, with the mean of
+                 * the old and new velocities (the kinetic energy at t takes
+                 * v(t) as that mean) */
+                for (int k = 0; bodyf && k < 3; k++) {
+                    if (!(bl & (1u << k))) acc.body += vcomp(bf.fw, k) * 0.5 * (vcomp(v, k) + vcomp(w->vel[i], k)) * dt;
+                    if (!(bl & (8u << k)))
+                        acc.body += vcomp(bf.tw, k) * 0.5 * (vcomp(om, k) + vcomp(w->angvel[i], k)) * dt;
                 }
             }
             /* blocked DOFs keep their velocity; the system receives their
@@ -185,12 +199,13 @@ floe_status floe__integrate(floe_world *w) {
              * displacement (trapezoid), the half of t here, the half of
              * t + dt by floe__boundary_end once the contacts give them */
             for (int k = 0; bl && k < 3; k++) {
+                /* buoyancy on a driven DOF: the driver works against it */
                 if ((bl & (1u << k)) && vcomp(v, k) != 0) {
-                    acc.boundary -= 0.5 * vcomp(w->force[i], k) * vcomp(v, k) * dt;
+                    acc.boundary -= 0.5 * (vcomp(w->force[i], k) + vcomp(bf.f, k)) * vcomp(v, k) * dt;
                     bmoving = 1;
                 }
                 if ((bl & (8u << k)) && vcomp(om, k) != 0) {
-                    acc.boundary -= 0.5 * vcomp(w->torque[i], k) * vcomp(om, k) * dt;
+                    acc.boundary -= 0.5 * (vcomp(w->torque[i], k) + vcomp(bf.t, k)) * vcomp(om, k) * dt;
                     bmoving = 1;
                 }
             }
@@ -220,6 +235,7 @@ floe_status floe__integrate(floe_world *w) {
 
         w->e_boundary += accs[blk].boundary;
         w->e_gravity_work += accs[blk].gravity;
+        if (bodyf) w->e_body_work += accs[blk].body;
     }
     if (bad < n) {
         /* named by the step being computed (w->step + 1), as the contact pass names it */
@@ -256,12 +272,15 @@ floe_status floe__integrate(floe_world *w) {
 void floe__boundary_end(floe_world *w) {
     if (!w->boundary_moving) return;
     const double dt = w->dt;
+    const int bodyf = floe__body_forces_on(w);
     double work = 0;
     for (int i = 0; i < w->np; i++) {
         uint32_t bl = w->blocked[i];
+        floe_bf bf = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        if (bodyf && bl && bl != FLOE_DOF_ALL) floe__body_force(w, i, &bf);
         for (int k = 0; bl && k < 3; k++) {
-            if (bl & (1u << k)) work -= 0.5 * vcomp(w->force[i], k) * vcomp(w->vel[i], k) * dt;
-            if (bl & (8u << k)) work -= 0.5 * vcomp(w->torque[i], k) * vcomp(w->angvel[i], k) * dt;
+            if (bl & (1u << k)) work -= 0.5 * (vcomp(w->force[i], k) + vcomp(bf.f, k)) * vcomp(w->vel[i], k) * dt;
+            if (bl & (8u << k)) work -= 0.5 * (vcomp(w->torque[i], k) + vcomp(bf.t, k)) * vcomp(w->angvel[i], k) * dt;
         }
     }
     w->e_boundary += work;

@@ -168,6 +168,11 @@ struct floe_world {
     double e_total0;       /* total at the start */
     int boundary_moving;   /* this step moved a blocked DOF (floe__boundary_end); not state */
 
+    /* body forces (core/bodyforce.h): water (floe_world_set_water) */
+    int has_water;
+    floe_water_def water;
+    double e_body_work; /* cumulative work of their non-conservative parts (drag, wind) */
+
     /* the events of the last floe_step / floe_start (floe_events): cleared
      * as each begins, so not state (restarts leave them out) */
     floe_event *events;

@@ -1,5 +1,6 @@
 /* World lifetime, materials, model instances, particles, groups and the
  * read-only views of the public API. */
+#include "core/bodyforces.h"
 #include "core/energy.h"
 #include "shapes/shape.h"
 
@@ -30,7 +31,7 @@ static int check_vec(floe_world *w, const char *fn, const char *what, vec3 v) {
 }
 
 /* Set by the default functions; a def without it was not made by them. */
-enum { WORLD_COOKIE = 0x466c6f65, BODY_COOKIE = 0x466c6f62 };
+enum { WORLD_COOKIE = 0x466c6f65, BODY_COOKIE = 0x466c6f62, WATER_COOKIE = 0x466c6f77 };
 
 static _Thread_local char create_err[256];
 const char *floe_create_error(void) { return create_err; }
@@ -129,10 +130,80 @@ floe_status floe_set_threads(floe_world *w, int threads) {
     return FLOE_OK;
 }
 
+static double all_body_energy(const floe_world *w);
+
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g) {
     if (!check_vec(w, __func__, "gravity", g)) return FLOE_ERR_ARG;
+    /* buoyancy scales with gravity: its potential changes at once */
+    int book = w->started && floe__body_forces_on(w);
+    double e = book ? all_body_energy(w) : 0;
     w->def.gravity = g;
+    if (book) w->e_boundary += all_body_energy(w) - e;
     return FLOE_OK;
+}
+
+/* ---- water --------------------------------------------------------------- */
+
+floe_water_def floe_default_water_def(void) {
+    return (floe_water_def){
+        .level = 0,
+        .density = 1025,
+        .current = {0, 0, 0},
+        .skin_drag = 5.5e-3,
+        .form_drag = 1,
+        .rotational_drag = 1,
+        .air_density = 1.3,
+        .wind = {0, 0, 0},
+        .wind_drag = 1.2e-3,
+        .internal_cookie = WATER_COOKIE,
+    };
+}
+
+/* The first thing wrong with a water def, as the world's error; 0 if none. */
+static int bad_water(floe_world *w, const floe_water_def *d) {
+    const char *fn = "floe_world_set_water";
+#define BAD(...) return floe__error(w, __VA_ARGS__), 1
+#define RANGE(x, lo, hi, what)         \
+    if (!((x) >= (lo) && (x) <= (hi))) \
+    BAD("%s: %s = %g is out of range [%g, %g]", fn, what, (x), (double)(lo), (double)(hi))
+    if (d->internal_cookie != WATER_COOKIE)
+        BAD("%s: the water def was not made by floe_default_water_def() (start from it, then change fields)", fn);
+    if (!bounded(d->level))
+        BAD("%s: level = %g m must be finite and at most %g in magnitude", fn, d->level, FLOE_MAX_COORD);
+    if (!(d->density > 0 && d->density <= 1e5))
+        BAD("%s: density = %g kg/m^3 is out of range (0, 1e5] (sea water: 1025)", fn, d->density);
+    RANGE(d->air_density, 0, 1e3, "air_density (kg/m^3)");
+    RANGE(d->skin_drag, 0, 1, "skin_drag");
+    RANGE(d->wind_drag, 0, 1, "wind_drag");
+    RANGE(d->form_drag, 0, 100, "form_drag");
+    RANGE(d->rotational_drag, 0, 1e3, "rotational_drag");
+    const vec3 *vs[2] = {&d->current, &d->wind};
+    const char *names[2] = {"current", "wind"};
+    for (int k = 0; k < 2; k++) {
+        vec3 u = *vs[k];
+        if (!(fabs(u.x) <= 1e3 && fabs(u.y) <= 1e3 && fabs(u.z) <= 1e3))
+            BAD("%s: %s (%g, %g, %g) m/s: components must be finite and at most 1e3 m/s", fn, names[k], u.x, u.y, u.z);
+        if (u.z != 0)
+            BAD("%s: %s (%g, %g, %g) m/s must be horizontal (z = 0): the surface is the plane z = level", fn, names[k],
+                u.x, u.y, u.z);
+    }
+#undef RANGE
+#undef BAD
+    return 0;
+}
+
+floe_status floe_world_set_water(floe_world *w, const floe_water_def *def) {
+    if (def && bad_water(w, def)) return FLOE_ERR_ARG;
+    double e = w->started ? all_body_energy(w) : 0;
+    w->has_water = def != NULL;
+    w->water = def ? *def : (floe_water_def){0};
+    if (w->started) w->e_boundary += all_body_energy(w) - e;
+    return FLOE_OK;
+}
+
+int floe_world_get_water(const floe_world *w, floe_water_def *out) {
+    if (out && w->has_water) *out = w->water;
+    return w->has_water;
 }
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -320,11 +391,18 @@ static int check_mass(floe_world *w, const char *fn, double m, vec3 I, int mat) 
     return 0;
 }
 
-/* The body's kinetic and rotational energy as the energy balance counts it. */
+/* The body's kinetic and rotational energy as the energy balance counts it,
+ * and the potential of the body forces on it (buoyancy). */
 static double body_energy(const floe_world *w, int i) {
     double t = 0, r = 0;
     floe__body_kinetic(w, i, floe__loaded_groups(w), &t, &r);
-    return t + r;
+    return floe__body_forces_on(w) ? t + r + floe__body_potential(w, i) : t + r;
+}
+
+static double all_body_energy(const floe_world *w) {
+    double e = 0;
+    for (int i = 0; i < w->np; i++) e += body_energy(w, i);
+    return e;
 }
 
 /* After the first step, energy brought in through the API (e_before: the
@@ -572,8 +650,12 @@ floe_status floe_set_position(floe_world *w, int id, floe_vec3 p) {
         w->e_gravity_work += work;
         w->e_boundary -= work;
     }
+    /* with body forces, the body's energy depends on its position too */
+    int book = w->started && floe__body_forces_on(w);
+    double e = book ? body_energy(w, id) : 0;
     w->pos[id] = p;
     w->bp.valid = 0;
+    if (book) book_input(w, id, e);
     return FLOE_OK;
 }
 

@@ -422,6 +422,31 @@ static void write_world_attrs(h5 *c, const floe_world *w) {
     group_close(g);
 }
 
+/* ---- water (docs/models/water.md) -------------------------------------------
+ * Group /water, written when the world has water or had it (its drag work
+ * stays in the energy balance): @on, the floe_water_def fields by name and
+ * @body_work, the accumulated work of drag and wind. Files without the group
+ * load as worlds without water. */
+static void write_water(h5 *c, const floe_world *w) {
+    floe_water_def wd = floe_default_water_def();
+    int on = floe_world_get_water(w, &wd);
+    if (!on && w->e_body_work == 0) return;
+    hid_t g = group_new(c, c->file, "water");
+    if (g < 0) return;
+    attr_i(c, g, "on", on);
+    attr_f(c, g, "level", wd.level);
+    attr_f(c, g, "density", wd.density);
+    attr(c, g, "current", T_F64, 3, &wd.current);
+    attr_f(c, g, "skin_drag", wd.skin_drag);
+    attr_f(c, g, "form_drag", wd.form_drag);
+    attr_f(c, g, "rotational_drag", wd.rotational_drag);
+    attr_f(c, g, "air_density", wd.air_density);
+    attr(c, g, "wind", T_F64, 3, &wd.wind);
+    attr_f(c, g, "wind_drag", wd.wind_drag);
+    attr_f(c, g, "body_work", w->e_body_work);
+    group_close(g);
+}
+
 /* Every registered model: its parameter keys (the order of the stored
  * parameter rows) and the size and exported names of its contact state. */
 static void write_models(h5 *c) {
@@ -1021,6 +1046,7 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
         attr_i(&c, c.file, "step", w->step);
         attr_f(&c, c.file, "time", w->time);
         write_world_attrs(&c, w);
+        write_water(&c, w);
         write_models(&c);
         write_setup(&c, w);
         write_particles(&c, w);
@@ -1612,6 +1638,31 @@ static void read_measure(reader *R, floe_restart *r) {
     group_close(g);
 }
 
+/* Group /water (write_water), checked by the engine's own range checks. */
+static void read_water(reader *R) {
+    h5 *c = &R->c;
+    if (c->bad || H5Lexists(c->file, "water", H5P_DEFAULT) <= 0) return;
+    hid_t g = group_open(c, c->file, "water");
+    floe_water_def wd = floe_default_water_def();
+    int on = (int)get_in(c, g, "on", 0, 1);
+    wd.level = get_f(c, g, "level");
+    wd.density = get_f(c, g, "density");
+    get_attr(c, g, "current", T_F64, 3, &wd.current);
+    wd.skin_drag = get_f(c, g, "skin_drag");
+    wd.form_drag = get_f(c, g, "form_drag");
+    wd.rotational_drag = get_f(c, g, "rotational_drag");
+    wd.air_density = get_f(c, g, "air_density");
+    get_attr(c, g, "wind", T_F64, 3, &wd.wind);
+    wd.wind_drag = get_f(c, g, "wind_drag");
+    double work = get_f(c, g, "body_work");
+    group_close(g);
+    if (c->bad) return;
+    if (!isfinite(work)) fail(c, "attribute '/water@body_work': %g is not finite (the file is damaged)", work);
+    else if (on && floe_world_set_water(R->w, &wd) != FLOE_OK)
+        fail(c, "group '/water': %s (the file is damaged)", floe_last_error(R->w));
+    else R->w->e_body_work = work;
+}
+
 static void read_run(reader *R, floe_restart *r) {
     h5 *c = &R->c;
     hid_t g = group_open(c, c->file, "run");
@@ -1745,6 +1796,7 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
         int def_prefix = (n == 2 && !strncmp(k, "dt", 2)) || (n == 4 && !strncmp(k, "skin", 4));
         fail(c, "attribute '/world@%s%.*s': %s (the file is damaged)", def_prefix ? "def_" : "", (int)n, k, e);
     }
+    if (!c->bad) read_water(&R);
     if (!c->bad) read_setup(&R);
     if (!c->bad) read_particles(&R);
     if (!c->bad) read_contacts(&R);

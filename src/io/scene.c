@@ -101,6 +101,37 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
     return 0;
 }
 
+/* ---- water ------------------------------------------------------------------------ */
+
+/* The `water` section (docs/scene-format.md#water): each key sets the field of
+ * floe_water_def of the same name; the API checks the ranges, and its message
+ * is reported at the section. */
+static int parse_water(scene_ctx *c, sy_node *sec, double gz) {
+    static const char *const keys[] = {"level",           "density",     "current", "skin_drag", "form_drag",
+                                       "rotational_drag", "air_density", "wind",    "wind_drag"};
+    sy_doc *d = c->d;
+    if (sy_want_map(d, sec, "water")) return -1;
+    if (sy_check_keys(d, sec, "water", keys, (int)(sizeof keys / sizeof *keys))) return -1;
+    floe_water_def wd = floe_default_water_def();
+    double *nums[] = {&wd.level,           &wd.density,     NULL, &wd.skin_drag, &wd.form_drag,
+                      &wd.rotational_drag, &wd.air_density, NULL, &wd.wind_drag};
+    for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
+        sy_node *n = sy_get(d, sec, keys[k]);
+        if (!n) continue;
+        char where[64];
+        snprintf(where, sizeof where, "water.%s", keys[k]);
+        if (nums[k] ? sy_number(d, n, where, nums[k]) : sy_vec3(d, n, where, k == 2 ? &wd.current : &wd.wind))
+            return -1;
+    }
+    if (floe_world_set_water(c->w, &wd) != FLOE_OK) return scene_world_error(c, sec, "water");
+    if (!(gz < 0))
+        scene_warn(c, sec,
+                   "water: world.gravity has no downward z component (%g m/s^2): nothing floats or sinks, only "
+                   "drag and wind act",
+                   gz);
+    return 0;
+}
+
 /* ---- materials, models, interactions ------------------------------------------- */
 
 static int parse_materials(scene_ctx *c, sy_node *sec) {
@@ -402,7 +433,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     sy_node *root = sy_root(d);
     static const char *const top[] = {"world",     "run",        "materials",  "models",    "interactions", "groups",
                                       "particles", "capsules",   "ellipsoids", "cylinders", "walls",        "facets",
-                                      "meshes",    "generators", "output",     "methods"};
+                                      "meshes",    "generators", "output",     "methods",   "water"};
     if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top))) return -1;
 
     scene_output_init(&s->out);
@@ -412,6 +443,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     c->w = s->world = floe_world_create(&def);
     if (!c->w) return sy_error(d, n ? n : root, "world: %s", floe_create_error());
 
+    if ((n = sy_get(d, root, "water")) && parse_water(c, n, def.gravity.z)) return -1;
     if ((n = sy_get(d, root, "materials")) && parse_materials(c, n)) return -1;
     if ((n = sy_get(d, root, "models")) && parse_models(c, n)) return -1;
     if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n)) return -1;
