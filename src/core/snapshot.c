@@ -164,9 +164,12 @@ static void put_item(out *o, const floe_world *w, const table *t, const item *it
     int rank = it->attr ? (cols > 1) : (cols > 1 ? 2 : 1);
     size_t d0 = it->attr ? cols : n, d1 = cols;
     if (it->conv == FLOE_CONV_STATE) {
-        int64_t stride = (int64_t)w->cstride;
-        put(o, it->group, "state_stride", 1, FLOE_SNAP_I64, 0, 0, 0, &stride, 0);
-        put(o, it->group, it->name, 0, FLOE_SNAP_U8, 2, n, w->cstride, w->cstate, 0);
+        /* without contacts the stride says nothing (and is 0 before the
+         * world is prepared): 0, so that the same state gives the same items */
+        size_t stride = n ? w->cstride : 0;
+        int64_t s = (int64_t)stride;
+        put(o, it->group, "state_stride", 1, FLOE_SNAP_I64, 0, 0, 0, &s, 0);
+        put(o, it->group, it->name, 0, FLOE_SNAP_U8, 2, n, stride, w->cstate, 0);
         return;
     }
     if (it->type == FLOE_SNAP_STR || it->conv == FLOE_CONV_MODEL) {
@@ -1088,6 +1091,7 @@ int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, si
         const leaf *lf = &t->leaves[i];
         const floe_snap_field *f = lf->f;
         int n = count_of(a, lf->rows);
+        if (f->conv == FLOE_CONV_IF_VALID && !a->bp.valid && !b->bp.valid) continue; /* nothing there yet */
         for (int r = 0; r < n && !diff; r++) {
             const char *pa = row_ptr(a, lf, (size_t)r) + lf->off, *pb = row_ptr(b, lf, (size_t)r) + lf->off;
             size_t bytes = f->rows && !f->sub ? floe__snap_type_size(f->type) * (size_t)f->ncomp : f->size;
