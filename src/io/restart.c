@@ -127,9 +127,7 @@ static hid_t group_at(h5 *c, const char *path, int create) {
         part[k] = 0;
         hid_t next = -1;
         if (H5Lexists(g, part, H5P_DEFAULT) > 0) {
-            H5O_info_t info;
-            if (H5Oget_info_by_name(g, part, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_GROUP)
-                next = H5Gopen2(g, part, H5P_DEFAULT);
+            next = H5Gopen2(g, part, H5P_DEFAULT); /* fails on a dataset of that name */
         } else if (create) {
             next = H5Gcreate2(g, part, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
         }
@@ -220,9 +218,7 @@ static hid_t h5_open(h5 *c, const char *group, const char *name, int attr, hid_t
     if (attr) {
         if (H5Aexists(g, name) > 0) o = H5Aopen(g, name, H5P_DEFAULT);
     } else if (H5Lexists(g, name, H5P_DEFAULT) > 0) {
-        H5O_info_t info;
-        if (H5Oget_info_by_name(g, name, &info, H5P_DEFAULT) >= 0 && info.type == H5O_TYPE_DATASET)
-            o = H5Dopen2(g, name, H5P_DEFAULT);
+        o = H5Dopen2(g, name, H5P_DEFAULT); /* fails on a group of that name */
     }
     if (o >= 0) {
         *space = attr ? H5Aget_space(o) : H5Dget_space(o);
