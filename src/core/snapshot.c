@@ -322,6 +322,8 @@ typedef struct rd {
     int *inst_map; /* file instance -> world instance */
     long ninst;
     int refused; /* a value was read but refused */
+    void *buf;   /* work buffer of read_items, reused */
+    size_t bufsize;
 } rd;
 
 static file_model *file_model_get(rd *R, const char *name) {
@@ -519,7 +521,7 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
             floe__snap_get(in, it->group, it->name, it->attr, it->type, n, cols, n ? (void *)row_ptr(w, l0, 0) : NULL);
             continue;
         }
-        void *buf = malloc(8 * (n * cols + 1));
+        void *buf = floe__reserve(&R->buf, &R->bufsize, 8 * (n * cols + 1));
         if (!buf) {
             floe__snap_fail(in, "out of memory reading %s", it->name);
             return;
@@ -555,7 +557,6 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
                 }
             }
         }
-        free(buf);
     }
 }
 
@@ -570,7 +571,8 @@ static void read_contacts(rd *R) {
     if (in->bad) return;
     size_t n = (size_t)nc;
     floe_contact *con = calloc(n + 1, sizeof *con);
-    unsigned char *cs = calloc(n + 1, w->cstride), *fs = malloc(n * (size_t)fstride + 1);
+    unsigned char *cs = calloc(n + 1, w->cstride),
+                  *fs = (size_t)fstride == w->cstride ? malloc(1) : malloc(n * (size_t)fstride + 1);
     uint16_t *fi = malloc(sizeof *fi * (n + 1));
     if (!con || !cs || !fs || !fi) {
         free(con);
@@ -593,8 +595,10 @@ static void read_contacts(rd *R) {
             floe__snap_fail(in, "/contacts/instance: contact %zu: bad instance %d", k, fi[k]);
         else w->con[k].inst = (uint16_t)R->inst_map[fi[k]];
     }
-    /* raw model state, checked against this build's layout */
-    floe__snap_get(in, "contacts", "state", 0, FLOE_SNAP_U8, n, (size_t)fstride, fs);
+    /* raw model state, checked against this build's layout (straight into
+     * place when the strides agree, as they do between builds of one floe) */
+    int direct = (size_t)fstride == w->cstride;
+    floe__snap_get_raw(in, "contacts", "state", n, (size_t)fstride, direct ? w->cstate : fs);
     for (size_t k = 0; !in->bad && k < n; k++) {
         const floe_model *m = floe_registry_get(w->insts[w->con[k].inst].model);
         file_model *fm = file_model_get(R, m->info.name);
@@ -606,7 +610,7 @@ static void read_contacts(rd *R) {
                             m->info.name, fm->state_size, m->state_size);
             break;
         }
-        memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
+        if (!direct) memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
     }
     free(fs);
     free(fi);
@@ -704,6 +708,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
         free(R->models[i].law);
     }
     free(R->inst_map);
+    free(R->buf);
     int bad = in->bad;
     free(R);
     free(t);

@@ -211,38 +211,32 @@ static int br_read(void *ctx, const char *group, const char *name, int attr, flo
         memcpy(dst, e->data, e->bytes);
         return 0;
     }
-    size_t ts = floe__snap_type_size(e->type);
-    for (size_t i = 0; i < e->n; i++) {
-        const unsigned char *s = e->data + i * ts;
-        int64_t v = 0;
-        switch (e->type) {
-            case FLOE_SNAP_I64:
-                memcpy(&v, s, 8);
-                break;
-            case FLOE_SNAP_I32: {
-                int32_t x;
-                memcpy(&x, s, 4);
-                v = x;
-                break;
-            }
-            case FLOE_SNAP_U32: {
-                uint32_t x;
-                memcpy(&x, s, 4);
-                v = x;
-                break;
-            }
-            case FLOE_SNAP_U16: {
-                uint16_t x;
-                memcpy(&x, s, 2);
-                v = x;
-                break;
-            }
-            default:
-                v = *s;
-        }
-        if (t == FLOE_SNAP_I64) memcpy((char *)dst + 8 * i, &v, 8);
-        else ((uint8_t *)dst)[i] = (uint8_t)v; /* raw bytes stored as wider integers: the state check sees them */
+    /* widened to t: every integer type to I64; raw bytes (U8) from a wider
+     * type are cut, as HDF5 would (the model state's check sees them) */
+#define WIDEN(T)                                                  \
+    for (size_t i = 0; i < e->n; i++) {                           \
+        T x;                                                      \
+        memcpy(&x, e->data + i * sizeof x, sizeof x);             \
+        if (t == FLOE_SNAP_I64) ((int64_t *)dst)[i] = (int64_t)x; \
+        else ((uint8_t *)dst)[i] = (uint8_t)x;                    \
     }
+    switch (e->type) {
+        case FLOE_SNAP_I64:
+            WIDEN(int64_t);
+            break;
+        case FLOE_SNAP_I32:
+            WIDEN(int32_t);
+            break;
+        case FLOE_SNAP_U32:
+            WIDEN(uint32_t);
+            break;
+        case FLOE_SNAP_U16:
+            WIDEN(uint16_t);
+            break;
+        default:
+            WIDEN(uint8_t);
+    }
+#undef WIDEN
     return 0;
 }
 

@@ -96,46 +96,34 @@ static int class_error(floe_snap_in *in, const char *p, int attr, floe_snap_type
                            attr ? "an integer" : "integers");
 }
 
-int floe__snap_fits(int64_t v, floe_snap_type t) {
+/* Narrows n values to t at dst; the index of the first that does not fit, or -1. */
+static long narrow(const int64_t *v, size_t n, floe_snap_type t, void *dst) {
+#define NARROW(T, lo, hi)                                   \
+    do {                                                    \
+        T *d = dst;                                         \
+        for (size_t k = 0; k < n; k++) {                    \
+            if (v[k] < (lo) || v[k] > (hi)) return (long)k; \
+            d[k] = (T)v[k];                                 \
+        }                                                   \
+    } while (0)
     switch (t) {
         case FLOE_SNAP_I32:
-            return v >= INT32_MIN && v <= INT32_MAX;
+            NARROW(int32_t, INT32_MIN, INT32_MAX);
+            break;
         case FLOE_SNAP_U32:
-            return v >= 0 && v <= (int64_t)UINT32_MAX;
+            NARROW(uint32_t, 0, (int64_t)UINT32_MAX);
+            break;
         case FLOE_SNAP_U16:
-            return v >= 0 && v <= UINT16_MAX;
+            NARROW(uint16_t, 0, UINT16_MAX);
+            break;
         case FLOE_SNAP_U8:
-            return v >= 0 && v <= UINT8_MAX;
+            NARROW(uint8_t, 0, UINT8_MAX);
+            break;
         default:
-            return 1;
+            memcpy(dst, v, 8 * n);
     }
-}
-
-void floe__snap_store_int(void *dst, floe_snap_type t, int64_t v) {
-    switch (t) {
-        case FLOE_SNAP_I64:
-            memcpy(dst, &v, 8);
-            break;
-        case FLOE_SNAP_I32: {
-            int32_t x = (int32_t)v;
-            memcpy(dst, &x, 4);
-            break;
-        }
-        case FLOE_SNAP_U32: {
-            uint32_t x = (uint32_t)v;
-            memcpy(dst, &x, 4);
-            break;
-        }
-        case FLOE_SNAP_U16: {
-            uint16_t x = (uint16_t)v;
-            memcpy(dst, &x, 2);
-            break;
-        }
-        default: {
-            uint8_t x = (uint8_t)v;
-            memcpy(dst, &x, 1);
-        }
-    }
+#undef NARROW
+    return -1;
 }
 
 /* Finds an item of rows x cols values of a class readable as t; its path in p. */
@@ -167,24 +155,31 @@ int floe__snap_get(floe_snap_in *in, const char *group, const char *name, int at
     if (check_item(in, group, name, attr, t, rows, cols, p, sizeof p) != 0) return -1;
     size_t n = rows * cols;
     if (n == 0) return 0;
-    if (t == FLOE_SNAP_F64 || t == FLOE_SNAP_I64 || t == FLOE_SNAP_U8) {
+    if (t == FLOE_SNAP_F64 || t == FLOE_SNAP_I64) {
         if (in->rd->read(in->rd->ctx, group, name, attr, t, dst) != 0)
             return floe__snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
         return 0;
     }
     int64_t *v = malloc(sizeof *v * n);
     if (!v) return floe__snap_fail(in, "out of memory reading '%s'", p);
-    int rc = in->rd->read(in->rd->ctx, group, name, attr, FLOE_SNAP_I64, v);
-    if (rc != 0) floe__snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
-    size_t ts = floe__snap_type_size(t);
-    for (size_t k = 0; !in->bad && k < n; k++) {
-        if (!floe__snap_fits(v[k], t))
-            floe__snap_fail(in, "%s '%s': %" PRId64 " (value %zu) does not fit in %s", attr ? "attribute" : "dataset",
+    if (in->rd->read(in->rd->ctx, group, name, attr, FLOE_SNAP_I64, v) != 0) {
+        floe__snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
+    } else {
+        long k = narrow(v, n, t, dst);
+        if (k >= 0)
+            floe__snap_fail(in, "%s '%s': %" PRId64 " (value %ld) does not fit in %s", attr ? "attribute" : "dataset",
                             p, v[k], k, floe__snap_type_name(t));
-        else floe__snap_store_int((char *)dst + k * ts, t, v[k]);
     }
     free(v);
     return in->bad ? -1 : 0;
+}
+
+int floe__snap_get_raw(floe_snap_in *in, const char *group, const char *name, size_t rows, size_t cols, void *dst) {
+    char p[200];
+    if (check_item(in, group, name, 0, FLOE_SNAP_U8, rows, cols, p, sizeof p) != 0) return -1;
+    if (rows > 0 && cols > 0 && in->rd->read(in->rd->ctx, group, name, 0, FLOE_SNAP_U8, dst) != 0)
+        return floe__snap_fail(in, "cannot read dataset '%s'", p);
+    return 0;
 }
 
 int64_t floe__snap_get_int(floe_snap_in *in, const char *group, const char *name, int64_t lo, int64_t hi) {

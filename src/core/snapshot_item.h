@@ -105,8 +105,44 @@ char **floe__snap_get_strings(floe_snap_in *in, const char *group, const char *n
 int floe__snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t,
                    int rank, size_t d0, size_t d1, const void *data, int doc);
 
-/* Whether v fits in t (an integer type), and v stored as t at dst. */
-int floe__snap_fits(int64_t v, floe_snap_type t);
-void floe__snap_store_int(void *dst, floe_snap_type t, int64_t v);
+/* Raw bytes: a table of rows x cols bytes of an integer item, as they are
+ * (the contact model state). 0, or -1. */
+int floe__snap_get_raw(floe_snap_in *in, const char *group, const char *name, size_t rows, size_t cols, void *dst);
+
+/* Whether v fits in t (an integer type). */
+static inline int floe__snap_fits(int64_t v, floe_snap_type t) {
+    switch (t) {
+        case FLOE_SNAP_I32:
+            return v >= INT32_MIN && v <= INT32_MAX;
+        case FLOE_SNAP_U32:
+            return v >= 0 && v <= (int64_t)UINT32_MAX;
+        case FLOE_SNAP_U16:
+            return v >= 0 && v <= UINT16_MAX;
+        case FLOE_SNAP_U8:
+            return v >= 0 && v <= UINT8_MAX;
+        default:
+            return 1;
+    }
+}
+
+/* v stored as t (an integer type it fits) at dst, aligned for t. */
+static inline void floe__snap_store_int(void *dst, floe_snap_type t, int64_t v) {
+    switch (t) {
+        case FLOE_SNAP_I64:
+            *(int64_t *)dst = v;
+            break;
+        case FLOE_SNAP_I32:
+            *(int32_t *)dst = (int32_t)v;
+            break;
+        case FLOE_SNAP_U32:
+            *(uint32_t *)dst = (uint32_t)v;
+            break;
+        case FLOE_SNAP_U16:
+            *(uint16_t *)dst = (uint16_t)v;
+            break;
+        default:
+            *(uint8_t *)dst = (uint8_t)v;
+    }
+}
 
 #endif
