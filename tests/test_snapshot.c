@@ -209,6 +209,10 @@ static void round_trip(uint64_t seed, int fixed_dt, int n1, int n2, int *worlds_
     snprintf(label, sizeof label, "seed %llu%s", (unsigned long long)seed, fixed_dt ? " (fixed dt)" : "");
     floe_world *a = build(seed, fixed_dt);
     CHECK(steps(a, n1));
+    char why[512];
+    int valid = floe__snapshot_check(a, why, sizeof why) == 0; /* a world the API built passes every check */
+    if (!valid) fprintf(stderr, "%s: %s\n", label, why);
+    CHECK(valid);
     size_t len;
     floe_world *b = via_bytes(a, &len), *c = via_file(a, "rt");
     CHECK(b && c);
