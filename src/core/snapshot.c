@@ -56,6 +56,7 @@ typedef struct table {
     int nleaves;
     item items[MAX_LEAVES];
     int nitems;
+    const char *unusable; /* why the table cannot be walked (a limit below; a programming error) */
 } table;
 
 typedef struct frame {
@@ -68,6 +69,7 @@ static void flatten(table *t, const floe_snap_struct *s, size_t base, frame fr) 
     for (int l = 0; l < 2; l++)
         for (const floe_snap_field *f = s->fields[l]; f && f->member; f++) {
             if (f->role != FLOE_SNAP_STATE) continue;
+            if (f->rows && fr.rows) t->unusable = "an array inside the rows of another";
             if (f->rows) { /* an array: its rows start here */
                 frame in = {f->rows, base + f->offset, 0, f->inline_array};
                 in.stride = f->sub                       ? f->sub->size
@@ -76,16 +78,21 @@ static void flatten(table *t, const floe_snap_struct *s, size_t base, frame fr) 
                 if (f->sub) flatten(t, f->sub, 0, in);
                 else if (t->nleaves < MAX_LEAVES)
                     t->leaves[t->nleaves++] = (leaf){f, in.rows, in.arr, in.inline_arr, in.stride, 0};
+                else t->unusable = "more state members than MAX_LEAVES";
             } else if (f->sub) {
                 flatten(t, f->sub, base + f->offset, fr);
             } else if (t->nleaves < MAX_LEAVES) {
                 t->leaves[t->nleaves++] = (leaf){f, fr.rows, fr.arr, fr.inline_arr, fr.stride, base + f->offset};
+            } else {
+                t->unusable = "more state members than MAX_LEAVES";
             }
         }
 }
 
-static void build_table(table *t) {
+/* The table flattened; 0, or -1 with t->unusable set. */
+static int build_table(table *t) {
     t->nleaves = t->nitems = 0;
+    t->unusable = NULL;
     flatten(t, &floe__snap_world, 0, (frame){0});
     for (int i = 0; i < t->nleaves; i++) {
         const floe_snap_field *f = t->leaves[i].f;
@@ -101,7 +108,11 @@ static void build_table(table *t) {
         int cols = f->type == FLOE_SNAP_STR || f->conv == FLOE_CONV_MODEL ? 1 : f->col + f->ncomp;
         if (cols > it->cols) it->cols = cols;
         if (it->nleaf < MAX_ITEM_LEAVES) it->leaf[it->nleaf++] = i;
+        else t->unusable = "more members in one item than MAX_ITEM_LEAVES";
+        if (it->rows != t->leaves[i].rows || it->type != f->type || it->conv != f->conv)
+            t->unusable = "members of one item with different rows, types or conversions";
     }
+    return t->unusable ? -1 : 0;
 }
 
 static int count_of(const floe_world *w, const floe_snap_rows *r) {
@@ -291,7 +302,7 @@ int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *
     out o = {wr, err, errlen, 0};
     table *t = malloc(sizeof *t);
     if (!t) return out_fail(&o, "out of memory");
-    build_table(t);
+    if (build_table(t) != 0) out_fail(&o, "the snapshot's table cannot be walked: %s", t->unusable);
     put_models(&o);
     for (int i = 0; i < t->nitems && !o.bad; i++) put_item(&o, w, t, &t->items[i]);
     int64_t ndef = floe_registry_count();
@@ -676,11 +687,11 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
         if (err && errlen) snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    build_table(t);
     R->t = t;
     R->in = (floe_snap_in){rdr, err, errlen, 0};
     floe_snap_in *in = &R->in;
-    R->w = read_world(R);
+    if (build_table(t) != 0) floe__snap_fail(in, "the snapshot's table cannot be walked: %s", t->unusable);
+    if (!in->bad) R->w = read_world(R);
     if (!in->bad) read_materials(R);
     if (!in->bad) read_instances(R);
     if (!in->bad) read_group_names(R);
@@ -1065,8 +1076,8 @@ int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
     ck c = {err, errlen, 0};
     table *t = malloc(sizeof *t);
     if (!t) return bad(&c, "/", "out of memory"), -1;
-    build_table(t);
-    check_leaves(&c, w, t);
+    if (build_table(t) != 0) bad(&c, "the snapshot's table", "cannot be walked: %s", t->unusable);
+    if (!c.bad) check_leaves(&c, w, t);
     if (!c.bad) check_world_rules(&c, w);
     if (!c.bad) check_particle_rules(&c, w);
     if (!c.bad) check_contact_rules(&c, w);
@@ -1082,8 +1093,11 @@ int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, si
         snprintf(what, whatlen, "out of memory");
         return 1;
     }
-    build_table(t);
     int diff = 0;
+    if (build_table(t) != 0) {
+        snprintf(what, whatlen, "the snapshot's table cannot be walked: %s", t->unusable);
+        diff = 1;
+    }
     /* the counts first: the arrays are compared over them */
     for (int i = 0; i < t->nleaves && !diff; i++) {
         const floe_snap_rows *r = t->leaves[i].rows;
