@@ -119,11 +119,18 @@ static int count_of(const floe_world *w, const floe_snap_rows *r) {
     return r ? *(const int *)((const char *)w + r->count_offset) : 1;
 }
 
-/* Row r of a leaf's array (the world itself for a value of the world). */
-static const char *row_ptr(const floe_world *w, const leaf *lf, size_t r) {
+/* Row 0 of a leaf's array (the world itself for a value of the world), and
+ * the bytes from row to row. */
+static const char *rows_base(const floe_world *w, const leaf *lf, size_t *stride) {
+    *stride = lf->stride ? lf->stride : w->cstride;
     if (!lf->rows) return (const char *)w;
-    const char *base = lf->inline_arr ? (const char *)w + lf->arr : *(char *const *)((const char *)w + lf->arr);
-    size_t stride = lf->stride ? lf->stride : w->cstride;
+    return lf->inline_arr ? (const char *)w + lf->arr : *(char *const *)((const char *)w + lf->arr);
+}
+
+/* Row r of a leaf's array. */
+static const char *row_ptr(const floe_world *w, const leaf *lf, size_t r) {
+    size_t stride;
+    const char *base = rows_base(w, lf, &stride);
     return base + r * stride;
 }
 
@@ -145,7 +152,38 @@ typedef struct out {
     char *err;
     size_t errlen;
     int bad;
+    void *buf; /* work buffer of put_item, reused */
+    size_t bufsize;
 } out;
+
+/* Copies `bytes` from each of n rows at src to the rows at dst. */
+static void gather(char *dst, size_t dstride, const char *src, size_t sstride, size_t n, size_t bytes) {
+#define COPY(k) \
+    for (size_t r = 0; r < n; r++) memcpy(dst + r * dstride, src + r * sstride, k)
+    switch (bytes) { /* fixed sizes: the copies are inlined */
+        case 1:
+            COPY(1);
+            break;
+        case 2:
+            COPY(2);
+            break;
+        case 4:
+            COPY(4);
+            break;
+        case 8:
+            COPY(8);
+            break;
+        case 16:
+            COPY(16);
+            break;
+        case 24:
+            COPY(24);
+            break;
+        default:
+            COPY(bytes);
+    }
+#undef COPY
+}
 
 static int out_fail(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int out_fail(out *o, const char *fmt, ...) {
@@ -199,28 +237,31 @@ static void put_item(out *o, const floe_world *w, const table *t, const item *it
         return;
     }
     const void *data = NULL;
-    void *buf = NULL;
+    char *buf = NULL;
     int direct = it->nleaf == 1 && it->conv == FLOE_CONV_NONE && l0->off == 0 && (!l0->rows || l0->stride == ts * cols);
     if (direct) {
         data = n ? row_ptr(w, l0, 0) : NULL;
-    } else if (!(buf = calloc(n * cols + 1, ts))) {
+    } else if (!(buf = floe__reserve(&o->buf, &o->bufsize, (n * cols + 1) * ts))) {
         out_fail(o, "out of memory for %s", it->name);
         return;
     } else {
         data = buf;
+        memset(buf, 0, (n * cols + 1) * ts);
         for (int k = 0; k < it->nleaf; k++) {
             const leaf *lf = &t->leaves[it->leaf[k]];
-            size_t bytes = ts * (size_t)lf->f->ncomp;
-            for (size_t r = 0; r < n; r++) {
-                const char *src = row_ptr(w, lf, r) + lf->off;
-                char *dst = (char *)buf + (r * cols + (size_t)lf->f->col) * ts;
-                if (lf->f->conv == FLOE_CONV_IF_VALID && !w->bp.valid) continue; /* zeros: nothing there yet */
-                /* parameters past the model's own are zero (never set), so
-                 * that the same state gives the same bytes */
-                if (lf->f->conv == FLOE_CONV_MAT_PARAMS || lf->f->conv == FLOE_CONV_LAW_PARAMS)
-                    bytes = ts * (size_t)param_count(lf, model_of_row(lf, row_ptr(w, lf, r)));
-                memcpy(dst, src, bytes);
+            size_t bytes = ts * (size_t)lf->f->ncomp, stride;
+            const char *base = rows_base(w, lf, &stride) + lf->off;
+            char *dst = buf + (size_t)lf->f->col * ts;
+            if (lf->f->conv == FLOE_CONV_IF_VALID && !w->bp.valid) continue; /* zeros: nothing there yet */
+            if (lf->f->conv != FLOE_CONV_MAT_PARAMS && lf->f->conv != FLOE_CONV_LAW_PARAMS) {
+                gather(dst, cols * ts, base, stride, n, bytes);
+                continue;
             }
+            /* parameters past the model's own are zero (never set), so
+             * that the same state gives the same bytes */
+            for (size_t r = 0; r < n; r++)
+                memcpy(dst + r * cols * ts, base + r * stride,
+                       ts * (size_t)param_count(lf, model_of_row(lf, base - lf->off + r * stride)));
         }
     }
     if (it->shape2 > 0 && !it->attr) {
@@ -230,7 +271,6 @@ static void put_item(out *o, const floe_world *w, const table *t, const item *it
     } else {
         put(o, it->group, it->name, it->attr, it->type, rank, d0, d1, data, 0);
     }
-    free(buf);
 }
 
 /* Every registered model: its parameter keys (the column order of the
@@ -299,7 +339,7 @@ static void put_docs(out *o, const floe_world *w) {
 }
 
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
-    out o = {wr, err, errlen, 0};
+    out o = {wr, err, errlen, 0, NULL, 0};
     table *t = malloc(sizeof *t);
     if (!t) return out_fail(&o, "out of memory");
     if (build_table(t) != 0) out_fail(&o, "the snapshot's table cannot be walked: %s", t->unusable);
@@ -308,6 +348,7 @@ int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *
     int64_t ndef = floe_registry_count();
     put(&o, "instances", "n_defaults", 1, FLOE_SNAP_I64, 0, 0, 0, &ndef, 0);
     put_docs(&o, w);
+    free(o.buf);
     free(t);
     return o.bad ? -1 : 0;
 }
@@ -512,6 +553,65 @@ static void read_schedule(rd *R) {
     free(method);
 }
 
+/* Copies column `col` (nc values wide) of n rows of buf (rows of `cols`
+ * 64-bit values: doubles, or integers narrowed to t) to the rows at base.
+ * -1, or the index in buf of the first integer that does not fit (its row
+ * in *bad_r). */
+static long scatter(char *base, size_t stride, const void *buf, size_t cols, size_t col, size_t n, size_t nc,
+                    floe_snap_type t, size_t *bad_r) {
+    if (t == FLOE_SNAP_F64) {
+        const double *src = (const double *)buf + col;
+#define COPY(k) \
+    for (size_t r = 0; r < n; r++) memcpy(base + r * stride, src + r * cols, 8 * (k))
+        switch (nc) { /* fixed sizes: the copies are inlined */
+            case 1:
+                COPY(1);
+                break;
+            case 2:
+                COPY(2);
+                break;
+            case 3:
+                COPY(3);
+                break;
+            case 4:
+                COPY(4);
+                break;
+            default:
+                COPY(nc);
+        }
+#undef COPY
+        return -1;
+    }
+    const int64_t *src = (const int64_t *)buf + col;
+#define NARROW(T, lo, hi)                                                            \
+    for (size_t r = 0; r < n; r++) {                                                 \
+        T *d = (T *)(void *)(base + r * stride);                                     \
+        for (size_t c = 0; c < nc; c++) {                                            \
+            int64_t v = src[r * cols + c];                                           \
+            if (v < (lo) || v > (hi)) return *bad_r = r, (long)(r * cols + col + c); \
+            d[c] = (T)v;                                                             \
+        }                                                                            \
+    }
+    switch (t) {
+        case FLOE_SNAP_I64:
+            NARROW(int64_t, INT64_MIN, INT64_MAX);
+            break;
+        case FLOE_SNAP_I32:
+            NARROW(int32_t, INT32_MIN, INT32_MAX);
+            break;
+        case FLOE_SNAP_U32:
+            NARROW(uint32_t, 0, (int64_t)UINT32_MAX);
+            break;
+        case FLOE_SNAP_U16:
+            NARROW(uint16_t, 0, UINT16_MAX);
+            break;
+        default:
+            NARROW(uint8_t, 0, UINT8_MAX);
+    }
+#undef NARROW
+    return -1;
+}
+
 /* Reads every item of the table with rows `rows` (NULL: the world's own
  * values) that the API did not build, into w; `def_only` limits the world's
  * values to its definition, `skip_def` leaves it out. */
@@ -541,30 +641,19 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
                            cols, buf) == 0) {
             for (int k = 0; k < it->nleaf && !in->bad; k++) {
                 const leaf *lf = &t->leaves[it->leaf[k]];
-                size_t nc = (size_t)lf->f->ncomp;
-                for (size_t r = 0; r < n && !in->bad; r++) {
-                    char *dst = (char *)row_ptr(w, lf, r) + lf->off;
-                    const char *src = (const char *)buf + 8 * (r * cols + (size_t)lf->f->col);
-                    if (wide_f) {
-                        memcpy(dst, src, 8 * nc);
-                        continue;
-                    }
-                    for (size_t c = 0; c < nc; c++) {
-                        int64_t v;
-                        memcpy(&v, src + 8 * c, 8);
-                        if (!floe__snap_fits(v, it->type)) {
-                            char p[200];
-                            floe__snap_path(it->group, it->name, it->attr, p, sizeof p);
-                            if (rows)
-                                floe__snap_fail(in, "%s: %s %zu: %" PRId64 " does not fit in %s", p, rows->noun, r, v,
-                                                floe__snap_type_name(it->type));
-                            else
-                                floe__snap_fail(in, "%s: %" PRId64 " does not fit in %s", p, v,
-                                                floe__snap_type_name(it->type));
-                        } else {
-                            floe__snap_store_int(dst + c * ts, it->type, v);
-                        }
-                    }
+                size_t stride, bad_r = 0;
+                char *base = (char *)rows_base(w, lf, &stride) + lf->off;
+                long bad_at = scatter(base, stride, buf, cols, (size_t)lf->f->col, n, (size_t)lf->f->ncomp, it->type,
+                                      &bad_r);
+                if (bad_at >= 0) {
+                    char p[200];
+                    int64_t v = ((const int64_t *)buf)[bad_at];
+                    floe__snap_path(it->group, it->name, it->attr, p, sizeof p);
+                    if (rows)
+                        floe__snap_fail(in, "%s: %s %zu: %" PRId64 " does not fit in %s", p, rows->noun, bad_r, v,
+                                        floe__snap_type_name(it->type));
+                    else
+                        floe__snap_fail(in, "%s: %" PRId64 " does not fit in %s", p, v, floe__snap_type_name(it->type));
                 }
             }
         }
@@ -914,10 +1003,12 @@ static void check_leaves(ck *c, const floe_world *w, const table *t) {
         const floe_snap_field *f = lf->f;
         if (f->check == FLOE_CK_NONE || f->type == FLOE_SNAP_STR || f->conv != FLOE_CONV_NONE) continue;
         int n = count_of(w, lf->rows);
+        size_t stride;
+        const char *base = rows_base(w, lf, &stride) + lf->off;
         for (int r = 0; r < n && !c->bad; r++) {
             char buf[200], p[200];
             int k;
-            const char *why = check_row(w, f, row_ptr(w, lf, (size_t)r) + lf->off, &k, buf, sizeof buf);
+            const char *why = check_row(w, f, base + (size_t)r * stride, &k, buf, sizeof buf);
             if (!why) continue;
             floe__snap_path(f->group, f->name, f->attr, p, sizeof p);
             char row[64] = "", comp[32] = "";
