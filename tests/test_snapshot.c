@@ -546,6 +546,16 @@ int main(void) {
     static const int n1[] = {0, 3, 90, 170, 260};
     for (int i = 0; i < 10; i++, n++) round_trip(1000 + (uint64_t)i, i % 2, n1[i % 5], 120, &ok);
     REPORT("%d of %d random worlds equal after the round trips and after stepping on\n", ok, n);
+    /* the empty world: no materials, bodies or contacts */
+    floe_world *e = floe_world_create(NULL);
+    size_t elen = 0;
+    floe_world *e2 = via_bytes(e, &elen), *e3 = via_file(e, "empty");
+    CHECK(e2 && e3 && same(e, e2, "empty world") && same(e, e3, "empty world"));
+    REPORT("empty world: %zu bytes, equal after the round trips: %s\n", elen,
+           e2 && e3 && same(e, e2, "empty") && same(e, e3, "empty") ? "yes" : "NO");
+    floe_world_destroy(e);
+    floe_world_destroy(e2);
+    floe_world_destroy(e3);
     check_damage();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
