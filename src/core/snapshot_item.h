@@ -1,8 +1,9 @@
 /* The items of a snapshot and the visitor that writes and reads them
- * (docs/architecture.md#the-snapshot-of-the-world): a writer receives one item at a time, a reader
- * looks items up and reads their values. Neither knows the world; the
- * helpers below read single items with the snapshot's messages (a missing
- * item, one of the wrong class or size, an integer out of range). */
+ * (docs/architecture.md#the-snapshot-of-the-world): a writer receives one
+ * item at a time, a reader looks items up and reads their values. Neither
+ * knows the world; the helpers below read single items with the snapshot's
+ * messages (a missing item, one of the wrong class or size, an integer out
+ * of range). */
 #ifndef FLOE_CORE_SNAPSHOT_ITEM_H
 #define FLOE_CORE_SNAPSHOT_ITEM_H
 
@@ -101,48 +102,13 @@ void floe__snap_get_text(floe_snap_in *in, const char *group, const char *name, 
 /* n strings of a table (free() the block); NULL with a message. */
 char **floe__snap_get_strings(floe_snap_in *in, const char *group, const char *name, size_t n);
 
-/* Writes one item (rank from dims: rows 0 and cols 1 make a single value). */
+/* Writes one item: rank 0 (one value), 1 (d0 values) or 2 (d0 x d1); doc: for
+ * people reading it only. 0, or -1. */
 int floe__snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t,
                    int rank, size_t d0, size_t d1, const void *data, int doc);
 
 /* Raw bytes: a table of rows x cols bytes of an integer item, as they are
  * (the contact model state). 0, or -1. */
 int floe__snap_get_raw(floe_snap_in *in, const char *group, const char *name, size_t rows, size_t cols, void *dst);
-
-/* Whether v fits in t (an integer type). */
-static inline int floe__snap_fits(int64_t v, floe_snap_type t) {
-    switch (t) {
-        case FLOE_SNAP_I32:
-            return v >= INT32_MIN && v <= INT32_MAX;
-        case FLOE_SNAP_U32:
-            return v >= 0 && v <= (int64_t)UINT32_MAX;
-        case FLOE_SNAP_U16:
-            return v >= 0 && v <= UINT16_MAX;
-        case FLOE_SNAP_U8:
-            return v >= 0 && v <= UINT8_MAX;
-        default:
-            return 1;
-    }
-}
-
-/* v stored as t (an integer type it fits) at dst, aligned for t. */
-static inline void floe__snap_store_int(void *dst, floe_snap_type t, int64_t v) {
-    switch (t) {
-        case FLOE_SNAP_I64:
-            *(int64_t *)dst = v;
-            break;
-        case FLOE_SNAP_I32:
-            *(int32_t *)dst = (int32_t)v;
-            break;
-        case FLOE_SNAP_U32:
-            *(uint32_t *)dst = (uint32_t)v;
-            break;
-        case FLOE_SNAP_U16:
-            *(uint16_t *)dst = (uint16_t)v;
-            break;
-        default:
-            *(uint8_t *)dst = (uint8_t)v;
-    }
-}
 
 #endif

@@ -5,6 +5,8 @@
 
 #include "core/snapshot_table.h"
 
+/* The world's members of the shape tables (the second list of the world's
+ * struct in the table) and the structs of their rows. */
 extern const floe_snap_field floe__snap_shape_fields[];
 extern const floe_snap_struct *const floe__snap_shape_structs[];
 extern const int floe__snap_nshape_structs;

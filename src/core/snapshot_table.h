@@ -1,6 +1,7 @@
-/* The types of the snapshot's table (docs/architecture.md#the-snapshot-of-the-world): a member of
- * a struct with its offset, size and role, and for state the item that
- * carries it and the check a loaded value must pass. The tables are in
+/* The types of the snapshot's table
+ * (docs/architecture.md#the-snapshot-of-the-world): a member of a struct
+ * with its offset, size and role, and for state the item that carries it
+ * and the check a loaded value must pass. The tables are in
  * snapshot_members.c and snapshot_shapes.c. */
 #ifndef FLOE_CORE_SNAPSHOT_TABLE_H
 #define FLOE_CORE_SNAPSHOT_TABLE_H
