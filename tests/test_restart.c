@@ -150,7 +150,7 @@ static int same(const floe_world *a, const floe_world *b, const char *model) {
         SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&x->m, &y->m, sizeof x->m), "contact forces");
         SAME(x->kn == y->kn && x->kt == y->kt && x->kw == y->kw && x->kr == y->kr, "contact stiffness");
         SAME(x->a == y->a && x->b == y->b && x->nbr == y->nbr && x->inst == y->inst && x->flags == y->flags &&
-                 x->side == y->side && x->detail == y->detail && x->step_created == y->step_created,
+                 x->detail == y->detail && x->step_created == y->step_created,
              "contact ids and flags");
         size_t ss = floe_registry_get(a->insts[x->inst].model)->state_size;
         SAMEMEM(a->cstate + (size_t)k * a->cstride, b->cstate + (size_t)k * b->cstride, ss, "contact model state");

@@ -355,7 +355,6 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     }
     if (!link_contacts(w)) return oom(w);
     sort_contacts(w);
-    bp->rebuilds++;
     bp->valid = 1;
     return FLOE_OK;
 }

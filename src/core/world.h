@@ -95,15 +95,15 @@ typedef struct floe_broadphase {
     quat *ref_ori; /* orientations at the last rebuild */
     int *cell_start, *cell_items, *cell_of;
     int ncells_cap, nitems_cap, cell_of_cap;
-    int64_t rebuilds;  /* rebuilds so far: read by nobody but restart files (attribute
-                                           "rebuilds"), a diagnostic of the run */
     double margin;     /* extra pair-search distance (creation gaps) */
     double max_moved2; /* largest floe_moved2() after the last update */
     int valid;
 } floe_broadphase;
 
-/* src/io/restart.c saves and restores every field that is not derived:
- * new state must be added there too (tests/test_restart.c checks). */
+/* Every member is listed in the snapshot's table (src/core/snapshot_table.c,
+ * the shape tables in snapshot_shapes.c) as state, a count, derived or
+ * transient: a new member needs its line there (tests/test_snapshot.c fails
+ * until it has one). */
 struct floe_world {
     floe_world_def def;
     char err[1024];

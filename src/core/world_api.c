@@ -85,6 +85,7 @@ floe_world *floe_world_create(const floe_world_def *def) {
         return NULL;
     }
     w->def = d;
+    w->water = floe_default_water_def(); /* off (has_water 0), but valid for snapshots */
     w->dt_auto = !(w->def.dt > 0);
     w->dt = w->dt_auto ? 0 : w->def.dt;
     /* one default instance per registered model */
@@ -196,7 +197,7 @@ floe_status floe_world_set_water(floe_world *w, const floe_water_def *def) {
     if (def && bad_water(w, def)) return FLOE_ERR_ARG;
     double e = w->started ? all_body_energy(w) : 0;
     w->has_water = def != NULL;
-    w->water = def ? *def : (floe_water_def){0};
+    w->water = def ? *def : floe_default_water_def(); /* valid even when off: snapshots check it */
     if (w->started) w->e_boundary += all_body_energy(w) - e;
     return FLOE_OK;
 }

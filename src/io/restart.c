@@ -1,16 +1,15 @@
 /* Restart files in HDF5 (see restart.h and docs/restart.md).
  *
- * Everything that step() reads is written as it is in memory, so a loaded
- * world continues bit for bit: particle arrays, contacts in their order
- * (the order of force summation) with their raw model state, the broad-phase
- * pair list in its order (the order in which new contacts are created) with
- * its reference positions, dt and the step of the last dt check, and every
- * energy accumulator. Derived tables (material pair -> instance, cell grid)
- * are rebuilt. Model parameters are stored and restored by key, and models
- * by name, so a file survives a change of the registry order. */
+ * A restart file holds the world's snapshot (src/core/snapshot.h: every
+ * item of its state, written and read through the snapshot's visitor; this
+ * file is its HDF5 writer and reader), the run settings and the output
+ * configuration of the scene, and where the outputs stood. A table item
+ * "group/name" becomes the dataset /group/name, an item "group@name" the
+ * attribute name of /group; the snapshot's table checks what is read. */
 #include "io/restart.h"
 
-#include "core/world.h"
+#include "core/snapshot.h"
+#include "core/snapshot_item.h"
 #include "io/atomic.h"
 #include "io/csv.h"
 #include "io/io_err.h"
@@ -28,50 +27,53 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-_Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
-_Static_assert(sizeof(quat) == 4 * sizeof(double), "quat must be 4 packed doubles");
+_Static_assert(FLOE_RESTART_FORMAT == FLOE_SNAPSHOT_FORMAT, "a restart file's version is its snapshot's");
 
-/* ---- small HDF5 layer: the first failure is kept, later calls do nothing ---- */
+/* ---- HDF5 types ----------------------------------------------------------------- */
 
-enum { T_F64, T_I64, T_I32, T_U32, T_U16, T_U8, T_I8 };
-
-static hid_t mem_type(int t) {
+static hid_t mem_type(floe_snap_type t) {
     switch (t) {
-        case T_F64:
+        case FLOE_SNAP_F64:
             return H5T_NATIVE_DOUBLE;
-        case T_I64:
+        case FLOE_SNAP_I64:
             return H5T_NATIVE_INT64;
-        case T_I32:
+        case FLOE_SNAP_I32:
             return H5T_NATIVE_INT32;
-        case T_U32:
+        case FLOE_SNAP_U32:
             return H5T_NATIVE_UINT32;
-        case T_U16:
+        case FLOE_SNAP_U16:
             return H5T_NATIVE_UINT16;
-        case T_U8:
-            return H5T_NATIVE_UINT8;
         default:
-            return H5T_NATIVE_INT8;
+            return H5T_NATIVE_UINT8;
     }
 }
 
 /* Little-endian IEEE / two's complement on disk, whatever the host. */
-static hid_t file_type(int t) {
+static hid_t file_type(floe_snap_type t) {
     switch (t) {
-        case T_F64:
+        case FLOE_SNAP_F64:
             return H5T_IEEE_F64LE;
-        case T_I64:
+        case FLOE_SNAP_I64:
             return H5T_STD_I64LE;
-        case T_I32:
+        case FLOE_SNAP_I32:
             return H5T_STD_I32LE;
-        case T_U32:
+        case FLOE_SNAP_U32:
             return H5T_STD_U32LE;
-        case T_U16:
+        case FLOE_SNAP_U16:
             return H5T_STD_U16LE;
-        case T_U8:
-            return H5T_STD_U8LE;
         default:
-            return H5T_STD_I8LE;
+            return H5T_STD_U8LE;
     }
+}
+
+static hid_t str_type(size_t len) {
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0) {
+        H5Tset_size(t, len);
+        H5Tset_strpad(t, H5T_STR_NULLTERM);
+        H5Tset_cset(t, H5T_CSET_UTF8);
+    }
+    return t;
 }
 
 typedef struct h5 {
@@ -81,8 +83,11 @@ typedef struct h5 {
     int bad;
     char *err;
     size_t errlen;
+    char gpath[200]; /* the group open in g ("": the root, g is the file) */
+    hid_t g;
 } h5;
 
+static int fail(h5 *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(h5 *c, const char *fmt, ...) {
     if (c->bad) return -1;
     c->bad = 1;
@@ -98,271 +103,179 @@ static int fail(h5 *c, const char *fmt, ...) {
     return -1;
 }
 
-/* "/group/name" (sep '/': a dataset or group) or "/group@name" (an attribute). */
-static const char *full_name(hid_t loc, const char *name, char sep, char *buf, size_t n) {
-    char g[200] = "";
-    if (H5Iget_name(loc, g, sizeof g) < 0) g[0] = 0;
-    int root = !strcmp(g, "/") || !g[0];
-    if (root && sep == '/') snprintf(buf, n, "/%s", name);
-    else snprintf(buf, n, "%s%c%s", root ? "" : g, sep, name);
-    return buf;
+static void group_release(h5 *c) {
+    if (c->g >= 0 && c->g != c->file) H5Gclose(c->g);
+    c->g = -1;
+    c->gpath[0] = 0;
 }
 
-/* The class a stored value must have to be read as type t. */
-static int class_ok(hid_t ft, int t) {
-    H5T_class_t k = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
-    return t == T_F64 ? k == H5T_FLOAT : k == H5T_INTEGER;
-}
-
-static hid_t group_new(h5 *c, hid_t loc, const char *name) {
-    if (c->bad) return -1;
-    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
-    if (g < 0) fail(c, "cannot create group %s", name);
-    return g;
-}
-
-static hid_t group_open(h5 *c, hid_t loc, const char *name) {
-    if (c->bad) return -1;
-    hid_t g = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Gopen2(loc, name, H5P_DEFAULT) : -1;
-    char where[256];
-    if (g < 0)
-        fail(c, "missing group '%s' (not a floe restart file, or a damaged one)",
-             full_name(loc, name, '/', where, sizeof where));
-    return g;
-}
-
-static void group_close(hid_t g) {
-    if (g >= 0) H5Gclose(g);
-}
-
-/* Dataset of rank 1-3; dims[0] may be 0. */
-static void put(h5 *c, hid_t loc, const char *name, int t, int rank, const hsize_t *dims, const void *data) {
-    if (c->bad) return;
-    static const double dummy[1] = {0};
-    hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = sp >= 0 ? H5Dcreate2(loc, name, file_type(t), sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
-    if (ds < 0 || H5Dwrite(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data ? data : dummy) < 0)
-        fail(c, "cannot write dataset %s", name);
-    if (ds >= 0) H5Dclose(ds);
-    if (sp >= 0) H5Sclose(sp);
-}
-
-static void put1(h5 *c, hid_t loc, const char *name, int t, size_t n, const void *data) {
-    hsize_t d[1] = {n};
-    put(c, loc, name, t, 1, d, data);
-}
-
-static void put2(h5 *c, hid_t loc, const char *name, int t, size_t n, size_t m, const void *data) {
-    hsize_t d[2] = {n, m};
-    put(c, loc, name, t, 2, d, data);
-}
-
-/* Attribute with n values (n == 0: a scalar). */
-static void attr(h5 *c, hid_t loc, const char *name, int t, size_t n, const void *data) {
-    if (c->bad) return;
-    hsize_t d[1] = {n};
-    hid_t sp = n ? H5Screate_simple(1, d, NULL) : H5Screate(H5S_SCALAR);
-    hid_t a = sp >= 0 ? H5Acreate2(loc, name, file_type(t), sp, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    if (a < 0 || H5Awrite(a, mem_type(t), data) < 0) fail(c, "cannot write attribute %s", name);
-    if (a >= 0) H5Aclose(a);
-    if (sp >= 0) H5Sclose(sp);
-}
-
-static void attr_f(h5 *c, hid_t loc, const char *name, double v) { attr(c, loc, name, T_F64, 0, &v); }
-static void attr_i(h5 *c, hid_t loc, const char *name, int64_t v) { attr(c, loc, name, T_I64, 0, &v); }
-
-static hid_t str_type(size_t len) {
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t >= 0) {
-        H5Tset_size(t, len);
-        H5Tset_strpad(t, H5T_STR_NULLTERM);
-        H5Tset_cset(t, H5T_CSET_UTF8);
+/* The group of `path` ("a/b/c"), made if `create`; -1 if it does not exist. */
+static hid_t group_at(h5 *c, const char *path, int create) {
+    if (c->g >= 0 && !strcmp(c->gpath, path)) return c->g;
+    group_release(c);
+    if (strlen(path) >= sizeof c->gpath) return -1;
+    hid_t g = c->file;
+    char part[200];
+    const char *p = path;
+    while (*p && g >= 0) {
+        size_t k = strcspn(p, "/");
+        if (k == 0 || k >= sizeof part) {
+            g = -1;
+            break;
+        }
+        memcpy(part, p, k);
+        part[k] = 0;
+        hid_t next = -1;
+        if (H5Lexists(g, part, H5P_DEFAULT) > 0) {
+            next = H5Gopen2(g, part, H5P_DEFAULT); /* fails on a dataset of that name */
+        } else if (create) {
+            next = H5Gcreate2(g, part, H5P_DEFAULT, c->gcpl, H5P_DEFAULT);
+        }
+        if (g != c->file) H5Gclose(g);
+        g = next;
+        p += k + (p[k] == '/');
     }
-    return t;
+    if (g >= 0) {
+        c->g = g;
+        snprintf(c->gpath, sizeof c->gpath, "%s", path);
+    }
+    return g;
 }
 
-static void attr_s(h5 *c, hid_t loc, const char *name, const char *s) {
-    if (c->bad) return;
-    hid_t t = str_type(strlen(s) + 1);
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = t >= 0 && sp >= 0 ? H5Acreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    if (a < 0 || H5Awrite(a, t, s) < 0) fail(c, "cannot write attribute %s", name);
-    if (a >= 0) H5Aclose(a);
-    if (sp >= 0) H5Sclose(sp);
-    if (t >= 0) H5Tclose(t);
-}
+/* ---- the snapshot's writer -------------------------------------------------------- */
 
 /* A 1-D dataset of n fixed-length strings. */
-static void put_strings(h5 *c, hid_t loc, const char *name, const char *const *s, size_t n) {
-    if (c->bad) return;
+static int put_strings(h5 *c, hid_t loc, const char *name, const char *const *s, size_t n) {
     size_t len = 1;
     for (size_t i = 0; i < n; i++)
         if (strlen(s[i]) + 1 > len) len = strlen(s[i]) + 1;
     char *buf = calloc(n ? n : 1, len);
-    if (!buf) {
-        fail(c, "out of memory");
-        return;
-    }
+    if (!buf) return -1;
     for (size_t i = 0; i < n; i++) memcpy(buf + i * len, s[i], strlen(s[i]));
     hsize_t d[1] = {n};
     hid_t t = str_type(len);
     hid_t sp = H5Screate_simple(1, d, NULL);
     hid_t ds = t >= 0 && sp >= 0 ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
-    if (ds < 0 || H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) fail(c, "cannot write dataset %s", name);
+    int rc = ds >= 0 && H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0 ? 0 : -1;
     if (ds >= 0) H5Dclose(ds);
     if (sp >= 0) H5Sclose(sp);
     if (t >= 0) H5Tclose(t);
     free(buf);
+    return rc;
 }
 
-/* Rank and dimensions of a dataset; -1 if it is missing. */
-static int shape_of(h5 *c, hid_t loc, const char *name, hsize_t dims[3]) {
+static int h5_put(void *ctx, const floe_snap_item *it) {
+    h5 *c = ctx;
     if (c->bad) return -1;
-    char where[256];
-    full_name(loc, name, '/', where, sizeof where);
-    if (H5Lexists(loc, name, H5P_DEFAULT) <= 0) return fail(c, "missing dataset '%s'", where);
-    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hid_t g = group_at(c, it->group, 1);
+    if (g < 0) return fail(c, "cannot create group /%s", it->group);
+    hsize_t d[3] = {it->dims[0], it->dims[1], it->dims[2]};
+    int rc = -1;
+    if (it->type == FLOE_SNAP_STR && !it->attr) {
+        rc = put_strings(c, g, it->name, (const char *const *)it->data, it->dims[0]);
+    } else if (it->type == FLOE_SNAP_STR) { /* one string */
+        const char *s = it->data;
+        hid_t t = str_type(strlen(s) + 1), sp = H5Screate(H5S_SCALAR);
+        hid_t a = t >= 0 && sp >= 0 ? H5Acreate2(g, it->name, t, sp, H5P_DEFAULT, H5P_DEFAULT) : -1;
+        rc = a >= 0 && H5Awrite(a, t, s) >= 0 ? 0 : -1;
+        if (a >= 0) H5Aclose(a);
+        if (sp >= 0) H5Sclose(sp);
+        if (t >= 0) H5Tclose(t);
+    } else if (it->attr) {
+        hid_t sp = it->rank ? H5Screate_simple(it->rank, d, NULL) : H5Screate(H5S_SCALAR);
+        hid_t a = sp >= 0 ? H5Acreate2(g, it->name, file_type(it->type), sp, H5P_DEFAULT, H5P_DEFAULT) : -1;
+        rc = a >= 0 && H5Awrite(a, mem_type(it->type), it->data) >= 0 ? 0 : -1;
+        if (a >= 0) H5Aclose(a);
+        if (sp >= 0) H5Sclose(sp);
+    } else {
+        static const double dummy[1] = {0};
+        hid_t sp = H5Screate_simple(it->rank, d, NULL);
+        hid_t ds = sp >= 0 ? H5Dcreate2(g, it->name, file_type(it->type), sp, H5P_DEFAULT, c->dcpl, H5P_DEFAULT) : -1;
+        rc = ds >= 0 &&
+                     H5Dwrite(ds, mem_type(it->type), H5S_ALL, H5S_ALL, H5P_DEFAULT, it->data ? it->data : dummy) >= 0
+                 ? 0
+                 : -1;
+        if (ds >= 0) H5Dclose(ds);
+        if (sp >= 0) H5Sclose(sp);
+    }
+    char p[200];
+    if (rc != 0)
+        fail(c, "cannot write %s %s", it->attr ? "attribute" : "dataset",
+             floe__snap_path(it->group, it->name, it->attr, p, sizeof p));
+    return rc;
+}
+
+/* ---- the snapshot's reader ------------------------------------------------------------ */
+
+static int h5_has_group(void *ctx, const char *group) { return group_at(ctx, group, 0) >= 0; }
+
+/* The dataset or attribute of an item, opened: *space and *type too. */
+static hid_t h5_open(h5 *c, const char *group, const char *name, int attr, hid_t *space, hid_t *type) {
+    *space = *type = -1;
+    hid_t g = group_at(c, group, 0);
+    hid_t o = -1;
+    if (g < 0) return -1;
+    if (attr) {
+        if (H5Aexists(g, name) > 0) o = H5Aopen(g, name, H5P_DEFAULT);
+    } else if (H5Lexists(g, name, H5P_DEFAULT) > 0) {
+        o = H5Dopen2(g, name, H5P_DEFAULT); /* fails on a group of that name */
+    }
+    if (o >= 0) {
+        *space = attr ? H5Aget_space(o) : H5Dget_space(o);
+        *type = attr ? H5Aget_type(o) : H5Dget_type(o);
+    }
+    return o;
+}
+
+static void h5_close(hid_t o, int attr, hid_t space, hid_t type) {
+    if (type >= 0) H5Tclose(type);
+    if (space >= 0) H5Sclose(space);
+    if (o >= 0 && attr) H5Aclose(o);
+    else if (o >= 0) H5Dclose(o);
+}
+
+static int h5_find(void *ctx, const char *group, const char *name, int attr, floe_snap_found *f) {
+    h5 *c = ctx;
+    hid_t sp, t, o = h5_open(c, group, name, attr, &sp, &t);
+    if (o < 0) {
+        /* a link that is not a dataset (a group where a table belongs) */
+        hid_t g = group_at(c, group, 0);
+        int there = g >= 0 && (attr ? H5Aexists(g, name) > 0 : H5Lexists(g, name, H5P_DEFAULT) > 0);
+        if (there) *f = (floe_snap_found){'?', -1, {0}};
+        return there;
+    }
+    H5T_class_t k = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    f->klass = k == H5T_FLOAT ? 'f' : k == H5T_INTEGER ? 'i' : k == H5T_STRING && !H5Tis_variable_str(t) ? 's' : '?';
+    hsize_t d[3] = {0, 0, 0};
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
-    if (rank < 1 || rank > 3 || H5Sget_simple_extent_dims(sp, dims, NULL) < 0) rank = -1;
-    if (sp >= 0) H5Sclose(sp);
-    if (ds >= 0) H5Dclose(ds);
-    if (rank < 0) return fail(c, "dataset '%s' is unreadable or has an unexpected shape", where);
-    return rank;
+    if (rank > 3 || (rank > 0 && H5Sget_simple_extent_dims(sp, d, NULL) < 0)) rank = -1;
+    f->rank = rank;
+    for (int i = 0; i < 3; i++) f->dims[i] = (size_t)d[i];
+    h5_close(o, attr, sp, t);
+    return 1;
 }
 
-/* Length of a 1-D (or first dimension of an N-D) dataset, refusing sizes
- * that do not fit in an int (the world's counters). */
-static int count_of(h5 *c, hid_t loc, const char *name) {
-    hsize_t d[3];
-    if (shape_of(c, loc, name, d) < 0) return -1;
-    char where[256];
-    if (d[0] > (hsize_t)(1 << 30))
-        return fail(c, "dataset '%s' has %llu rows: too many", full_name(loc, name, '/', where, sizeof where),
-                    (unsigned long long)d[0]);
-    return (int)d[0];
+static int h5_read(void *ctx, const char *group, const char *name, int attr, floe_snap_type t, void *dst) {
+    h5 *c = ctx;
+    hid_t sp, ft, o = h5_open(c, group, name, attr, &sp, &ft);
+    int rc = o >= 0 && (attr ? H5Aread(o, mem_type(t), dst)
+                             : H5Dread(o, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, dst)) >= 0
+                 ? 0
+                 : -1;
+    h5_close(o, attr, sp, ft);
+    return rc;
 }
 
-/* Reads a dataset that must have exactly n x m elements (m = 1: rank 1). */
-static void get(h5 *c, hid_t loc, const char *name, int t, size_t n, size_t m, void *data) {
-    hsize_t d[3];
-    int rank = shape_of(c, loc, name, d);
-    if (rank < 0) return;
-    hsize_t total = 1;
-    char where[256];
-    full_name(loc, name, '/', where, sizeof where);
-    for (int k = 0; k < rank; k++) total *= d[k];
-    /* rows of m values: a 2-D table of m columns, or a 1-D list if m == 1 */
-    if (d[0] != n || total != (hsize_t)n * m || (m > 1 && rank == 2 && d[1] != m)) {
-        fail(c, "dataset '%s' has %llu values, expected %zu x %zu", where, (unsigned long long)total, n, m);
-        return;
-    }
-    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    hid_t ft = ds >= 0 ? H5Dget_type(ds) : -1;
-    if (!class_ok(ft, t))
-        fail(c, "dataset '%s' holds %s, expected %s", where,
-             t == T_F64 ? "integers (or other non-float values)" : "non-integer values",
-             t == T_F64 ? "floating-point numbers" : "integers");
-    else if (total > 0 && H5Dread(ds, mem_type(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        fail(c, "cannot read dataset '%s'", where);
-    if (ft >= 0) H5Tclose(ft);
-    if (ds >= 0) H5Dclose(ds);
-}
-
-static int has_attr(hid_t loc, const char *name) { return H5Aexists(loc, name) > 0; }
-
-/* Reads an attribute of exactly n values (0: scalar). */
-static void get_attr(h5 *c, hid_t loc, const char *name, int t, size_t n, void *data) {
-    if (c->bad) return;
-    char where[256];
-    full_name(loc, name, '@', where, sizeof where);
-    if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", where);
-        return;
-    }
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    if (!class_ok(ft, t))
-        fail(c, "attribute '%s' holds %s, expected %s", where, t == T_F64 ? "non-float values" : "non-integer values",
-             t == T_F64 ? "a floating-point number" : "an integer");
-    else if (np != (hssize_t)(n ? n : 1) || H5Aread(a, mem_type(t), data) < 0)
-        fail(c, "attribute '%s' is unreadable or has %lld values (expected %zu)", where, (long long)np, n ? n : 1);
-    if (ft >= 0) H5Tclose(ft);
-    if (sp >= 0) H5Sclose(sp);
-    if (a >= 0) H5Aclose(a);
-}
-
-static double get_f(h5 *c, hid_t loc, const char *name) {
-    double v = 0;
-    get_attr(c, loc, name, T_F64, 0, &v);
-    return v;
-}
-
-static int64_t get_i(h5 *c, hid_t loc, const char *name) {
-    int64_t v = 0;
-    get_attr(c, loc, name, T_I64, 0, &v);
-    return v;
-}
-
-/* An integer attribute that must lie in [lo, hi] (checked before it is
- * narrowed to an int); lo if it does not. */
-static int64_t get_in(h5 *c, hid_t loc, const char *name, int64_t lo, int64_t hi) {
-    int64_t v = get_i(c, loc, name);
-    char where[256];
-    if (!c->bad && (v < lo || v > hi))
-        fail(c, "attribute '%s': %lld is outside [%lld, %lld]", full_name(loc, name, '@', where, sizeof where),
-             (long long)v, (long long)lo, (long long)hi);
-    return c->bad ? lo : v;
-}
-
-/* A string attribute into buf (truncated to cap - 1). */
-static void get_s(h5 *c, hid_t loc, const char *name, char *buf, size_t cap) {
-    buf[0] = 0;
-    if (c->bad) return;
-    char where[256];
-    full_name(loc, name, '@', where, sizeof where);
-    if (!has_attr(loc, name)) {
-        fail(c, "missing attribute '%s'", where);
-        return;
-    }
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
-    size_t len = ft >= 0 && H5Tget_class(ft) == H5T_STRING && !H5Tis_variable_str(ft) ? H5Tget_size(ft) : 0;
-    char *tmp = len ? calloc(len + 1, 1) : NULL;
-    hid_t mt = len ? str_type(len) : -1;
-    if (!tmp || mt < 0 || H5Aread(a, mt, tmp) < 0) fail(c, "attribute '%s' is not a readable string", where);
-    else snprintf(buf, cap, "%s", tmp);
-    free(tmp);
-    if (mt >= 0) H5Tclose(mt);
-    if (ft >= 0) H5Tclose(ft);
-    if (a >= 0) H5Aclose(a);
-}
-
-/* n fixed-length strings; returns one block: n pointers followed by the
- * text (free() once), or NULL. */
-static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
-    hsize_t d[3];
-    int rank = shape_of(c, loc, name, d);
-    if (rank < 0) return NULL;
-    char where[256];
-    full_name(loc, name, '/', where, sizeof where);
-    if (rank != 1 || d[0] != n) {
-        fail(c, "dataset '%s' has %llu strings, expected %zu", where, (unsigned long long)d[0], n);
-        return NULL;
-    }
-    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
-    hid_t ft = ds >= 0 ? H5Dget_type(ds) : -1;
+static char **h5_read_strings(void *ctx, const char *group, const char *name, int attr, size_t n) {
+    h5 *c = ctx;
+    hid_t sp, ft, o = h5_open(c, group, name, attr, &sp, &ft);
     size_t len = ft >= 0 && H5Tget_class(ft) == H5T_STRING && !H5Tis_variable_str(ft) ? H5Tget_size(ft) : 0;
     char **out = NULL;
     char *text = len && len < 65536 ? calloc(n ? n : 1, len + 1) : NULL;
     hid_t mt = len ? str_type(len + 1) : -1;
-    if (!text || mt < 0 || (n && H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0)) {
-        fail(c, "dataset '%s' is not readable as strings", where);
-    } else if (!(out = malloc(sizeof *out * (n ? n : 1) + n * (len + 1) + 1))) {
-        fail(c, "out of memory");
-    } else {
+    int ok = o >= 0 && text && mt >= 0 &&
+             (n == 0 || (attr ? H5Aread(o, mt, text) : H5Dread(o, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, text)) >= 0);
+    if (ok && (out = malloc(sizeof *out * (n ? n : 1) + n * (len + 1) + 1))) {
         char *dst = (char *)(out + (n ? n : 1));
         for (size_t i = 0; i < n; i++) {
             memcpy(dst, text + i * (len + 1), len + 1);
@@ -373,499 +286,34 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
     }
     free(text);
     if (mt >= 0) H5Tclose(mt);
-    if (ft >= 0) H5Tclose(ft);
-    if (ds >= 0) H5Dclose(ds);
+    h5_close(o, attr, sp, ft);
     return out;
 }
 
-/* ---- writing ---------------------------------------------------------------- */
+/* ---- the run: settings, output configuration, where the outputs stood ------------------ */
 
-static const char *shape_names = "0 sphere, 1 wall, 2 facet, 3 capsule, 4 ellipsoid, 5 infinite cylinder";
-
-static void write_world_attrs(h5 *c, const floe_world *w) {
-    hid_t g = group_new(c, c->file, "world");
-    if (g < 0) return;
-    const floe_world_def *d = &w->def;
-    attr(c, g, "gravity", T_F64, 3, &d->gravity);
-    attr_f(c, g, "def_dt", d->dt);
-    attr_f(c, g, "dt_safety", d->dt_safety);
-    attr_i(c, g, "dyn_dt_period", d->dyn_dt_period);
-    attr_f(c, g, "damping", d->damping);
-    attr_f(c, g, "def_skin", d->skin);
-    attr_i(c, g, "legacy_lens", d->legacy_lens);
-    attr_i(c, g, "threads", d->threads);
-    attr_i(c, g, "renorm_period", d->renorm_period);
-    attr_i(c, g, "dimension", d->dimension);
-    attr_i(c, g, "step", w->step);
-    attr_f(c, g, "time", w->time);
-    attr_f(c, g, "dt", w->dt);
-    attr_i(c, g, "dt_auto", w->dt_auto);
-    attr_i(c, g, "last_dyn_dt", w->last_dyn_dt);
-    attr_i(c, g, "started", w->started);
-    attr_i(c, g, "stopped", w->stopped);
-    attr_f(c, g, "rmax", w->rmax);
-    attr_f(c, g, "skin", w->skin);
-    attr_i(c, g, "n_breaks", w->n_breaks);
-    attr(c, g, "box_centre", T_F64, 3, &w->box_centre);
-    attr_f(c, g, "box_reach2", w->box_reach2);
-    group_close(g);
-
-    g = group_new(c, c->file, "energy");
-    attr_f(c, g, "elastic", w->e_elastic);
-    attr_f(c, g, "plastic", w->e_plastic);
-    attr_f(c, g, "damping", w->e_damping);
-    attr_f(c, g, "dashpot", w->e_dashpot);
-    attr_f(c, g, "broken", w->e_broken);
-    attr_f(c, g, "boundary", w->e_boundary);
-    attr_f(c, g, "gravity_work", w->e_gravity_work);
-    attr_f(c, g, "total0", w->e_total0);
-    group_close(g);
-}
-
-/* ---- water (docs/models/water.md) -------------------------------------------
- * Group /water, written when the world has water or had it (its drag work
- * stays in the energy balance): @on, the floe_water_def fields by name and
- * @body_work, the accumulated work of drag and wind. Files without the group
- * load as worlds without water. */
-static void write_water(h5 *c, const floe_world *w) {
-    floe_water_def wd = floe_default_water_def();
-    int on = floe_world_get_water(w, &wd);
-    if (!on && w->e_body_work == 0) return;
-    hid_t g = group_new(c, c->file, "water");
-    if (g < 0) return;
-    attr_i(c, g, "on", on);
-    attr_f(c, g, "level", wd.level);
-    attr_f(c, g, "density", wd.density);
-    attr(c, g, "current", T_F64, 3, &wd.current);
-    attr_f(c, g, "skin_drag", wd.skin_drag);
-    attr_f(c, g, "form_drag", wd.form_drag);
-    attr_f(c, g, "rotational_drag", wd.rotational_drag);
-    attr_f(c, g, "air_density", wd.air_density);
-    attr(c, g, "wind", T_F64, 3, &wd.wind);
-    attr_f(c, g, "wind_drag", wd.wind_drag);
-    attr_f(c, g, "body_work", w->e_body_work);
-    group_close(g);
-}
-
-/* Every registered model: its parameter keys (the order of the stored
- * parameter rows) and the size and exported names of its contact state. */
-static void write_models(h5 *c) {
-    hid_t g = group_new(c, c->file, "models");
-    for (int i = 0; i < floe_registry_count() && !c->bad; i++) {
-        const floe_model *m = floe_registry_get(i);
-        hid_t mg = group_new(c, g, m->info.name);
-        const char *keys[FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS + 1];
-        for (int k = 0; k < m->info.n_mat_params; k++) keys[k] = m->info.mat_params[k].key;
-        put_strings(c, mg, "mat_params", keys, (size_t)m->info.n_mat_params);
-        for (int k = 0; k < m->info.n_law_params; k++) keys[k] = m->info.law_params[k].key;
-        put_strings(c, mg, "law_params", keys, (size_t)m->info.n_law_params);
-        put_strings(c, mg, "state_names", (const char *const *)m->info.state_names, (size_t)m->info.n_state);
-        attr_i(c, mg, "state_size", (int64_t)m->state_size);
-        attr_i(c, mg, "registry_index", i);
-        group_close(mg);
-    }
-    group_close(g);
-}
-
-static void write_setup(h5 *c, const floe_world *w) {
-    size_t n = (size_t)w->nmats;
-    const char **names = malloc(sizeof *names * (n + w->ninsts + 1));
-    const char **models = malloc(sizeof *models * (n + w->ninsts + 1));
-    /* zeroed: the slots past a model's own parameters hold nothing (and
-     * were never initialised), yet the file must be the same byte for byte */
-    double *p = calloc((n + 1) * (FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS), sizeof *p);
-    if (!names || !models || !p) {
-        fail(c, "out of memory");
-        goto out;
-    }
-    hid_t g = group_new(c, c->file, "materials");
-    for (size_t i = 0; i < n; i++) {
-        names[i] = w->mats[i].name;
-        models[i] = floe_registry_get(w->mats[i].model)->info.name;
-        int np = floe_registry_get(w->mats[i].model)->info.n_mat_params;
-        memcpy(p + i * FLOE_MAX_MAT_PARAMS, w->mats[i].p, sizeof *p * (size_t)np);
-    }
-    put_strings(c, g, "name", names, n);
-    put_strings(c, g, "model", models, n);
-    put2(c, g, "params", T_F64, n, FLOE_MAX_MAT_PARAMS, p);
-    attr_s(c, g, "params_order", "the keys of /models/<model>/mat_params, then unused slots");
-    group_close(g);
-
-    g = group_new(c, c->file, "instances");
-    size_t ni = (size_t)w->ninsts;
-    free(p);
-    p = calloc((ni + 1) * FLOE_MAX_LAW_PARAMS, sizeof *p);
-    if (!p) {
-        fail(c, "out of memory");
-        group_close(g);
-        goto out;
-    }
-    for (size_t i = 0; i < ni; i++) {
-        models[i] = floe_registry_get(w->insts[i].model)->info.name;
-        int np = floe_registry_get(w->insts[i].model)->info.n_law_params;
-        memcpy(p + i * FLOE_MAX_LAW_PARAMS, w->insts[i].lp, sizeof *p * (size_t)np);
-    }
-    put_strings(c, g, "model", models, ni);
-    put2(c, g, "law_params", T_F64, ni, FLOE_MAX_LAW_PARAMS, p);
-    attr_i(c, g, "n_defaults", floe_registry_count());
-    attr_s(c, g, "doc",
-           "the first n_defaults instances are the models' world-wide defaults; "
-           "overrides rows are (material a, material b, instance)");
-    int32_t *ov = malloc(sizeof *ov * 3 * ((size_t)w->noverrides + 1));
-    if (!ov) fail(c, "out of memory");
-    for (int i = 0; ov && i < w->noverrides; i++) {
-        ov[3 * i] = w->overrides[i].a;
-        ov[3 * i + 1] = w->overrides[i].b;
-        ov[3 * i + 2] = w->overrides[i].inst;
-    }
-    put2(c, g, "overrides", T_I32, (size_t)w->noverrides, 3, ov);
-    free(ov);
-    group_close(g);
-
-    /* groups */
-    g = group_new(c, c->file, "groups");
-    int ng = w->ngroups;
-    int32_t flags[2 * FLOE_MAX_GROUPS];
-    double vec[5 * 3 * FLOE_MAX_GROUPS], tw[2 * FLOE_MAX_GROUPS];
-    const char *gn[FLOE_MAX_GROUPS];
-    for (int i = 0; i < ng; i++) {
-        const floe_group *gr = &w->groups_[i];
-        gn[i] = gr->name;
-        flags[i] = gr->has_motion;
-        flags[FLOE_MAX_GROUPS + i] = gr->has_load;
-        memcpy(vec + 3 * i, &gr->motion.vel, sizeof(vec3));
-        memcpy(vec + 3 * (FLOE_MAX_GROUPS + i), &gr->motion.angvel, sizeof(vec3));
-        memcpy(vec + 3 * (2 * FLOE_MAX_GROUPS + i), &gr->load_f, sizeof(vec3));
-        memcpy(vec + 3 * (3 * FLOE_MAX_GROUPS + i), &gr->load_t, sizeof(vec3));
-        tw[2 * i] = gr->motion.t_start;
-        tw[2 * i + 1] = gr->motion.t_end;
-    }
-    put_strings(c, g, "name", gn, (size_t)ng);
-    put1(c, g, "has_motion", T_I32, (size_t)ng, flags);
-    put1(c, g, "has_load", T_I32, (size_t)ng, flags + FLOE_MAX_GROUPS);
-    put2(c, g, "motion_vel", T_F64, (size_t)ng, 3, vec);
-    put2(c, g, "motion_angvel", T_F64, (size_t)ng, 3, vec + 3 * FLOE_MAX_GROUPS);
-    put2(c, g, "motion_window", T_F64, (size_t)ng, 2, tw);
-    put2(c, g, "load_force", T_F64, (size_t)ng, 3, vec + 6 * FLOE_MAX_GROUPS);
-    put2(c, g, "load_torque", T_F64, (size_t)ng, 3, vec + 9 * FLOE_MAX_GROUPS);
-    group_close(g);
-
-    /* scheduled methods */
-    g = group_new(c, c->file, "schedule");
-    size_t ns = (size_t)w->nsched;
-    int64_t *st = malloc(sizeof *st * (ns + 1));
-    int32_t *gi = malloc(sizeof *gi * 2 * (ns + 1));
-    double *args = malloc(sizeof *args * FLOE_MAX_METHOD_ARGS * (ns + 1));
-    const char **mm = malloc(sizeof *mm * 2 * (ns + 1));
-    if (!st || !gi || !args || !mm) fail(c, "out of memory");
-    for (size_t i = 0; !c->bad && i < ns; i++) {
-        const floe_scheduled *s = &w->sched[i];
-        st[i] = s->step;
-        gi[i] = s->group;
-        gi[ns + i] = s->nargs;
-        memcpy(args + i * FLOE_MAX_METHOD_ARGS, s->args, sizeof s->args);
-        mm[i] = s->model;
-        mm[ns + i] = s->method;
-    }
-    if (!c->bad) {
-        put1(c, g, "step", T_I64, ns, st);
-        put_strings(c, g, "model", mm, ns);
-        put_strings(c, g, "method", mm + ns, ns);
-        put1(c, g, "group", T_I32, ns, gi);
-        put1(c, g, "nargs", T_I32, ns, gi + ns);
-        put2(c, g, "args", T_F64, ns, FLOE_MAX_METHOD_ARGS, args);
-    }
-    free(st);
-    free(gi);
-    free(args);
-    free(mm);
-    group_close(g);
-out:
-    free(names);
-    free(models);
-    free(p);
-}
-
-static void write_particles(h5 *c, const floe_world *w) {
-    size_t n = (size_t)w->np;
-    hid_t g = group_new(c, c->file, "particles");
-    put2(c, g, "pos", T_F64, n, 3, w->pos);
-    put2(c, g, "vel", T_F64, n, 3, w->vel);
-    put2(c, g, "angvel", T_F64, n, 3, w->angvel);
-    put2(c, g, "ori", T_F64, n, 4, w->ori);
-    put2(c, g, "force", T_F64, n, 3, w->force);
-    put2(c, g, "torque", T_F64, n, 3, w->torque);
-    put1(c, g, "mass", T_F64, n, w->mass);
-    put2(c, g, "inertia", T_F64, n, 3, w->inertia);
-    put2(c, g, "angmom", T_F64, n, 3, w->angmom);
-    put1(c, g, "bound", T_F64, n, w->bound);
-    put1(c, g, "radius", T_F64, n, w->radius);
-    put1(c, g, "shape", T_U8, n, w->shape);
-    put1(c, g, "shape_index", T_I32, n, w->shape_idx);
-    put1(c, g, "material", T_I32, n, w->mat);
-    put1(c, g, "blocked", T_U32, n, w->blocked);
-    put1(c, g, "groups", T_U32, n, w->groups);
-    attr_s(c, g, "shape_values", shape_names);
-    attr_s(c, g, "inertia_frame", "principal moments, body frame; angmom: global (NaN: from angvel)");
-    attr_s(c, g, "ori_order", "w, x, y, z (body to global)");
-    group_close(g);
-
-    g = group_new(c, c->file, "walls");
-    int32_t *ws = malloc(sizeof *ws * 2 * ((size_t)w->nwalls + 1));
-    if (!ws) fail(c, "out of memory");
-    for (int i = 0; ws && i < w->nwalls; i++) {
-        ws[i] = w->walls[i].axis;
-        ws[w->nwalls + i] = w->walls[i].sense;
-    }
-    if (ws) {
-        put1(c, g, "axis", T_I32, (size_t)w->nwalls, ws);
-        put1(c, g, "sense", T_I32, (size_t)w->nwalls, ws + w->nwalls);
-    }
-    free(ws);
-    group_close(g);
-
-    g = group_new(c, c->file, "facets");
-    size_t nf = (size_t)w->nfacets;
-    double *fv = malloc(sizeof *fv * 10 * (nf + 1));
-    if (!fv) fail(c, "out of memory");
-    for (size_t i = 0; fv && i < nf; i++) {
-        memcpy(fv + 9 * i, w->facets[i].v, sizeof w->facets[i].v);
-        fv[9 * nf + i] = w->facets[i].half_thick;
-    }
-    if (fv) {
-        hsize_t d[3] = {nf, 3, 3};
-        put(c, g, "vertices", T_F64, 3, d, fv);
-        put1(c, g, "half_thick", T_F64, nf, fv + 9 * nf);
-        attr_s(c, g, "frame", "vertices in the body frame of their particle");
-    }
-    free(fv);
-    group_close(g);
-
-    /* capsules (radius, shaft), ellipsoids (semi-axes), infinite cylinders (axis, radius) */
-    size_t nk = (size_t)w->ncapsules, ne = (size_t)w->nellipsoids, ny = (size_t)w->ncylinders;
-    double *sv = malloc(sizeof *sv * (2 * nk + 3 * ne + ny + 1));
-    int32_t *ax = malloc(sizeof *ax * (ny + 1));
-    if (!sv || !ax) fail(c, "out of memory");
-    for (size_t i = 0; sv && ax && i < nk; i++) {
-        sv[i] = w->capsules[i].radius;
-        sv[nk + i] = w->capsules[i].shaft;
-    }
-    for (size_t i = 0; sv && ax && i < ne; i++) memcpy(sv + 2 * nk + 3 * i, &w->ellipsoids[i].semi, sizeof(vec3));
-    for (size_t i = 0; sv && ax && i < ny; i++) {
-        sv[2 * nk + 3 * ne + i] = w->cylinders[i].radius;
-        ax[i] = w->cylinders[i].axis;
-    }
-    if (sv && ax) {
-        g = group_new(c, c->file, "capsules");
-        put1(c, g, "radius", T_F64, nk, sv);
-        put1(c, g, "shaft", T_F64, nk, sv + nk);
-        group_close(g);
-        g = group_new(c, c->file, "ellipsoids");
-        put2(c, g, "semi_axes", T_F64, ne, 3, sv + 2 * nk);
-        group_close(g);
-        g = group_new(c, c->file, "cylinders");
-        put1(c, g, "axis", T_I32, ny, ax);
-        put1(c, g, "radius", T_F64, ny, sv + 2 * nk + 3 * ne);
-        group_close(g);
-    }
-    free(sv);
-    free(ax);
-}
-
-/* Copies one field of every contact into buf (stride = field size). */
-#define GATHER(buf, type, expr)                   \
-    do {                                          \
-        type *b_ = (type *)(buf);                 \
-        for (size_t k_ = 0; k_ < n; k_++) {       \
-            const floe_contact *ct = &w->con[k_]; \
-            b_[k_] = (expr);                      \
-        }                                         \
-    } while (0)
-
-static void write_contacts(h5 *c, const floe_world *w) {
-    size_t n = (size_t)w->ncon;
-    hid_t g = group_new(c, c->file, "contacts");
-    void *buf = malloc(sizeof(double) * 3 * (n + 1));
-    if (!buf) {
-        fail(c, "out of memory");
-        group_close(g);
-        return;
-    }
-    GATHER(buf, int32_t, ct->a);
-    put1(c, g, "a", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->b);
-    put1(c, g, "b", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->inst);
-    put1(c, g, "instance", T_I32, n, buf);
-    GATHER(buf, int32_t, ct->nbr);
-    put1(c, g, "pair", T_I32, n, buf);
-    GATHER(buf, uint8_t, ct->flags);
-    put1(c, g, "flags", T_U8, n, buf);
-    GATHER(buf, int8_t, ct->side);
-    put1(c, g, "side", T_I8, n, buf);
-    GATHER(buf, uint32_t, ct->detail);
-    put1(c, g, "detail", T_U32, n, buf);
-    GATHER(buf, int64_t, ct->step_created);
-    put1(c, g, "step_created", T_I64, n, buf);
-    GATHER(buf, double, ct->g.uN);
-    put1(c, g, "uN", T_F64, n, buf);
-    GATHER(buf, double, ct->g.area);
-    put1(c, g, "area", T_F64, n, buf);
-    GATHER(buf, double, ct->kn);
-    put1(c, g, "kn", T_F64, n, buf);
-    GATHER(buf, double, ct->kt);
-    put1(c, g, "kt", T_F64, n, buf);
-    GATHER(buf, double, ct->kw);
-    put1(c, g, "kw", T_F64, n, buf);
-    GATHER(buf, double, ct->kr);
-    put1(c, g, "kr", T_F64, n, buf);
-    for (size_t k = 0; k < n; k++) memcpy((double *)buf + 2 * k, w->con[k].g.lens, sizeof w->con[k].g.lens);
-    put2(c, g, "lens", T_F64, n, 2, buf);
-    static const char *const vnames[] = {"normal", "t1", "point", "force", "torque"};
-    for (int f = 0; f < 5; f++) {
-        vec3 *b = buf;
-        for (size_t k = 0; k < n; k++) {
-            const floe_contact *ct = &w->con[k];
-            const vec3 src[5] = {ct->g.n, ct->g.t1, ct->g.c, ct->f, ct->m};
-            b[k] = src[f];
-        }
-        put2(c, g, vnames[f], T_F64, n, 3, buf);
-    }
-    free(buf);
-    attr_s(c, g, "frame", "force, torque: local (normal, t1, t2 = normal x t1) on A");
-    /* raw model state, exact; the exported values below are for reading */
-    put2(c, g, "state", T_U8, n, w->cstride, w->cstate);
-    attr_i(c, g, "state_stride", (int64_t)w->cstride);
-    attr_s(c, g, "state_doc",
-           "row k: the raw state of contact k's model (/models/<model>/state_size bytes); "
-           "model_state/<model> holds the same state as named values");
-    hid_t ms = group_new(c, g, "model_state");
-    for (int m = 0; m < floe_registry_count() && !c->bad; m++) {
-        const floe_model *mod = floe_registry_get(m);
-        size_t cnt = 0;
-        for (size_t k = 0; k < n; k++) cnt += w->insts[w->con[k].inst].model == m;
-        if (!cnt || mod->info.n_state <= 0) continue;
-        int ns = mod->info.n_state;
-        int32_t *idx = malloc(sizeof *idx * cnt);
-        double *val = malloc(sizeof *val * cnt * (size_t)ns);
-        if (!idx || !val) fail(c, "out of memory");
-        for (size_t k = 0, j = 0; idx && val && k < n; k++) {
-            if (w->insts[w->con[k].inst].model != m) continue;
-            idx[j] = (int32_t)k;
-            mod->get_state(&w->con[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
-            j++;
-        }
-        hid_t mg = group_new(c, ms, mod->info.name);
-        put1(c, mg, "contact", T_I32, cnt, idx);
-        put2(c, mg, "values", T_F64, cnt, (size_t)ns, val);
-        put_strings(c, mg, "names", (const char *const *)mod->info.state_names, (size_t)ns);
-        group_close(mg);
-        free(idx);
-        free(val);
-    }
-    group_close(ms);
-    group_close(g);
-
-    g = group_new(c, c->file, "broadphase");
-    const floe_broadphase *bp = &w->bp;
-    put2(c, g, "pairs", T_I32, (size_t)bp->npairs, 3, bp->pairs);
-    attr_s(c, g, "pairs_doc", "candidate pairs in list order: a, b, live contact index or -1");
-    size_t np = (size_t)w->np;
-    /* before the first rebuild the reference arrays hold nothing */
-    vec3 *rp = bp->valid ? bp->ref_pos : calloc(np + 1, sizeof *rp);
-    quat *ro = bp->valid ? bp->ref_ori : calloc(np + 1, sizeof *ro);
-    if (!rp || !ro) fail(c, "out of memory");
-    put2(c, g, "ref_pos", T_F64, np, 3, rp);
-    put2(c, g, "ref_ori", T_F64, np, 4, ro);
-    if (!bp->valid) {
-        free(rp);
-        free(ro);
-    }
-    attr_f(c, g, "margin", bp->margin);
-    attr_f(c, g, "max_moved2", bp->max_moved2);
-    attr_i(c, g, "valid", bp->valid);
-    attr_i(c, g, "rebuilds", bp->rebuilds);
-    group_close(g);
-}
-
-/* Measurements (docs/measurements.md): the plane counters (world state:
- * definitions and counts), the scene's named regions and the region and
- * area of each history column, in one group /measure. */
-static void write_measure(h5 *c, const floe_world *w, const floe_restart *r) {
-    hid_t g = group_new(c, c->file, "measure");
-    size_t np = (size_t)w->nplanes, nr = (size_t)(r->scene.out.n_regions > 0 ? r->scene.out.n_regions : 0);
-    size_t nh = (size_t)(r->scene.out.n_history_cols > 0 ? r->scene.out.n_history_cols : 0);
-    size_t nn = np > nr ? np : nr;
-    const char **names = malloc(sizeof *names * (nn + 1));
-    double *f = malloc(sizeof *f * 8 * (np + nr + nh + 1));
-    int64_t *n = malloc(sizeof *n * 2 * (np + 1));
-    int32_t *grp = malloc(sizeof *grp * (np + 1));
-    if (!names || !f || !n || !grp) fail(c, "out of memory");
-    for (size_t i = 0; !c->bad && i < np; i++) {
-        const floe_plane_counter *p = &w->planes[i];
-        names[i] = p->name;
-        double v[8] = {p->point.x, p->point.y, p->point.z, p->normal.x, p->normal.y, p->normal.z, p->m[0], p->m[1]};
-        memcpy(f + 8 * i, v, sizeof v);
-        n[2 * i] = p->n[0];
-        n[2 * i + 1] = p->n[1];
-        grp[i] = p->group;
-    }
-    put_strings(c, g, "plane_name", names, np);
-    put2(c, g, "plane_point_normal_mass", T_F64, np, 8, f);
-    put2(c, g, "plane_crossed", T_I64, np, 2, n);
-    put1(c, g, "plane_group", T_I32, np, grp);
-    for (size_t i = 0; !c->bad && i < nr; i++) {
-        const floe_named_region *q = &r->scene.out.regions[i];
-        names[i] = q->name;
-        double v[7] = {q->region.lo.x, q->region.lo.y, q->region.lo.z, q->region.hi.x,
-                       q->region.hi.y, q->region.hi.z, q->region.whole};
-        memcpy(f + 7 * i, v, sizeof v);
-    }
-    put_strings(c, g, "region_name", names, nr);
-    put2(c, g, "region_lo_hi_whole", T_F64, nr, 7, f);
-    for (size_t i = 0; !c->bad && i < nh; i++) {
-        const floe_history_column *h = &r->scene.out.history_cols[i];
-        double v[8] = {h->region.lo.x, h->region.lo.y, h->region.lo.z,  h->region.hi.x,
-                       h->region.hi.y, h->region.hi.z, h->region.whole, h->area};
-        memcpy(f + 8 * i, v, sizeof v);
-    }
-    put2(c, g, "history_region_area", T_F64, nh, 8, f);
-    attr_s(c, g, "doc",
-           "plane counters: point, unit normal, mass crossed to the positive and negative side; crossings "
-           "(positive, negative); group (-1: all). regions: lo, hi, whole. history_region_area: per history "
-           "column, its region (lo, hi, whole) and area");
-    free(names);
-    free(f);
-    free(n);
-    free(grp);
-    group_close(g);
-}
-
-static void write_run(h5 *c, const floe_restart *r) {
-    hid_t g = group_new(c, c->file, "run");
-    attr_i(c, g, "steps", r->scene.steps);
-    attr_f(c, g, "duration", r->scene.duration);
-    attr_i(c, g, "total_steps", r->total_steps);
-    attr_i(c, g, "restart_every", r->restart_every);
-    attr_s(c, g, "scene", r->scene.path);
-    group_close(g);
+static void write_run(h5 *c, const floe_snap_writer *wr, const floe_restart *r) {
+#define PUT(g, n, a, t, rank, d0, d1, data) floe__snap_put(wr, g, n, a, t, rank, d0, d1, data, 0)
+    int64_t iv[4] = {r->scene.steps, r->total_steps, r->restart_every, 0};
+    PUT("run", "steps", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[0]);
+    PUT("run", "duration", 1, FLOE_SNAP_F64, 0, 0, 0, &r->scene.duration);
+    PUT("run", "total_steps", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[1]);
+    PUT("run", "restart_every", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[2]);
+    PUT("run", "scene", 1, FLOE_SNAP_STR, 0, 0, 0, r->scene.path);
 
     const floe_output_config *o = &r->scene.out;
-    g = group_new(c, c->file, "output_config");
-    int64_t iv[] = {o->vtk.steps, o->energy.steps, o->history.steps, o->progress.steps};
+    int64_t ev[] = {o->vtk.steps, o->energy.steps, o->history.steps, o->progress.steps};
     double dv[] = {o->vtk.interval, o->energy.interval, o->history.interval, o->progress.interval};
-    attr(c, g, "every_steps", T_I64, 4, iv);
-    attr(c, g, "every_interval", T_F64, 4, dv);
-    attr_s(c, g, "every_order", "vtk, energy, history, progress");
-    attr_i(c, g, "vtk_contacts", o->vtk_contacts);
-    attr_i(c, g, "vtk_boundaries", o->vtk_boundaries);
-    attr_i(c, g, "vtk_shapes", o->vtk_shapes);
-    attr_i(c, g, "final_state", o->final_state);
-    attr_i(c, g, "events_skip", o->events_skip);
+    PUT("output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, 0, ev);
+    PUT("output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, 0, dv);
+    floe__snap_put(wr, "output_config", "every_order", 1, FLOE_SNAP_STR, 0, 0, 0, "vtk, energy, history, progress", 1);
+    int32_t flags[] = {o->vtk_contacts, o->vtk_boundaries, o->vtk_shapes, o->final_state};
+    static const char *const flag_names[] = {"vtk_contacts", "vtk_boundaries", "vtk_shapes", "final_state"};
+    for (int i = 0; i < 4; i++) PUT("output_config", flag_names[i], 1, FLOE_SNAP_I32, 0, 0, 0, &flags[i]);
+    PUT("output_config", "events_skip", 1, FLOE_SNAP_U32, 0, 0, 0, &o->events_skip);
     size_t nh = (size_t)(o->n_history_cols > 0 ? o->n_history_cols : 0);
     const char **names = malloc(sizeof *names * 2 * (nh + 1));
     int32_t *iv2 = malloc(sizeof *iv2 * 5 * (nh + 1));
-    if (!names || !iv2) fail(c, "out of memory");
     for (size_t i = 0; names && iv2 && i < nh; i++) {
         const floe_history_column *h = &o->history_cols[i];
         names[i] = h->name;
@@ -876,37 +324,162 @@ static void write_run(h5 *c, const floe_restart *r) {
         iv2[5 * i + 3] = h->group;
         iv2[5 * i + 4] = h->energy;
     }
-    if (names && iv2) {
-        hid_t hg = group_new(c, g, "history_columns");
-        put_strings(c, hg, "name", names, nh);
-        put_strings(c, hg, "quantity", names + nh, nh);
-        put2(c, hg, "kind_a_b_group_energy", T_I32, nh, 5, iv2);
-        group_close(hg);
+    /* measurements: each column's region (lo, hi, whole) and area; the named regions */
+    size_t nr = (size_t)(o->n_regions > 0 ? o->n_regions : 0);
+    double *box = malloc(sizeof *box * 8 * (nh + nr + 1));
+    const char **rnames = malloc(sizeof *rnames * (nr + 1));
+    for (size_t i = 0; box && i < nh; i++) {
+        const floe_history_column *h = &o->history_cols[i];
+        const floe_region *q = &h->region;
+        double v[8] = {q->lo.x, q->lo.y, q->lo.z, q->hi.x, q->hi.y, q->hi.z, q->whole, h->area};
+        memcpy(box + 8 * i, v, sizeof v);
+    }
+    for (size_t i = 0; box && rnames && i < nr; i++) {
+        const floe_region *q = &o->regions[i].region;
+        double v[7] = {q->lo.x, q->lo.y, q->lo.z, q->hi.x, q->hi.y, q->hi.z, q->whole};
+        memcpy(box + 8 * nh + 7 * i, v, sizeof v);
+        rnames[i] = o->regions[i].name;
+    }
+    if (names && iv2 && box && rnames) {
+        PUT("output_config/history_columns", "name", 0, FLOE_SNAP_STR, 1, nh, 0, names);
+        PUT("output_config/history_columns", "quantity", 0, FLOE_SNAP_STR, 1, nh, 0, names + nh);
+        PUT("output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, 2, nh, 5, iv2);
+        PUT("output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, 2, nh, 8, box);
+        PUT("output_config/regions", "name", 0, FLOE_SNAP_STR, 1, nr, 0, rnames);
+        PUT("output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, 2, nr, 7, box + 8 * nh);
+    } else {
+        fail(c, "out of memory");
     }
     free(names);
     free(iv2);
-    group_close(g);
+    free(box);
+    free(rnames);
 
     if (!r->has_output) return;
     const floe_output_state *s = &r->output;
-    g = group_new(c, c->file, "output");
     int64_t streams[9] = {s->vtk.period,  s->vtk.next,       s->vtk.last,     s->energy.period, s->energy.next,
                           s->energy.last, s->history.period, s->history.next, s->history.last};
-    put2(c, g, "streams", T_I64, 3, 3, streams);
-    attr_s(c, g, "streams_doc",
-           "rows vtk, energy, history; columns period, next due step, last step written; "
-           "period -1: by time, next is the index k of the time k * interval");
-    attr_i(c, g, "width", s->width);
-    attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
-    attr_s(c, g, "csv_doc", "bytes of energy.csv, history.csv, events.csv at this step (-1: none)");
-    put1(c, g, "frame_step", T_I64, s->nframes, s->frame_step);
-    put1(c, g, "frame_time", T_F64, s->nframes, s->frame_time);
+    PUT("output", "streams", 0, FLOE_SNAP_I64, 2, 3, 3, streams);
+    floe__snap_put(wr, "output", "streams_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
+                   "rows vtk, energy, history; columns period, next due step, last step written; period -1: by "
+                   "time, next is the index k of the time k * interval",
+                   1);
+    int32_t width = s->width;
+    PUT("output", "width", 1, FLOE_SNAP_I32, 0, 0, 0, &width);
+    PUT("output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, 0, s->csv_bytes);
+    floe__snap_put(wr, "output", "csv_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
+                   "bytes of energy.csv, history.csv, events.csv at this step (-1: none)", 1);
+    PUT("output", "frame_step", 0, FLOE_SNAP_I64, 1, s->nframes, 0, s->frame_step);
+    PUT("output", "frame_time", 0, FLOE_SNAP_F64, 1, s->nframes, 0, s->frame_time);
     const char *seen[64];
     size_t nseen = 0;
     for (int m = 0; m < floe_registry_count() && m < 64; m++)
         if (s->models_seen >> m & 1u) seen[nseen++] = floe_registry_get(m)->info.name;
-    put_strings(c, g, "models_seen", seen, nseen);
-    group_close(g);
+    PUT("output", "models_seen", 0, FLOE_SNAP_STR, 1, nseen, 0, seen);
+#undef PUT
+}
+
+static void read_run(floe_snap_in *in, floe_restart *r) {
+    r->scene.steps = floe__snap_get_int(in, "run", "steps", INT64_MIN, INT64_MAX);
+    r->scene.duration = floe__snap_get_f64(in, "run", "duration");
+    r->total_steps = floe__snap_get_int(in, "run", "total_steps", INT64_MIN, INT64_MAX);
+    r->restart_every = floe__snap_get_int(in, "run", "restart_every", INT64_MIN, INT64_MAX);
+    floe__snap_get_text(in, "run", "scene", r->scene.path, sizeof r->scene.path);
+
+    floe_output_config *o = &r->scene.out;
+    int64_t iv[4] = {0};
+    double dv[4] = {0};
+    floe__snap_get(in, "output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, iv);
+    floe__snap_get(in, "output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, dv);
+    o->vtk = (floe_every){iv[0], dv[0]};
+    o->energy = (floe_every){iv[1], dv[1]};
+    o->history = (floe_every){iv[2], dv[2]};
+    o->progress = (floe_every){iv[3], dv[3]};
+    o->vtk_contacts = (int)floe__snap_get_int(in, "output_config", "vtk_contacts", 0, 1);
+    o->vtk_boundaries = (int)floe__snap_get_int(in, "output_config", "vtk_boundaries", 0, 1);
+    o->vtk_shapes = (int)floe__snap_get_int(in, "output_config", "vtk_shapes", 0, 1);
+    o->final_state = (int)floe__snap_get_int(in, "output_config", "final_state", 0, 1);
+    o->events_skip = (uint32_t)floe__snap_get_int(in, "output_config", "events_skip", 0, UINT32_MAX);
+    long nh = floe__snap_rows_of(in, "output_config/history_columns", "name");
+    if (!in->bad) {
+        size_t N = (size_t)nh;
+        char **names = floe__snap_get_strings(in, "output_config/history_columns", "name", N);
+        char **q = floe__snap_get_strings(in, "output_config/history_columns", "quantity", N);
+        int32_t *iv2 = malloc(sizeof *iv2 * 5 * (N + 1));
+        o->history_cols = calloc(N + 1, sizeof *o->history_cols);
+        if (!iv2 || !o->history_cols) floe__snap_fail(in, "out of memory");
+        floe__snap_get(in, "output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, N, 5, iv2);
+        for (size_t i = 0; !in->bad && i < N; i++) {
+            floe_history_column *h = &o->history_cols[i];
+            snprintf(h->name, sizeof h->name, "%s", names[i]);
+            snprintf(h->quantity, sizeof h->quantity, "%s", q[i]);
+            h->kind = (floe_history_kind)iv2[5 * i];
+            h->a = iv2[5 * i + 1];
+            h->b = iv2[5 * i + 2];
+            h->group = iv2[5 * i + 3];
+            h->energy = iv2[5 * i + 4];
+        }
+        double *box = malloc(sizeof *box * 8 * (N + 1));
+        if (!box) floe__snap_fail(in, "out of memory");
+        floe__snap_get(in, "output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, N, 8, box);
+        for (size_t i = 0; !in->bad && i < N; i++) {
+            const double *v = box + 8 * i;
+            floe_history_column *h = &o->history_cols[i];
+            h->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] != 0};
+            h->area = v[7];
+        }
+        if (!in->bad) o->n_history_cols = (int)nh;
+        free(names);
+        free(q);
+        free(iv2);
+        free(box);
+    }
+    long nr = floe__snap_rows_of(in, "output_config/regions", "name");
+    if (!in->bad) {
+        size_t N = (size_t)nr;
+        char **names = floe__snap_get_strings(in, "output_config/regions", "name", N);
+        double *box = malloc(sizeof *box * 7 * (N + 1));
+        o->regions = calloc(N + 1, sizeof *o->regions);
+        if (!box || !o->regions) floe__snap_fail(in, "out of memory");
+        floe__snap_get(in, "output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, N, 7, box);
+        for (size_t i = 0; !in->bad && i < N; i++) {
+            const double *v = box + 7 * i;
+            if (v[6] != 0 && v[6] != 1)
+                floe__snap_fail(in, "/output_config/regions/lo_hi_whole: row %zu: whole = %g is not 0 or 1", i, v[6]);
+            snprintf(o->regions[i].name, sizeof o->regions[i].name, "%s", names[i]);
+            o->regions[i].region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] != 0};
+        }
+        if (!in->bad) o->n_regions = (int)nr;
+        free(names);
+        free(box);
+    }
+
+    if (in->bad || !in->rd->has_group(in->rd->ctx, "output")) return;
+    floe_output_state *s = &r->output;
+    int64_t streams[9] = {0};
+    floe__snap_get(in, "output", "streams", 0, FLOE_SNAP_I64, 3, 3, streams);
+    s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
+    s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
+    s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
+    s->width = (int)floe__snap_get_int(in, "output", "width", 1, 19);
+    floe__snap_get(in, "output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, s->csv_bytes);
+    long nf = floe__snap_rows_of(in, "output", "frame_step");
+    if (!in->bad) {
+        s->nframes = (size_t)nf;
+        s->frame_step = malloc(sizeof *s->frame_step * ((size_t)nf + 1));
+        s->frame_time = malloc(sizeof *s->frame_time * ((size_t)nf + 1));
+        if (!s->frame_step || !s->frame_time) floe__snap_fail(in, "out of memory");
+        floe__snap_get(in, "output", "frame_step", 0, FLOE_SNAP_I64, (size_t)nf, 1, s->frame_step);
+        floe__snap_get(in, "output", "frame_time", 0, FLOE_SNAP_F64, (size_t)nf, 1, s->frame_time);
+    }
+    long ns = floe__snap_rows_of(in, "output", "models_seen");
+    char **seen = ns >= 0 ? floe__snap_get_strings(in, "output", "models_seen", (size_t)ns) : NULL;
+    for (long i = 0; seen && i < ns; i++) {
+        int m = floe_registry_find(seen[i]);
+        if (m >= 0 && m < 64) s->models_seen |= 1ull << m;
+    }
+    free(seen);
+    r->has_output = !in->bad;
 }
 
 static void hdf5_quiet(H5E_auto2_t *fn, void **data) {
@@ -1027,7 +600,7 @@ static int writer_plists(h5 *c, hid_t *fapl, image *im) {
 }
 
 int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen) {
-    h5 c = {.file = -1, .fcpl = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen};
+    h5 c = {.file = -1, .fcpl = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen, .g = -1};
     const floe_world *w = r ? r->scene.world : NULL;
     if (!w) return fail(&c, "no world to write");
     H5E_auto2_t efn;
@@ -1040,19 +613,18 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
         if (c.file < 0) fail(&c, "cannot create the HDF5 file in memory (out of memory?)");
     }
     if (c.file >= 0) {
-        attr_s(&c, c.file, "format", "floe restart");
-        attr_i(&c, c.file, "format_version", FLOE_RESTART_FORMAT);
-        attr_s(&c, c.file, "floe_version", FLOE_VERSION);
-        attr_i(&c, c.file, "step", w->step);
-        attr_f(&c, c.file, "time", w->time);
-        write_world_attrs(&c, w);
-        write_water(&c, w);
-        write_models(&c);
-        write_setup(&c, w);
-        write_particles(&c, w);
-        write_contacts(&c, w);
-        write_run(&c, r);
-        write_measure(&c, w, r);
+        floe_snap_writer wr = {&c, h5_put};
+        int64_t ver = FLOE_RESTART_FORMAT;
+        floe__snap_put(&wr, "", "format", 1, FLOE_SNAP_STR, 0, 0, 0, "floe restart", 0);
+        floe__snap_put(&wr, "", "format_version", 1, FLOE_SNAP_I64, 0, 0, 0, &ver, 0);
+        floe__snap_put(&wr, "", "floe_version", 1, FLOE_SNAP_STR, 0, 0, 0, FLOE_VERSION, 0);
+        /* for people reading the file: where the run stood */
+        floe__snap_put(&wr, "", "step", 1, FLOE_SNAP_I64, 0, 0, 0, &w->step, 1);
+        floe__snap_put(&wr, "", "time", 1, FLOE_SNAP_F64, 0, 0, 0, &w->time, 1);
+        char why[1024];
+        if (!c.bad && floe__snapshot_write(w, &wr, why, sizeof why) != 0) fail(&c, "%s", why);
+        if (!c.bad) write_run(&c, &wr, r);
+        group_release(&c);
         /* in memory: closing only fails if memory runs out */
         im.keep = 1;
         if (H5Fclose(c.file) < 0) fail(&c, "cannot finish the HDF5 file (out of memory?)");
@@ -1067,756 +639,59 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
     return c.bad ? -1 : 0;
 }
 
-/* ---- reading ---------------------------------------------------------------- */
+/* ---- reading ------------------------------------------------------------------------ */
 
-/* Parameter keys of model `name` in the file (one block, free once). */
-typedef struct file_model {
-    char name[64];
-    char **mat, **law;
-    int nmat, nlaw;
-    int64_t state_size;
-} file_model;
-
-static file_model *file_model_get(h5 *c, file_model *cache, int *n, int cap, const char *name) {
-    for (int i = 0; i < *n; i++)
-        if (!strcmp(cache[i].name, name)) return &cache[i];
-    if (c->bad) return NULL;
-    if (*n >= cap) {
-        fail(c, "too many models");
-        return NULL;
-    }
-    hid_t g = group_open(c, c->file, "models");
-    hid_t mg = g >= 0 && H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Gopen2(g, name, H5P_DEFAULT) : -1;
-    if (mg < 0) fail(c, "missing /models/%s", name);
-    file_model *fm = &cache[*n];
-    memset(fm, 0, sizeof *fm);
-    snprintf(fm->name, sizeof fm->name, "%s", name);
-    fm->nmat = mg >= 0 ? count_of(c, mg, "mat_params") : -1;
-    fm->nlaw = mg >= 0 ? count_of(c, mg, "law_params") : -1;
-    if (!c->bad && (fm->nmat > FLOE_MAX_MAT_PARAMS || fm->nlaw > FLOE_MAX_LAW_PARAMS))
-        fail(c, "model %s has too many parameters", name);
-    if (!c->bad) {
-        fm->mat = get_strings(c, mg, "mat_params", (size_t)fm->nmat);
-        fm->law = get_strings(c, mg, "law_params", (size_t)fm->nlaw);
-        fm->state_size = get_i(c, mg, "state_size");
-    }
-    group_close(mg);
-    group_close(g);
-    if (c->bad) {
-        free(fm->mat);
-        free(fm->law);
-        return NULL;
-    }
-    (*n)++;
-    return fm;
-}
-
-static int key_index(char **keys, int n, const char *key) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(keys[i], key)) return i;
-    return -1;
-}
-
-/* A value the API refused: `what` names the dataset that held it. */
-static void world_error(h5 *c, floe_world *w, const char *what) { fail(c, "%s: %s", what, floe_last_error(w)); }
-
-enum { MAX_FILE_MODELS = 64 };
-
-typedef struct reader {
-    h5 c;
-    floe_world *w;
-    file_model models[MAX_FILE_MODELS];
-    int nmodels;
-    int *inst_map; /* file instance -> world instance */
-    int ninst;
-} reader;
-
-static void read_setup(reader *R) {
-    h5 *c = &R->c;
-    floe_world *w = R->w;
-    /* materials: by model name and parameter key */
-    hid_t g = group_open(c, c->file, "materials");
-    int n = count_of(c, g, "name");
-    char **names = n >= 0 ? get_strings(c, g, "name", (size_t)n) : NULL;
-    char **models = n >= 0 ? get_strings(c, g, "model", (size_t)n) : NULL;
-    double *p = n >= 0 ? malloc(sizeof *p * ((size_t)n + 1) * FLOE_MAX_MAT_PARAMS) : NULL;
-    if (n >= 0 && !p) fail(c, "out of memory");
-    if (p) get(c, g, "params", T_F64, (size_t)n, FLOE_MAX_MAT_PARAMS, p);
-    for (int i = 0; !c->bad && i < n; i++) {
-        file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[i]);
-        if (!fm) break;
-        if (floe_add_material(w, names[i], models[i]) != i) {
-            world_error(c, w, "/materials");
-            break;
-        }
-        const floe_model *m = floe_registry_get(w->mats[i].model);
-        for (int k = 0; k < m->info.n_mat_params && !c->bad; k++) {
-            int j = key_index(fm->mat, fm->nmat, m->info.mat_params[k].key);
-            if (j >= 0 &&
-                floe_material_set(w, i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
-                world_error(c, w, "/materials");
-        }
-    }
-    free(names);
-    free(models);
-    free(p);
-    group_close(g);
-
-    /* model instances: defaults by model name, then pair overrides */
-    g = group_open(c, c->file, "instances");
-    n = count_of(c, g, "model");
-    int ndef = (int)get_i(c, g, "n_defaults");
-    models = n >= 0 ? get_strings(c, g, "model", (size_t)n) : NULL;
-    p = n >= 0 ? malloc(sizeof *p * ((size_t)n + 1) * FLOE_MAX_LAW_PARAMS) : NULL;
-    R->inst_map = n >= 0 ? malloc(sizeof *R->inst_map * ((size_t)n + 1)) : NULL;
-    R->ninst = n;
-    if (n >= 0 && (!p || !R->inst_map)) fail(c, "out of memory");
-    if (!c->bad) get(c, g, "law_params", T_F64, (size_t)n, FLOE_MAX_LAW_PARAMS, p);
-    if (!c->bad && (ndef < 0 || ndef > n)) fail(c, "/instances@n_defaults: %d is outside [0, %d]", ndef, n);
-    int nov = count_of(c, g, "overrides");
-    int32_t *ov = nov >= 0 ? malloc(sizeof *ov * 3 * ((size_t)nov + 1)) : NULL;
-    if (nov >= 0 && !ov) fail(c, "out of memory");
-    if (ov) get(c, g, "overrides", T_I32, (size_t)nov, 3, ov);
-    for (int i = 0; !c->bad && i < n; i++) R->inst_map[i] = -1;
-    for (int pass = 0; pass < 2 && !c->bad; pass++) {
-        /* pass 0: the defaults; pass 1: overrides, which start from them */
-        for (int i = 0; !c->bad && i < (pass ? nov : ndef); i++) {
-            int fi = pass ? ov[3 * i + 2] : i;
-            if (fi < 0 || fi >= n || (pass && fi < ndef)) {
-                fail(c, "/instances/overrides: override %d names instance %d (instances %d to %d are overrides)", i, fi,
-                     ndef, n - 1);
-                break;
-            }
-            file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, models[fi]);
-            int mi = floe_registry_find(models[fi]);
-            if (!fm) break;
-            if (mi < 0) {
-                fail(c, "the restart uses contact model '%s', which this floe does not have", models[fi]);
-                break;
-            }
-            int ma = pass ? ov[3 * i] : -1, mb = pass ? ov[3 * i + 1] : -1;
-            if (pass) {
-                if (floe_pair_set_model(w, ma, mb, models[fi]) != FLOE_OK) {
-                    world_error(c, w, "/instances");
-                    break;
-                }
-                R->inst_map[fi] = w->ninsts - 1;
-            } else {
-                R->inst_map[fi] = mi;
-            }
-            const floe_model *m = floe_registry_get(mi);
-            for (int k = 0; k < m->info.n_law_params && !c->bad; k++) {
-                int j = key_index(fm->law, fm->nlaw, m->info.law_params[k].key);
-                if (j < 0) continue;
-                double v = p[(size_t)fi * FLOE_MAX_LAW_PARAMS + (size_t)j];
-                floe_status st = pass ? floe_pair_set(w, ma, mb, fm->law[j], v)
-                                      : floe_model_set(w, models[fi], fm->law[j], v);
-                if (st != FLOE_OK) world_error(c, w, "/instances");
-            }
-        }
-    }
-    free(models);
-    free(p);
-    free(ov);
-    group_close(g);
-
-    /* groups */
-    g = group_open(c, c->file, "groups");
-    n = count_of(c, g, "name");
-    if (!c->bad && n > FLOE_MAX_GROUPS) fail(c, "/groups/name: %d groups, at most %d", n, FLOE_MAX_GROUPS);
-    if (!c->bad) {
-        size_t ng = (size_t)n;
-        char **gn = get_strings(c, g, "name", ng);
-        int32_t hm[FLOE_MAX_GROUPS], hl[FLOE_MAX_GROUPS];
-        double mv[3 * FLOE_MAX_GROUPS], ma[3 * FLOE_MAX_GROUPS], tw[2 * FLOE_MAX_GROUPS];
-        double lf[3 * FLOE_MAX_GROUPS], lt[3 * FLOE_MAX_GROUPS];
-        get(c, g, "has_motion", T_I32, ng, 1, hm);
-        get(c, g, "has_load", T_I32, ng, 1, hl);
-        get(c, g, "motion_vel", T_F64, ng, 3, mv);
-        get(c, g, "motion_angvel", T_F64, ng, 3, ma);
-        get(c, g, "motion_window", T_F64, ng, 2, tw);
-        get(c, g, "load_force", T_F64, ng, 3, lf);
-        get(c, g, "load_torque", T_F64, ng, 3, lt);
-        for (int i = 0; !c->bad && i < n; i++) {
-            if (floe_add_group(w, gn[i]) != i) {
-                world_error(c, w, "/groups/name");
-                break;
-            }
-            /* set as stored: members' blocked flags come with the particles */
-            floe_group *gr = &w->groups_[i];
-            gr->has_motion = hm[i] != 0;
-            gr->has_load = hl[i] != 0;
-            gr->motion.vel = v3(mv[3 * i], mv[3 * i + 1], mv[3 * i + 2]);
-            gr->motion.angvel = v3(ma[3 * i], ma[3 * i + 1], ma[3 * i + 2]);
-            gr->motion.t_start = tw[2 * i];
-            gr->motion.t_end = tw[2 * i + 1];
-            gr->load_f = v3(lf[3 * i], lf[3 * i + 1], lf[3 * i + 2]);
-            gr->load_t = v3(lt[3 * i], lt[3 * i + 1], lt[3 * i + 2]);
-        }
-        free(gn);
-    }
-    group_close(g);
-}
-
-static void read_particles(reader *R) {
-    h5 *c = &R->c;
-    floe_world *w = R->w;
-    hid_t g = group_open(c, c->file, "particles");
-    int n = count_of(c, g, "pos");
-    hid_t gw = group_open(c, c->file, "walls"), gf = group_open(c, c->file, "facets");
-    hid_t gk = group_open(c, c->file, "capsules"), ge = group_open(c, c->file, "ellipsoids");
-    hid_t gy = group_open(c, c->file, "cylinders");
-    int nw = count_of(c, gw, "axis"), nf = count_of(c, gf, "half_thick");
-    int nk = count_of(c, gk, "radius"), ne = count_of(c, ge, "semi_axes"), ny = count_of(c, gy, "axis");
-    double *sv = NULL;
-    int32_t *ax = NULL;
-    if (c->bad) goto out;
-    sv = malloc(sizeof *sv * (2 * (size_t)nk + 3 * (size_t)ne + (size_t)ny + 1));
-    ax = malloc(sizeof *ax * ((size_t)ny + 1));
-    if (!sv || !ax) fail(c, "out of memory");
-    get(c, gk, "radius", T_F64, (size_t)nk, 1, sv);
-    get(c, gk, "shaft", T_F64, (size_t)nk, 1, sv + nk);
-    get(c, ge, "semi_axes", T_F64, (size_t)ne, 3, sv + 2 * nk);
-    get(c, gy, "radius", T_F64, (size_t)ny, 1, sv + 2 * nk + 3 * ne);
-    get(c, gy, "axis", T_I32, (size_t)ny, 1, ax);
-    if (c->bad) goto out;
-    size_t N = (size_t)n;
-    uint8_t *shape = malloc(N + 1);
-    int32_t *sidx = malloc(sizeof *sidx * (N + 1));
-    int32_t *ws = malloc(sizeof *ws * 2 * ((size_t)nw + 1));
-    double *fv = malloc(sizeof *fv * 10 * ((size_t)nf + 1));
-    if (!shape || !sidx || !ws || !fv) fail(c, "out of memory");
-    if (!c->bad) {
-        get(c, g, "shape", T_U8, N, 1, shape);
-        get(c, g, "shape_index", T_I32, N, 1, sidx);
-        get(c, gw, "axis", T_I32, (size_t)nw, 1, ws);
-        get(c, gw, "sense", T_I32, (size_t)nw, 1, ws + nw);
-        get(c, gf, "vertices", T_F64, (size_t)nf, 9, fv);
-        get(c, gf, "half_thick", T_F64, (size_t)nf, 1, fv + 9 * nf);
-    }
-    if (!c->bad && n > 0 && w->nmats == 0) fail(c, "/materials/name: no materials, but %d particles", n);
-    /* Particles are added through the API (so every array is sized and
-     * walls and facets are registered), then overwritten with the stored
-     * values: the API would normalise or clear some of them. */
-    floe_body_def d = floe_default_body_def();
-    for (size_t i = 0; !c->bad && i < N; i++) {
-        int id = -1;
-        if (shape[i] == FLOE_SHAPE_SPHERE) {
-            id = floe_add_sphere(w, &d, 1.0);
-        } else if (shape[i] == FLOE_SHAPE_WALL && sidx[i] == w->nwalls && sidx[i] < nw) {
-            id = floe_add_wall(w, &d, ws[sidx[i]] >= 0 && ws[sidx[i]] <= 2 ? ws[sidx[i]] : -1, ws[nw + sidx[i]]);
-        } else if (shape[i] == FLOE_SHAPE_FACET && sidx[i] == w->nfacets && sidx[i] < nf) {
-            const double *v = fv + 9 * (size_t)sidx[i];
-            floe_vec3 vv[3] = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
-            id = floe_add_facet(w, &d, vv, fv[9 * nf + sidx[i]]);
-            if (id >= 0) memcpy(w->facets[w->nfacets - 1].v, v, sizeof w->facets[0].v); /* exact, body frame */
-        } else if (shape[i] == FLOE_SHAPE_CAPSULE && sidx[i] == w->ncapsules && sidx[i] < nk) {
-            id = floe_add_capsule(w, &d, sv[sidx[i]], sv[nk + sidx[i]]);
-        } else if (shape[i] == FLOE_SHAPE_ELLIPSOID && sidx[i] == w->nellipsoids && sidx[i] < ne) {
-            const double *e = sv + 2 * nk + 3 * (size_t)sidx[i];
-            id = floe_add_ellipsoid(w, &d, (floe_vec3){e[0], e[1], e[2]});
-        } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
-            id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
-        } else {
-            fail(c,
-                 "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
-                 "within each shape table)",
-                 i, shape[i], sidx[i], shape_names);
-            break;
-        }
-        if (id != (int)i) world_error(c, w, "/particles");
-    }
-    if (!c->bad &&
-        (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne || w->ncylinders != ny))
-        fail(c,
-             "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
-             "cylinders; the particles use %d, %d, %d, %d, %d",
-             nw, nf, nk, ne, ny, w->nwalls, w->nfacets, w->ncapsules, w->nellipsoids, w->ncylinders);
-    if (!c->bad) {
-        get(c, g, "pos", T_F64, N, 3, w->pos);
-        get(c, g, "vel", T_F64, N, 3, w->vel);
-        get(c, g, "angvel", T_F64, N, 3, w->angvel);
-        get(c, g, "ori", T_F64, N, 4, w->ori);
-        get(c, g, "force", T_F64, N, 3, w->force);
-        get(c, g, "torque", T_F64, N, 3, w->torque);
-        get(c, g, "mass", T_F64, N, 1, w->mass);
-        get(c, g, "inertia", T_F64, N, 3, w->inertia);
-        get(c, g, "angmom", T_F64, N, 3, w->angmom);
-        get(c, g, "bound", T_F64, N, 1, w->bound);
-        get(c, g, "radius", T_F64, N, 1, w->radius);
-        get(c, g, "material", T_I32, N, 1, w->mat);
-        get(c, g, "blocked", T_U32, N, 1, w->blocked);
-        get(c, g, "groups", T_U32, N, 1, w->groups);
-    }
-    for (size_t i = 0; !c->bad && i < N; i++)
-        if (w->mat[i] < 0 || w->mat[i] >= w->nmats)
-            fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i],
-                 w->nmats);
-    free(shape);
-    free(sidx);
-    free(ws);
-    free(fv);
-out:
-    free(sv);
-    free(ax);
-    group_close(gw);
-    group_close(gf);
-    group_close(gk);
-    group_close(ge);
-    group_close(gy);
-    group_close(g);
-}
-
-#define SCATTER(buf, type, lhs)               \
-    do {                                      \
-        const type *b_ = (const type *)(buf); \
-        for (size_t k_ = 0; k_ < n; k_++) {   \
-            floe_contact *ct = &w->con[k_];   \
-            lhs = b_[k_];                     \
-        }                                     \
-    } while (0)
-
-static void read_contacts(reader *R) {
-    h5 *c = &R->c;
-    floe_world *w = R->w;
-    hid_t g = group_open(c, c->file, "contacts"), gb = group_open(c, c->file, "broadphase");
-    int nc = count_of(c, g, "a"), npairs = count_of(c, gb, "pairs");
-    int64_t fstride = c->bad ? 0 : get_i(c, g, "state_stride");
-    if (!c->bad && (fstride < 0 || fstride > (1 << 20)))
-        fail(c, "/contacts@state_stride: %lld is outside [0, 2^20]", (long long)fstride);
-    /* material pair -> instance table and the state stride of this build */
-    if (!c->bad && !floe__prepare(w)) world_error(c, w, "/contacts");
-    if (c->bad) goto out;
-    size_t n = (size_t)nc;
-    floe_contact *con = calloc(n + 1, sizeof *con);
-    unsigned char *cs = calloc(n + 1, w->cstride);
-    unsigned char *fs = malloc(n * (size_t)fstride + 1);
-    void *buf = malloc(sizeof(double) * 3 * (n + 1));
-    floe_pair *pairs = malloc(sizeof *pairs * ((size_t)npairs + 1));
-    if (!con || !cs || !fs || !buf || !pairs) {
-        free(con);
-        free(cs);
-        free(fs);
-        free(buf);
-        free(pairs);
-        fail(c, "out of memory for %d contacts", nc);
-        goto out;
-    }
-    free(w->con);
-    free(w->cstate);
-    w->con = con;
-    w->cstate = cs;
-    w->ccap = nc + 1;
-    free(w->bp.pairs);
-    w->bp.pairs = pairs;
-    w->bp.cap = npairs + 1;
-
-    get(c, gb, "pairs", T_I32, (size_t)npairs, 3, w->bp.pairs);
-    get(c, g, "a", T_I32, n, 1, buf);
-    SCATTER(buf, int32_t, ct->a);
-    get(c, g, "b", T_I32, n, 1, buf);
-    SCATTER(buf, int32_t, ct->b);
-    get(c, g, "pair", T_I32, n, 1, buf);
-    SCATTER(buf, int32_t, ct->nbr);
-    get(c, g, "instance", T_I32, n, 1, buf);
-    for (size_t k = 0; !c->bad && k < n; k++) {
-        int fi = ((const int32_t *)buf)[k];
-        if (fi < 0 || fi >= R->ninst || R->inst_map[fi] < 0)
-            fail(c, "/contacts/instance: contact %zu: bad instance %d", k, fi);
-        else w->con[k].inst = (uint16_t)R->inst_map[fi];
-    }
-    get(c, g, "flags", T_U8, n, 1, buf);
-    SCATTER(buf, uint8_t, ct->flags);
-    get(c, g, "side", T_I8, n, 1, buf);
-    SCATTER(buf, int8_t, ct->side);
-    get(c, g, "detail", T_U32, n, 1, buf);
-    SCATTER(buf, uint32_t, ct->detail);
-    get(c, g, "step_created", T_I64, n, 1, buf);
-    SCATTER(buf, int64_t, ct->step_created);
-    get(c, g, "uN", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->g.uN);
-    get(c, g, "area", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->g.area);
-    get(c, g, "kn", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->kn);
-    get(c, g, "kt", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->kt);
-    get(c, g, "kw", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->kw);
-    get(c, g, "kr", T_F64, n, 1, buf);
-    SCATTER(buf, double, ct->kr);
-    get(c, g, "lens", T_F64, n, 2, buf);
-    for (size_t k = 0; !c->bad && k < n; k++) {
-        w->con[k].g.lens[0] = ((const double *)buf)[2 * k];
-        w->con[k].g.lens[1] = ((const double *)buf)[2 * k + 1];
-    }
-    static const char *const vnames[] = {"normal", "t1", "point", "force", "torque"};
-    for (int f = 0; f < 5 && !c->bad; f++) {
-        get(c, g, vnames[f], T_F64, n, 3, buf);
-        for (size_t k = 0; !c->bad && k < n; k++) {
-            floe_contact *ct = &w->con[k];
-            vec3 *dst[5] = {&ct->g.n, &ct->g.t1, &ct->g.c, &ct->f, &ct->m};
-            *dst[f] = ((const vec3 *)buf)[k];
-        }
-    }
-    /* raw model state, checked against this build's layout */
-    get(c, g, "state", T_U8, n, (size_t)fstride, fs);
-    for (size_t k = 0; !c->bad && k < n; k++) {
-        floe_contact *ct = &w->con[k];
-        const floe_model *m = floe_registry_get(w->insts[ct->inst].model);
-        file_model *fm = file_model_get(c, R->models, &R->nmodels, MAX_FILE_MODELS, m->info.name);
-        if (!fm) break;
-        if ((size_t)fm->state_size != m->state_size || m->state_size > (size_t)fstride) {
-            fail(c,
-                 "model %s keeps %lld bytes of contact state in this file but %zu in this floe: "
-                 "the file was written by an incompatible version",
-                 m->info.name, (long long)fm->state_size, m->state_size);
-            break;
-        }
-        memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
-        if (ct->a < 0 || ct->a >= w->np || ct->b < 0 || ct->b >= w->np || ct->a == ct->b)
-            fail(c, "/contacts/a: contact %zu: particles %d, %d (out of range, or the same)", k, ct->a, ct->b);
-        if (ct->nbr < -1 || ct->nbr >= npairs)
-            fail(c, "/contacts/pair: contact %zu: pair %d is outside [-1, %d)", k, ct->nbr, npairs);
-    }
-    w->ncon = c->bad ? 0 : nc;
-
-    for (int p = 0; !c->bad && p < npairs; p++) {
-        const floe_pair *pr = &w->bp.pairs[p];
-        if (pr->a < 0 || pr->a >= w->np || pr->b < 0 || pr->b >= w->np || pr->contact < -1 || pr->contact >= nc ||
-            (pr->contact >= 0 && w->con[pr->contact].nbr != p))
-            fail(c,
-                 "/broadphase/pairs: pair %d (%d, %d, contact %d): ids out of range, or the contact does not "
-                 "name this pair",
-                 p, pr->a, pr->b, pr->contact);
-    }
-    for (int k = 0; !c->bad && k < nc; k++)
-        if (w->con[k].nbr >= 0 && w->bp.pairs[w->con[k].nbr].contact != k)
-            fail(c, "/contacts/pair: contact %d names pair %d, which names contact %d", k, w->con[k].nbr,
-                 w->bp.pairs[w->con[k].nbr].contact);
-    w->bp.npairs = c->bad ? 0 : npairs;
-    get(c, gb, "ref_pos", T_F64, (size_t)w->np, 3, w->bp.ref_pos);
-    get(c, gb, "ref_ori", T_F64, (size_t)w->np, 4, w->bp.ref_ori);
-    w->bp.margin = get_f(c, gb, "margin");
-    w->bp.max_moved2 = get_f(c, gb, "max_moved2");
-    w->bp.valid = (int)get_in(c, gb, "valid", 0, 1);
-    w->bp.rebuilds = get_i(c, gb, "rebuilds");
-    if (c->bad) w->bp.valid = 0;
-    free(fs);
-    free(buf);
-out:
-    group_close(g);
-    group_close(gb);
-}
-
-static void read_schedule(reader *R) {
-    h5 *c = &R->c;
-    hid_t g = group_open(c, c->file, "schedule");
-    int n = count_of(c, g, "step");
-    if (c->bad) {
-        group_close(g);
+/* The file's format and version: a file of another version is refused,
+ * naming both. */
+static void check_format(h5 *c, floe_snap_in *in) {
+    char fmt[64], ver_text[64] = "";
+    floe__snap_get_text(in, "", "format", fmt, sizeof fmt);
+    int64_t ver = floe__snap_get_int(in, "", "format_version", INT64_MIN, INT64_MAX);
+    if (in->bad) return;
+    if (strcmp(fmt, "floe restart") != 0) {
+        floe__snap_fail(in, "not a floe restart file (its format attribute says '%s')", fmt);
         return;
     }
-    size_t N = (size_t)n;
-    int64_t *st = malloc(sizeof *st * (N + 1));
-    int32_t *gi = malloc(sizeof *gi * 2 * (N + 1));
-    double *args = malloc(sizeof *args * FLOE_MAX_METHOD_ARGS * (N + 1));
-    char **model = get_strings(c, g, "model", N), **method = get_strings(c, g, "method", N);
-    if (!st || !gi || !args) fail(c, "out of memory");
-    get(c, g, "step", T_I64, N, 1, st);
-    get(c, g, "group", T_I32, N, 1, gi);
-    get(c, g, "nargs", T_I32, N, 1, gi + N);
-    get(c, g, "args", T_F64, N, FLOE_MAX_METHOD_ARGS, args);
-    for (size_t i = 0; !c->bad && i < N; i++)
-        if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS, gi[N + i]) !=
-            FLOE_OK)
-            world_error(c, R->w, "/schedule");
-    free(st);
-    free(gi);
-    free(args);
-    free(model);
-    free(method);
-    group_close(g);
-}
-
-static void read_state(reader *R) {
-    h5 *c = &R->c;
-    floe_world *w = R->w;
-    hid_t g = group_open(c, c->file, "world");
-    if (g >= 0) {
-        w->step = get_i(c, g, "step");
-        w->time = get_f(c, g, "time");
-        w->dt = get_f(c, g, "dt");
-        w->dt_auto = (int)get_in(c, g, "dt_auto", 0, 1);
-        w->last_dyn_dt = get_i(c, g, "last_dyn_dt");
-        w->started = (int)get_in(c, g, "started", 0, 1);
-        w->stopped = (int)get_in(c, g, "stopped", 0, 1);
-        w->rmax = get_f(c, g, "rmax");
-        w->skin = get_f(c, g, "skin");
-        w->n_breaks = get_i(c, g, "n_breaks");
-        get_attr(c, g, "box_centre", T_F64, 3, &w->box_centre);
-        w->box_reach2 = get_f(c, g, "box_reach2");
-    }
-    group_close(g);
-    g = group_open(c, c->file, "energy");
-    if (g >= 0) {
-        w->e_elastic = get_f(c, g, "elastic");
-        w->e_plastic = get_f(c, g, "plastic");
-        w->e_damping = get_f(c, g, "damping");
-        w->e_dashpot = get_f(c, g, "dashpot");
-        w->e_broken = get_f(c, g, "broken");
-        w->e_boundary = get_f(c, g, "boundary");
-        w->e_gravity_work = get_f(c, g, "gravity_work");
-        w->e_total0 = get_f(c, g, "total0");
-    }
-    group_close(g);
-    /* start() is not run again: resolve what it would have */
-    w->nthreads = floe__resolve_threads(w);
-}
-
-/* /measure (write_measure); a file without it (written before floe had
- * measurements) has no plane counters, regions or region columns. */
-static void read_measure(reader *R, floe_restart *r) {
-    h5 *c = &R->c;
-    if (c->bad || H5Lexists(c->file, "measure", H5P_DEFAULT) <= 0) return;
-    hid_t g = group_open(c, c->file, "measure");
-    int np = count_of(c, g, "plane_name"), nr = count_of(c, g, "region_name");
-    size_t nh = (size_t)(r->scene.out.n_history_cols > 0 ? r->scene.out.n_history_cols : 0);
-    if (c->bad) {
-        group_close(g);
-        return;
-    }
-    size_t most = (size_t)np + (size_t)nr + nh + 1;
-    char **pn = get_strings(c, g, "plane_name", (size_t)np), **rn = get_strings(c, g, "region_name", (size_t)nr);
-    double *f = malloc(sizeof *f * 8 * most);
-    int64_t *n = malloc(sizeof *n * 2 * ((size_t)np + 1));
-    int32_t *grp = malloc(sizeof *grp * ((size_t)np + 1));
-    if (!f || !n || !grp) fail(c, "out of memory");
-    get(c, g, "plane_point_normal_mass", T_F64, (size_t)np, 8, f);
-    get(c, g, "plane_crossed", T_I64, (size_t)np, 2, n);
-    get(c, g, "plane_group", T_I32, (size_t)np, 1, grp);
-    for (int i = 0; !c->bad && i < np; i++) {
-        const double *v = f + 8 * i;
-        int id = floe_add_plane_counter(R->w, pn[i], v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), grp[i]);
-        if (id < 0) {
-            world_error(c, R->w, "/measure/plane_point_normal_mass");
-            break;
-        }
-        floe_plane_counter *p = &R->w->planes[id];
-        p->normal = v3(v[3], v[4], v[5]); /* as saved, not normalised again: bit for bit */
-        p->m[0] = v[6];
-        p->m[1] = v[7];
-        p->n[0] = n[2 * i];
-        p->n[1] = n[2 * i + 1];
-    }
-    get(c, g, "region_lo_hi_whole", T_F64, (size_t)nr, 7, f);
-    if (!c->bad && nr > 0) {
-        floe_output_config *o = &r->scene.out;
-        if (!(o->regions = calloc((size_t)nr, sizeof *o->regions))) fail(c, "out of memory");
-        for (int i = 0; !c->bad && i < nr; i++) {
-            const double *v = f + 7 * i;
-            floe_named_region *q = &o->regions[i];
-            snprintf(q->name, sizeof q->name, "%s", rn[i]);
-            if (v[6] != 0 && v[6] != 1) fail(c, "/measure/region_lo_hi_whole: whole = %g is not 0 or 1", v[6]);
-            q->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), (int)v[6]};
-        }
-        if (!c->bad) o->n_regions = nr;
-    }
-    get(c, g, "history_region_area", T_F64, nh, 8, f);
-    for (size_t i = 0; !c->bad && i < nh; i++) {
-        const double *v = f + 8 * i;
-        floe_history_column *h = &r->scene.out.history_cols[i];
-        if (v[6] != 0 && v[6] != 1) fail(c, "/measure/history_region_area: whole = %g is not 0 or 1", v[6]);
-        h->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] == 1};
-        h->area = v[7];
-    }
-    free(pn);
-    free(rn);
-    free(f);
-    free(n);
-    free(grp);
-    group_close(g);
-}
-
-/* Group /water (write_water), checked by the engine's own range checks. */
-static void read_water(reader *R) {
-    h5 *c = &R->c;
-    if (c->bad || H5Lexists(c->file, "water", H5P_DEFAULT) <= 0) return;
-    hid_t g = group_open(c, c->file, "water");
-    floe_water_def wd = floe_default_water_def();
-    int on = (int)get_in(c, g, "on", 0, 1);
-    wd.level = get_f(c, g, "level");
-    wd.density = get_f(c, g, "density");
-    get_attr(c, g, "current", T_F64, 3, &wd.current);
-    wd.skin_drag = get_f(c, g, "skin_drag");
-    wd.form_drag = get_f(c, g, "form_drag");
-    wd.rotational_drag = get_f(c, g, "rotational_drag");
-    wd.air_density = get_f(c, g, "air_density");
-    get_attr(c, g, "wind", T_F64, 3, &wd.wind);
-    wd.wind_drag = get_f(c, g, "wind_drag");
-    double work = get_f(c, g, "body_work");
-    group_close(g);
-    if (c->bad) return;
-    if (!isfinite(work)) fail(c, "attribute '/water@body_work': %g is not finite (the file is damaged)", work);
-    else if (on && floe_world_set_water(R->w, &wd) != FLOE_OK)
-        fail(c, "group '/water': %s (the file is damaged)", floe_last_error(R->w));
-    else R->w->e_body_work = work;
-}
-
-static void read_run(reader *R, floe_restart *r) {
-    h5 *c = &R->c;
-    hid_t g = group_open(c, c->file, "run");
-    if (g >= 0) {
-        r->scene.steps = get_i(c, g, "steps");
-        r->scene.duration = get_f(c, g, "duration");
-        r->total_steps = get_i(c, g, "total_steps");
-        r->restart_every = get_i(c, g, "restart_every");
-        get_s(c, g, "scene", r->scene.path, sizeof r->scene.path);
-    }
-    group_close(g);
-
-    floe_output_config *o = &r->scene.out;
-    g = group_open(c, c->file, "output_config");
-    if (g >= 0) {
-        int64_t iv[4] = {0};
-        double dv[4] = {0};
-        get_attr(c, g, "every_steps", T_I64, 4, iv);
-        get_attr(c, g, "every_interval", T_F64, 4, dv);
-        o->vtk = (floe_every){iv[0], dv[0]};
-        o->energy = (floe_every){iv[1], dv[1]};
-        o->history = (floe_every){iv[2], dv[2]};
-        o->progress = (floe_every){iv[3], dv[3]};
-        o->vtk_contacts = (int)get_in(c, g, "vtk_contacts", 0, 1);
-        o->vtk_boundaries = (int)get_in(c, g, "vtk_boundaries", 0, 1);
-        o->vtk_shapes = has_attr(g, "vtk_shapes") ? (int)get_in(c, g, "vtk_shapes", 0, 1) : 1;
-        o->final_state = (int)get_in(c, g, "final_state", 0, 1);
-        o->events_skip = (uint32_t)get_in(c, g, "events_skip", 0, UINT32_MAX);
-        hid_t hg = group_open(c, g, "history_columns");
-        int nh = count_of(c, hg, "name");
-        if (!c->bad) {
-            size_t N = (size_t)nh;
-            char **names = get_strings(c, hg, "name", N), **q = get_strings(c, hg, "quantity", N);
-            int32_t *iv2 = malloc(sizeof *iv2 * 5 * (N + 1));
-            o->history_cols = calloc(N + 1, sizeof *o->history_cols);
-            if (!iv2 || !o->history_cols) fail(c, "out of memory");
-            get(c, hg, "kind_a_b_group_energy", T_I32, N, 5, iv2);
-            for (size_t i = 0; !c->bad && i < N; i++) {
-                floe_history_column *h = &o->history_cols[i];
-                snprintf(h->name, sizeof h->name, "%s", names[i]);
-                snprintf(h->quantity, sizeof h->quantity, "%s", q[i]);
-                h->kind = (floe_history_kind)iv2[5 * i];
-                h->a = iv2[5 * i + 1];
-                h->b = iv2[5 * i + 2];
-                h->group = iv2[5 * i + 3];
-                h->energy = iv2[5 * i + 4];
-            }
-            if (!c->bad) o->n_history_cols = nh;
-            free(names);
-            free(q);
-            free(iv2);
-        }
-        group_close(hg);
-    }
-    group_close(g);
-
-    if (c->bad || H5Lexists(c->file, "output", H5P_DEFAULT) <= 0) return;
-    floe_output_state *s = &r->output;
-    g = group_open(c, c->file, "output");
-    int64_t streams[9];
-    get(c, g, "streams", T_I64, 3, 3, streams);
-    s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
-    s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
-    s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
-    s->width = (int)get_in(c, g, "width", 1, 19);
-    get_attr(c, g, "csv_bytes", T_I64, 3, s->csv_bytes);
-    int nf = count_of(c, g, "frame_step");
-    if (!c->bad) {
-        s->nframes = (size_t)nf;
-        s->frame_step = malloc(sizeof *s->frame_step * ((size_t)nf + 1));
-        s->frame_time = malloc(sizeof *s->frame_time * ((size_t)nf + 1));
-        if (!s->frame_step || !s->frame_time) fail(c, "out of memory");
-        get(c, g, "frame_step", T_I64, (size_t)nf, 1, s->frame_step);
-        get(c, g, "frame_time", T_F64, (size_t)nf, 1, s->frame_time);
-    }
-    int ns = count_of(c, g, "models_seen");
-    char **seen = ns >= 0 ? get_strings(c, g, "models_seen", (size_t)ns) : NULL;
-    for (int i = 0; seen && i < ns; i++) {
-        int m = floe_registry_find(seen[i]);
-        if (m >= 0 && m < 64) s->models_seen |= 1ull << m;
-    }
-    free(seen);
-    group_close(g);
-    r->has_output = !c->bad;
+    if (ver == FLOE_RESTART_FORMAT) return;
+    if (floe__snap_has(in, "", "floe_version", 1))
+        floe__snap_get_text(in, "", "floe_version", ver_text, sizeof ver_text);
+    floe__snap_fail(in,
+                    "restart format version %" PRId64 "%s%s%s: this floe (%s) reads version %d only; continue the "
+                    "run with the floe that wrote it",
+                    ver, *ver_text ? " (written by floe " : "", ver_text, *ver_text ? ")" : "", FLOE_VERSION,
+                    FLOE_RESTART_FORMAT);
+    (void)c;
 }
 
 int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errlen) {
     memset(r, 0, sizeof *r);
-    reader R;
-    memset(&R, 0, sizeof R);
-    R.c = (h5){.path = path, .err = err, .errlen = errlen};
-    h5 *c = &R.c;
+    h5 c = {.file = -1, .fcpl = -1, .gcpl = -1, .dcpl = -1, .path = path, .err = err, .errlen = errlen, .g = -1};
     if (err && errlen) err[0] = 0;
     H5E_auto2_t efn;
     void *edata;
     hdf5_quiet(&efn, &edata);
     hid_t fapl = file_access();
-    c->file = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
-    if (c->file < 0) {
+    c.file = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
+    if (c.file < 0) {
         struct stat st;
-        if (stat(path, &st) != 0) fail(c, "cannot open: %s", strerror(errno));
-        else fail(c, "not an HDF5 file, or a damaged one");
+        if (stat(path, &st) != 0) fail(&c, "cannot open: %s", strerror(errno));
+        else fail(&c, "not an HDF5 file, or a damaged one");
     }
-    char fmt[64];
-    get_s(c, c->file, "format", fmt, sizeof fmt);
-    int64_t ver = get_i(c, c->file, "format_version");
-    if (!c->bad && (strcmp(fmt, "floe restart") != 0 || ver != FLOE_RESTART_FORMAT))
-        fail(c, "not a floe restart file of a format this floe reads (format '%s', version %lld)", fmt, (long long)ver);
-
-    hid_t g = group_open(c, c->file, "world");
-    floe_world_def def = floe_default_world_def();
-    if (g >= 0) {
-        get_attr(c, g, "gravity", T_F64, 3, &def.gravity);
-        def.dt = get_f(c, g, "def_dt");
-        def.dt_safety = get_f(c, g, "dt_safety");
-        def.dyn_dt_period = (int)get_in(c, g, "dyn_dt_period", 1, 1000000000);
-        def.damping = get_f(c, g, "damping");
-        def.skin = get_f(c, g, "def_skin");
-        def.legacy_lens = (int)get_in(c, g, "legacy_lens", 0, 1);
-        def.threads = (int)get_in(c, g, "threads", 0, 4096);
-        def.renorm_period = (int)get_in(c, g, "renorm_period", 1, 1000000000);
-        def.dimension = (int)get_in(c, g, "dimension", 2, 3);
-    }
-    group_close(g);
-    if (!c->bad && !(R.w = floe_world_create(&def))) {
-        /* the engine names the def field it refused ("dt_safety = 5 is ...");
-         * the file stores dt and skin as def_dt and def_skin */
-        const char *e = floe_create_error(), *k = strstr(e, ": ");
-        k = k ? k + 2 : e;
-        size_t n = strspn(k, "abcdefghijklmnopqrstuvwxyz_");
-        int def_prefix = (n == 2 && !strncmp(k, "dt", 2)) || (n == 4 && !strncmp(k, "skin", 4));
-        fail(c, "attribute '/world@%s%.*s': %s (the file is damaged)", def_prefix ? "def_" : "", (int)n, k, e);
-    }
-    if (!c->bad) read_water(&R);
-    if (!c->bad) read_setup(&R);
-    if (!c->bad) read_particles(&R);
-    if (!c->bad) read_contacts(&R);
-    if (!c->bad) read_schedule(&R);
-    if (!c->bad) read_state(&R);
-    if (!c->bad) read_run(&R, r);
-    if (!c->bad) read_measure(&R, r);
-    if (c->file >= 0) H5Fclose(c->file);
+    char why[1024] = "";
+    floe_snap_reader rd = {&c, h5_has_group, h5_find, h5_read, h5_read_strings};
+    floe_snap_in in = {&rd, why, sizeof why, 0};
+    if (!c.bad) check_format(&c, &in);
+    int damaged = 0;
+    if (!c.bad && !in.bad && !(r->scene.world = floe__snapshot_read(&rd, why, sizeof why, &damaged))) in.bad = 1;
+    if (!c.bad && !in.bad) read_run(&in, r);
+    if (!c.bad && in.bad) fail(&c, "%s%s", why, damaged ? " (the file is damaged)" : "");
+    group_release(&c);
+    if (c.file >= 0) H5Fclose(c.file);
     if (fapl >= 0) H5Pclose(fapl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
-    for (int i = 0; i < R.nmodels; i++) {
-        free(R.models[i].mat);
-        free(R.models[i].law);
-    }
-    free(R.inst_map);
-    r->scene.world = R.w;
-    if (R.w) r->stopped = R.w->stopped;
-    char why[1024];
-    if (!c->bad && floe_restart_check(r, why, sizeof why) != 0) fail(c, "%s (the file is damaged)", why);
-    if (c->bad) {
+    if (r->scene.world) r->stopped = r->scene.world->stopped;
+    if (!c.bad && floe_restart_check(r, why, sizeof why) != 0) fail(&c, "%s (the file is damaged)", why);
+    if (c.bad) {
         floe_restart_free(r);
         return -1;
     }

@@ -30,8 +30,6 @@ typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
     uint8_t flags;   /* CF_* */
-    int8_t side;     /* unused: no code reads or sets it; kept only because restart.c saves and
-                                loads it (and test_restart compares it); goes with those lines */
     uint32_t detail; /* model event detail (e.g. senses that broke) */
     floe_geom g;
     double kn, kt; /* set by create; used for the critical time step */

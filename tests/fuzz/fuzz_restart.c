@@ -1,5 +1,6 @@
-/* libFuzzer harness: the restart loader (src/io/restart.c, restart_check.c)
- * on damaged restart files, then a few steps of the worlds it accepts.
+/* libFuzzer harness: the restart loader (src/io/restart.c, restart_check.c,
+ * and the world's snapshot it reads, src/core/snapshot.c) on damaged
+ * restart files, then a few steps of the worlds it accepts.
  *
  * Structured mode (the default): at start-up the harness runs
  * tests/fuzz/restart_seed.yaml for 30 steps with its outputs and writes a

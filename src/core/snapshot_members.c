@@ -1,0 +1,371 @@
+/* The snapshot's table: every member of struct floe_world and of the
+ * structs it stores, with its role and, for state, the item that carries it
+ * and the check a loaded value must pass (snapshot.h). The shape tables'
+ * members are in snapshot_shapes.c.
+ *
+ * A new member of the world (or of a struct listed here) needs its line
+ * here: tests/test_snapshot.c fails until the listed members tile the
+ * struct again (docs/architecture.md#files-to-touch-today). */
+#include "core/snapshot_members.h"
+
+#include "core/snapshot_shapes.h"
+
+#include <stddef.h>
+
+/* Where a member is, how big and how aligned. */
+#define M(T, m) .member = #m, .offset = offsetof(T, m), .size = sizeof(((T *)0)->m), .align = __alignof__(((T *)0)->m)
+#define STATE .role = FLOE_SNAP_STATE
+#define ATTR(g, n) .group = g, .name = n, .attr = 1
+#define DSET(g, n) .group = g, .name = n, .attr = 0
+#define F64(nc) .type = FLOE_SNAP_F64, .ncomp = nc
+#define I64 .type = FLOE_SNAP_I64, .ncomp = 1
+#define I32 .type = FLOE_SNAP_I32, .ncomp = 1
+#define U32 .type = FLOE_SNAP_U32, .ncomp = 1
+#define U16 .type = FLOE_SNAP_U16, .ncomp = 1
+#define U8 .type = FLOE_SNAP_U8, .ncomp = 1
+#define TEXT(T, m) .type = FLOE_SNAP_STR, .ncomp = (int)sizeof(((T *)0)->m)
+#define CK(c) .check = FLOE_CK_##c
+#define RANGE(l, h) .check = FLOE_CK_RANGE, .lo = l, .hi = h
+#define ID(r) .check = FLOE_CK_ID, .ref = &r
+#define ID_OR_NONE(r) .check = FLOE_CK_ID_OR_NONE, .ref = &r
+#define ROWS(r) .rows = &r
+#define STRUCTS(r, s) .rows = &r, .sub = &s
+#define NESTED(s) .role = FLOE_SNAP_STATE, .sub = &s
+#define COUNT(T, m, r) \
+    { M(T, m), .role = FLOE_SNAP_COUNT, .rows = &r }
+#define DERIVED(T, m, why) \
+    { M(T, m), .role = FLOE_SNAP_DERIVED, .note = why }
+#define TRANSIENT(T, m, why) \
+    { M(T, m), .role = FLOE_SNAP_TRANSIENT, .note = why }
+#define END \
+    { .member = NULL }
+#define STRUCT(T, list)                               \
+    {                                                 \
+#T, sizeof(T), __alignof__(T), { list, NULL } \
+    }
+
+/* ---- rows --------------------------------------------------------------------- */
+
+const floe_snap_rows floe__rows_particles = {"particle", offsetof(floe_world, np), "particles/pos"};
+const floe_snap_rows floe__rows_materials = {"material", offsetof(floe_world, nmats), "materials/name"};
+const floe_snap_rows floe__rows_instances = {"instance", offsetof(floe_world, ninsts), "instances/model"};
+const floe_snap_rows floe__rows_overrides = {"override", offsetof(floe_world, noverrides), "instances/overrides"};
+const floe_snap_rows floe__rows_groups = {"group", offsetof(floe_world, ngroups), "groups/name"};
+const floe_snap_rows floe__rows_contacts = {"contact", offsetof(floe_world, ncon), "contacts/a"};
+const floe_snap_rows floe__rows_pairs = {"pair", offsetof(floe_world, bp.npairs), "broadphase/pairs"};
+const floe_snap_rows floe__rows_schedule = {"entry", offsetof(floe_world, nsched), "schedule/step"};
+const floe_snap_rows floe__rows_planes = {"plane counter", offsetof(floe_world, nplanes), "measure/plane_name"};
+
+/* ---- the world definition ------------------------------------------------------- */
+
+/* The ranges are floe_world_create's, which checks them again. */
+static const floe_snap_field def_fields[] = {
+    {M(floe_world_def, gravity), STATE, ATTR("world", "gravity"), F64(3), CK(FINITE)},
+    {M(floe_world_def, dt), STATE, ATTR("world", "def_dt"), F64(1), CK(FINITE)},
+    {M(floe_world_def, dt_safety), STATE, ATTR("world", "dt_safety"), F64(1), .check = FLOE_CK_RANGE_LO_OPEN, .lo = 0,
+     .hi = 1},
+    {M(floe_world_def, dyn_dt_period), STATE, ATTR("world", "dyn_dt_period"), I32, RANGE(1, 1e9)},
+    {M(floe_world_def, damping), STATE, ATTR("world", "damping"), F64(1), .check = FLOE_CK_RANGE_HI_OPEN, .lo = 0,
+     .hi = 1},
+    {M(floe_world_def, skin), STATE, ATTR("world", "def_skin"), F64(1), CK(LENGTH)},
+    {M(floe_world_def, legacy_lens), STATE, ATTR("world", "legacy_lens"), I32, CK(FLAG)},
+    {M(floe_world_def, threads), STATE, ATTR("world", "threads"), I32, RANGE(0, FLOE_MAX_THREADS)},
+    {M(floe_world_def, renorm_period), STATE, ATTR("world", "renorm_period"), I32, RANGE(1, 1e9)},
+    {M(floe_world_def, dimension), STATE, ATTR("world", "dimension"), I32, RANGE(2, 3)},
+    DERIVED(floe_world_def, internal_cookie, "set by floe_default_world_def when the world is rebuilt"),
+    END,
+};
+static const floe_snap_struct def_struct = STRUCT(floe_world_def, def_fields);
+
+/* ---- materials, model instances, pair overrides ---------------------------------- */
+
+/* Models by name and parameters by key: a snapshot survives a change of
+ * the registry's order and new parameters (which take their defaults). */
+static const floe_snap_field material_fields[] = {
+    {M(floe_material, name), STATE, DSET("materials", "name"), TEXT(floe_material, name), .built = 1},
+    {M(floe_material, model), STATE, DSET("materials", "model"), I32, .conv = FLOE_CONV_MODEL, .built = 1},
+    {M(floe_material, p), STATE, DSET("materials", "params"), F64(FLOE_MAX_MAT_PARAMS), .conv = FLOE_CONV_MAT_PARAMS,
+     .built = 1},
+    END,
+};
+static const floe_snap_struct material_struct = STRUCT(floe_material, material_fields);
+
+static const floe_snap_field instance_fields[] = {
+    {M(floe_instance, model), STATE, DSET("instances", "model"), I32, .conv = FLOE_CONV_MODEL, .built = 1},
+    DERIVED(floe_instance, m, "the registry's model of `model`"),
+    {M(floe_instance, lp), STATE, DSET("instances", "law_params"), F64(FLOE_MAX_LAW_PARAMS),
+     .conv = FLOE_CONV_LAW_PARAMS, .built = 1},
+    END,
+};
+static const floe_snap_struct instance_struct = STRUCT(floe_instance, instance_fields);
+
+static const floe_snap_field override_fields[] = {
+    {M(floe_pair_override, a), STATE, DSET("instances", "overrides"), I32, .col = 0, ID(floe__rows_materials),
+     .built = 1},
+    {M(floe_pair_override, b), STATE, DSET("instances", "overrides"), I32, .col = 1, ID(floe__rows_materials),
+     .built = 1},
+    {M(floe_pair_override, inst), STATE, DSET("instances", "overrides"), I32, .col = 2, ID(floe__rows_instances),
+     .built = 1},
+    END,
+};
+static const floe_snap_struct override_struct = STRUCT(floe_pair_override, override_fields);
+
+/* ---- groups ------------------------------------------------------------------------ */
+
+static const floe_snap_field motion_fields[] = {
+    {M(floe_motion, vel), STATE, DSET("groups", "motion_vel"), F64(3), CK(FINITE)},
+    {M(floe_motion, angvel), STATE, DSET("groups", "motion_angvel"), F64(3), CK(FINITE)},
+    {M(floe_motion, t_start), STATE, DSET("groups", "motion_window"), F64(1), .col = 0, CK(NOT_NAN)},
+    {M(floe_motion, t_end), STATE, DSET("groups", "motion_window"), F64(1), .col = 1, CK(NOT_NAN)},
+    END,
+};
+static const floe_snap_struct motion_struct = STRUCT(floe_motion, motion_fields);
+
+static const floe_snap_field group_fields[] = {
+    {M(floe_group, name), STATE, DSET("groups", "name"), TEXT(floe_group, name), .built = 1},
+    {M(floe_group, has_motion), STATE, DSET("groups", "has_motion"), I32, CK(FLAG)},
+    {M(floe_group, has_load), STATE, DSET("groups", "has_load"), I32, CK(FLAG)},
+    {M(floe_group, motion), NESTED(motion_struct)},
+    {M(floe_group, load_f), STATE, DSET("groups", "load_force"), F64(3), CK(FINITE)},
+    {M(floe_group, load_t), STATE, DSET("groups", "load_torque"), F64(3), CK(FINITE)},
+    END,
+};
+static const floe_snap_struct group_struct = STRUCT(floe_group, group_fields);
+
+/* ---- contacts ------------------------------------------------------------------------ */
+
+static const floe_snap_field geom_fields[] = {
+    {M(floe_geom, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
+    {M(floe_geom, t1), STATE, DSET("contacts", "t1"), F64(3), CK(FINITE)},
+    {M(floe_geom, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
+    {M(floe_geom, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
+    {M(floe_geom, area), STATE, DSET("contacts", "area"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_geom, lens), STATE, DSET("contacts", "lens"), F64(2), CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct geom_struct = STRUCT(floe_geom, geom_fields);
+
+static const floe_snap_field contact_fields[] = {
+    {M(floe_contact, a), STATE, DSET("contacts", "a"), I32, ID(floe__rows_particles)},
+    {M(floe_contact, b), STATE, DSET("contacts", "b"), I32, ID(floe__rows_particles)},
+    /* the file's instance rows are mapped to the world's on load */
+    {M(floe_contact, inst), STATE, DSET("contacts", "instance"), U16, ID(floe__rows_instances), .built = 1},
+    {M(floe_contact, flags), STATE, DSET("contacts", "flags"), U8}, /* floe__snapshot_check: bits and bodies */
+    {M(floe_contact, detail), STATE, DSET("contacts", "detail"), U32},
+    {M(floe_contact, g), NESTED(geom_struct)},
+    {M(floe_contact, kn), STATE, DSET("contacts", "kn"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact, kt), STATE, DSET("contacts", "kt"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact, f), STATE, DSET("contacts", "force"), F64(3), CK(FINITE)},
+    {M(floe_contact, m), STATE, DSET("contacts", "torque"), F64(3), CK(FINITE)},
+    {M(floe_contact, kw), STATE, DSET("contacts", "kw"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact, kr), STATE, DSET("contacts", "kr"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
+    {M(floe_contact, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
+    END,
+};
+static const floe_snap_struct contact_struct = STRUCT(floe_contact, contact_fields);
+
+/* ---- broad phase ------------------------------------------------------------------------ */
+
+/* The pair list in its order (the order in which new contacts are created)
+ * and the reference poses of the last rebuild: what a continuation needs to
+ * rebuild at the same step and create contacts in the same order. */
+static const floe_snap_field pair_fields[] = {
+    {M(floe_pair, a), STATE, DSET("broadphase", "pairs"), I32, .col = 0, ID(floe__rows_particles)},
+    {M(floe_pair, b), STATE, DSET("broadphase", "pairs"), I32, .col = 1, ID(floe__rows_particles)},
+    {M(floe_pair, contact), STATE, DSET("broadphase", "pairs"), I32, .col = 2, ID_OR_NONE(floe__rows_contacts)},
+    END,
+};
+static const floe_snap_struct pair_struct = STRUCT(floe_pair, pair_fields);
+
+static const floe_snap_field bp_fields[] = {
+    {M(floe_broadphase, pairs), STATE, STRUCTS(floe__rows_pairs, pair_struct)},
+    COUNT(floe_broadphase, npairs, floe__rows_pairs),
+    TRANSIENT(floe_broadphase, cap, "capacity of pairs"),
+    {M(floe_broadphase, ref_pos), STATE, DSET("broadphase", "ref_pos"), F64(3), ROWS(floe__rows_particles),
+     .conv = FLOE_CONV_IF_VALID}, /* floe__snapshot_check: when valid */
+    {M(floe_broadphase, ref_ori), STATE, DSET("broadphase", "ref_ori"), F64(4), ROWS(floe__rows_particles),
+     .conv = FLOE_CONV_IF_VALID},
+    TRANSIENT(floe_broadphase, cell_start, "the cell grid: work of a rebuild, which refills it"),
+    TRANSIENT(floe_broadphase, cell_items, "the cell grid"),
+    TRANSIENT(floe_broadphase, cell_of, "the cell grid"),
+    TRANSIENT(floe_broadphase, ncells_cap, "capacity"),
+    TRANSIENT(floe_broadphase, nitems_cap, "capacity"),
+    TRANSIENT(floe_broadphase, cell_of_cap, "capacity"),
+    {M(floe_broadphase, margin), STATE, ATTR("broadphase", "margin"), F64(1), CK(LENGTH_NONNEG)},
+    {M(floe_broadphase, max_moved2), STATE, ATTR("broadphase", "max_moved2"), F64(1), CK(NONNEG)}, /* inf: rebuild */
+    {M(floe_broadphase, valid), STATE, ATTR("broadphase", "valid"), I32, CK(FLAG)},
+    END,
+};
+static const floe_snap_struct bp_struct = STRUCT(floe_broadphase, bp_fields);
+
+/* ---- scheduled model methods ------------------------------------------------------------ */
+
+static const floe_snap_field sched_fields[] = {
+    {M(floe_scheduled, step), STATE, DSET("schedule", "step"), I64, CK(COUNTER), .built = 1},
+    {M(floe_scheduled, model), STATE, DSET("schedule", "model"), TEXT(floe_scheduled, model), .built = 1},
+    {M(floe_scheduled, method), STATE, DSET("schedule", "method"), TEXT(floe_scheduled, method), .built = 1},
+    {M(floe_scheduled, group), STATE, DSET("schedule", "group"), I32, ID_OR_NONE(floe__rows_groups), .built = 1},
+    {M(floe_scheduled, nargs), STATE, DSET("schedule", "nargs"), I32, RANGE(0, FLOE_MAX_METHOD_ARGS), .built = 1},
+    /* an infinite argument can be meant (a gap without limit), NaN never */
+    {M(floe_scheduled, args), STATE, DSET("schedule", "args"), F64(FLOE_MAX_METHOD_ARGS), CK(NOT_NAN), .built = 1},
+    END,
+};
+static const floe_snap_struct sched_struct = STRUCT(floe_scheduled, sched_fields);
+
+/* ---- water and plane counters --------------------------------------------------------- */
+
+/* The ranges are floe_world_set_water's; floe__snapshot_check adds that
+ * current and wind are horizontal. */
+static const floe_snap_field water_fields[] = {
+    {M(floe_water_def, level), STATE, ATTR("water", "level"), F64(1), CK(LENGTH)},
+    {M(floe_water_def, density), STATE, ATTR("water", "density"), F64(1), .check = FLOE_CK_RANGE_LO_OPEN, .lo = 0,
+     .hi = 1e5},
+    {M(floe_water_def, current), STATE, ATTR("water", "current"), F64(3), RANGE(-1e3, 1e3)},
+    {M(floe_water_def, skin_drag), STATE, ATTR("water", "skin_drag"), F64(1), RANGE(0, 1)},
+    {M(floe_water_def, form_drag), STATE, ATTR("water", "form_drag"), F64(1), RANGE(0, 100)},
+    {M(floe_water_def, rotational_drag), STATE, ATTR("water", "rotational_drag"), F64(1), RANGE(0, 1e3)},
+    {M(floe_water_def, air_density), STATE, ATTR("water", "air_density"), F64(1), RANGE(0, 1e3)},
+    {M(floe_water_def, wind), STATE, ATTR("water", "wind"), F64(3), RANGE(-1e3, 1e3)},
+    {M(floe_water_def, wind_drag), STATE, ATTR("water", "wind_drag"), F64(1), RANGE(0, 1)},
+    DERIVED(floe_water_def, internal_cookie, "set by floe_default_water_def"),
+    END,
+};
+static const floe_snap_struct water_struct = STRUCT(floe_water_def, water_fields);
+
+static const floe_snap_field plane_fields[] = {
+    {M(floe_plane_counter, name), STATE, DSET("measure", "plane_name"), TEXT(floe_plane_counter, name),
+     .built = 1}, /* read by read_planes */
+    {M(floe_plane_counter, point), STATE, DSET("measure", "plane_point"), F64(3), CK(LENGTH)},
+    {M(floe_plane_counter, normal), STATE, DSET("measure", "plane_normal"), F64(3), CK(UNIT)},
+    {M(floe_plane_counter, group), STATE, DSET("measure", "plane_group"), I32, ID_OR_NONE(floe__rows_groups)},
+    {M(floe_plane_counter, n), STATE, DSET("measure", "plane_crossed"), .type = FLOE_SNAP_I64, .ncomp = 2, CK(COUNTER)},
+    {M(floe_plane_counter, m), STATE, DSET("measure", "plane_mass"), F64(2), CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct plane_struct = STRUCT(floe_plane_counter, plane_fields);
+
+/* ---- the world ------------------------------------------------------------------------------ */
+
+static const floe_snap_field world_fields[] = {
+    {M(floe_world, def), NESTED(def_struct)},
+    TRANSIENT(floe_world, err, "the last error message"),
+    {M(floe_world, step), STATE, ATTR("world", "step"), I64, CK(COUNTER)},
+    {M(floe_world, time), STATE, ATTR("world", "time"), F64(1), CK(FINITE_NONNEG)},
+    /* floe__snapshot_check: > 0 once started or when fixed */
+    {M(floe_world, dt), STATE, ATTR("world", "dt"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_world, dt_auto), STATE, ATTR("world", "dt_auto"), I32, CK(FLAG)},
+    DERIVED(floe_world, prepared, "floe__prepare runs on load"),
+    {M(floe_world, started), STATE, ATTR("world", "started"), I32, CK(FLAG)},
+    {M(floe_world, stopped), STATE, ATTR("world", "stopped"), I32, CK(FLAG)},
+    DERIVED(floe_world, nthreads, "resolved from def.threads on load, as start() does"),
+    {M(floe_world, rmax), STATE, ATTR("world", "rmax"), F64(1), CK(LENGTH_NONNEG)},
+    {M(floe_world, n_breaks), STATE, ATTR("world", "n_breaks"), I64, CK(COUNTER)},
+    /* floe__snapshot_check: at most step */
+    {M(floe_world, last_dyn_dt), STATE, ATTR("world", "last_dyn_dt"), I64, CK(COUNTER)},
+    {M(floe_world, skin), STATE, ATTR("world", "skin"), F64(1), CK(LENGTH_NONNEG)},
+    {M(floe_world, box_centre), STATE, ATTR("world", "box_centre"), F64(3), CK(LENGTH)},
+    {M(floe_world, box_reach2), STATE, ATTR("world", "box_reach2"), F64(1), CK(NONNEG)}, /* inf: no limit */
+
+    COUNT(floe_world, np, floe__rows_particles),
+    TRANSIENT(floe_world, pcap, "capacity of the particle arrays"),
+    {M(floe_world, pos), STATE, DSET("particles", "pos"), F64(3), ROWS(floe__rows_particles), CK(LENGTH)},
+    {M(floe_world, vel), STATE, DSET("particles", "vel"), F64(3), ROWS(floe__rows_particles), CK(FINITE)},
+    {M(floe_world, angvel), STATE, DSET("particles", "angvel"), F64(3), ROWS(floe__rows_particles), CK(FINITE)},
+    {M(floe_world, force), STATE, DSET("particles", "force"), F64(3), ROWS(floe__rows_particles), CK(FINITE)},
+    {M(floe_world, torque), STATE, DSET("particles", "torque"), F64(3), ROWS(floe__rows_particles), CK(FINITE)},
+    {M(floe_world, ori), STATE, DSET("particles", "ori"), F64(4), ROWS(floe__rows_particles), CK(UNIT)},
+    /* floe__snapshot_check: bodies have mass, sizes as the shape gives them */
+    {M(floe_world, mass), STATE, DSET("particles", "mass"), F64(1), ROWS(floe__rows_particles), CK(FINITE_NONNEG)},
+    {M(floe_world, radius), STATE, DSET("particles", "radius"), F64(1), ROWS(floe__rows_particles), CK(LENGTH_NONNEG)},
+    {M(floe_world, inertia), STATE, DSET("particles", "inertia"), F64(3), ROWS(floe__rows_particles),
+     CK(FINITE_NONNEG)},
+    {M(floe_world, angmom), STATE, DSET("particles", "angmom"), F64(3), ROWS(floe__rows_particles),
+     CK(FINITE_OR_UNSET)},
+    {M(floe_world, bound), STATE, DSET("particles", "bound"), F64(1), ROWS(floe__rows_particles)},
+    {M(floe_world, shape), STATE, DSET("particles", "shape"), U8, ROWS(floe__rows_particles),
+     RANGE(0, FLOE_SHAPE_COUNT - 1), .built = 1},
+    {M(floe_world, shape_idx), STATE, DSET("particles", "shape_index"), I32, ROWS(floe__rows_particles), .built = 1},
+    {M(floe_world, mat), STATE, DSET("particles", "material"), I32, ROWS(floe__rows_particles),
+     ID(floe__rows_materials)},
+    {M(floe_world, blocked), STATE, DSET("particles", "blocked"), U32, ROWS(floe__rows_particles),
+     .check = FLOE_CK_MASK, .lo = FLOE_DOF_ALL},
+    {M(floe_world, groups), STATE, DSET("particles", "groups"), U32, ROWS(floe__rows_particles), CK(GROUP_MASK)},
+
+    /* walls, facets, capsules, ellipsoids, cylinders: snapshot_shapes.c */
+
+    {M(floe_world, mats), STATE, STRUCTS(floe__rows_materials, material_struct)},
+    COUNT(floe_world, nmats, floe__rows_materials),
+    TRANSIENT(floe_world, mcap, "capacity"),
+    {M(floe_world, insts), STATE, STRUCTS(floe__rows_instances, instance_struct)},
+    COUNT(floe_world, ninsts, floe__rows_instances),
+    TRANSIENT(floe_world, icap, "capacity"),
+    {M(floe_world, overrides), STATE, STRUCTS(floe__rows_overrides, override_struct)},
+    COUNT(floe_world, noverrides, floe__rows_overrides),
+    TRANSIENT(floe_world, ocap, "capacity"),
+    DERIVED(floe_world, pair_inst, "material pair -> instance, rebuilt by floe__prepare"),
+    DERIVED(floe_world, pair_inst_n, "rebuilt by floe__prepare"),
+
+    {M(floe_world, groups_), STATE, STRUCTS(floe__rows_groups, group_struct), .inline_array = 1},
+    COUNT(floe_world, ngroups, floe__rows_groups),
+
+    {M(floe_world, con), STATE, STRUCTS(floe__rows_contacts, contact_struct)},
+    COUNT(floe_world, ncon, floe__rows_contacts),
+    TRANSIENT(floe_world, ccap, "capacity"),
+    /* raw, exact; floe__snapshot_check: finite as the model exports it */
+    {M(floe_world, cstate), STATE, DSET("contacts", "state"), .type = FLOE_SNAP_U8, ROWS(floe__rows_contacts),
+     .conv = FLOE_CONV_STATE},
+    DERIVED(floe_world, cstride,
+            "the largest state size of the instances in use (floe__prepare); stored as "
+            "contacts@state_stride to read the rows"),
+
+    {M(floe_world, bp), NESTED(bp_struct)},
+
+    {M(floe_world, e_plastic), STATE, ATTR("energy", "plastic"), F64(1), CK(FINITE)},
+    {M(floe_world, e_damping), STATE, ATTR("energy", "damping"), F64(1), CK(FINITE)},
+    {M(floe_world, e_dashpot), STATE, ATTR("energy", "dashpot"), F64(1), CK(FINITE)},
+    {M(floe_world, e_broken), STATE, ATTR("energy", "broken"), F64(1), CK(FINITE)},
+    {M(floe_world, e_boundary), STATE, ATTR("energy", "boundary"), F64(1), CK(FINITE)},
+    {M(floe_world, e_elastic), STATE, ATTR("energy", "elastic"), F64(1), CK(FINITE)},
+    {M(floe_world, e_gravity_work), STATE, ATTR("energy", "gravity_work"), F64(1), CK(FINITE)},
+    {M(floe_world, e_total0), STATE, ATTR("energy", "total0"), F64(1), CK(FINITE)},
+    TRANSIENT(floe_world, boundary_moving, "set and read within a step"),
+
+    {M(floe_world, has_water), STATE, ATTR("water", "on"), I32, CK(FLAG)},
+    {M(floe_world, water), NESTED(water_struct)},
+    {M(floe_world, e_body_work), STATE, ATTR("energy", "body_work"), F64(1), CK(FINITE)},
+
+    {M(floe_world, planes), STATE, STRUCTS(floe__rows_planes, plane_struct)},
+    COUNT(floe_world, nplanes, floe__rows_planes),
+    TRANSIENT(floe_world, plcap, "capacity"),
+
+    TRANSIENT(floe_world, events, "the last step's events: taken by the outputs before a snapshot"),
+    TRANSIENT(floe_world, nevents, "the last step's events"),
+    TRANSIENT(floe_world, evcap, "capacity"),
+    TRANSIENT(floe_world, event_serial, "counts event lists handed out; a new world starts its own"),
+
+    {M(floe_world, sched), STATE, STRUCTS(floe__rows_schedule, sched_struct)},
+    COUNT(floe_world, nsched, floe__rows_schedule),
+    TRANSIENT(floe_world, schedcap, "capacity"),
+
+    TRANSIENT(floe_world, brk, "this step's bond-break loads"),
+    TRANSIENT(floe_world, nbrk, "this step's bond-break loads"),
+    TRANSIENT(floe_world, brkcap, "capacity"),
+    TRANSIENT(floe_world, brk_oom, "this step's bond-break loads"),
+    TRANSIENT(floe_world, scratch, "per-step work buffers"),
+    TRANSIENT(floe_world, scratch_size, "per-step work buffers"),
+    TRANSIENT(floe_world, nflagged, "set and read within a step"),
+    TRANSIENT(floe_world, dt_recheck, "set and cleared within a step"),
+    TRANSIENT(floe_world, batch_off, "a switch of the tests"),
+    END,
+};
+
+const floe_snap_struct floe__snap_world = {
+    "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, floe__snap_shape_fields}};
+
+const floe_snap_struct *const floe__snap_structs[] = {
+    &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct,
+    &motion_struct,    &group_struct, &geom_struct,     &contact_struct,  &pair_struct,
+    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,
+};
+const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);
