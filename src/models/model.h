@@ -69,6 +69,9 @@ typedef struct floe_law_ctx {
     double mass[2];              /* masses of A and B; INFINITY for bodies that do not move freely */
     vec3 vel;                    /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
     vec3 angvel;                 /* relative angular velocity (B - A), local frame */
+    double curv[2];              /* in the creation step (create and law): radii of curvature of A and B at the
+                                  * contact, INFINITY for a flat body (wall, facet), 0 where the core does not
+                                  * know it (ellipsoid: a model may take the contact's lens); else NaN */
     floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
                                   * broke it; may be NULL */
 } floe_law_ctx;
