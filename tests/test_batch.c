@@ -1,7 +1,7 @@
-/* The batched sphere-sphere kernels (core/batch.c) against the per-contact
- * path: the same pile, run once with batching and once without, must give
- * bitwise identical particles, contact geometry, forces, model state and
- * energies. Linear: every law variant the kernel takes (friction or none,
+/* The batched sphere-sphere kernels (core/batch.c and the models' kernels,
+ * floe_model.batch) against the per-contact path: the same pile, run once
+ * with batching and once without, must give bitwise identical particles,
+ * contact geometry, forces, model state and energies. Linear: every law variant the kernel takes (friction or none,
  * dashpots in each dp_mode, no_break with ini_eqlb), also under Cundall
  * damping. Ice: a bonded pile whose bonds break in every sense while it is
  * stirred, with rolling friction. The pile is stirred so that contacts slip, open and

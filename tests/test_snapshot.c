@@ -69,6 +69,9 @@ static floe_world *build(uint64_t seed, int fixed_dt) {
         set(w, mat[m], "young", 1e6 * (1 + 2 * rnd(&s)));
     }
     int steel = floe_add_material(w, "steel", "linear");
+    int hertz = floe_add_material(w, "hertz", "hertz");
+    set(w, hertz, "young", 1.5e7);
+    set(w, hertz, "restitution", 0.6);
     set(w, steel, "young", 5e6);
     set(w, mat[0], "tan_phi", 0.2 + 0.4 * rnd(&s));
     set(w, mat[2], "break_n", 1e-3 * (1 + rnd(&s)));
@@ -120,6 +123,14 @@ static floe_world *build(uint64_t seed, int fixed_dt) {
         CHECK(floe_add_capsule(w, &d, 0.006 + 0.004 * rnd(&s), 0.01 + 0.02 * rnd(&s)) >= 0);
         d.pos = (floe_vec3){0.05 - 0.04 * c, 0.01 + 0.04 * c, 0.13};
         CHECK(floe_add_ellipsoid(w, &d, (floe_vec3){0.012, 0.006 + 0.004 * rnd(&s), 0.006}) >= 0);
+    }
+    /* a stack of two Hertz spheres beside the block, near their resting
+     * overlaps (about 2e-5 m): their contact is hertz and lasts */
+    d.material = hertz;
+    d.vel = d.angvel = (floe_vec3){0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        d.pos = (floe_vec3){0.12, 0.12, 0.00999 + k * 0.01998};
+        CHECK(floe_add_sphere(w, &d, 0.01) >= 0);
     }
     d.material = steel;
     d.pos = (floe_vec3){0.075, 0, 0.012};
@@ -268,10 +279,11 @@ static void coverage_of_worlds(void) {
     for (int m = 0; m < floe_registry_count(); m++) CHECK(models[m] > 0);
     CHECK(bonded > 0 && floe_break_count(w) > 0 && w->noverrides == 2 && w->nsched == 2);
     REPORT("world of seed 1 at step 200: shapes sphere..cylinder %d %d %d %d %d %d, contacts by model linear %d, "
-           "linel6 %d, ice %d, softbond %d; %d bonded, %lld broken\n",
+           "linel6 %d, ice %d, softbond %d, hertz %d; %d bonded, %lld broken\n",
            shapes[0], shapes[1], shapes[2], shapes[3], shapes[4], shapes[5], models[floe_registry_find("linear")],
            models[floe_registry_find("linel6")], models[floe_registry_find("ice")],
-           models[floe_registry_find("softbond")], bonded, (long long)floe_break_count(w));
+           models[floe_registry_find("softbond")], models[floe_registry_find("hertz")], bonded,
+           (long long)floe_break_count(w));
     floe_world_destroy(w);
 }
 

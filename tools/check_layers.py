@@ -14,7 +14,11 @@ the files listed in FILE_LAYER. Rules, each reported as file:line:
      call into a higher one);
   3. no cycle between files, counting x.h and x.c as one unit and both
      #includes and uses of functions as links (x.c includes y.h and y.c
-     uses a function of x.c, directly or through others).
+     uses a function of x.c, directly or through others);
+  4. models behind their seam: outside src/models a file includes no
+     models header but model.h and uses nothing a model file defines
+     except through the registry (src/models/registry.c), so the core
+     names no model.
 
 usage: tools/check_layers.py [ROOT]   (default: the repository of this script)
 Exit 0 when the tree is clean, 1 with one line per violation. A self-test on
@@ -44,6 +48,9 @@ FILE_LAYER = {
     # The public I/O header belongs with the I/O library.
     "include/floe/floe_io.h": "io",
 }
+# Rule 4: the models' face to the rest of the code.
+MODELS_DIR = "src/models"
+MODEL_SEAM = {"src/models/model.h", "src/models/registry.c"}
 SCANNED = ("src", "app", "include")
 SEARCH = ("src", "include")  # include paths, as the build passes them (-I)
 RANK = {name: i for i, name in enumerate(LAYERS)}
@@ -211,6 +218,11 @@ def cycles(graph):
     return result
 
 
+def behind_seam(path):
+    """A model's own file (rule 4): in src/models, not model.h or registry.c."""
+    return os.path.dirname(path) == MODELS_DIR and path not in MODEL_SEAM
+
+
 def unit(path):
     """x.h and x.c as one: the path without its extension."""
     return os.path.splitext(path)[0]
@@ -245,6 +257,9 @@ def check(files):
                 errors.append(f"{path}:{line}: upward include: {path} (layer {lay}) includes {target} "
                               f"(layer {tl}); a file includes only its own layer or lower ones "
                               f"({' <- '.join(LAYERS)})")
+            if behind_seam(target) and not behind_seam(path) and os.path.dirname(path) != MODELS_DIR:
+                errors.append(f"{path}:{line}: model named outside the seam: {path} includes {target}; outside "
+                              f"{MODELS_DIR} only model.h is included, models are reached through the registry")
     sources = sorted(p for p in files if p.endswith(".c"))
     owner, clash = {}, set()
     for path in sources:
@@ -264,6 +279,10 @@ def check(files):
                 if target is None or target == path:
                     continue
                 uses[path].add(target)
+                if behind_seam(target) and os.path.dirname(path) != MODELS_DIR and name not in seen:
+                    seen.add(name)
+                    errors.append(f"{path}:{lineno}: model named outside the seam: {path} uses {name}, defined "
+                                  f"in {target}; outside {MODELS_DIR} models are reached through the registry")
                 tl = layer_of(target)
                 if lay and tl and RANK[tl] > RANK[lay] and name not in seen:
                     seen.add(name)
@@ -323,6 +342,9 @@ def self_test():
     bad["src/core/zz.h"] = "int zz(void);\n"
     bad["src/core/zz.c"] = '#include "core/z.h"\nint zz(void) { return z(); }\n'
     bad["src/shapes/s.c"] = '#include "shapes/shape.h"\nint s(void) { return load(); }\n'
+    bad["src/models/lin.h"] = '#include "models/model.h"\n'
+    bad["src/models/lin.c"] = '#include "models/lin.h"\nint lin_law(void) { return 1; }\n'
+    bad["src/core/c.c"] = '#include "models/lin.h"\nint c_fn(void) { return lin_law(); }\n'
     failures = []
     got = check(clean)
     if got:
@@ -338,6 +360,8 @@ def self_test():
         "src/core/z.c:1: cycle between files (x.h and x.c count as one; an arrow is an #include or a use of a "
         "function or global): src/core/z -> src/core/zz -> src/core/z",
         "src/shapes/s.c:2: upward use: src/shapes/s.c (layer shapes) uses load, defined in src/io/scene.c",
+        "src/core/c.c:1: model named outside the seam: src/core/c.c includes src/models/lin.h",
+        "src/core/c.c:2: model named outside the seam: src/core/c.c uses lin_law, defined in src/models/lin.c",
     ]
     for e in expect:
         if e not in got:
@@ -362,7 +386,7 @@ def main(argv):
         print(f"check_layers: {len(errors)} violation(s) of the layering (docs/architecture.md)", file=sys.stderr)
         return 1
     print(f"check_layers: {len(files)} files, layers {' <- '.join(LAYERS)}: no upward include, no upward use, "
-          "no cycle")
+          "no cycle, no model named outside its seam")
     return 0
 
 

@@ -180,7 +180,8 @@ int floe_model_count(void);
 const floe_model_info *floe_model_get(int i);
 const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
 
-/* Adds a material whose preferred model is `model` ("linear", "linel6", ...);
+/* Adds a material whose preferred model is `model` ("linear", "linel6", ...;
+ * NULL: the first registered model, Linear);
  * all parameters take the schema defaults. Returns the id or -1. */
 int floe_add_material(floe_world *w, const char *name, const char *model);
 int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */

@@ -1,23 +1,15 @@
-/* Batched contact kernels for the commonest contacts: two spheres under the
- * Linear or the Ice model. Contacts are gathered into lanes, run through one
- * loop the compiler vectorizes, and written back. The loops call the same
- * inline functions as the per-contact path (narrow phase, L6Geom update,
- * the model's law), so results are bitwise identical to it
- * (tests/test_batch.c). A contact whose step is out of the ordinary (an Ice
- * bond breaking, a contact opening) is left untouched and handed back to
- * the per-contact path. */
+/* Batched contacts: the sphere-sphere contacts of the models that have a
+ * vectorized kernel (floe_model.batch, models/model.h). The core gathers
+ * them into lanes, updates their geometry in one loop the compiler
+ * vectorizes (the same inline narrow phase and L6Geom update as the
+ * per-contact path), runs the model's kernel on the lanes, and turns the
+ * local forces into global ones, so that results are bitwise identical to
+ * the per-contact path (tests/test_batch.c). The core names no model: a
+ * model with a kernel is its file and its line in models/registry.c. */
 #ifndef FLOE_CORE_BATCH_H
 #define FLOE_CORE_BATCH_H
 
 #include "core/world.h"
-
-/* Contacts per batch: a multiple of the widest vector (8 doubles). */
-#define FLOE_BATCH 64
-
-enum { FLOE_BATCH_NONE, FLOE_BATCH_LINEAR, FLOE_BATCH_ICE, FLOE_BATCH_KINDS };
-
-/* The models the kernels run; Linear's law parameter 0 is no_slip. */
-extern const floe_model *const floe_batch_models[FLOE_BATCH_KINDS];
 
 /* Global force on A, torques on A and B, and the step's energies of one
  * batched contact, for the ordered force assembly. */
@@ -29,17 +21,34 @@ typedef struct floe_batch_out {
     int fallback; /* untouched: run it through the per-contact path */
 } floe_batch_out;
 
-/* The kernel contact c goes through this step, or FLOE_BATCH_NONE. Not
- * batched: a contact's first step (creation), the frame's renormalization
- * steps, Linear no_slip contacts (their spring releases energy on opening). */
-static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, int renorm) {
-    if ((c->flags & (CF_SPHERES | CF_NEW)) != CF_SPHERES || renorm) return FLOE_BATCH_NONE;
-    const floe_instance *in = &w->insts[c->inst];
-    if (in->m == floe_batch_models[FLOE_BATCH_LINEAR]) return in->lp[0] == 0 ? FLOE_BATCH_LINEAR : FLOE_BATCH_NONE;
-    return in->m == floe_batch_models[FLOE_BATCH_ICE] ? FLOE_BATCH_ICE : FLOE_BATCH_NONE;
+/* Whether law parameters lp leave an instance's contacts to the kernel. */
+static inline int floe_batch_takes(const floe_batch_kernel *b, const double *lp) {
+    for (uint32_t m = b->unless_params; m; m &= m - 1)
+        if (lp[__builtin_ctz(m)] != 0) return 0;
+    return 1;
 }
 
-/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind and fills out[0..n). */
-void floe_batch_run(floe_world *w, int kind, const int *ks, int n, floe_batch_out *out);
+/* The kernel an instance's contacts between spheres go through: its
+ * model's registry index + 1, or 0 for none (a model without a kernel, or
+ * law parameters its kernel does not take). */
+static inline int floe_batch_inst_kind(const floe_instance *in) {
+    const floe_batch_kernel *b = in->m->batch;
+    return b && floe_batch_takes(b, in->lp) ? in->model + 1 : 0;
+}
+
+/* Whether contact c may be batched this step: between two spheres and past
+ * its first step (creation). Renormalization steps batch nothing. */
+static inline int floe_batch_eligible(const floe_contact *c) {
+    return (c->flags & (CF_SPHERES | CF_NEW)) == CF_SPHERES;
+}
+
+/* The kernel contact c goes through this step, or 0 for none. */
+static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, int renorm) {
+    return floe_batch_eligible(c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
+}
+
+/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind and fills
+ * out[ks[j] - k0] for each. */
+void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out);
 
 #endif

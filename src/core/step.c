@@ -9,7 +9,6 @@
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/step.h"
-#include "models/linear.h"
 #include "shapes/narrowphase.h"
 
 #include <limits.h>
@@ -98,8 +97,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], w->pos[b], w->vel[b],
                            w->angvel[b], &ctx.vel, &ctx.angvel);
     }
-    /* the Linear law, the most common, is called directly: same code, inlined */
-    int keep = m == &floe_model_linear ? floe_linear_law(&ctx, c, st, acc) : m->law(&ctx, c, st, acc);
+    int keep = m->law(&ctx, c, st, acc);
     if (ld.set) keep_break_load(w, k, &ld);
     if (!keep) {
         c->flags |= CF_DELETE;
@@ -145,30 +143,62 @@ static void clear_events(floe_world *w) {
     w->event_serial++;
 }
 
-/* A part's room for one slice: per kernel, the batched contacts and their results. */
+/* A part's room for one slice: the batched contacts of one kernel, each
+ * contact's kernel, and the results by the contact's place in the slice. */
 typedef struct slice_work {
-    floe_batch_out *out[FLOE_BATCH_KINDS];
-    int *ks[FLOE_BATCH_KINDS];
+    floe_batch_out *out;
+    int *ks, *kind;
 } slice_work;
 
-/* Contacts [k0, end): the batchable ones through their kernels first, then
- * every contact in order: forces summed into f, t, energies into *acc,
- * contacts with events appended to fl. Returns the first runaway, or -1. */
-static int process_slice(floe_world *w, int k0, int end, int renorm, slice_work *sw, vec3 *f, vec3 *t,
-                         floe_energy_acc *acc, int *fl, int *nf) {
-    int n[FLOE_BATCH_KINDS] = {0}, at[FLOE_BATCH_KINDS] = {0}, bad = -1;
-    for (int k = k0; k < end && !w->batch_off; k++) {
-        int q = floe_batch_kind(w, &w->con[k], renorm);
-        if (q != FLOE_BATCH_NONE) sw->ks[q][n[q]++] = k;
+/* Runs the n contacts ks of kernel q through it, FLOE_BATCH at a time. */
+static void run_kernel(floe_world *w, int q, const int *ks, int n, int k0, floe_batch_out *out) {
+    for (int i = 0; i < n; i += FLOE_BATCH)
+        floe_batch_run(w, q, ks + i, n - i < FLOE_BATCH ? n - i : FLOE_BATCH, k0, out);
+}
+
+/* Contacts [k0, end): the batchable ones through their models' kernels
+ * first (inst_kind: the kernel of each model instance, NULL: no batches
+ * this step), then every contact in order: forces summed into f, t, energies
+ * into *acc, contacts with events appended to fl. Returns the first
+ * runaway, or -1. */
+static int process_slice(floe_world *w, int k0, int end, int renorm, const int *inst_kind, slice_work *sw, vec3 *f,
+                         vec3 *t, floe_energy_acc *acc, int *fl, int *nf) {
+    int bad = -1, *kind = sw->kind;
+    if (inst_kind) {
+        /* the first kernel met, in one pass; any other left for below */
+        int q0 = 0, n = 0, again = end;
+        for (int k = k0; k < end; k++) {
+            const floe_contact *c = &w->con[k];
+            int q = floe_batch_eligible(c) ? inst_kind[c->inst] : 0;
+            kind[k - k0] = q;
+            if (!q) continue;
+            if (!q0) q0 = q;
+            if (q == q0) sw->ks[n++] = k;
+            else if (again == end) again = k;
+        }
+        run_kernel(w, q0, sw->ks, n, k0, sw->out);
+        /* a slice with contacts of more kernels: one kernel after the other
+         * (those done are marked negative) */
+        for (int next = again; next < end;) {
+            int q = kind[next - k0];
+            n = 0;
+            again = end;
+            for (int k = next; k < end; k++) {
+                int qk = kind[k - k0];
+                if (qk == q) {
+                    sw->ks[n++] = k;
+                    kind[k - k0] = -q;
+                } else if (qk > 0 && qk != q0 && again == end) {
+                    again = k;
+                }
+            }
+            run_kernel(w, q, sw->ks, n, k0, sw->out);
+            next = again;
+        }
     }
-    for (int q = 1; q < FLOE_BATCH_KINDS; q++)
-        for (int i = 0; i < n[q]; i += FLOE_BATCH)
-            floe_batch_run(w, q, sw->ks[q] + i, n[q] - i < FLOE_BATCH ? n[q] - i : FLOE_BATCH, sw->out[q] + i);
     *acc = (floe_energy_acc){0, 0, 0, 0};
     for (int k = k0; k < end; k++) {
-        const floe_batch_out *o = NULL;
-        for (int q = 1; q < FLOE_BATCH_KINDS && !o; q++)
-            if (at[q] < n[q] && sw->ks[q][at[q]] == k) o = &sw->out[q][at[q]++];
+        const floe_batch_out *o = inst_kind && kind[k - k0] ? &sw->out[k - k0] : NULL;
         if (o && !o->fallback) {
             if (o->keep) {
                 accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
@@ -205,28 +235,31 @@ static floe_status process_contacts(floe_world *w) {
     /* the flagged list, then each part's own list (room for all its slices) */
     const size_t room = (size_t)(nsl + FLOE_PARTS - 1) / FLOE_PARTS * FLOE_SLICE;
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1 + room * FLOE_PARTS));
-    /* per part and kernel: a slice's batched contacts and their results */
-    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + sizeof(int));
-    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_BATCH_KINDS * FLOE_PARTS);
+    /* per part: a slice's batched contacts, their kernels and results; then
+     * the kernel of each model instance */
+    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
+    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS + sizeof(int) * (size_t)w->ninsts);
     if (!accs || !buf || !flagged || !batch) {
         floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
         return FLOE_ERR_MEMORY;
     }
+    /* no batches in a renormalization step (the kernels do not renormalize) */
     const int renorm = w->step % w->def.renorm_period == 0;
+    int *inst_kind = renorm || w->batch_off ? NULL : (int *)(batch + work * FLOE_PARTS);
+    for (int i = 0; inst_kind && i < w->ninsts; i++) inst_kind[i] = floe_batch_inst_kind(&w->insts[i]);
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
     w->nbrk = 0;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
         slice_work sw;
-        for (int q = 0; q < FLOE_BATCH_KINDS; q++) {
-            sw.out[q] = (floe_batch_out *)(batch + work * (FLOE_BATCH_KINDS * p + q));
-            sw.ks[q] = (int *)(sw.out[q] + FLOE_SLICE);
-        }
+        sw.out = (floe_batch_out *)(batch + work * p);
+        sw.ks = (int *)(sw.out + FLOE_SLICE);
+        sw.kind = sw.ks + FLOE_SLICE;
         int b = -1, nf = 0, *fl = flagged + (size_t)nc + 1 + room * p;
         for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
-            int bs = process_slice(w, k0, end, renorm, &sw, f, t, &accs[sl], fl, &nf);
+            int bs = process_slice(w, k0, end, renorm, inst_kind, &sw, f, t, &accs[sl], fl, &nf);
             if (b < 0) b = bs;
         }
         bad[p] = b;

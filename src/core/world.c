@@ -80,8 +80,8 @@ int floe__prepare(floe_world *w) {
     size_t stride = 8;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
-            /* same preferred model -> that model; otherwise Linear
-             * (docs/decisions.md#model-of-a-mixed-material-pair-g7) */
+            /* same preferred model -> that model; otherwise the registry's
+             * first, Linear (docs/decisions.md#model-of-a-mixed-material-pair-g7) */
             int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
             floe_pair_override *o = floe__find_override(w, a, b);
             if (o) inst = o->inst;

@@ -256,6 +256,18 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
     ctx->event_load = NULL;
+    /* radii of curvature, for the models whose law depends on them (Hertz):
+     * only in the creation step, where create reads them */
+    if (fresh) {
+        for (int i = 0; i < 2; i++) {
+            int id = i ? c->b : c->a, sh = w->shape[id];
+            ctx->curv[i] = sh == FLOE_SHAPE_WALL || sh == FLOE_SHAPE_FACET ? INFINITY
+                           : sh == FLOE_SHAPE_ELLIPSOID                    ? 0
+                                                                           : w->radius[id];
+        }
+    } else {
+        ctx->curv[0] = ctx->curv[1] = NAN;
+    }
 }
 
 #endif

@@ -243,7 +243,9 @@ static floe_status set_param(floe_world *w, const char *what, const floe_param_s
 }
 
 int floe_add_material(floe_world *w, const char *name, const char *model) {
-    int mi = floe_registry_find(model ? model : "linear");
+    /* no model named: the registry's first, the fallback of mixed pairs too
+     * (docs/decisions.md#model-of-a-mixed-material-pair-g7) */
+    int mi = model ? floe_registry_find(model) : 0;
     if (mi < 0) {
         floe__error(w, "unknown contact model '%s'", model);
         return -1;

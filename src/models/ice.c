@@ -2,7 +2,75 @@
  * twist, roll), per-sense bonds and breakability as a bitmask, breakage,
  * plastic limits on unbonded senses, after Woo's Ice model (docs/decisions.md#ice).
  * Documented in docs/models/ice.md. */
-#include "models/ice.h"
+#include "models/model.h"
+
+/* The steps are those of Woo's Ice law, in the order of
+ * docs/decisions.md#ice-law-order-in-one-step-i4; the pieces are inline so
+ * that the batched kernel (below) runs the same code as the law. */
+enum { BOND_N = 1, BOND_T = 2, BOND_W = 4, BOND_R = 8, BONDED_ALL = 15 };
+
+/* The twist and rolling stiffnesses k_w, k_r live in the contact (kw, kr),
+ * which the time step reads too. */
+typedef struct ice_state {
+    double uN0, fnb, ftb, twb, trb, tan_phi, mu;
+    int bonds;
+} ice_state;
+
+/* 1. Trial values: total normal force, incremental shear, twist, roll. */
+FLOE_KERNEL void ice_trial(double dt, double kn, double kt, double kw, double kr, const ice_state *s, double uN,
+                           vec3 vel, vec3 angvel, vec3 *f, vec3 *m) {
+    f->x = kn * (uN - s->uN0);
+    f->y += dt * kt * vel.y;
+    f->z += dt * kt * vel.z;
+    m->x += dt * kw * angvel.x;
+    m->y += dt * kr * angvel.y;
+    m->z += dt * kr * angvel.z;
+}
+
+/* 2. The senses that break: those bonded and breakable (brk_*: 1 or 0)
+ * whose trial value exceeds the strength (compression never breaks), as
+ * the sum of their BOND_* bits. Selects on doubles: the batched kernel
+ * vectorizes it. */
+FLOE_KERNEL double ice_over(double brk_n, double brk_t, double brk_w, double brk_r, const ice_state *s, vec3 f,
+                            vec3 m) {
+    double over = brk_n != 0 ? (f.x > s->fnb ? BOND_N : 0.0) : 0.0;
+    over += brk_t != 0 ? (f.y * f.y + f.z * f.z > s->ftb * s->ftb ? BOND_T : 0.0) : 0.0;
+    over += brk_w != 0 ? (fabs(m.x) > s->twb ? BOND_W : 0.0) : 0.0;
+    over += brk_r != 0 ? (m.y * m.y + m.z * m.z > s->trb * s->trb ? BOND_R : 0.0) : 0.0;
+    return over;
+}
+
+/* (y, z) back to the limit `lim` if beyond it (on = 0: untouched); returns
+ * the slip work. Selects, not branches: the batched kernel vectorizes it. */
+FLOE_KERNEL double ice_limit2(double on, double *y, double *z, double oy, double oz, double lim, double k) {
+    double n2 = *y * *y + *z * *z;
+    double slip = on != 0 ? (n2 > lim * lim ? 1.0 : 0.0) : 0.0;
+    double r = slip > 0 ? lim / sqrt(n2) : 1.0;
+    double work = slip > 0 ? floe_slip_work(oy, oz, *y, *z, r, k) : 0.0;
+    *y = slip > 0 ? *y * r : *y;
+    *z = slip > 0 ? *z * r : *z;
+    return work;
+}
+
+/* 4. Plastic limits on the unbonded senses (free_t, free_w, free_r: 1 if
+ * unbonded); yield values vanish in tension. Returns the slip work. */
+FLOE_KERNEL double ice_plastic(double free_t, double free_w, double free_r, double area, double kt, double kw,
+                               double kr, const ice_state *s, vec3 f0, vec3 m0, vec3 *f, vec3 *m) {
+    double p = -f->x > 0.0 ? -f->x : 0.0, rc = sqrt(area / FLOE_PI), dummy = 0;
+    double slip = 0;
+    slip += ice_limit2(free_t, &f->y, &f->z, f0.y, f0.z, p * s->tan_phi, kt);
+    slip += ice_limit2(free_w, &m->x, &dummy, m0.x, 0, rc * p * s->tan_phi, kw); /* symmetric (I3) */
+    slip += ice_limit2(free_r, &m->y, &m->z, m0.y, m0.z, rc * p * s->mu, kr);
+    return slip;
+}
+
+FLOE_KERNEL double ice_elastic(double kn, double kt, double kw, double kr, vec3 f, vec3 m) {
+    double e = 0.5 * f.x * f.x / kn;
+    e = kt > 0 ? e + 0.5 * (f.y * f.y + f.z * f.z) / kt : e;
+    e = kw > 0 ? e + 0.5 * m.x * m.x / kw : e;
+    e = kr > 0 ? e + 0.5 * (m.y * m.y + m.z * m.z) / kr : e;
+    return e;
+}
 
 static const floe_param_spec mat_params[] = {
     {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
@@ -61,11 +129,11 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     ice_state *s = state;
     vec3 f0 = c->f, m0 = c->m;
     /* 1. trial values */
-    floe_ice_trial(ctx->dt, c->kn, c->kt, c->kw, c->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
+    ice_trial(ctx->dt, c->kn, c->kt, c->kw, c->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int was_bonded = s->bonds & BONDED_ALL;
     int brk = s->bonds & (s->bonds >> 4);
-    uint32_t over = (uint32_t)floe_ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, s, c->f, c->m);
+    uint32_t over = (uint32_t)ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, s, c->f, c->m);
     int broke = over != 0;
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
@@ -78,17 +146,16 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
         /* a bond lets go of real energy; an unbonded contact opening at its
          * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded)
-            e->broken += floe_deletion_loss(ctx, f0, m0, floe_ice_elastic(c->kn, c->kt, c->kw, c->kr, f0, m0));
+        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, ice_elastic(c->kn, c->kt, c->kw, c->kr, f0, m0));
         return 0;
     }
     /* 4. plastic limits on unbonded senses */
     int b = s->bonds;
-    double slip = floe_ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s, f0,
-                                   m0, &c->f, &c->m);
+    double slip = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s, f0, m0,
+                              &c->f, &c->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
-    e->elastic += floe_ice_elastic(c->kn, c->kt, c->kw, c->kr, c->f, c->m);
+    e->elastic += ice_elastic(c->kn, c->kt, c->kw, c->kr, c->f, c->m);
     return 1;
 }
 
@@ -103,6 +170,61 @@ static double ice_creation_gap(const double *lp, int64_t step, double rmin) {
     return step < (int64_t)lp[LP_STEP01] ? lp[LP_BOND_TOL] * rmin : 0.0;
 }
 
+/* The batched kernel: the law of contacts whose bonds hold and that do not
+ * open; a bond breaking or an unbonded contact opening is left to the law
+ * (odd). */
+typedef struct ice_lanes {
+    double f0[3][FLOE_BATCH], m0[3][FLOE_BATCH], kn[FLOE_BATCH], kt[FLOE_BATCH], area[FLOE_BATCH];
+    double brk[4][FLOE_BATCH], free[3][FLOE_BATCH], open_n[FLOE_BATCH];
+    double uN0[FLOE_BATCH], kw[FLOE_BATCH], kr[FLOE_BATCH], fnb[FLOE_BATCH], ftb[FLOE_BATCH], twb[FLOE_BATCH];
+    double trb[FLOE_BATCH], tan_phi[FLOE_BATCH], mu[FLOE_BATCH];
+} ice_lanes;
+
+static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
+    ice_lanes Mm, *M = &Mm;
+    const int n = in->n;
+    const double dt = in->dt;
+    for (int j = 0; j < n; j++) {
+        const floe_contact *c = in->c[j];
+        const ice_state *s = in->state[j];
+        M->f0[0][j] = c->f.x, M->f0[1][j] = c->f.y, M->f0[2][j] = c->f.z;
+        M->m0[0][j] = c->m.x, M->m0[1][j] = c->m.y, M->m0[2][j] = c->m.z;
+        M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = c->g.area;
+        int b = s->bonds, brk = b & (b >> 4);
+        M->brk[0][j] = brk & BOND_N, M->brk[1][j] = brk & BOND_T, M->brk[2][j] = brk & BOND_W;
+        M->brk[3][j] = brk & BOND_R;
+        M->free[0][j] = !(b & BOND_T), M->free[1][j] = !(b & BOND_W), M->free[2][j] = !(b & BOND_R);
+        M->open_n[j] = !(b & BOND_N);
+        M->uN0[j] = s->uN0, M->kw[j] = c->kw, M->kr[j] = c->kr, M->fnb[j] = s->fnb, M->ftb[j] = s->ftb;
+        M->twb[j] = s->twb, M->trb[j] = s->trb, M->tan_phi[j] = s->tan_phi, M->mu[j] = s->mu;
+    }
+    for (int j = 0; j < n; j++) { /* vectorized */
+        vec3 vel = v3(L->vel[0][j], L->vel[1][j], L->vel[2][j]);
+        vec3 angvel = v3(L->angvel[0][j], L->angvel[1][j], L->angvel[2][j]);
+        ice_state s;
+        s.uN0 = M->uN0[j], s.fnb = M->fnb[j], s.ftb = M->ftb[j];
+        s.twb = M->twb[j], s.trb = M->trb[j], s.tan_phi = M->tan_phi[j], s.mu = M->mu[j];
+        vec3 f0 = v3(M->f0[0][j], M->f0[1][j], M->f0[2][j]), m0 = v3(M->m0[0][j], M->m0[1][j], M->m0[2][j]);
+        vec3 f = f0, m = m0;
+        double kn = M->kn[j], kt = M->kt[j], kw = M->kw[j], kr = M->kr[j];
+        ice_trial(dt, kn, kt, kw, kr, &s, L->uN[j], vel, angvel, &f, &m);
+        /* a bond breaking or the contact opening: out of the ordinary */
+        double over = ice_over(M->brk[0][j], M->brk[1][j], M->brk[2][j], M->brk[3][j], &s, f, m);
+        double opens = M->open_n[j] != 0 ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
+        L->odd[j] = over + opens;
+        L->keep[j] = 1;
+        L->plastic[j] = ice_plastic(M->free[0][j], M->free[1][j], M->free[2][j], M->area[j], kt, kw, kr, &s, f0, m0, &f,
+                                    &m);
+        L->elastic[j] = ice_elastic(kn, kt, kw, kr, f, m);
+        L->dashpot[j] = 0;
+        L->f[0][j] = f.x, L->f[1][j] = f.y, L->f[2][j] = f.z;
+        L->m[0][j] = m.x, L->m[1][j] = m.y, L->m[2][j] = m.z;
+    }
+    /* the state does not change in an ordinary step: nothing to write back */
+}
+
+static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1};
+
 const floe_model floe_model_ice = {
     .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, 11, law_params,
              5, state_names, 9},
@@ -111,4 +233,5 @@ const floe_model floe_model_ice = {
     .law = ice_law,
     .get_state = ice_get_state,
     .creation_gap = ice_creation_gap,
+    .batch = &ice_kernel,
 };

@@ -3,7 +3,80 @@
  * optional viscous dashpots of PFC's linear model and stiffnesses given
  * directly instead of from Young's modulus
  * (docs/decisions.md#dashpots-and-given-stiffnesses-in-the-linear-model). */
-#include "models/linear.h"
+#include "models/model.h"
+
+enum { LP_NO_SLIP, LP_NO_BREAK, LP_INI_EQLB, LP_KN, LP_KT, LP_DP_NRATIO, LP_DP_SRATIO, LP_DP_MODE };
+
+/* Six doubles: what the next step needs. The dashpot forces and the slip
+ * state of the outputs are derived from these and the contact's force. */
+typedef struct linear_state {
+    double uN0, tan_phi, cn, cs; /* dashpot coefficients [N s/m] */
+    double fy, fz;               /* shear spring force (without dashpot) */
+} linear_state;
+
+/* Per-step energies of one Linear contact. */
+typedef struct linear_energy {
+    double elastic, plastic, dashpot;
+} linear_energy;
+
+/* Force (local frame, on A) of a Linear contact that stays, from the
+ * normal displacement u and the relative velocity vel; updates the shear
+ * spring in s. Written with selects instead of branches so that the batched
+ * kernel (below) vectorizes the same code the law runs. */
+FLOE_KERNEL vec3 linear_force(double dt, double kn, double kt, double u, vec3 vel, double no_slip, double dp_mode,
+                              linear_state *s, linear_energy *e) {
+    double fn = kn * u; /* elastic normal force: negative in compression */
+    double oy = s->fy, oz = s->fz;
+    double ty = oy + dt * kt * vel.y, tz = oz + dt * kt * vel.z;
+    double lim = fabs(fn) * s->tan_phi;
+    double ft2 = ty * ty + tz * tz;
+    /* Conditions are single comparisons selecting doubles, nested rather
+     * than joined by && or ||: mixed masks stop the vectorizer. */
+    double slip = s->tan_phi != 0 ? (ft2 > lim * lim ? (no_slip == 0 ? 1.0 : 0.0) : 0.0) : 0.0;
+    double r = slip > 0 ? lim / sqrt(ft2) : 1.0;
+    e->plastic = slip > 0 ? floe_slip_work(oy, oz, ty, tz, r, kt) : 0.0;
+    s->fy = s->tan_phi != 0 ? ty * r : 0.0;
+    s->fz = s->tan_phi != 0 ? tz * r : 0.0;
+    /* dashpots act on the relative velocity, on top of the springs (on A:
+     * F = c v, v the velocity of B relative to A); dp_mode 1 and 3: no net
+     * tension from the dashpot, 2 and 3: no shear dashpot while sliding */
+    double dn = s->cn * vel.x, dy = s->cs * vel.y, dz = s->cs * vel.z;
+    double tension_cut = dp_mode == 1 ? 1.0 : (dp_mode == 3 ? 1.0 : 0.0);
+    dn = tension_cut > 0 ? (fn + dn > 0 ? -fn : dn) : dn;
+    double shear_cut = dp_mode >= 2 ? slip : 0.0;
+    dy = shear_cut > 0 ? 0.0 : dy;
+    dz = shear_cut > 0 ? 0.0 : dz;
+    e->dashpot = (dn * vel.x + dy * vel.y + dz * vel.z) * dt;
+    double el = 0.5 * fn * fn / kn;
+    e->elastic = kt > 0 ? el + 0.5 * (s->fy * s->fy + s->fz * s->fz) / kt : el;
+    return v3(fn + dn, s->fy + dy, s->fz + dz);
+}
+
+/* Whether a Linear contact opening to u goes (it keeps with no_break). */
+static inline int linear_opens(double u, double no_break) { return u > 0 && no_break == 0; }
+
+static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
+    linear_state *s = state;
+    const double *lp = ctx->lp;
+    double u = c->g.uN - s->uN0;
+    if (linear_opens(u, lp[LP_NO_BREAK])) {
+        /* Opening at u = 0 releases nothing in the continuum limit: Fn -> 0 and
+         * |Ft| <= tan_phi |Fn|. Only an uncapped (no_slip) shear spring takes
+         * real energy with it. */
+        if (lp[LP_NO_SLIP] != 0 && c->kt > 0) {
+            vec3 ft = v3(0, s->fy, s->fz);
+            e->broken += floe_deletion_loss(ctx, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt);
+        }
+        return 0;
+    }
+    linear_energy le;
+    c->f = linear_force(ctx->dt, c->kn, c->kt, u, ctx->vel, lp[LP_NO_SLIP], lp[LP_DP_MODE], s, &le);
+    c->m = v3(0, 0, 0);
+    e->plastic += le.plastic;
+    e->dashpot += le.dashpot;
+    e->elastic += le.elastic;
+    return 1;
+}
 
 static const floe_param_spec mat_params[] = {
     {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
@@ -38,10 +111,6 @@ static void linear_create(const floe_law_ctx *ctx, const double *ma, const doubl
     s->cs = isfinite(mc) ? 2 * lp[LP_DP_SRATIO] * sqrt(mc * c->kt) : 0;
 }
 
-static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
-    return floe_linear_law(ctx, c, state, e);
-}
-
 /* fd_n, fd_s: the dashpot parts of the contact force (its total less the
  * springs); slipping: the shear spring sits on the Coulomb limit. */
 static void linear_get_state(const floe_contact *c, const void *state, double *out) {
@@ -54,6 +123,68 @@ static void linear_get_state(const floe_contact *c, const void *state, double *o
     out[3] = s->tan_phi > 0 && ft2 > 0 && fabs(sqrt(ft2) - lim) <= 1e-9 * lim;
 }
 
+/* The batched kernel: the law of contacts that stay, vectorized; no_slip
+ * contacts stay out (unless_params), since their spring releases energy
+ * when they open. */
+typedef struct linear_lanes {
+    double kn[FLOE_BATCH], kt[FLOE_BATCH], no_break[FLOE_BATCH], dp_mode[FLOE_BATCH], uN0[FLOE_BATCH];
+    double tan_phi[FLOE_BATCH], cn[FLOE_BATCH], cs[FLOE_BATCH], fy[FLOE_BATCH], fz[FLOE_BATCH];
+} linear_lanes;
+
+static void linear_batch(const floe_batch_in *in, floe_lanes *L) {
+    linear_lanes Mm, *M = &Mm;
+    const int n = in->n;
+    const double dt = in->dt;
+    for (int j = 0; j < n; j++) {
+        const floe_contact *c = in->c[j];
+        const linear_state *s = in->state[j];
+        M->kn[j] = c->kn;
+        M->kt[j] = c->kt;
+        M->no_break[j] = in->lp[j][LP_NO_BREAK];
+        M->dp_mode[j] = in->lp[j][LP_DP_MODE];
+        M->uN0[j] = s->uN0;
+        M->tan_phi[j] = s->tan_phi;
+        M->cn[j] = s->cn;
+        M->cs[j] = s->cs;
+        M->fy[j] = s->fy;
+        M->fz[j] = s->fz;
+    }
+    for (int j = 0; j < n; j++) { /* vectorized */
+        double u = L->uN[j] - M->uN0[j];
+        vec3 vel = v3(L->vel[0][j], L->vel[1][j], L->vel[2][j]);
+        linear_state s;
+        s.tan_phi = M->tan_phi[j];
+        s.cn = M->cn[j];
+        s.cs = M->cs[j];
+        s.fy = M->fy[j];
+        s.fz = M->fz[j];
+        linear_energy e;
+        vec3 f = linear_force(dt, M->kn[j], M->kt[j], u, vel, 0.0, M->dp_mode[j], &s, &e);
+        L->f[0][j] = f.x;
+        L->f[1][j] = f.y;
+        L->f[2][j] = f.z;
+        M->fy[j] = s.fy;
+        M->fz[j] = s.fz;
+        L->elastic[j] = e.elastic;
+        L->plastic[j] = e.plastic;
+        L->dashpot[j] = e.dashpot;
+        /* linear_opens in single comparisons */
+        L->keep[j] = u > 0 ? (M->no_break[j] == 0 ? 0.0 : 1.0) : 1.0;
+        L->odd[j] = 0;
+    }
+    for (int j = 0; j < n; j++)
+        if (L->keep[j] != 0) { /* a contact that goes keeps its state as it was, as in the law */
+            linear_state *s = in->state[j];
+            s->fy = M->fy[j];
+            s->fz = M->fz[j];
+        }
+}
+
+static const floe_batch_kernel linear_kernel = {
+    .run = linear_batch,
+    .unless_params = 1u << LP_NO_SLIP,
+};
+
 const floe_model floe_model_linear = {
     .info = {"linear", "Linear (Cundall) elastic-frictional model with optional dashpots", mat_params, 4, law_params, 8,
              state_names, 4},
@@ -61,4 +192,5 @@ const floe_model floe_model_linear = {
     .create = linear_create,
     .law = linear_law,
     .get_state = linear_get_state,
+    .batch = &linear_kernel,
 };

@@ -67,6 +67,9 @@ typedef struct floe_law_ctx {
     double mass[2];              /* masses of A and B; INFINITY for bodies that do not move freely */
     vec3 vel;                    /* relative velocity of B w.r.t. A at the contact, local frame (mid-step) */
     vec3 angvel;                 /* relative angular velocity (B - A), local frame */
+    double curv[2];              /* in the creation step (create and law): radii of curvature of A and B at the
+                                  * contact, INFINITY for a flat body (wall, facet), 0 where the core does not
+                                  * know it (ellipsoid: a model may take the contact's lens); else NaN */
     floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
                                   * broke it; may be NULL */
 } floe_law_ctx;
@@ -78,6 +81,57 @@ static inline double floe_contact_mass(const floe_law_ctx *ctx) {
     if (isinf(b)) return a;
     return a * b / (a + b);
 }
+
+/* ---- Batched kernels ----------------------------------------------------
+ * A model may run its law for many contacts at once in a loop the compiler
+ * vectorizes (docs/decisions.md#batch-kernels-belong-to-their-model). The
+ * core takes the contacts between two spheres that are past their first
+ * step (and not in a renormalization step) of the models that have a
+ * kernel, updates their geometry in lanes, hands the lanes to the model's
+ * kernel, then turns the local forces into global ones and sums them in
+ * contact order. The kernel must give bitwise what the model's `law` gives
+ * (tests/test_batch.c): it calls the same inline functions, written with
+ * selects instead of branches. */
+
+/* Contacts per batch: a multiple of the widest vector (8 doubles). */
+#define FLOE_BATCH 64
+
+/* One array per scalar, FLOE_BATCH long, so that a loop over the contacts
+ * reads and writes unit-stride vectors. */
+typedef struct floe_lanes {
+    /* in, from the core: this step's gap (uN) and the mid-step relative
+     * velocities in the contact frame, as floe_law_ctx has them */
+    double uN[FLOE_BATCH], vel[3][FLOE_BATCH], angvel[3][FLOE_BATCH];
+    /* out: local force and torque on A (the torque is read only if the
+     * kernel sets `torque`), this step's energies as floe_energy_acc has
+     * them; keep 0: the contact goes (no force, the core deletes it); odd
+     * non-zero: a step out of the ordinary (a bond breaking, say), which
+     * the kernel left untouched for the per-contact path to take */
+    double f[3][FLOE_BATCH], m[3][FLOE_BATCH], elastic[FLOE_BATCH], plastic[FLOE_BATCH], dashpot[FLOE_BATCH];
+    double keep[FLOE_BATCH], odd[FLOE_BATCH];
+} floe_lanes;
+
+/* The contacts of one batch: n <= FLOE_BATCH contacts, their model states
+ * and the law parameters of their instances. */
+typedef struct floe_batch_in {
+    double dt;
+    int n;
+    floe_contact *c[FLOE_BATCH];
+    void *state[FLOE_BATCH];
+    const double *lp[FLOE_BATCH];
+} floe_batch_in;
+
+typedef struct floe_batch_kernel {
+    /* Runs the law of in->c[0..n) into L. It reads the contacts and states
+     * and writes back only the model state of contacts that stay and are not
+     * odd; the core writes the contacts (geometry, f, m, deletion). */
+    void (*run)(const floe_batch_in *in, floe_lanes *L);
+    /* Law parameters (bit i: parameter i) whose non-zero value keeps an
+     * instance's contacts on the per-contact path (e.g. Linear's no_slip);
+     * 0: every contact of the model is eligible. */
+    uint32_t unless_params;
+    int torque; /* the law sets a local torque (else the contact's m stays 0) */
+} floe_batch_kernel;
 
 typedef struct floe_model {
     floe_model_info info;
@@ -103,6 +157,8 @@ typedef struct floe_model {
     /* Optional: the two floating-point arguments of an event this contact
      * raises (floe_event.value), e.g. a bond's strength and strain energy. */
     void (*event_values)(const floe_contact *c, const void *state, int type, double out[2]);
+    /* Optional: the vectorized kernel of the law for sphere-sphere contacts. */
+    const floe_batch_kernel *batch;
 } floe_model;
 
 /* registry.c */

@@ -6,14 +6,19 @@ extern const floe_model floe_model_linear;
 extern const floe_model floe_model_linel6;
 extern const floe_model floe_model_ice;
 extern const floe_model floe_model_softbond;
+extern const floe_model floe_model_hertz;
 
-/* Index 0 is the fallback for mixed material pairs (docs/decisions.md#model-of-a-mixed-material-pair-g7). */
+/* Index 0 is the fallback for mixed material pairs (docs/decisions.md#model-of-a-mixed-material-pair-g7).
+ * One model per line: adding a model is one line here and its extern above. */
+/* clang-format off */
 static const floe_model *const models[] = {
     &floe_model_linear,
     &floe_model_linel6,
     &floe_model_ice,
     &floe_model_softbond,
+    &floe_model_hertz,
 };
+/* clang-format on */
 
 int floe_registry_count(void) { return (int)(sizeof models / sizeof models[0]); }
 const floe_model *floe_registry_get(int i) { return i >= 0 && i < floe_registry_count() ? models[i] : NULL; }
