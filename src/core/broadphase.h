@@ -8,17 +8,13 @@
  * rebuild (squared: no square root for the many round bodies). */
 static inline double floe_moved2(const floe_world *w, int i) {
     double d2 = vlen2(vsub(w->pos[i], w->bp.ref_pos[i]));
-    int sh = w->shape[i];
-    if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
+    const floe_shape_class *c;
+    if (w->shape[i] != FLOE_SHAPE_SPHERE && ((c = floe__class_of(w, i))->flags & FLOE_SHAPE_TURNS)) {
         /* rotation moves the surface: bound by angle x farthest point, which
          * is what re-bins a body whose oriented box may have left its skin */
         quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
         double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
-        double ext = w->bound[i];
-        if (sh == FLOE_SHAPE_FACET) {
-            const floe_facet *f = &w->facets[w->shape_idx[i]];
-            ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
-        }
+        double ext = c->reach ? c->reach(floe__shape_data(w, i)) : w->bound[i];
         double d = sqrt(d2) + ang * ext;
         d2 = d * d;
     }

@@ -380,7 +380,58 @@ static char **get_strings(h5 *c, hid_t loc, const char *name, size_t n) {
 
 /* ---- writing ---------------------------------------------------------------- */
 
-static const char *shape_names = "0 sphere, 1 wall, 2 facet, 3 capsule, 4 ellipsoid, 5 infinite cylinder";
+/* "0 sphere, 1 wall, ...": the values of /particles/shape, from the shape classes. */
+static const char *shape_names(char *buf, size_t len) {
+    int n = 0;
+    buf[0] = 0;
+    for (int t = 0; t < FLOE_SHAPE_COUNT && n >= 0 && (size_t)n < len; t++)
+        n += snprintf(buf + n, len - (size_t)n, "%s%d %s", t ? ", " : "", t, floe_shape_class_get(t)->title);
+    return buf;
+}
+
+/* Values per record of a shape field, and the dataset's dimensions after the
+ * first (records): rank 1, 2 or 3. */
+static size_t field_values(const floe_shape_field *f, hsize_t *dims, int *rank) {
+    *rank = 1 + (f->rows > 0) + (f->cols > 0);
+    dims[1] = (hsize_t)f->rows;
+    dims[2] = (hsize_t)f->cols;
+    return (size_t)(f->rows > 0 ? f->rows : 1) * (size_t)(f->cols > 0 ? f->cols : 1);
+}
+
+/* The shape records of one class as the datasets of its fields (a loop over
+ * the classes replaces per-shape code: a new shape needs nothing here). */
+static void write_shape_table(h5 *c, const floe_world *w, const floe_shape_class *cls) {
+    const floe_shape_store *st = &w->store[cls->type];
+    size_t n = (size_t)st->n;
+    hid_t g = group_new(c, c->file, cls->section);
+    for (int f = 0; f < cls->nfields && !c->bad; f++) {
+        const floe_shape_field *fd = &cls->fields[f];
+        hsize_t d[3];
+        int rank;
+        size_t m = field_values(fd, d, &rank);
+        d[0] = n;
+        void *buf = malloc(sizeof(double) * (n * m + 1));
+        if (!buf) {
+            fail(c, "out of memory");
+            break;
+        }
+        for (size_t k = 0; k < n; k++) {
+            const unsigned char *r = st->rec + k * cls->size + fd->offset;
+            for (size_t j = 0; j < m; j++)
+                if (fd->type == FLOE_FIELD_F64)
+                    memcpy((double *)buf + k * m + j, r + j * sizeof(double), sizeof(double));
+                else {
+                    int v;
+                    memcpy(&v, r + j * sizeof(int), sizeof v);
+                    ((int32_t *)buf)[k * m + j] = v;
+                }
+        }
+        put(c, g, fd->name, fd->type == FLOE_FIELD_F64 ? T_F64 : T_I32, rank, d, buf);
+        free(buf);
+    }
+    if (cls->frame) attr_s(c, g, "frame", cls->frame);
+    group_close(g);
+}
 
 static void write_world_attrs(h5 *c, const floe_world *w) {
     hid_t g = group_new(c, c->file, "world");
@@ -580,71 +631,14 @@ static void write_particles(h5 *c, const floe_world *w) {
     put1(c, g, "material", T_I32, n, w->mat);
     put1(c, g, "blocked", T_U32, n, w->blocked);
     put1(c, g, "groups", T_U32, n, w->groups);
-    attr_s(c, g, "shape_values", shape_names);
+    char names[256];
+    attr_s(c, g, "shape_values", shape_names(names, sizeof names));
     attr_s(c, g, "inertia_frame", "principal moments, body frame; angmom: global (NaN: from angvel)");
     attr_s(c, g, "ori_order", "w, x, y, z (body to global)");
     group_close(g);
 
-    g = group_new(c, c->file, "walls");
-    int32_t *ws = malloc(sizeof *ws * 2 * ((size_t)w->nwalls + 1));
-    if (!ws) fail(c, "out of memory");
-    for (int i = 0; ws && i < w->nwalls; i++) {
-        ws[i] = w->walls[i].axis;
-        ws[w->nwalls + i] = w->walls[i].sense;
-    }
-    if (ws) {
-        put1(c, g, "axis", T_I32, (size_t)w->nwalls, ws);
-        put1(c, g, "sense", T_I32, (size_t)w->nwalls, ws + w->nwalls);
-    }
-    free(ws);
-    group_close(g);
-
-    g = group_new(c, c->file, "facets");
-    size_t nf = (size_t)w->nfacets;
-    double *fv = malloc(sizeof *fv * 10 * (nf + 1));
-    if (!fv) fail(c, "out of memory");
-    for (size_t i = 0; fv && i < nf; i++) {
-        memcpy(fv + 9 * i, w->facets[i].v, sizeof w->facets[i].v);
-        fv[9 * nf + i] = w->facets[i].half_thick;
-    }
-    if (fv) {
-        hsize_t d[3] = {nf, 3, 3};
-        put(c, g, "vertices", T_F64, 3, d, fv);
-        put1(c, g, "half_thick", T_F64, nf, fv + 9 * nf);
-        attr_s(c, g, "frame", "vertices in the body frame of their particle");
-    }
-    free(fv);
-    group_close(g);
-
-    /* capsules (radius, shaft), ellipsoids (semi-axes), infinite cylinders (axis, radius) */
-    size_t nk = (size_t)w->ncapsules, ne = (size_t)w->nellipsoids, ny = (size_t)w->ncylinders;
-    double *sv = malloc(sizeof *sv * (2 * nk + 3 * ne + ny + 1));
-    int32_t *ax = malloc(sizeof *ax * (ny + 1));
-    if (!sv || !ax) fail(c, "out of memory");
-    for (size_t i = 0; sv && ax && i < nk; i++) {
-        sv[i] = w->capsules[i].radius;
-        sv[nk + i] = w->capsules[i].shaft;
-    }
-    for (size_t i = 0; sv && ax && i < ne; i++) memcpy(sv + 2 * nk + 3 * i, &w->ellipsoids[i].semi, sizeof(vec3));
-    for (size_t i = 0; sv && ax && i < ny; i++) {
-        sv[2 * nk + 3 * ne + i] = w->cylinders[i].radius;
-        ax[i] = w->cylinders[i].axis;
-    }
-    if (sv && ax) {
-        g = group_new(c, c->file, "capsules");
-        put1(c, g, "radius", T_F64, nk, sv);
-        put1(c, g, "shaft", T_F64, nk, sv + nk);
-        group_close(g);
-        g = group_new(c, c->file, "ellipsoids");
-        put2(c, g, "semi_axes", T_F64, ne, 3, sv + 2 * nk);
-        group_close(g);
-        g = group_new(c, c->file, "cylinders");
-        put1(c, g, "axis", T_I32, ny, ax);
-        put1(c, g, "radius", T_F64, ny, sv + 2 * nk + 3 * ne);
-        group_close(g);
-    }
-    free(sv);
-    free(ax);
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++)
+        if (floe_shape_class_get(t)->size) write_shape_table(c, w, floe_shape_class_get(t));
 }
 
 /* Copies one field of every contact into buf (stride = field size). */
@@ -1178,80 +1172,103 @@ static void read_setup(reader *R) {
     group_close(g);
 }
 
+/* The records of one shape class as stored (a group that is missing holds
+ * none: a file from before the shape existed); *n receives their count. */
+static unsigned char *read_shape_table(h5 *c, const floe_shape_class *cls, int *n) {
+    *n = 0;
+    if (c->bad || H5Lexists(c->file, cls->section, H5P_DEFAULT) <= 0) return NULL;
+    hid_t g = group_open(c, c->file, cls->section);
+    int count = cls->nfields ? count_of(c, g, cls->fields[0].name) : 0;
+    unsigned char *tab = NULL;
+    void *buf = NULL;
+    if (count > 0) {
+        tab = calloc((size_t)count, cls->size);
+        if (!tab) fail(c, "out of memory");
+    }
+    for (int f = 0; f < cls->nfields && count > 0 && !c->bad; f++) {
+        const floe_shape_field *fd = &cls->fields[f];
+        hsize_t d[3];
+        int rank;
+        size_t m = field_values(fd, d, &rank);
+        buf = malloc(sizeof(double) * ((size_t)count * m + 1));
+        if (!buf) {
+            fail(c, "out of memory");
+            break;
+        }
+        get(c, g, fd->name, fd->type == FLOE_FIELD_F64 ? T_F64 : T_I32, (size_t)count, m, buf);
+        for (size_t k = 0; k < (size_t)count && !c->bad; k++) {
+            unsigned char *r = tab + k * cls->size + fd->offset;
+            for (size_t j = 0; j < m; j++)
+                if (fd->type == FLOE_FIELD_F64)
+                    memcpy(r + j * sizeof(double), (double *)buf + k * m + j, sizeof(double));
+                else {
+                    int v = ((int32_t *)buf)[k * m + j];
+                    memcpy(r + j * sizeof(int), &v, sizeof v);
+                }
+        }
+        free(buf);
+        buf = NULL;
+    }
+    group_close(g);
+    if (c->bad) {
+        free(tab);
+        return NULL;
+    }
+    *n = count;
+    return tab;
+}
+
 static void read_particles(reader *R) {
     h5 *c = &R->c;
     floe_world *w = R->w;
     hid_t g = group_open(c, c->file, "particles");
     int n = count_of(c, g, "pos");
-    hid_t gw = group_open(c, c->file, "walls"), gf = group_open(c, c->file, "facets");
-    hid_t gk = group_open(c, c->file, "capsules"), ge = group_open(c, c->file, "ellipsoids");
-    hid_t gy = group_open(c, c->file, "cylinders");
-    int nw = count_of(c, gw, "axis"), nf = count_of(c, gf, "half_thick");
-    int nk = count_of(c, gk, "radius"), ne = count_of(c, ge, "semi_axes"), ny = count_of(c, gy, "axis");
-    double *sv = NULL;
-    int32_t *ax = NULL;
-    if (c->bad) goto out;
-    sv = malloc(sizeof *sv * (2 * (size_t)nk + 3 * (size_t)ne + (size_t)ny + 1));
-    ax = malloc(sizeof *ax * ((size_t)ny + 1));
-    if (!sv || !ax) fail(c, "out of memory");
-    get(c, gk, "radius", T_F64, (size_t)nk, 1, sv);
-    get(c, gk, "shaft", T_F64, (size_t)nk, 1, sv + nk);
-    get(c, ge, "semi_axes", T_F64, (size_t)ne, 3, sv + 2 * nk);
-    get(c, gy, "radius", T_F64, (size_t)ny, 1, sv + 2 * nk + 3 * ne);
-    get(c, gy, "axis", T_I32, (size_t)ny, 1, ax);
+    unsigned char *tab[FLOE_SHAPE_COUNT] = {0};
+    int ntab[FLOE_SHAPE_COUNT] = {0};
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++)
+        if (floe_shape_class_get(t)->size) tab[t] = read_shape_table(c, floe_shape_class_get(t), &ntab[t]);
+    uint8_t *shape = NULL;
+    int32_t *sidx = NULL;
     if (c->bad) goto out;
     size_t N = (size_t)n;
-    uint8_t *shape = malloc(N + 1);
-    int32_t *sidx = malloc(sizeof *sidx * (N + 1));
-    int32_t *ws = malloc(sizeof *ws * 2 * ((size_t)nw + 1));
-    double *fv = malloc(sizeof *fv * 10 * ((size_t)nf + 1));
-    if (!shape || !sidx || !ws || !fv) fail(c, "out of memory");
+    shape = malloc(N + 1);
+    sidx = malloc(sizeof *sidx * (N + 1));
+    if (!shape || !sidx) fail(c, "out of memory");
     if (!c->bad) {
         get(c, g, "shape", T_U8, N, 1, shape);
         get(c, g, "shape_index", T_I32, N, 1, sidx);
-        get(c, gw, "axis", T_I32, (size_t)nw, 1, ws);
-        get(c, gw, "sense", T_I32, (size_t)nw, 1, ws + nw);
-        get(c, gf, "vertices", T_F64, (size_t)nf, 9, fv);
-        get(c, gf, "half_thick", T_F64, (size_t)nf, 1, fv + 9 * nf);
     }
     if (!c->bad && n > 0 && w->nmats == 0) fail(c, "/materials/name: no materials, but %d particles", n);
-    /* Particles are added through the API (so every array is sized and
-     * walls and facets are registered), then overwritten with the stored
-     * values: the API would normalise or clear some of them. */
+    /* Particles are added through the API from their stored records (so
+     * every array is sized and the records are checked), then overwritten
+     * with the stored values: the API would normalise or clear some of them.
+     * A sphere, whose record is its radius, is added with radius 1. */
     floe_body_def d = floe_default_body_def();
+    const floe_pose origin = {{0, 0, 0}, {1, 0, 0, 0}};
     for (size_t i = 0; !c->bad && i < N; i++) {
-        int id = -1;
-        if (shape[i] == FLOE_SHAPE_SPHERE) {
-            id = floe_add_sphere(w, &d, 1.0);
-        } else if (shape[i] == FLOE_SHAPE_WALL && sidx[i] == w->nwalls && sidx[i] < nw) {
-            id = floe_add_wall(w, &d, ws[sidx[i]] >= 0 && ws[sidx[i]] <= 2 ? ws[sidx[i]] : -1, ws[nw + sidx[i]]);
-        } else if (shape[i] == FLOE_SHAPE_FACET && sidx[i] == w->nfacets && sidx[i] < nf) {
-            const double *v = fv + 9 * (size_t)sidx[i];
-            floe_vec3 vv[3] = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
-            id = floe_add_facet(w, &d, vv, fv[9 * nf + sidx[i]]);
-            if (id >= 0) memcpy(w->facets[w->nfacets - 1].v, v, sizeof w->facets[0].v); /* exact, body frame */
-        } else if (shape[i] == FLOE_SHAPE_CAPSULE && sidx[i] == w->ncapsules && sidx[i] < nk) {
-            id = floe_add_capsule(w, &d, sv[sidx[i]], sv[nk + sidx[i]]);
-        } else if (shape[i] == FLOE_SHAPE_ELLIPSOID && sidx[i] == w->nellipsoids && sidx[i] < ne) {
-            const double *e = sv + 2 * nk + 3 * (size_t)sidx[i];
-            id = floe_add_ellipsoid(w, &d, (floe_vec3){e[0], e[1], e[2]});
-        } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && sidx[i] == w->ncylinders && sidx[i] < ny) {
-            id = floe_add_infcylinder(w, &d, ax[sidx[i]], sv[2 * nk + 3 * ne + sidx[i]]);
-        } else {
+        const floe_shape_class *cls = floe_shape_class_get(shape[i]);
+        const int t = shape[i];
+        if (!cls || (cls->size && (sidx[i] != w->store[t].n || sidx[i] >= ntab[t]))) {
+            char names[256];
             fail(c,
                  "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices count up "
                  "within each shape table)",
-                 i, shape[i], sidx[i], shape_names);
+                 i, shape[i], sidx[i], shape_names(names, sizeof names));
             break;
         }
+        const double one = 1.0;
+        const void *rec = &one;
+        if (cls->size) rec = tab[t] + (size_t)sidx[i] * cls->size;
+        double params[FLOE_SHAPE_MAX_PARAMS];
+        cls->params_of(rec, &origin, params);
+        int id = floe_add_body(w, &d, cls->type, params);
+        if (id >= 0 && cls->size) memcpy(w->store[t].rec + (size_t)sidx[i] * cls->size, rec, cls->size); /* exact */
         if (id != (int)i) world_error(c, w, "/particles");
     }
-    if (!c->bad &&
-        (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne || w->ncylinders != ny))
-        fail(c,
-             "/particles/shape: the shape tables hold %d walls, %d facets, %d capsules, %d ellipsoids, %d "
-             "cylinders; the particles use %d, %d, %d, %d, %d",
-             nw, nf, nk, ne, ny, w->nwalls, w->nfacets, w->ncapsules, w->nellipsoids, w->ncylinders);
+    for (int t = 0; t < FLOE_SHAPE_COUNT && !c->bad; t++)
+        if (w->store[t].n != ntab[t])
+            fail(c, "/particles/shape: the shape table /%s holds %d %ss; the particles use %d",
+                 floe_shape_class_get(t)->section, ntab[t], floe_shape_class_get(t)->title, w->store[t].n);
     if (!c->bad) {
         get(c, g, "pos", T_F64, N, 3, w->pos);
         get(c, g, "vel", T_F64, N, 3, w->vel);
@@ -1272,18 +1289,10 @@ static void read_particles(reader *R) {
         if (w->mat[i] < 0 || w->mat[i] >= w->nmats)
             fail(c, "/particles/material: particle %zu: material %d does not exist (%d materials)", i, w->mat[i],
                  w->nmats);
+out:
     free(shape);
     free(sidx);
-    free(ws);
-    free(fv);
-out:
-    free(sv);
-    free(ax);
-    group_close(gw);
-    group_close(gf);
-    group_close(gk);
-    group_close(ge);
-    group_close(gy);
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(tab[t]);
     group_close(g);
 }
 

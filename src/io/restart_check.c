@@ -9,7 +9,7 @@
  * or contact listed once, links between pairs and contacts). */
 #include "io/restart_check.h"
 
-#include "shapes/narrowphase.h"
+#include "core/world.h"
 #include "io/csv.h"
 #include "io/io_err.h"
 
@@ -109,55 +109,36 @@ static void check_groups(ck *c, const floe_world *w) {
 /* ---- /particles and the shape tables ------------------------------------- */
 
 /* Radius and bounding radius a particle of this shape must have (what the
- * floe_add_* functions set): -1 for a sphere's radius, which is free. */
+ * shape's class gives for its record): -1 for a sphere's radius, which is
+ * its record and free. */
 static void shape_sizes(const floe_world *w, int i, double *radius, double *bound) {
-    int k = w->shape_idx[i];
-    switch (w->shape[i]) {
-        case FLOE_SHAPE_SPHERE:
-            *radius = -1;
-            *bound = w->radius[i];
-            return;
-        case FLOE_SHAPE_CAPSULE:
-            *radius = w->capsules[k].radius;
-            *bound = w->capsules[k].radius + 0.5 * w->capsules[k].shaft;
-            return;
-        case FLOE_SHAPE_ELLIPSOID: {
-            vec3 s = w->ellipsoids[k].semi;
-            *radius = fmin(s.x, fmin(s.y, s.z));
-            *bound = fmax(s.x, fmax(s.y, s.z));
-            return;
-        }
-        case FLOE_SHAPE_FACET:
-            *radius = w->facets[k].half_thick;
-            *bound = 0;
-            return;
-        case FLOE_SHAPE_INFCYLINDER:
-            *radius = w->cylinders[k].radius;
-            *bound = 0;
-            return;
-        default: /* walls */
-            *radius = 0;
-            *bound = 0;
-    }
+    const floe_shape_class *cls = floe__class_of(w, i);
+    const void *rec = floe__shape_data(w, i);
+    *radius = cls->size ? cls->radius(rec) : -1;
+    *bound = cls->bound ? cls->bound(rec) : 0;
 }
 
+/* Every length in the shape tables finite and not huge (the fields that
+ * the classes mark as lengths). */
 static void check_shape_tables(ck *c, const floe_world *w) {
-    for (int k = 0; k < w->ncapsules && !c->bad; k++)
-        if (!length_ok(w->capsules[k].radius) || !length_ok(w->capsules[k].shaft))
-            bad(c, "/capsules/radius", "capsule %d: radius %g, shaft %g: larger than %g m", k, w->capsules[k].radius,
-                w->capsules[k].shaft, MAXLEN);
-    for (int k = 0; k < w->nellipsoids && !c->bad; k++)
-        if (!position_ok(w->ellipsoids[k].semi))
-            bad(c, "/ellipsoids/semi_axes", "ellipsoid %d: a semi-axis is larger than %g m", k, MAXLEN);
-    for (int k = 0; k < w->ncylinders && !c->bad; k++)
-        if (!length_ok(w->cylinders[k].radius))
-            bad(c, "/cylinders/radius", "cylinder %d: %g is larger than %g m", k, w->cylinders[k].radius, MAXLEN);
-    for (int k = 0; k < w->nfacets && !c->bad; k++) {
-        const floe_facet *f = &w->facets[k];
-        if (!position_ok(f->v[0]) || !position_ok(f->v[1]) || !position_ok(f->v[2]))
-            bad(c, "/facets/vertices", "facet %d: a vertex is not finite or farther than %g m", k, MAXLEN);
-        else if (!length_ok(f->half_thick))
-            bad(c, "/facets/half_thick", "facet %d: %g is larger than %g m", k, f->half_thick, MAXLEN);
+    for (int t = 0; t < FLOE_SHAPE_COUNT && !c->bad; t++) {
+        const floe_shape_class *cls = floe_shape_class_get(t);
+        const floe_shape_store *st = &w->store[t];
+        for (int f = 0; f < cls->nfields && !c->bad; f++) {
+            const floe_shape_field *fd = &cls->fields[f];
+            if (!fd->length || fd->type != FLOE_FIELD_F64) continue;
+            int m = (fd->rows > 0 ? fd->rows : 1) * (fd->cols > 0 ? fd->cols : 1);
+            for (int k = 0; k < st->n && !c->bad; k++)
+                for (int j = 0; j < m; j++) {
+                    double x;
+                    memcpy(&x, st->rec + (size_t)k * cls->size + fd->offset + (size_t)j * sizeof x, sizeof x);
+                    if (length_ok(x)) continue;
+                    char where[128];
+                    snprintf(where, sizeof where, "/%s/%s", cls->section, fd->name);
+                    bad(c, where, "%s %d: %g is not finite or farther than %g m", cls->title, k, x, MAXLEN);
+                    break;
+                }
+        }
     }
 }
 
@@ -178,8 +159,7 @@ static void check_particle(ck *c, const floe_world *w, int i) {
         return (void)bad(c, "/particles/mass", "particle %d: %g is not a finite mass >= 0", i, w->mass[i]);
     if (!(I.x >= 0 && I.y >= 0 && I.z >= 0) || !finite3(I))
         return (void)bad(c, "/particles/inertia", "particle %d: not finite moments >= 0", i);
-    int body = w->shape[i] == FLOE_SHAPE_SPHERE || w->shape[i] == FLOE_SHAPE_CAPSULE ||
-               w->shape[i] == FLOE_SHAPE_ELLIPSOID;
+    int body = !(floe__class_of(w, i)->flags & FLOE_SHAPE_BOUNDARY);
     if (body && !(w->mass[i] > 0 && I.x > 0 && I.y > 0 && I.z > 0))
         return (void)bad(c, "/particles/mass", "particle %d: a body without mass or moments of inertia", i);
     vec3 L = w->angmom[i];
