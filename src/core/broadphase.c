@@ -14,6 +14,20 @@ static int push_pair(floe_broadphase *bp, int a, int b) {
     return 1;
 }
 
+/* d2: the reference point's squared displacement. A body whose surface
+ * moves when it turns (its class says) adds the rotation: bound by angle x
+ * farthest point, which is what re-bins a body whose oriented box may have
+ * left its skin. */
+double floe__moved2_shape(const floe_world *w, int i, double d2) {
+    const floe_shape_class *c = floe__class_of(w, i);
+    if (!(c->flags & FLOE_SHAPE_TURNS)) return d2;
+    quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
+    double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
+    double ext = c->reach ? c->reach(floe__shape_data(w, i)) : w->bound[i];
+    double d = sqrt(d2) + ang * ext;
+    return d * d;
+}
+
 int floe_broadphase_needs_rebuild(const floe_world *w) {
     /* max_moved2 comes from the integrator's pass over the bodies */
     return !w->bp.valid || !(w->bp.max_moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
