@@ -210,7 +210,8 @@ static void test_mass(void) {
 
 /* ---- extents against pictures ----------------------------------------------- */
 
-/* Parameters of a typical body of each shape (lengths about 0.1 m). */
+/* Parameters of a typical body of each shape (lengths about 0.1 m); a new
+ * shape adds its own here. */
 static void typical(int type, double *p) {
     switch (type) {
         case FLOE_SHAPE_SPHERE:
@@ -234,9 +235,14 @@ static void typical(int type, double *p) {
             p[1] = 0.07;
             p[2] = 0.04;
             return;
-        default: /* infinite cylinder */
+        case FLOE_SHAPE_INFCYLINDER:
             p[0] = 1;
             p[1] = 0.08;
+            return;
+        default: /* a new shape: give its typical parameters above */
+            fprintf(stderr, "typical(): no parameters for shape %d (%s)\n", type, floe_shape_class_get(type)->name);
+            CHECK(0);
+            for (int k = 0; k < FLOE_SHAPE_MAX_PARAMS; k++) p[k] = 0.1;
     }
 }
 
