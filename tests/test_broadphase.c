@@ -7,8 +7,6 @@
  * form. Run for several seeds and skins. */
 #include "check.h"
 #include "core/broadphase.h"
-#include "shapes/narrowphase.h"
-#include "shapes/shape.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,14 +22,15 @@ static double rnd(uint64_t *s) { /* splitmix64 -> [0, 1) */
 static double gap(const floe_world *w, int i, int j) {
     double rj = w->radius[j];
     if (w->shape[i] == FLOE_SHAPE_WALL) {
-        int ax = w->walls[w->shape_idx[i]].axis;
+        int ax = ((const floe_wall *)floe__shape_data(w, i))->axis;
         return fabs(vcomp(w->pos[j], ax) - vcomp(w->pos[i], ax)) - rj;
     }
     if (w->shape[i] == FLOE_SHAPE_FACET) {
         vec3 v[3];
-        floe_facet_global(w, i, v);
-        return vlen(vsub(w->pos[j], floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]))) - rj -
-               w->facets[w->shape_idx[i]].half_thick;
+        const floe_facet *f = floe__shape_data(w, i);
+        floe_pose p = floe__pose(w, i);
+        floe_facet_global(f, &p, v);
+        return vlen(vsub(w->pos[j], floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]))) - rj - f->half_thick;
     }
     return vlen(vsub(w->pos[j], w->pos[i])) - w->radius[i] - rj;
 }

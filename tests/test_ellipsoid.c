@@ -10,7 +10,7 @@
  * minus the smallest radius of curvature). A body whose deepest point is
  * z + d u, with its surface tangent there, therefore has uN = d - (its radius). */
 #include "check.h"
-#include "shapes/narrowphase.h"
+#include "core/world.h"
 #include <floe/floe.h>
 #include <stdlib.h>
 
@@ -493,8 +493,8 @@ static void test_new_contact_rule(void) {
         add_pair(w, kind, 1e-4, vv(0, 0, 0), &a, &b);
         floe_collide_fn *fn = floe_narrowphase(floe_particle_shape(w, a), floe_particle_shape(w, b));
         floe_raw_contact raw;
-        CHECK(fn && fn(w, a, b, NULL, 0.5e-4, &raw) == 0);
-        CHECK(fn && fn(w, a, b, NULL, 2e-4, &raw) == 1);
+        CHECK(fn && floe__collide(w, fn, a, b, NULL, 0.5e-4, &raw) == 0);
+        CHECK(fn && floe__collide(w, fn, a, b, NULL, 2e-4, &raw) == 1);
         CHECK_NEAR(raw.uN, 1e-4, 1e-15);
         floe_world_destroy(w);
         /* overlap 1e-3, moving apart at 1 m/s: after 3 steps the gap is 2e-3 */
@@ -558,7 +558,7 @@ static void test_robustness(void) {
         vec3 sa = v3(0.1 + rnd(&seed), 0.1 + rnd(&seed), 0.1 + rnd(&seed));
         if (mode == 3) sa = trial % 12 < 6 ? v3(1, 1e-3, 0.02) : v3(1e-3, 1, 1);
         quat q = mode == 4 ? (quat){1, 0, 0, 0} : rquat(&seed);
-        W->ellipsoids[W->shape_idx[e]].semi = sa;
+        ((floe_ellipsoid *)floe__shape_data(W, e))->semi = sa;
         W->ori[e] = q;
         W->pos[e] = v3(rnd(&seed), rnd(&seed), rnd(&seed));
         vec3 xb = vadd(W->pos[e], v3(sc * (rnd(&seed) - .5), sc * (rnd(&seed) - .5), sc * (rnd(&seed) - .5)));
@@ -567,17 +567,18 @@ static void test_robustness(void) {
         o = ids[P_ELL];
         W->pos[o] = xb;
         W->ori[o] = mode == 4 ? q : rquat(&seed);
-        W->ellipsoids[W->shape_idx[o]].semi = mode == 1 ? sa : v3(0.05 + rnd(&seed), 0.05 + rnd(&seed), 0.05);
+        ((floe_ellipsoid *)floe__shape_data(W, o))->semi = mode == 1 ? sa
+                                                                     : v3(0.05 + rnd(&seed), 0.05 + rnd(&seed), 0.05);
         o = ids[P_SPHERE];
         W->pos[o] = xb;
         W->radius[o] = 0.01 + rnd(&seed);
         o = ids[P_CAPSULE];
         W->pos[o] = vadd(xb, v3(0, 0, 0.05));
         W->ori[o] = mode == 4 ? q : rquat(&seed);
-        W->radius[o] = W->capsules[W->shape_idx[o]].radius = 0.05 + 0.5 * rnd(&seed);
-        W->capsules[W->shape_idx[o]].shaft = trial % 7 ? 2 * rnd(&seed) : 0;
+        W->radius[o] = ((floe_capsule *)floe__shape_data(W, o))->radius = 0.05 + 0.5 * rnd(&seed);
+        ((floe_capsule *)floe__shape_data(W, o))->shaft = trial % 7 ? 2 * rnd(&seed) : 0;
         o = ids[P_FACET];
-        floe_facet *f = &W->facets[W->shape_idx[o]];
+        floe_facet *f = (floe_facet *)floe__shape_data(W, o);
         f->half_thick = trial % 2 ? 0 : 0.1 * rnd(&seed);
         for (int k = 0; k < 3; k++) {
             vec3 r = v3(rnd(&seed) - .5, rnd(&seed) - .5, rnd(&seed) - .5);
@@ -587,12 +588,12 @@ static void test_robustness(void) {
         if (trial % 27 == 0) f->v[1] = f->v[0]; /* a point */
         o = ids[P_CYL];
         W->pos[o] = xb;
-        W->cylinders[W->shape_idx[o]].axis = trial % 3;
-        W->cylinders[W->shape_idx[o]].radius = 0.05 + rnd(&seed);
+        ((floe_infcyl *)floe__shape_data(W, o))->axis = trial % 3;
+        ((floe_infcyl *)floe__shape_data(W, o))->radius = 0.05 + rnd(&seed);
         o = ids[P_WALL];
         W->pos[o] = xb;
-        W->walls[W->shape_idx[o]].axis = trial % 3;
-        W->walls[W->shape_idx[o]].sense = trial % 3 - 1;
+        ((floe_wall *)floe__shape_data(W, o))->axis = trial % 3;
+        ((floe_wall *)floe__shape_data(W, o))->sense = trial % 3 - 1;
         prev.g.n = vnormalize(v3(rnd(&seed) - .5, rnd(&seed) - .5, rnd(&seed) - .5));
         for (int kind = 0; kind < P_COUNT; kind++) {
             int A = kind == P_ELL ? e : ids[kind], B = kind == P_ELL ? ids[kind] : e;
@@ -601,7 +602,7 @@ static void test_robustness(void) {
             if (!fn) continue;
             floe_raw_contact out;
             for (int pv = 0; pv < 2; pv++) {
-                int r = fn(W, A, B, pv ? &prev : NULL, 0, &out);
+                int r = floe__collide(W, fn, A, B, pv ? &prev : NULL, 0, &out);
                 if (r) made[kind] += !pv;
                 if ((r || pv) && !finite_out(&out)) bad[kind]++;
                 if (pv) CHECK(r == 1);

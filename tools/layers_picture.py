@@ -21,16 +21,15 @@ WHERE = {
     "base": "src/base: vectors, quaternions, memory helpers",
     "geometry": "src/collide: contact geometry (L6Geom), no bodies",
     "models": "src/models: contact laws, registry",
-    "world": "src/core/world.h: the world's data layout",
-    "shapes": "src/shapes: bodies, narrow phase, shape-pair table",
-    "core": "src/core: world API, broad phase, step, integration, energy",
+    "shapes": "src/shapes: shape classes, narrow phase, registry",
+    "core": "src/core: world layout and API, broad phase, step, integration, energy",
     "io": "src/io + include/floe/floe_io.h: scenes, outputs, restarts",
     "app": "app: the floe command",
 }
 LIB = {"io": "libfloe-io", "app": "floe (CLI)"}
 COLOURS = {
     "api": "#e8e8e8", "base": "#dde8f4", "geometry": "#d5ecdf", "models": "#f6e7c8",
-    "world": "#f3d9d9", "shapes": "#f6e7c8", "core": "#e3dcf0", "io": "#d9eef0", "app": "#ececec",
+    "shapes": "#f6e7c8", "core": "#e3dcf0", "io": "#d9eef0", "app": "#ececec",
 }
 W, PAD, BOX_W, BOX_H, GAP, PER_ROW, LEFT = 1000, 12, 112, 22, 6, 6, 270
 

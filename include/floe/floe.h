@@ -200,13 +200,14 @@ floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, 
 
 /* ---- particles ---------------------------------------------------------- */
 
+/* Each shape with the parameters floe_add_body takes, in order (lengths in m). */
 typedef enum floe_shape_type {
-    FLOE_SHAPE_SPHERE = 0,
-    FLOE_SHAPE_WALL,        /* axis-aligned infinite plane */
-    FLOE_SHAPE_FACET,       /* triangle with optional half thickness */
-    FLOE_SHAPE_CAPSULE,     /* segment along the body x axis, swept by a radius */
-    FLOE_SHAPE_ELLIPSOID,   /* semi-axes along the body x, y, z axes */
-    FLOE_SHAPE_INFCYLINDER, /* infinite cylinder along a global axis */
+    FLOE_SHAPE_SPHERE = 0,  /* radius */
+    FLOE_SHAPE_WALL,        /* axis-aligned infinite plane: axis (0, 1, 2), sense (-1, 0, 1) */
+    FLOE_SHAPE_FACET,       /* triangle: 3 vertices (9 values, global), half thickness */
+    FLOE_SHAPE_CAPSULE,     /* segment along the body x axis, swept by a radius: radius, shaft */
+    FLOE_SHAPE_ELLIPSOID,   /* semi-axes along the body x, y, z axes: 3 values */
+    FLOE_SHAPE_INFCYLINDER, /* infinite cylinder along a global axis: axis (0, 1, 2), radius */
     FLOE_SHAPE_COUNT
 } floe_shape_type;
 
@@ -242,6 +243,9 @@ floe_body_def floe_default_body_def(void);
  * energy balance as boundary work (FLOE_E_BOUNDARY), so the balance error
  * does not jump. */
 int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius);
+/* A body of any shape: `params` holds the shape's parameters in the order
+ * floe_shape_type lists them (the functions below call it). */
+int floe_add_body(floe_world *w, const floe_body_def *def, floe_shape_type shape, const double *params);
 /* Plane through def->pos normal to `axis` (0,1,2). sense +1/-1: contacts only
  * from that side; 0: either side (fixed at contact creation). Fully blocked. */
 int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense);
@@ -282,6 +286,10 @@ const double *floe_masses(const floe_world *w);
 const int *floe_particle_materials(const floe_world *w);
 const uint32_t *floe_particle_groups(const floe_world *w);
 const uint32_t *floe_particle_blocked(const floe_world *w);
+/* The parameters of body `id` as floe_add_body takes them (a facet's
+ * vertices where they are now); returns their count, 0 for a bad id or
+ * when cap is too small. */
+int floe_body_params(const floe_world *w, int id, double *out, int cap);
 /* Wall axis and sense; -1 if `id` is not a wall. */
 int floe_wall_axis(const floe_world *w, int id, int *sense);
 /* Facet vertices in global coordinates; FLOE_ERR_ARG if `id` is not a facet. */

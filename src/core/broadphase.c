@@ -1,10 +1,9 @@
 /* Broad phase: a uniform cell grid builds a Verlet pair list that stays valid
- * until some body moved more than half the skin. Walls and facets stay off
- * the grid: walls test every sphere, facets test the cells their box covers.
+ * until some body moved more than half the skin. Boundaries stay off the
+ * grid: infinite ones (walls, cylinders) test every gridded body, finite
+ * ones (facets) the cells their box covers, each with its class's test.
  * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
 #include "core/broadphase.h"
-#include "shapes/narrowphase.h"
-#include "shapes/shape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,20 @@ static int push_pair(floe_broadphase *bp, int a, int b) {
     if (!floe__grow((void **)&bp->pairs, &bp->cap, bp->npairs + 1, sizeof *bp->pairs)) return 0;
     bp->pairs[bp->npairs++] = (floe_pair){a, b, -1};
     return 1;
+}
+
+/* d2: the reference point's squared displacement. A body whose surface
+ * moves when it turns (its class says) adds the rotation: bound by angle x
+ * farthest point, which is what re-bins a body whose oriented box may have
+ * left its skin. */
+double floe__moved2_shape(const floe_world *w, int i, double d2) {
+    const floe_shape_class *c = floe__class_of(w, i);
+    if (!(c->flags & FLOE_SHAPE_TURNS)) return d2;
+    quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
+    double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
+    double ext = c->reach ? c->reach(floe__shape_data(w, i)) : w->bound[i];
+    double d = sqrt(d2) + ang * ext;
+    return d * d;
 }
 
 int floe_broadphase_needs_rebuild(const floe_world *w) {
@@ -132,10 +145,8 @@ static void sort_contacts(floe_world *w) {
 /* Half extents of the axis-aligned box of a gridded body in its current
  * orientation (spheres: the radius). */
 static vec3 half_extent(const floe_world *w, int i) {
-    if (w->shape[i] == FLOE_SHAPE_CAPSULE)
-        return floe_capsule_half_extent(w->radius[i], w->capsules[w->shape_idx[i]].shaft, w->ori[i]);
-    if (w->shape[i] == FLOE_SHAPE_ELLIPSOID)
-        return floe_ellipsoid_half_extent(w->ellipsoids[w->shape_idx[i]].semi, w->ori[i]);
+    const floe_shape_class *c = floe__class_of(w, i);
+    if (c->half_extent) return c->half_extent(floe__shape_data(w, i), w->ori[i]);
     return v3(w->bound[i], w->bound[i], w->bound[i]);
 }
 
@@ -260,36 +271,37 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     }
     /* boundaries (walls, cylinders, facets) against the gridded bodies */
     for (int i = 0; i < w->np; i++) {
-        int sh = w->shape[i];
-        if (sh == FLOE_SHAPE_WALL || sh == FLOE_SHAPE_INFCYLINDER) {
-            int ax = sh == FLOE_SHAPE_WALL ? w->walls[w->shape_idx[i]].axis : w->cylinders[w->shape_idx[i]].axis;
-            double rc = sh == FLOE_SHAPE_WALL ? 0 : w->cylinders[w->shape_idx[i]].radius;
+        const floe_shape_class *cl = floe__class_of(w, i);
+        if (!(cl->flags & FLOE_SHAPE_BOUNDARY)) continue;
+        const void *rec = floe__shape_data(w, i);
+        floe_pose pose = floe__pose(w, i);
+        if (cl->nvertices == 0) { /* infinite */
             for (int j = 0; j < w->np; j++) {
                 if (!(w->bound[j] > 0)) continue;
-                vec3 d = vsub(w->pos[j], w->pos[i]);
-                double dist;
-                if (sh == FLOE_SHAPE_WALL) dist = fabs(vcomp(d, ax)) - vcomp(extent_of(w, ext, j), ax);
-                else {
-                    vset(&d, ax, 0);
-                    dist = vlen(d) - rc - w->bound[j];
-                }
-                if (dist < skin && !push_ordered(bp, w, i, j)) return oom(w);
+                if (cl->near(rec, &pose, NULL, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
+                    !push_ordered(bp, w, i, j))
+                    return oom(w);
             }
-        } else if (sh == FLOE_SHAPE_FACET && ns + nlarge > 0) {
-            vec3 v[3];
-            floe_facet_global(w, i, v);
+        } else if (ns + nlarge > 0) {
+            vec3 v[FLOE_SHAPE_MAX_VERTICES];
+            cl->vertices(rec, &pose, v);
             for (int j = 0; nlarge && j < w->np; j++) { /* large bodies, off the grid */
                 if (bp->cell_of[j] != -2) continue;
-                vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
-                double lim = w->bound[j] + w->radius[i] + skin;
-                if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return oom(w);
+                if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
+                    !push_ordered(bp, w, i, j))
+                    return oom(w);
             }
             if (ns == 0) continue;
+            /* the corners' box, grown by the boundary's radius (a facet's
+             * half thickness), the largest gridded body and the skin */
             double m = w->radius[i] + rmax + skin;
-            vec3 flo = v3(fmin(v[0].x, fmin(v[1].x, v[2].x)) - m, fmin(v[0].y, fmin(v[1].y, v[2].y)) - m,
-                          fmin(v[0].z, fmin(v[1].z, v[2].z)) - m);
-            vec3 fhi = v3(fmax(v[0].x, fmax(v[1].x, v[2].x)) + m, fmax(v[0].y, fmax(v[1].y, v[2].y)) + m,
-                          fmax(v[0].z, fmax(v[1].z, v[2].z)) + m);
+            vec3 flo = v[0], fhi = v[0];
+            for (int k = 1; k < cl->nvertices; k++) {
+                flo = v3(fmin(flo.x, v[k].x), fmin(flo.y, v[k].y), fmin(flo.z, v[k].z));
+                fhi = v3(fmax(fhi.x, v[k].x), fmax(fhi.y, v[k].y), fmax(fhi.z, v[k].z));
+            }
+            flo = v3(flo.x - m, flo.y - m, flo.z - m);
+            fhi = v3(fhi.x + m, fhi.y + m, fhi.z + m);
             cell_box cb;
             if (!box_cells(&g, flo, fhi, &cb)) continue;
             for (int cz = cb.z0; cz <= cb.z1; cz++)
@@ -298,9 +310,9 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
                         int c = cx + g.nx * (cy + g.ny * cz);
                         for (int s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
                             int j = bp->cell_items[s];
-                            vec3 cp = floe_closest_on_triangle(w->pos[j], v[0], v[1], v[2]);
-                            double lim = w->bound[j] + w->radius[i] + skin;
-                            if (vlen2(vsub(w->pos[j], cp)) < lim * lim && !push_ordered(bp, w, i, j)) return oom(w);
+                            if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
+                                !push_ordered(bp, w, i, j))
+                                return oom(w);
                         }
                     }
         }

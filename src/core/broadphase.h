@@ -5,24 +5,13 @@
 #include "core/world.h"
 
 /* Square of the largest distance any point of body i moved since the last
- * rebuild (squared: no square root for the many round bodies). */
+ * rebuild (squared: no square root for the many round bodies). Spheres
+ * inline; other bodies through their class (floe__moved2_shape). */
+/* pure: reads only, so the integrator's loop need not reload what it holds */
+double floe__moved2_shape(const floe_world *w, int i, double d2) __attribute__((pure));
 static inline double floe_moved2(const floe_world *w, int i) {
     double d2 = vlen2(vsub(w->pos[i], w->bp.ref_pos[i]));
-    int sh = w->shape[i];
-    if (sh == FLOE_SHAPE_FACET || sh == FLOE_SHAPE_CAPSULE || sh == FLOE_SHAPE_ELLIPSOID) {
-        /* rotation moves the surface: bound by angle x farthest point, which
-         * is what re-bins a body whose oriented box may have left its skin */
-        quat dq = qmul(w->ori[i], qconj(w->bp.ref_ori[i]));
-        double ang = 2.0 * acos(fmin(1.0, fabs(dq.w)));
-        double ext = w->bound[i];
-        if (sh == FLOE_SHAPE_FACET) {
-            const floe_facet *f = &w->facets[w->shape_idx[i]];
-            ext = fmax(vlen(f->v[0]), fmax(vlen(f->v[1]), vlen(f->v[2])));
-        }
-        double d = sqrt(d2) + ang * ext;
-        d2 = d * d;
-    }
-    return d2;
+    return w->shape[i] == FLOE_SHAPE_SPHERE ? d2 : floe__moved2_shape(w, i, d2);
 }
 
 /* 1 if some body moved more than half the skin since the last rebuild. */

@@ -233,11 +233,11 @@ static double body_volume(const floe_world *w, int i) {
         case FLOE_SHAPE_SPHERE:
             return 4.0 / 3 * FLOE_PI * w->radius[i] * w->radius[i] * w->radius[i];
         case FLOE_SHAPE_CAPSULE: {
-            const floe_capsule *k = &w->capsules[w->shape_idx[i]];
+            const floe_capsule *k = floe__shape_data(w, i);
             return FLOE_PI * k->radius * k->radius * (k->shaft + 4.0 / 3 * k->radius);
         }
         case FLOE_SHAPE_ELLIPSOID: {
-            vec3 s = w->ellipsoids[w->shape_idx[i]].semi;
+            vec3 s = ((const floe_ellipsoid *)floe__shape_data(w, i))->semi;
             return 4.0 / 3 * FLOE_PI * s.x * s.y * s.z;
         }
         default:
@@ -256,12 +256,13 @@ static double aspherical_in_box(const floe_world *w, int i, vec3 lo, vec3 hi) {
     vec3 semi = v3(0, 0, 0);
     int capsule = w->shape[i] == FLOE_SHAPE_CAPSULE;
     if (capsule) {
-        rad = w->capsules[w->shape_idx[i]].radius;
-        shaft = w->capsules[w->shape_idx[i]].shaft;
+        const floe_capsule *k = floe__shape_data(w, i);
+        rad = k->radius;
+        shaft = k->shaft;
         he = floe_capsule_half_extent(rad, shaft, q);
         half = v3(rad + 0.5 * shaft, rad, rad);
     } else {
-        semi = w->ellipsoids[w->shape_idx[i]].semi;
+        semi = ((const floe_ellipsoid *)floe__shape_data(w, i))->semi;
         he = floe_ellipsoid_half_extent(semi, q);
         half = semi;
     }

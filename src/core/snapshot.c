@@ -14,7 +14,7 @@
 #include "core/snapshot_members.h"
 #include "core/snapshot_shapes.h"
 
-#include "shapes/narrowphase.h"
+#include "shapes/shape.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -56,7 +56,8 @@ typedef struct table {
     int nleaves;
     item items[MAX_LEAVES];
     int nitems;
-    const char *unusable; /* why the table cannot be walked (a limit below; a programming error) */
+    const char *unusable;    /* why the table cannot be walked (a limit below; a programming error) */
+    floe_snap_shapes shapes; /* the shape store's entries, from the classes */
 } table;
 
 typedef struct frame {
@@ -94,6 +95,9 @@ static int build_table(table *t) {
     t->nleaves = t->nitems = 0;
     t->unusable = NULL;
     flatten(t, &floe__snap_world, 0, (frame){0});
+    /* the shape store (the world's member `store`), from the classes */
+    if (floe__snap_shapes_describe(&t->shapes) != 0) t->unusable = t->shapes.unusable;
+    else flatten(t, &t->shapes.root, 0, (frame){0});
     for (int i = 0; i < t->nleaves; i++) {
         const floe_snap_field *f = t->leaves[i].f;
         item *it = NULL;
@@ -295,11 +299,12 @@ static void put_models(out *o) {
 
 /* For people reading the file: the contact state as named values, and notes. */
 static void put_docs(out *o, const floe_world *w) {
-    static const char *const notes[][3] = {
-        {"particles", "shape_values", floe__snap_shape_names},
+    char shape_names[256];
+    floe__snap_shape_names(shape_names, sizeof shape_names);
+    const char *const notes[][3] = {
+        {"particles", "shape_values", shape_names},
         {"particles", "inertia_frame", "principal moments, body frame; angmom: global (NaN: from angvel)"},
         {"particles", "ori_order", "w, x, y, z (body to global)"},
-        {"facets", "frame", "vertices in the body frame of their particle"},
         {"materials", "params_order", "the keys of /models/<model>/mat_params, then unused slots"},
         {"instances", "doc",
          "the first n_defaults instances are the models' world-wide defaults; overrides rows are (material a, "
@@ -312,6 +317,10 @@ static void put_docs(out *o, const floe_world *w) {
     };
     for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
         put(o, notes[i][0], notes[i][1], 1, FLOE_SNAP_STR, 0, 0, 0, notes[i][2], 1);
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (c && c->frame) put(o, c->section, "frame", 1, FLOE_SNAP_STR, 0, 0, 0, c->frame, 1);
+    }
     size_t n = (size_t)w->ncon;
     for (int m = 0; m < floe_registry_count() && !o->bad; m++) {
         const floe_model *mod = floe_registry_get(m);
@@ -787,8 +796,9 @@ static floe_world *read_world(rd *R) {
 }
 
 static void read_shape_items(rd *R) {
-    for (const floe_snap_field *f = floe__snap_shape_fields; f->member && !R->in.bad; f++)
-        if (f->role == FLOE_SNAP_STATE && f->rows) read_items(R, R->w, f->rows, 0, 0);
+    /* a shape without records may have no group (floe__snap_shapes_create) */
+    for (const floe_snap_field *f = R->t->shapes.stores; f->member && !R->in.bad; f++)
+        if (count_of(R->w, f->rows) > 0) read_items(R, R->w, f->rows, 0, 0);
 }
 
 floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t errlen, int *damaged) {
@@ -1069,17 +1079,19 @@ static void check_world_rules(ck *c, const floe_world *w) {
 static void check_particle_rules(ck *c, const floe_world *w) {
     for (int i = 0; i < w->np && !c->bad; i++) {
         vec3 I = w->inertia[i];
-        int body = w->shape[i] == FLOE_SHAPE_SPHERE || w->shape[i] == FLOE_SHAPE_CAPSULE ||
-                   w->shape[i] == FLOE_SHAPE_ELLIPSOID;
+        int body = floe_shape_class_get(w->shape[i])->mass != NULL;
         if (body && !(w->mass[i] > 0 && I.x > 0 && I.y > 0 && I.z > 0))
             return (void)bad(c, "/particles/mass", "particle %d: a body without mass or moments of inertia", i);
+        char why[200];
+        if (floe__snap_shape_check(w, i, why, sizeof why))
+            return (void)bad(c, "/particles/shape_index", "particle %d: %s", i, why);
         double radius, bound;
         floe__snap_shape_sizes(w, i, &radius, &bound);
         if (radius < 0 && !(w->radius[i] > 0 && length_ok(w->radius[i])))
             return (void)bad(c, "/particles/radius", "particle %d: sphere radius %g is not in (0, %g] m", i,
                              w->radius[i], FLOE_SNAP_MAX_LENGTH);
         if (radius >= 0 && w->radius[i] != radius)
-            return (void)bad(c, "/particles/radius", "particle %d: %g, but its shape table gives %g", i, w->radius[i],
+            return (void)bad(c, "/particles/radius", "particle %d: %g, but its shape record gives %g", i, w->radius[i],
                              radius);
         /* the broad phase sizes its grid from these: a wrong one lists pairs twice */
         if (w->bound[i] != bound)

@@ -1,7 +1,7 @@
 /* One snapshot of the world's state (docs/architecture.md#the-snapshot-of-the-world).
  *
  * A table describes every member of struct floe_world and of the structs
- * it stores (snapshot_members.c; the shape tables in snapshot_shapes.c;
+ * it stores (snapshot_members.c; the shape store from the classes in snapshot_shapes.c;
  * their types in snapshot_table.h): its offset and size, whether it is
  * state (saved), a count of rows, derived (recomputed on load) or
  * transient (scratch, capacities, this step's events), and for state the

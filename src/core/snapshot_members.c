@@ -1,14 +1,12 @@
 /* The snapshot's table: every member of struct floe_world and of the
  * structs it stores, with its role and, for state, the item that carries it
- * and the check a loaded value must pass (snapshot.h). The shape tables'
- * members are in snapshot_shapes.c.
+ * and the check a loaded value must pass (snapshot.h). The shape store's
+ * records are described by the shape classes (snapshot_shapes.c).
  *
  * A new member of the world (or of a struct listed here) needs its line
  * here: tests/test_snapshot.c fails until the listed members tile the
- * struct again (docs/architecture.md#files-to-touch-today). */
+ * struct again (docs/architecture.md#files-to-touch). */
 #include "core/snapshot_members.h"
-
-#include "core/snapshot_shapes.h"
 
 #include <stddef.h>
 
@@ -292,7 +290,10 @@ static const floe_snap_field world_fields[] = {
      .check = FLOE_CK_MASK, .lo = FLOE_DOF_ALL},
     {M(floe_world, groups), STATE, DSET("particles", "groups"), U32, ROWS(floe__rows_particles), CK(GROUP_MASK)},
 
-    /* walls, facets, capsules, ellipsoids, cylinders: snapshot_shapes.c */
+    /* every shape's records: items "<section>/<field>" from the class's
+     * field lists, written, read, checked and compared by snapshot_shapes.c
+     * and snapshot.c (a new shape needs no line here) */
+    {M(floe_world, store), .role = FLOE_SNAP_SHAPES, .note = "described by the shape classes (snapshot_shapes.c)"},
 
     {M(floe_world, mats), STATE, STRUCTS(floe__rows_materials, material_struct)},
     COUNT(floe_world, nmats, floe__rows_materials),
@@ -361,7 +362,7 @@ static const floe_snap_field world_fields[] = {
 };
 
 const floe_snap_struct floe__snap_world = {
-    "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, floe__snap_shape_fields}};
+    "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
     &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct,

@@ -11,7 +11,7 @@ extern const floe_snap_struct floe__snap_world;
 extern const floe_snap_struct *const floe__snap_structs[];
 extern const int floe__snap_nstructs;
 
-/* The row kinds; the shape tables' are in snapshot_shapes.c. */
+/* The row kinds; the shapes' are built from their classes (snapshot_shapes.c). */
 extern const floe_snap_rows floe__rows_particles, floe__rows_materials, floe__rows_instances, floe__rows_overrides,
     floe__rows_groups, floe__rows_contacts, floe__rows_pairs, floe__rows_schedule, floe__rows_planes;
 

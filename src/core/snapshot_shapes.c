@@ -1,205 +1,221 @@
-/* The shape tables in the snapshot: their members (walls, facets,
- * capsules, ellipsoids, infinite cylinders), how a loaded snapshot creates
- * its particles with their shapes, and the sizes a shape gives a particle.
- * Everything the snapshot knows of shapes is here (snapshot.h). */
+/* The shapes in the snapshot: the world's shape store described from the
+ * shape classes' field lists (each field an item "<section>/<field>", rows
+ * counted by the store), how a loaded snapshot creates its particles with
+ * their shapes, the sizes and parameter ranges a class gives a particle.
+ * Nothing here names a shape: a new one is described by its class
+ * (docs/decisions.md#a-restart-file-without-a-shapes-group-holds-none-of-it). */
 #include "core/snapshot_shapes.h"
 
 #include "core/snapshot_item.h"
 
 #include "shapes/shape.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define M(T, m) .member = #m, .offset = offsetof(T, m), .size = sizeof(((T *)0)->m), .align = __alignof__(((T *)0)->m)
-#define STATE .role = FLOE_SNAP_STATE
-#define DSET(g, n) .group = g, .name = n, .attr = 0
-#define END \
-    { .member = NULL }
+static size_t field_type_size(int type) { return type == FLOE_FIELD_I32 ? sizeof(int32_t) : sizeof(double); }
 
-static const floe_snap_rows rows_walls = {"wall", offsetof(floe_world, nwalls), "walls/axis"};
-static const floe_snap_rows rows_facets = {"facet", offsetof(floe_world, nfacets), "facets/half_thick"};
-static const floe_snap_rows rows_capsules = {"capsule", offsetof(floe_world, ncapsules), "capsules/radius"};
-static const floe_snap_rows rows_ellipsoids = {"ellipsoid", offsetof(floe_world, nellipsoids), "ellipsoids/semi_axes"};
-static const floe_snap_rows rows_cylinders = {"cylinder", offsetof(floe_world, ncylinders), "cylinders/axis"};
+static int field_values(const floe_shape_field *f) { return (f->rows > 0 ? f->rows : 1) * (f->cols > 0 ? f->cols : 1); }
 
-static const floe_snap_field wall_fields[] = {
-    {M(floe_wall, axis), STATE, DSET("walls", "axis"), .type = FLOE_SNAP_I32, .ncomp = 1, .check = FLOE_CK_RANGE,
-     .lo = 0, .hi = 2},
-    {M(floe_wall, sense), STATE, DSET("walls", "sense"), .type = FLOE_SNAP_I32, .ncomp = 1, .check = FLOE_CK_RANGE,
-     .lo = -1, .hi = 1},
-    END,
-};
-/* vertices in the body frame of their particle: f x 3 x 3 */
-static const floe_snap_field facet_fields[] = {
-    {M(floe_facet, v), STATE, DSET("facets", "vertices"), .type = FLOE_SNAP_F64, .ncomp = 9, .shape2 = 3,
-     .check = FLOE_CK_LENGTH},
-    {M(floe_facet, half_thick), STATE, DSET("facets", "half_thick"), .type = FLOE_SNAP_F64, .ncomp = 1,
-     .check = FLOE_CK_LENGTH_NONNEG},
-    END,
-};
-static const floe_snap_field capsule_fields[] = {
-    {M(floe_capsule, radius), STATE, DSET("capsules", "radius"), .type = FLOE_SNAP_F64, .ncomp = 1,
-     .check = FLOE_CK_LENGTH_NONNEG},
-    {M(floe_capsule, shaft), STATE, DSET("capsules", "shaft"), .type = FLOE_SNAP_F64, .ncomp = 1,
-     .check = FLOE_CK_LENGTH_NONNEG},
-    END,
-};
-static const floe_snap_field ellipsoid_fields[] = {
-    {M(floe_ellipsoid, semi), STATE, DSET("ellipsoids", "semi_axes"), .type = FLOE_SNAP_F64, .ncomp = 3,
-     .check = FLOE_CK_LENGTH_NONNEG},
-    END,
-};
-static const floe_snap_field cylinder_fields[] = {
-    {M(floe_infcyl, axis), STATE, DSET("cylinders", "axis"), .type = FLOE_SNAP_I32, .ncomp = 1, .check = FLOE_CK_RANGE,
-     .lo = 0, .hi = 2},
-    {M(floe_infcyl, radius), STATE, DSET("cylinders", "radius"), .type = FLOE_SNAP_F64, .ncomp = 1,
-     .check = FLOE_CK_LENGTH_NONNEG},
-    END,
-};
-
-#define STRUCT(T, list)                               \
-    {                                                 \
-#T, sizeof(T), __alignof__(T), { list, NULL } \
+int floe__snap_shapes_describe(floe_snap_shapes *s) {
+    memset(s, 0, sizeof *s);
+    int ns = 0;
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (!c) {
+            s->unusable = "a shape type without a class";
+            return -1;
+        }
+        if (!c->size) continue; /* spheres: the record is the particle's radius */
+        if (c->nfields < 1 || c->nfields > FLOE_SNAP_SHAPE_FIELDS) {
+            s->unusable = "a shape class without fields, or with more than FLOE_SNAP_SHAPE_FIELDS";
+            return -1;
+        }
+        snprintf(s->count_item[t], sizeof s->count_item[t], "%s/%s", c->section, c->fields[0].name);
+        s->rows[t] = (floe_snap_rows){
+            c->name, offsetof(floe_world, store) + (size_t)t * sizeof(floe_shape_store) + offsetof(floe_shape_store, n),
+            s->count_item[t]};
+        size_t align = 1;
+        for (int k = 0; k < c->nfields; k++) {
+            const floe_shape_field *f = &c->fields[k];
+            size_t ts = field_type_size(f->type);
+            int nv = field_values(f);
+            if (ts > align) align = ts;
+            s->fields[t][k] = (floe_snap_field){
+                .member = f->name,
+                .offset = f->offset,
+                .size = ts * (size_t)nv,
+                .align = ts,
+                .role = FLOE_SNAP_STATE,
+                .group = c->section,
+                .name = f->name,
+                .type = f->type == FLOE_FIELD_I32 ? FLOE_SNAP_I32 : FLOE_SNAP_F64,
+                .ncomp = nv,
+                .shape2 = f->rows > 0 && f->cols > 0 ? f->cols : 0, /* rows x cols per record */
+                /* integers: floe__snap_shape_check, through the class's parameter ranges */
+                .check = f->type == FLOE_FIELD_I32 ? FLOE_CK_NONE
+                         : f->length               ? FLOE_CK_LENGTH
+                                                   : FLOE_CK_FINITE,
+            };
+        }
+        s->records[t] = (floe_snap_struct){c->name, c->size, align, {s->fields[t], NULL}};
+        s->stores[ns++] = (floe_snap_field){
+            .member = "store",
+            .offset = offsetof(floe_world, store) + (size_t)t * sizeof(floe_shape_store) +
+                      offsetof(floe_shape_store, rec),
+            .size = sizeof(void *),
+            .align = __alignof__(void *),
+            .role = FLOE_SNAP_STATE,
+            .rows = &s->rows[t],
+            .sub = &s->records[t],
+        };
     }
-static const floe_snap_struct wall_struct = STRUCT(floe_wall, wall_fields);
-static const floe_snap_struct facet_struct = STRUCT(floe_facet, facet_fields);
-static const floe_snap_struct capsule_struct = STRUCT(floe_capsule, capsule_fields);
-static const floe_snap_struct ellipsoid_struct = STRUCT(floe_ellipsoid, ellipsoid_fields);
-static const floe_snap_struct cylinder_struct = STRUCT(floe_infcyl, cylinder_fields);
+    s->root = (floe_snap_struct){"floe_shape_store",
+                                 sizeof(floe_shape_store) * FLOE_SHAPE_COUNT,
+                                 __alignof__(floe_shape_store),
+                                 {s->stores, NULL}};
+    return 0;
+}
 
-#define SHAPES(T, arr, n, cap, r, s)                                                             \
-    {M(T, arr), STATE, .rows = &r, .sub = &s}, {M(T, n), .role = FLOE_SNAP_COUNT, .rows = &r}, { \
-        M(T, cap), .role = FLOE_SNAP_TRANSIENT, .note = "capacity"                               \
+void floe__snap_shape_names(char *buf, size_t len) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (int t = 0; t < FLOE_SHAPE_COUNT && used < len; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        int k = snprintf(buf + used, len - used, "%s%d %s", t ? ", " : "", t, c ? c->title : "?");
+        if (k < 0) break;
+        used += (size_t)k;
     }
-
-/* The world's members of the shape tables (its second list of members). */
-const floe_snap_field floe__snap_shape_fields[] = {
-    SHAPES(floe_world, walls, nwalls, wcap, rows_walls, wall_struct),
-    SHAPES(floe_world, facets, nfacets, fcap, rows_facets, facet_struct),
-    SHAPES(floe_world, capsules, ncapsules, capcap, rows_capsules, capsule_struct),
-    SHAPES(floe_world, ellipsoids, nellipsoids, ellcap, rows_ellipsoids, ellipsoid_struct),
-    SHAPES(floe_world, cylinders, ncylinders, cylcap, rows_cylinders, cylinder_struct),
-    END,
-};
-
-const floe_snap_struct *const floe__snap_shape_structs[] = {&wall_struct, &facet_struct, &capsule_struct,
-                                                            &ellipsoid_struct, &cylinder_struct};
-const int floe__snap_nshape_structs = (int)(sizeof floe__snap_shape_structs / sizeof *floe__snap_shape_structs);
-
-const char floe__snap_shape_names[] = "0 sphere, 1 wall, 2 facet, 3 capsule, 4 ellipsoid, 5 infinite cylinder";
+}
 
 /* A value the API refused: `what` names the item that held it. */
 static int refused(floe_snap_in *in, floe_world *w, const char *what) {
     return floe__snap_fail(in, "%s: %s", what, floe_last_error(w));
 }
 
+/* The records of every shape as the snapshot holds them (recs[t]: n[t]
+ * records of the class's size). */
+static void read_records(floe_snap_in *in, unsigned char *recs[], long n[]) {
+    for (int t = 0; t < FLOE_SHAPE_COUNT && !in->bad; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (!c || !c->size) continue;
+        /* a snapshot without the shape's group holds none of it (written
+         * before the shape existed: docs/decisions.md#a-restart-file-without-a-shapes-group-holds-none-of-it) */
+        if (!in->rd->has_group(in->rd->ctx, c->section)) continue;
+        n[t] = floe__snap_rows_of(in, c->section, c->fields[0].name);
+        if (in->bad) return;
+        size_t N = (size_t)n[t];
+        if (!(recs[t] = calloc(N + 1, c->size))) {
+            floe__snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
+            return;
+        }
+        for (int k = 0; k < c->nfields && !in->bad; k++) {
+            const floe_shape_field *f = &c->fields[k];
+            size_t bytes = field_type_size(f->type) * (size_t)field_values(f);
+            unsigned char *buf = malloc(bytes * (N + 1));
+            if (!buf) {
+                floe__snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
+                return;
+            }
+            floe__snap_get(in, c->section, f->name, 0, f->type == FLOE_FIELD_I32 ? FLOE_SNAP_I32 : FLOE_SNAP_F64, N,
+                           (size_t)field_values(f), buf);
+            for (size_t r = 0; !in->bad && r < N; r++)
+                memcpy(recs[t] + r * c->size + f->offset, buf + r * bytes, bytes);
+            free(buf);
+        }
+    }
+}
+
 int floe__snap_shapes_create(floe_snap_in *in, floe_world *w) {
     long n = floe__snap_rows_of(in, "particles", "pos");
-    long nw = floe__snap_rows_of(in, "walls", "axis"), nf = floe__snap_rows_of(in, "facets", "half_thick");
-    long nk = floe__snap_rows_of(in, "capsules", "radius"), ne = floe__snap_rows_of(in, "ellipsoids", "semi_axes");
-    long ny = floe__snap_rows_of(in, "cylinders", "axis");
     if (in->bad) return -1;
+    unsigned char *recs[FLOE_SHAPE_COUNT] = {0};
+    long nrec[FLOE_SHAPE_COUNT] = {0};
     size_t N = (size_t)n;
     uint8_t *shape = malloc(N + 1);
     int32_t *sidx = malloc(sizeof *sidx * (N + 1));
-    int32_t *wax = malloc(sizeof *wax * ((size_t)nw + 1)), *wse = malloc(sizeof *wse * ((size_t)nw + 1));
-    double *fv = malloc(sizeof *fv * 9 * ((size_t)nf + 1)), *fh = malloc(sizeof *fh * ((size_t)nf + 1));
-    double *kr = malloc(sizeof *kr * ((size_t)nk + 1)), *ks = malloc(sizeof *ks * ((size_t)nk + 1));
-    double *es = malloc(sizeof *es * 3 * ((size_t)ne + 1)), *yr = malloc(sizeof *yr * ((size_t)ny + 1));
-    int32_t *yax = malloc(sizeof *yax * ((size_t)ny + 1));
-    if (!shape || !sidx || !wax || !wse || !fv || !fh || !kr || !ks || !es || !yr || !yax)
-        floe__snap_fail(in, "out of memory for %ld particles", n);
+    if (!shape || !sidx) floe__snap_fail(in, "out of memory for %ld particles", n);
     floe__snap_get(in, "particles", "shape", 0, FLOE_SNAP_U8, N, 1, shape);
     floe__snap_get(in, "particles", "shape_index", 0, FLOE_SNAP_I32, N, 1, sidx);
-    floe__snap_get(in, "walls", "axis", 0, FLOE_SNAP_I32, (size_t)nw, 1, wax);
-    floe__snap_get(in, "walls", "sense", 0, FLOE_SNAP_I32, (size_t)nw, 1, wse);
-    floe__snap_get(in, "facets", "vertices", 0, FLOE_SNAP_F64, (size_t)nf, 9, fv);
-    floe__snap_get(in, "facets", "half_thick", 0, FLOE_SNAP_F64, (size_t)nf, 1, fh);
-    floe__snap_get(in, "capsules", "radius", 0, FLOE_SNAP_F64, (size_t)nk, 1, kr);
-    floe__snap_get(in, "capsules", "shaft", 0, FLOE_SNAP_F64, (size_t)nk, 1, ks);
-    floe__snap_get(in, "ellipsoids", "semi_axes", 0, FLOE_SNAP_F64, (size_t)ne, 3, es);
-    floe__snap_get(in, "cylinders", "radius", 0, FLOE_SNAP_F64, (size_t)ny, 1, yr);
-    floe__snap_get(in, "cylinders", "axis", 0, FLOE_SNAP_I32, (size_t)ny, 1, yax);
+    read_records(in, recs, nrec);
     if (!in->bad && n > 0 && w->nmats == 0) floe__snap_fail(in, "/materials/name: no materials, but %ld particles", n);
-    /* Each particle is added through the API (so that every array is sized
-     * and the shape tables filled); its stored values are read afterwards,
-     * over what the API set (it normalises or clears some of them). A shape
-     * index must name the next row of its table: rows are in particle order. */
+    /* Each particle is added through the API from its record's parameters
+     * (so that every array is sized, the store filled and the parameters
+     * checked); the exact records and the particles' stored values are read
+     * afterwards, over what the API set. A shape index must name the next
+     * row of its shape: rows are in particle order. */
     floe_body_def d = floe_default_body_def();
+    floe_pose pose = {d.pos, d.ori};
+    double params[FLOE_SHAPE_MAX_PARAMS * 3 + 1];
     for (size_t i = 0; !in->bad && i < N; i++) {
-        int id = -1, k = sidx[i];
-        if (shape[i] == FLOE_SHAPE_SPHERE) {
-            id = floe_add_sphere(w, &d, 1.0);
-        } else if (shape[i] == FLOE_SHAPE_WALL && k == w->nwalls && k < nw) {
-            id = floe_add_wall(w, &d, wax[k] >= 0 && wax[k] <= 2 ? wax[k] : -1, wse[k]);
-        } else if (shape[i] == FLOE_SHAPE_FACET && k == w->nfacets && k < nf) {
-            const double *v = fv + 9 * (size_t)k;
-            floe_vec3 vv[3] = {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]}};
-            id = floe_add_facet(w, &d, vv, fh[k]);
-        } else if (shape[i] == FLOE_SHAPE_CAPSULE && k == w->ncapsules && k < nk) {
-            id = floe_add_capsule(w, &d, kr[k], ks[k]);
-        } else if (shape[i] == FLOE_SHAPE_ELLIPSOID && k == w->nellipsoids && k < ne) {
-            const double *e = es + 3 * (size_t)k;
-            id = floe_add_ellipsoid(w, &d, (floe_vec3){e[0], e[1], e[2]});
-        } else if (shape[i] == FLOE_SHAPE_INFCYLINDER && k == w->ncylinders && k < ny) {
-            id = floe_add_infcylinder(w, &d, yax[k], yr[k]);
+        int t = shape[i], k = sidx[i];
+        const floe_shape_class *c = t < FLOE_SHAPE_COUNT ? floe_shape_class_get(t) : NULL;
+        int id = -1;
+        if (c && !c->size) {
+            id = floe_add_body(w, &d, (floe_shape_type)t, (const double[]){1.0});
+        } else if (c && k == w->store[t].n && k < nrec[t] && floe_shape_param_values(c) <= FLOE_LEN(params)) {
+            c->params_of(recs[t] + (size_t)k * c->size, &pose, params);
+            id = floe_add_body(w, &d, (floe_shape_type)t, params);
         } else {
+            char names[256];
+            floe__snap_shape_names(names, sizeof names);
             floe__snap_fail(in,
                             "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices "
-                            "count up within each shape table)",
-                            i, shape[i], k, floe__snap_shape_names);
+                            "count up within each shape)",
+                            i, shape[i], k, names);
             break;
         }
         if (id != (int)i) refused(in, w, "/particles");
     }
-    if (!in->bad &&
-        (w->nwalls != nw || w->nfacets != nf || w->ncapsules != nk || w->nellipsoids != ne || w->ncylinders != ny))
-        floe__snap_fail(in,
-                        "/particles/shape: the shape tables hold %ld walls, %ld facets, %ld capsules, %ld "
-                        "ellipsoids, %ld cylinders; the particles use %d, %d, %d, %d, %d",
-                        nw, nf, nk, ne, ny, w->nwalls, w->nfacets, w->ncapsules, w->nellipsoids, w->ncylinders);
+    for (int t = 0; t < FLOE_SHAPE_COUNT && !in->bad; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (c && c->size && w->store[t].n != nrec[t])
+            floe__snap_fail(in, "/%s/%s: %ld %ss, but the particles use %d", c->section, c->fields[0].name, nrec[t],
+                            c->name, w->store[t].n);
+    }
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(recs[t]);
     free(shape);
     free(sidx);
-    free(wax);
-    free(wse);
-    free(fv);
-    free(fh);
-    free(kr);
-    free(ks);
-    free(es);
-    free(yr);
-    free(yax);
     return in->bad ? -1 : 0;
 }
 
 void floe__snap_shape_sizes(const floe_world *w, int i, double *radius, double *bound) {
-    int k = w->shape_idx[i];
-    switch (w->shape[i]) {
-        case FLOE_SHAPE_SPHERE:
-            *radius = -1;
-            *bound = w->radius[i];
-            return;
-        case FLOE_SHAPE_CAPSULE:
-            *radius = w->capsules[k].radius;
-            *bound = w->capsules[k].radius + 0.5 * w->capsules[k].shaft;
-            return;
-        case FLOE_SHAPE_ELLIPSOID: {
-            vec3 s = w->ellipsoids[k].semi;
-            *radius = fmin(s.x, fmin(s.y, s.z));
-            *bound = fmax(s.x, fmax(s.y, s.z));
-            return;
-        }
-        case FLOE_SHAPE_FACET:
-            *radius = w->facets[k].half_thick;
-            *bound = 0;
-            return;
-        case FLOE_SHAPE_INFCYLINDER:
-            *radius = w->cylinders[k].radius;
-            *bound = 0;
-            return;
-        default: /* walls */
-            *radius = 0;
-            *bound = 0;
+    const floe_shape_class *c = floe_shape_class_get(w->shape[i]);
+    if (!c->size) { /* the record is the radius: free */
+        *radius = -1;
+        *bound = w->radius[i];
+        return;
     }
+    const void *rec = floe__shape_data(w, i);
+    *radius = c->radius(rec);
+    *bound = c->bound ? c->bound(rec) : 0;
+}
+
+const char *floe__snap_shape_check(const floe_world *w, int i, char *buf, size_t len) {
+    const floe_shape_class *c = floe_shape_class_get(w->shape[i]);
+    if (!c->size) return NULL;
+    int has_int = 0;
+    for (int k = 0; k < c->nfields; k++) has_int |= c->fields[k].type == FLOE_FIELD_I32;
+    if (!has_int) return NULL;
+    double params[FLOE_SHAPE_MAX_PARAMS * 3 + 1];
+    if (floe_shape_param_values(c) > FLOE_LEN(params)) return snprintf(buf, len, "too many parameters"), buf;
+    floe_pose pose = floe__pose(w, i);
+    c->params_of(floe__shape_data(w, i), &pose, params);
+    const double *v = params;
+    for (int k = 0; k < c->nparams; v += c->params[k++].n) {
+        const floe_shape_param *p = &c->params[k];
+        if (p->kind != FLOE_PARAM_INT && p->kind != FLOE_PARAM_AXIS) continue;
+        for (int j = 0; j < p->n; j++) {
+            double x = v[j];
+            int ok = x >= p->lo && x <= p->hi && x == floor(x) && !((p->open & FLOE_OPEN_LO) && x == p->lo) &&
+                     !((p->open & FLOE_OPEN_HI) && x == p->hi);
+            if (ok) continue;
+            snprintf(buf, len, "%s %s = %g is not an integer in %c%g, %g%c", c->title, p->key, x,
+                     p->open & FLOE_OPEN_LO ? '(' : '[', p->lo, p->hi, p->open & FLOE_OPEN_HI ? ')' : ']');
+            return buf;
+        }
+    }
+    return NULL;
 }

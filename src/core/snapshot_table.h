@@ -2,7 +2,8 @@
  * (docs/architecture.md#the-snapshot-of-the-world): a member of a struct
  * with its offset, size and role, and for state the item that carries it
  * and the check a loaded value must pass. The tables are in
- * snapshot_members.c and snapshot_shapes.c. */
+ * snapshot_members.c; the shape store's entries are built from the shape
+ * classes in snapshot_shapes.c. */
 #ifndef FLOE_CORE_SNAPSHOT_TABLE_H
 #define FLOE_CORE_SNAPSHOT_TABLE_H
 
@@ -23,6 +24,7 @@ typedef enum floe_snap_role {
     FLOE_SNAP_COUNT,     /* the number of rows of arrays in the snapshot (their item's rows give it) */
     FLOE_SNAP_DERIVED,   /* recomputed on load from the state */
     FLOE_SNAP_TRANSIENT, /* not state: capacities, scratch, this step's events, messages */
+    FLOE_SNAP_SHAPES,    /* the shape store: state described by the shape classes (snapshot_shapes.c) */
 } floe_snap_role;
 
 /* What a loaded value must satisfy (every component of a row). */
@@ -94,8 +96,8 @@ typedef struct floe_snap_field {
 struct floe_snap_struct {
     const char *name; /* "floe_world" */
     size_t size, align;
-    /* the members, in one or two lists (the world's second: the shape
-     * tables'), each ending with an entry whose member is NULL */
+    /* the members, in one or two lists, each ending with an entry whose
+     * member is NULL */
     const floe_snap_field *fields[2];
 };
 

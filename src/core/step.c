@@ -9,7 +9,6 @@
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/step.h"
-#include "shapes/narrowphase.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -82,7 +81,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     floe_raw_contact raw;
     floe_geom *g = &c->g;
     if (fresh) {
-        fn(w, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
+        floe__collide(w, fn, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
         floe_l6geom_create(g, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
@@ -91,9 +90,11 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
                           w->vel[b], w->angvel[b], &ctx.vel, &ctx.angvel);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
-        if (fn == floe_collide_sphere_sphere) floe_sphere_sphere(w, a, b, c, 0, &raw);
-        else if (fn == floe_collide_wall_sphere) floe_wall_sphere(w, a, b, c, 0, &raw);
-        else fn(w, a, b, c, 0, &raw);
+        if (fn == floe_collide_sphere_sphere)
+            floe_sphere_sphere(w->pos[a], w->radius[a], w->pos[b], w->radius[b], c, 0, &raw);
+        else if (fn == floe_collide_wall_sphere)
+            floe_wall_sphere(floe__shape_data(w, a), w->pos[a], w->pos[b], w->radius[b], c, 0, &raw);
+        else floe__collide(w, fn, a, b, c, 0, &raw);
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], w->pos[b], w->vel[b],
                            w->angvel[b], &ctx.vel, &ctx.angvel);
     }
@@ -398,10 +399,11 @@ static floe_status contact_phase(floe_world *w) {
                 double r = w->radius[pr->a] + w->radius[pr->b] + gap;
                 hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
             } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
-                hit[p] = (unsigned char)floe_wall_sphere(w, pr->a, pr->b, NULL, gap, &raw);
+                hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
+                                                         w->radius[pr->b], NULL, gap, &raw);
             } else {
-                hit[p] = (unsigned char)floe_narrowphase(w->shape[pr->a], w->shape[pr->b])(w, pr->a, pr->b, NULL, gap,
-                                                                                           &raw);
+                floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
+                hit[p] = (unsigned char)floe__collide(w, fn, pr->a, pr->b, NULL, gap, &raw);
             }
             n += hit[p];
         }

@@ -102,8 +102,8 @@ double floe__water_potential(const floe_water_def *wd, double g, const floe_wate
     return wd->density * g * sub.volume * (d - qrotate(q, sub.centroid).z);
 }
 
-/* The shape's dimensions, read here only: when shapes keep their data
- * elsewhere, this is the function to change. (The public accessors
+/* The shape's dimensions, read here only, from the body's record in the
+ * world's shape store. (The public accessors
  * floe_capsule_shaft and floe_ellipsoid_semi_axes live in world_api.c,
  * which calls the body forces: using them here would close a cycle.) */
 int floe__water_body(const floe_world *w, int i, floe_water_shape *s) {
@@ -114,11 +114,11 @@ int floe__water_body(const floe_world *w, int i, floe_water_shape *s) {
     s->semi = v3(0, 0, 0);
     if (t == FLOE_SHAPE_SPHERE) return 1;
     if (t == FLOE_SHAPE_CAPSULE) {
-        s->shaft = w->capsules[w->shape_idx[i]].shaft;
+        s->shaft = ((const floe_capsule *)floe__shape_data(w, i))->shaft;
         return 1;
     }
     if (t == FLOE_SHAPE_ELLIPSOID) {
-        s->semi = w->ellipsoids[w->shape_idx[i]].semi;
+        s->semi = ((const floe_ellipsoid *)floe__shape_data(w, i))->semi;
         return 1;
     }
     return 0;

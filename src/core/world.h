@@ -1,13 +1,13 @@
 /* The world's internal layout. Particles are a structure of arrays; contacts
- * are a dense array plus a parallel array of model state blobs. This header
- * sits below shapes (the narrow-phase functions still read bodies from the
- * world) and includes only base and models; its functions are defined in
- * world.c (docs/architecture.md). */
+ * are a dense array plus a parallel array of model state blobs; shape
+ * records are kept per shape, as the shape's class sizes them. Its
+ * functions are defined in world.c (docs/architecture.md). */
 #ifndef FLOE_CORE_WORLD_H
 #define FLOE_CORE_WORLD_H
 
 #include "base/mem.h"
 #include "models/model.h"
+#include "shapes/shape.h"
 #include <stdint.h>
 
 /* Scratch slots: contact energy blocks, pair hits, body extents (broad
@@ -55,24 +55,12 @@ typedef struct floe_group {
     vec3 load_f, load_t; /* external load on each member */
 } floe_group;
 
-/* Shape data beyond the radius. */
-typedef struct floe_wall {
-    int axis, sense;
-} floe_wall;
-typedef struct floe_facet {
-    vec3 v[3];
-    double half_thick;
-} floe_facet; /* vertices in the body frame */
-typedef struct floe_capsule {
-    double radius, shaft;
-} floe_capsule; /* shaft along the body x axis */
-typedef struct floe_ellipsoid {
-    vec3 semi;
-} floe_ellipsoid; /* semi-axes along body x, y, z */
-typedef struct floe_infcyl {
-    int axis;
-    double radius;
-} floe_infcyl; /* along a global axis */
+/* The records of one shape (shapes/shape.h), in shape index order. */
+typedef struct floe_shape_store {
+    unsigned char *rec;
+    size_t size; /* bytes per record: the class's (0: spheres, whose record is the radius) */
+    int n, cap;
+} floe_shape_store;
 
 /* A plane counter (floe_add_plane_counter, src/core/measure.c). */
 typedef struct floe_plane_counter {
@@ -100,10 +88,10 @@ typedef struct floe_broadphase {
     int valid;
 } floe_broadphase;
 
-/* Every member is listed in the snapshot's table (src/core/snapshot_table.c,
- * the shape tables in snapshot_shapes.c) as state, a count, derived or
- * transient: a new member needs its line there (tests/test_snapshot.c fails
- * until it has one). */
+/* Every member is listed in the snapshot's table (src/core/snapshot_members.c;
+ * the shape store's records through the classes, snapshot_shapes.c) as
+ * state, a count, derived or transient: a new member needs its line there
+ * (tests/test_snapshot.c fails until it has one). */
 struct floe_world {
     floe_world_def def;
     char err[1024];
@@ -131,16 +119,7 @@ struct floe_world {
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
 
-    floe_wall *walls;
-    int nwalls, wcap;
-    floe_facet *facets;
-    int nfacets, fcap;
-    floe_capsule *capsules;
-    int ncapsules, capcap;
-    floe_ellipsoid *ellipsoids;
-    int nellipsoids, ellcap;
-    floe_infcyl *cylinders;
-    int ncylinders, cylcap;
+    floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 
     floe_material *mats;
     int nmats, mcap;
@@ -244,6 +223,24 @@ static inline uint32_t floe__loaded_groups(const floe_world *w) {
 }
 
 static inline int floe__threads(const floe_world *w) { return w->nthreads; }
+
+/* Shape data and pose of body i: what the narrow phase and the shapes'
+ * other functions take (a sphere's data is its radius entry). */
+static inline const void *floe__shape_data(const floe_world *w, int i) {
+    const floe_shape_store *s = &w->store[w->shape[i]];
+    return s->size ? (const void *)(s->rec + (size_t)w->shape_idx[i] * s->size) : (const void *)&w->radius[i];
+}
+static inline floe_pose floe__pose(const floe_world *w, int i) { return (floe_pose){w->pos[i], w->ori[i]}; }
+static inline const floe_shape_class *floe__class_of(const floe_world *w, int i) {
+    return floe__shape_tables()->by_type[w->shape[i]];
+}
+
+/* Narrow phase fn on bodies a and b. */
+static inline int floe__collide(const floe_world *w, floe_collide_fn *fn, int a, int b, const floe_contact *prev,
+                                double gap, floe_raw_contact *out) {
+    floe_pose pa = floe__pose(w, a), pb = floe__pose(w, b);
+    return fn(floe__shape_data(w, a), &pa, floe__shape_data(w, b), &pb, prev, gap, out);
+}
 
 /* What a model sees of the world for contact c. */
 static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int fresh, floe_law_ctx *ctx) {

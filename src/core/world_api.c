@@ -20,7 +20,6 @@ const char *floe_last_error(const floe_world *w) { return w ? w->err : "no world
  * bound that keeps sums and products finite; NaN fails. */
 static int bounded(double x) { return fabs(x) <= FLOE_MAX_COORD; }
 static int vbounded(vec3 v) { return bounded(v.x) && bounded(v.y) && bounded(v.z); }
-static int size_ok(double s) { return s > 0 && s <= FLOE_MAX_COORD; }
 
 /* Refuses a vector value out of bounds with a message naming fn and what. */
 static int check_vec(floe_world *w, const char *fn, const char *what, vec3 v) {
@@ -102,19 +101,20 @@ floe_world *floe_world_create(const floe_world_def *def) {
         for (int k = 0; k < m->info.n_law_params; k++) w->insts[i].lp[k] = m->info.law_params[k].def;
     }
     w->ninsts = nm;
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) w->store[t].size = floe_shape_class_get(t)->size;
     return w;
 }
 
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
-    void *arrays[] = {w->pos,       w->vel,     w->angvel, w->force,     w->torque,        w->ori,
-                      w->mass,      w->inertia, w->angmom, w->bound,     w->capsules,      w->ellipsoids,
-                      w->cylinders, w->radius,  w->shape,  w->shape_idx, w->mat,           w->blocked,
-                      w->groups,    w->walls,   w->facets, w->mats,      w->insts,         w->overrides,
-                      w->pair_inst, w->con,     w->cstate, w->bp.pairs,  w->bp.ref_pos,    w->bp.ref_ori,
-                      w->sched,     w->brk,     w->events, w->planes,    w->bp.cell_start, w->bp.cell_items,
-                      w->bp.cell_of};
+    void *arrays[] = {w->pos,           w->vel,       w->angvel,  w->force,  w->torque,   w->ori,
+                      w->mass,          w->inertia,   w->angmom,  w->bound,  w->radius,   w->shape,
+                      w->shape_idx,     w->mat,       w->blocked, w->groups, w->mats,     w->insts,
+                      w->overrides,     w->pair_inst, w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
+                      w->bp.ref_ori,    w->sched,     w->brk,     w->events, w->planes,   w->bp.cell_start,
+                      w->bp.cell_items, w->bp.cell_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     free(w);
 }
@@ -482,104 +482,132 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     return n;
 }
 
-int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (!size_ok(radius)) {
-        floe__error(w, "floe_add_sphere: radius %g is out of range (0, %g] m", radius, FLOE_MAX_COORD);
+/* A parameter's range as text: "(0, 1e+100]". */
+static const char *shape_range(const floe_shape_param *p, char *buf, size_t len) {
+    snprintf(buf, len, "%c%g, %g%c", p->open & FLOE_OPEN_LO ? '(' : '[', p->lo, p->hi,
+             p->open & FLOE_OPEN_HI ? ')' : ']');
+    return buf;
+}
+
+/* Every value of the shape's parameters in its range (integers for INT and
+ * AXIS, finite coordinates for points); the first wrong one is named. */
+static int check_params(floe_world *w, const char *fn, const floe_shape_class *c, const double *params) {
+    const double *v = params;
+    char range[96];
+    for (int k = 0; k < c->nparams; v += c->params[k++].n) {
+        const floe_shape_param *p = &c->params[k];
+        if (p->kind == FLOE_PARAM_POINT) {
+            for (int j = 0; j + 2 < p->n; j += 3)
+                if (!check_vec(w, fn, p->item ? p->item : p->key, v3(v[j], v[j + 1], v[j + 2]))) return 0;
+            continue;
+        }
+        for (int j = 0; j < p->n; j++) {
+            double x = v[j];
+            int ok = x >= p->lo && x <= p->hi && !((p->open & FLOE_OPEN_LO) && x == p->lo) &&
+                     !((p->open & FLOE_OPEN_HI) && x == p->hi);
+            if (ok && p->kind != FLOE_PARAM_REAL) ok = x == floor(x);
+            if (ok) continue;
+            char what[64];
+            if (p->n > 1) snprintf(what, sizeof what, "%s %d", p->item ? p->item : p->key, j);
+            else snprintf(what, sizeof what, "%s", p->key);
+            floe__error(w, "%s: %s %s = %g is %s %s%s%s", fn, c->title, what, x,
+                        p->kind == FLOE_PARAM_REAL ? "out of range" : "not an integer in",
+                        shape_range(p, range, sizeof range), p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A body of class c from its parameters: checks them, builds the record
+ * (the class's init), mass and inertia from the material's density, radius
+ * and bound, and stores the record as row shape_idx of its shape. fn names
+ * the public function in messages. */
+static int add_shape(floe_world *w, const char *fn, const floe_body_def *def, int type, const double *params) {
+    if (!check_body_def(w, fn, def)) return -1;
+    const floe_shape_class *c = floe_shape_class_get(type);
+    if (!c) {
+        floe__error(w, "%s: shape %d is not one of the %d shapes (floe_shape_type)", fn, type, FLOE_SHAPE_COUNT);
         return -1;
     }
-    double m, I;
-    floe_sphere_mass(radius, w->mats[def->material].p[MAT_DENSITY], &m, &I);
-    if (!check_mass(w, __func__, m, v3(I, I, I), def->material)) return -1;
-    return add_particle(w, def, FLOE_SHAPE_SPHERE, -1, radius, m, v3(I, I, I), radius);
+    if (!params) {
+        floe__error(w, "%s: the parameters of a %s are NULL", fn, c->title);
+        return -1;
+    }
+    if (!check_params(w, fn, c, params)) return -1;
+    floe_body_def d = *def;
+    if (c->flags & FLOE_SHAPE_BLOCKED) d.blocked = FLOE_DOF_ALL;
+    else if ((c->flags & FLOE_SHAPE_BOUNDARY) && d.blocked == 0) d.blocked = FLOE_DOF_ALL;
+    floe_shape_store *st = &w->store[type];
+    double radius_rec;
+    void *rec = &radius_rec;
+    if (c->size) {
+        if (!floe__grow((void **)&st->rec, &st->cap, st->n + 1, c->size)) {
+            floe__error(w, "%s: out of memory adding a %s", fn, c->title);
+            return -1;
+        }
+        rec = st->rec + (size_t)st->n * c->size;
+    }
+    floe_pose pose = {d.pos, qnormalize(d.ori)};
+    char msg[256];
+    if (c->init(rec, params, &pose, msg, sizeof msg)) {
+        floe__error(w, "%s: %s", fn, msg);
+        return -1;
+    }
+    double m = 0;
+    vec3 I = v3(0, 0, 0);
+    if (c->mass) {
+        c->mass(rec, w->mats[d.material].p[MAT_DENSITY], &m, &I);
+        if (!check_mass(w, fn, m, I, d.material)) return -1;
+    }
+    int id = add_particle(w, &d, type, c->size ? st->n : -1, c->radius(rec), m, I, c->bound ? c->bound(rec) : 0);
+    if (id >= 0 && c->size) st->n++;
+    return id;
+}
+
+int floe_add_body(floe_world *w, const floe_body_def *def, floe_shape_type shape, const double *params) {
+    return add_shape(w, __func__, def, shape, params);
+}
+
+int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius) {
+    return add_shape(w, __func__, def, FLOE_SHAPE_SPHERE, (const double[]){radius});
 }
 
 int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (!size_ok(radius) || !(shaft >= 0 && shaft <= FLOE_MAX_COORD)) {
-        floe__error(w, "floe_add_capsule: radius %g must be in (0, %g] m and shaft %g in [0, %g] m", radius,
-                    FLOE_MAX_COORD, shaft, FLOE_MAX_COORD);
-        return -1;
-    }
-    double m;
-    vec3 I;
-    floe_capsule_mass(radius, shaft, w->mats[def->material].p[MAT_DENSITY], &m, &I);
-    if (!check_mass(w, __func__, m, I, def->material)) return -1;
-    if (!floe__grow((void **)&w->capsules, &w->capcap, w->ncapsules + 1, sizeof *w->capsules)) return -1;
-    int id = add_particle(w, def, FLOE_SHAPE_CAPSULE, w->ncapsules, radius, m, I, radius + 0.5 * shaft);
-    if (id >= 0) w->capsules[w->ncapsules++] = (floe_capsule){radius, shaft};
-    return id;
+    return add_shape(w, __func__, def, FLOE_SHAPE_CAPSULE, (const double[]){radius, shaft});
 }
 
 int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (!size_ok(s.x) || !size_ok(s.y) || !size_ok(s.z)) {
-        floe__error(w, "floe_add_ellipsoid: semi-axes (%g, %g, %g) must be in (0, %g] m", s.x, s.y, s.z,
-                    FLOE_MAX_COORD);
-        return -1;
-    }
-    double m;
-    vec3 I;
-    floe_ellipsoid_mass(s, w->mats[def->material].p[MAT_DENSITY], &m, &I);
-    if (!check_mass(w, __func__, m, I, def->material)) return -1;
-    if (!floe__grow((void **)&w->ellipsoids, &w->ellcap, w->nellipsoids + 1, sizeof *w->ellipsoids)) return -1;
-    int id = add_particle(w, def, FLOE_SHAPE_ELLIPSOID, w->nellipsoids, fmin(s.x, fmin(s.y, s.z)), m, I,
-                          fmax(s.x, fmax(s.y, s.z)));
-    if (id >= 0) w->ellipsoids[w->nellipsoids++] = (floe_ellipsoid){s};
-    return id;
+    return add_shape(w, __func__, def, FLOE_SHAPE_ELLIPSOID, (const double[]){s.x, s.y, s.z});
 }
 
 int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (axis < 0 || axis > 2 || !size_ok(radius)) {
-        floe__error(w, "floe_add_infcylinder: axis %d must be 0, 1 or 2 and radius %g in (0, %g] m", axis, radius,
-                    FLOE_MAX_COORD);
-        return -1;
-    }
-    if (!floe__grow((void **)&w->cylinders, &w->cylcap, w->ncylinders + 1, sizeof *w->cylinders)) return -1;
-    floe_body_def d = *def;
-    d.blocked = FLOE_DOF_ALL;
-    int id = add_particle(w, &d, FLOE_SHAPE_INFCYLINDER, w->ncylinders, radius, 0, v3(0, 0, 0), 0);
-    if (id >= 0) w->cylinders[w->ncylinders++] = (floe_infcyl){axis, radius};
-    return id;
+    return add_shape(w, __func__, def, FLOE_SHAPE_INFCYLINDER, (const double[]){axis, radius});
 }
 
 int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (axis < 0 || axis > 2 || sense < -1 || sense > 1) {
-        floe__error(w, "floe_add_wall: axis %d must be 0, 1 or 2 and sense %d -1, 0 or 1", axis, sense);
-        return -1;
-    }
-    if (!floe__grow((void **)&w->walls, &w->wcap, w->nwalls + 1, sizeof *w->walls)) return -1;
-    floe_body_def d = *def;
-    d.blocked = FLOE_DOF_ALL;
-    int id = add_particle(w, &d, FLOE_SHAPE_WALL, w->nwalls, 0, 0, v3(0, 0, 0), 0);
-    if (id >= 0) w->walls[w->nwalls++] = (floe_wall){axis, sense};
-    return id;
+    return add_shape(w, __func__, def, FLOE_SHAPE_WALL, (const double[]){axis, sense});
 }
 
 int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick) {
-    if (!check_body_def(w, __func__, def)) return -1;
-    if (!(half_thick >= 0 && half_thick <= FLOE_MAX_COORD)) {
-        floe__error(w, "floe_add_facet: half_thick %g is out of range [0, %g] m", half_thick, FLOE_MAX_COORD);
-        return -1;
+    if (!v) return add_shape(w, __func__, def, FLOE_SHAPE_FACET, NULL);
+    return add_shape(
+        w, __func__, def, FLOE_SHAPE_FACET,
+        (const double[]){v[0].x, v[0].y, v[0].z, v[1].x, v[1].y, v[1].z, v[2].x, v[2].y, v[2].z, half_thick});
+}
+
+int floe_body_params(const floe_world *w, int id, double *out, int cap) {
+    CHECK_ID(w, id, w->np, "particle", 0);
+    const floe_shape_class *c = floe__class_of(w, id);
+    int n = floe_shape_param_values(c);
+    if (!out || cap < n) {
+        floe__error((floe_world *)w, "floe_body_params: a %s has %d parameter values; room for %d given", c->title, n,
+                    out ? cap : 0);
+        return 0;
     }
-    for (int k = 0; k < 3; k++)
-        if (!check_vec(w, __func__, "vertex", v[k])) return -1;
-    if (vlen(vcross(vsub(v[1], v[0]), vsub(v[2], v[0]))) <= 0) {
-        floe__error(w, "floe_add_facet: the facet is degenerate (zero area)");
-        return -1;
-    }
-    if (!floe__grow((void **)&w->facets, &w->fcap, w->nfacets + 1, sizeof *w->facets)) return -1;
-    floe_body_def d = *def;
-    if (d.blocked == 0) d.blocked = FLOE_DOF_ALL; /* facets have no mass of their own */
-    int id = add_particle(w, &d, FLOE_SHAPE_FACET, w->nfacets, half_thick, 0, v3(0, 0, 0), 0);
-    if (id < 0) return -1;
-    floe_facet *f = &w->facets[w->nfacets++];
-    quat inv = qconj(w->ori[id]);
-    for (int k = 0; k < 3; k++) f->v[k] = qrotate(inv, vsub(v[k], d.pos));
-    f->half_thick = half_thick;
-    return id;
+    floe_pose p = floe__pose(w, id);
+    c->params_of(floe__shape_data(w, id), &p, out);
+    return n;
 }
 
 int floe_particle_count(const floe_world *w) { return w->np; }
@@ -599,7 +627,7 @@ const floe_vec3 *floe_inertia(const floe_world *w) { return w->inertia; }
 double floe_capsule_shaft(const floe_world *w, int id) {
     CHECK_ID(w, id, w->np, "particle", -1);
     if (w->shape[id] != FLOE_SHAPE_CAPSULE) return -1;
-    return w->capsules[w->shape_idx[id]].shaft;
+    return ((const floe_capsule *)floe__shape_data(w, id))->shaft;
 }
 
 floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out) {
@@ -608,14 +636,14 @@ floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out
         floe__error((floe_world *)w, "floe_ellipsoid_semi_axes: particle %d is not an ellipsoid", id);
         return FLOE_ERR_ARG;
     }
-    *out = w->ellipsoids[w->shape_idx[id]].semi;
+    *out = ((const floe_ellipsoid *)floe__shape_data(w, id))->semi;
     return FLOE_OK;
 }
 
 int floe_infcylinder_axis(const floe_world *w, int id) {
     CHECK_ID(w, id, w->np, "particle", -1);
     if (w->shape[id] != FLOE_SHAPE_INFCYLINDER) return -1;
-    return w->cylinders[w->shape_idx[id]].axis;
+    return ((const floe_infcyl *)floe__shape_data(w, id))->axis;
 }
 const double *floe_masses(const floe_world *w) { return w->mass; }
 const int *floe_particle_materials(const floe_world *w) { return w->mat; }
@@ -625,7 +653,7 @@ const uint32_t *floe_particle_blocked(const floe_world *w) { return w->blocked; 
 int floe_wall_axis(const floe_world *w, int id, int *sense) {
     CHECK_ID(w, id, w->np, "particle", -1);
     if (w->shape[id] != FLOE_SHAPE_WALL) return -1;
-    const floe_wall *wl = &w->walls[w->shape_idx[id]];
+    const floe_wall *wl = floe__shape_data(w, id);
     if (sense) *sense = wl->sense;
     return wl->axis;
 }
@@ -636,7 +664,8 @@ floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]) {
         floe__error((floe_world *)w, "floe_facet_vertices: particle %d is not a facet", id);
         return FLOE_ERR_ARG;
     }
-    floe_facet_global(w, id, out);
+    floe_pose p = floe__pose(w, id);
+    floe_facet_global(floe__shape_data(w, id), &p, out);
     return FLOE_OK;
 }
 

@@ -5,6 +5,7 @@
 #include "io/body_arrays.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
+#include "shapes/shape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -648,22 +649,8 @@ int floe_csv_event_row(floe_csv *c, const floe_event *ev) {
 /* ---- final state ------------------------------------------------------- */
 
 static const char *shape_name(floe_shape_type s) {
-    switch (s) {
-        case FLOE_SHAPE_SPHERE:
-            return "sphere";
-        case FLOE_SHAPE_WALL:
-            return "wall";
-        case FLOE_SHAPE_FACET:
-            return "facet";
-        case FLOE_SHAPE_CAPSULE:
-            return "capsule";
-        case FLOE_SHAPE_ELLIPSOID:
-            return "ellipsoid";
-        case FLOE_SHAPE_INFCYLINDER:
-            return "cylinder";
-        default:
-            return "unknown";
-    }
+    const floe_shape_class *c = floe_shape_class_get(s);
+    return c ? c->name : "unknown";
 }
 
 /* Opens the temporary of `path` (atomic.h); the caller finishes with

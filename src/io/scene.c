@@ -11,6 +11,7 @@
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
 #include "io/scene.h"
 #include "io/scene_internal.h"
+#include "shapes/shape.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -408,13 +409,9 @@ int64_t floe_scene_total_steps(const floe_scene *s) {
 
 /* ---- loading -------------------------------------------------------------------------- */
 
-static const char *const body_keys[] = {"particles", "capsules", "ellipsoids", "cylinders",
-                                        "walls",     "facets",   "meshes",     "generators"};
-
+/* Body sections: one per shape (registry order), meshes, generators. */
 static int is_body_key(const char *k) {
-    for (int i = 0; i < (int)(sizeof body_keys / sizeof *body_keys); i++)
-        if (!strcmp(k, body_keys[i])) return 1;
-    return 0;
+    return scene_shape_section(k) || !strcmp(k, "meshes") || !strcmp(k, "generators");
 }
 
 /* Runs one pass over the body sections in the order they appear in the file:
@@ -431,10 +428,15 @@ static int body_pass(scene_ctx *c, sy_node *root, int build) {
 static int load(scene_ctx *c, floe_scene *s) {
     sy_doc *d = c->d;
     sy_node *root = sy_root(d);
-    static const char *const top[] = {"world",     "run",        "materials",  "models",    "interactions", "groups",
-                                      "particles", "capsules",   "ellipsoids", "cylinders", "walls",        "facets",
-                                      "meshes",    "generators", "output",     "methods",   "water"};
-    if (sy_check_keys(d, root, "", top, (int)(sizeof top / sizeof *top))) return -1;
+    /* the shapes' sections between groups and meshes */
+    static const char *const head[] = {"world", "run", "materials", "models", "interactions", "groups"};
+    static const char *const tail[] = {"meshes", "generators", "output", "methods", "water"};
+    const char *top[FLOE_LEN(head) + FLOE_SHAPE_COUNT + FLOE_LEN(tail)];
+    int ntop = 0;
+    for (int i = 0; i < FLOE_LEN(head); i++) top[ntop++] = head[i];
+    for (int i = 0; i < FLOE_SHAPE_COUNT; i++) top[ntop++] = floe_shape_class_at(i)->section;
+    for (int i = 0; i < FLOE_LEN(tail); i++) top[ntop++] = tail[i];
+    if (sy_check_keys(d, root, "", top, ntop)) return -1;
 
     scene_output_init(&s->out);
     floe_world_def def = floe_default_world_def();

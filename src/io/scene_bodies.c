@@ -1,5 +1,6 @@
-/* Body sections of a scene: particles, capsules, ellipsoids, cylinders,
- * walls, facets, meshes, generators.
+/* Body sections of a scene: one per shape (particles, capsules,
+ * ellipsoids, cylinders, walls, facets: one reader for all, driven by the
+ * shape's class), meshes, generators.
  * Each item is read twice (scene_ctx.build 0 then 1): the first pass
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
@@ -7,6 +8,7 @@
 #include "base/vec.h"
 #include "io/generate.h"
 #include "io/particle_file.h"
+#include "shapes/shape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,14 +96,6 @@ static int in_bounds(floe_vec3 v) {
     return fabs(v.x) <= SY_MAX_COORD && fabs(v.y) <= SY_MAX_COORD && fabs(v.z) <= SY_MAX_COORD;
 }
 
-/* Twice the triangle area; 0 for triangles too thin to have a normal. */
-static double tri_area2(const floe_vec3 v[3]) {
-    floe_vec3 e1 = vsub(v[1], v[0]), e2 = vsub(v[2], v[0]);
-    double a2 = sqrt(vdot(vcross(e1, e2), vcross(e1, e2)));
-    double scale = fmax(vdot(e1, e1), vdot(e2, e2));
-    return a2 > 1e-12 * scale && isfinite(a2) ? a2 : 0;
-}
-
 /* ---- particles ------------------------------------------------------------- */
 
 static int parse_block(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask) {
@@ -135,7 +129,7 @@ static int parse_quat(scene_ctx *c, sy_node *n, const char *where, floe_quat *q)
 }
 
 /* ori, fixed, block: the optional keys of free bodies (spheres, capsules,
- * ellipsoids) besides common(). */
+ * ellipsoids) besides common(); the key lists refuse them elsewhere. */
 static int free_opts(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
@@ -146,29 +140,6 @@ static int free_opts(scene_ctx *c, sy_node *item, const char *where, floe_body_d
     if ((n = sy_get(d, item, "block")) && parse_block(c, n, scene_path(p, where, "block"), &def->blocked)) return -1;
     if (fixed) def->blocked = FLOE_DOF_ALL;
     return 0;
-}
-
-/* pos (required) and free_opts(). */
-static int free_body(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
-    char p[SCENE_PATH];
-    sy_node *n;
-    if (required(c, item, where, "pos", &n) || sy_point(c->d, n, scene_path(p, where, "pos"), &def->pos)) return -1;
-    return free_opts(c, item, where, def);
-}
-
-static int body_sphere(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"radius",   "pos",   "vel",   "angvel", "ori",
-                                       "material", "group", "fixed", "block",  "file"};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    sy_node *n;
-    floe_body_def def;
-    double r;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
-    if (free_body(c, item, where, &def)) return -1;
-    if (!c->build) return count(c, item, where, 1);
-    return added(c, item, where, floe_add_sphere(c->w, &def, r));
 }
 
 /* ---- spheres from a file ----------------------------------------------------- */
@@ -318,7 +289,7 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where) {
     return 0;
 }
 
-/* ---- capsules, ellipsoids ------------------------------------------------------ */
+/* ---- bodies of every shape ------------------------------------------------------ */
 
 /* The shortest-arc rotation taking the body x axis to the unit vector u
  * (a half turn about z when u is -x): q = (1 + u.x, x-hat cross u), normalised. */
@@ -328,57 +299,6 @@ static floe_quat quat_from_x(floe_vec3 u) {
     double y = -u.z, z = u.y, len = sqrt(w * w + y * y + z * z);
     return (floe_quat){w / len, 0, y / len, z / len};
 }
-
-static int body_capsule(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"radius", "shaft",    "pos",   "ori",   "axis", "vel",
-                                       "angvel", "material", "group", "fixed", "block"};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    sy_node *n;
-    floe_body_def def;
-    double r, shaft;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
-    if (required(c, item, where, "shaft", &n) || length0(c, n, scene_path(p, where, "shaft"), &shaft)) return -1;
-    if (free_body(c, item, where, &def)) return -1;
-    sy_node *an = sy_get(d, item, "axis");
-    if (an) {
-        if (sy_get(d, item, "ori"))
-            return sy_error(d, an, "%s: give either 'ori' or 'axis', not both", scene_path(p, where, "axis"));
-        floe_vec3 u;
-        if (sy_vec3(d, an, scene_path(p, where, "axis"), &u)) return -1;
-        double len = vlen(u);
-        if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
-        def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
-    }
-    if (!c->build) return count(c, item, where, 1);
-    return added(c, item, where, floe_add_capsule(c->w, &def, r, shaft));
-}
-
-static int body_ellipsoid(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"semi_axes", "pos",   "ori",   "vel",  "angvel",
-                                       "material",  "group", "fixed", "block"};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    sy_node *n;
-    floe_body_def def;
-    floe_vec3 semi;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "semi_axes", &n)) return -1;
-    scene_path(p, where, "semi_axes");
-    if (!sy_is_seq(n) || sy_seq_size(n) != 3) return sy_error(d, n, "%s: expected a list of 3 semi-axes [a, b, c]", p);
-    double v[3];
-    for (int k = 0; k < 3; k++) {
-        char q[SCENE_PATH];
-        if (positive(c, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k])) return -1;
-    }
-    semi = (floe_vec3){v[0], v[1], v[2]};
-    if (free_body(c, item, where, &def)) return -1;
-    if (!c->build) return count(c, item, where, 1);
-    return added(c, item, where, floe_add_ellipsoid(c->w, &def, semi));
-}
-
-/* ---- walls -------------------------------------------------------------------- */
 
 static const char *const axis_names[] = {"x", "y", "z"};
 
@@ -397,93 +317,113 @@ static int parse_axis(scene_ctx *c, sy_node *n, const char *where, int *axis) {
     return 0;
 }
 
-static int body_wall(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"axis", "pos", "sense", "material", "group", "vel"};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    sy_node *n;
-    floe_body_def def;
-    int axis = 0;
-    double pos = 0;
-    int64_t sense = 0;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis)) return -1;
-    if ((n = sy_get(d, item, "pos")) &&
-        sy_number_in(d, n, scene_path(p, where, "pos"), &pos, -SY_MAX_COORD, SY_MAX_COORD, 0, 0))
-        return -1;
-    if ((n = sy_get(d, item, "sense")) && sy_int(d, n, scene_path(p, where, "sense"), &sense, -1, 1)) return -1;
-    if (!c->build) return count(c, item, where, 1);
-    if (axis == 0) def.pos.x = pos;
-    else if (axis == 1) def.pos.y = pos;
-    else def.pos.z = pos;
-    def.blocked = FLOE_DOF_ALL;
-    return added(c, item, where, floe_add_wall(c->w, &def, axis, (int)sense));
+/* One number of a parameter: its range, lengths within the scene's limit. */
+static int param_number(scene_ctx *c, const floe_shape_param *pm, sy_node *n, const char *where, double *out) {
+    return sy_number_in(c->d, n, where, out, fmax(pm->lo, -SY_MAX_COORD), fmin(pm->hi, SY_MAX_COORD),
+                        (pm->open & FLOE_OPEN_LO) != 0, (pm->open & FLOE_OPEN_HI) != 0);
 }
 
-/* ---- infinite cylinders ------------------------------------------------------------ */
-
-/* A cylinder may only slide along and spin about its own axis: any other
- * component of a prescribed velocity would move an infinite body sideways. */
-static int along_axis(scene_ctx *c, sy_node *item, const char *where, const char *key, floe_vec3 v, int axis) {
-    const double comp[3] = {v.x, v.y, v.z};
-    for (int k = 0; k < 3; k++)
-        if (k != axis && comp[k] != 0) {
-            char p[SCENE_PATH];
-            return sy_error(c->d, sy_get(c->d, item, key),
-                            "%s: an infinite cylinder can only %s its axis (%s); "
-                            "got [%g, %g, %g]",
-                            scene_path(p, where, key), key[0] == 'v' ? "move along" : "spin about", axis_names[axis],
-                            v.x, v.y, v.z);
+/* A shape parameter under its key (its default if optional and absent). */
+static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe_shape_param *pm, double *out) {
+    sy_doc *d = c->d;
+    char p[SCENE_PATH], q[SCENE_PATH];
+    sy_node *n = sy_get(d, item, pm->key);
+    if (!n) {
+        if (isnan(pm->def)) return sy_missing(d, item, where, pm->key);
+        for (int k = 0; k < pm->n; k++) out[k] = pm->def;
+        return 0;
+    }
+    scene_path(p, where, pm->key);
+    int per = pm->kind == FLOE_PARAM_POINT ? 3 : 1, items = pm->n / per;
+    if (items > 1 && (!sy_is_seq(n) || sy_seq_size(n) != items)) return sy_error(d, n, "%s: expected %s", p, pm->list);
+    for (int k = 0; k < items; k++) {
+        sy_node *e = items > 1 ? sy_seq_item(d, n, k) : n;
+        const char *at = items > 1 ? scene_index(q, p, k) : p;
+        double *o = out + k * per;
+        if (pm->kind == FLOE_PARAM_POINT) {
+            floe_vec3 v;
+            if (sy_point(d, e, at, &v)) return -1;
+            o[0] = v.x;
+            o[1] = v.y;
+            o[2] = v.z;
+        } else if (pm->kind == FLOE_PARAM_AXIS) {
+            int axis = 0;
+            if (parse_axis(c, e, at, &axis)) return -1;
+            o[0] = axis;
+        } else if (pm->kind == FLOE_PARAM_INT) {
+            int64_t iv;
+            if (sy_int(d, e, at, &iv, (int64_t)pm->lo, (int64_t)pm->hi)) return -1;
+            o[0] = (double)iv;
+        } else if (param_number(c, pm, e, at, o)) {
+            return -1;
         }
+    }
     return 0;
 }
 
-static int body_cylinder(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"axis", "pos", "radius", "vel", "angvel", "material", "group"};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    sy_node *n;
-    floe_body_def def;
-    int axis = 0;
-    double r;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "axis", &n) || parse_axis(c, n, scene_path(p, where, "axis"), &axis)) return -1;
-    if (required(c, item, where, "pos", &n) || sy_point(d, n, scene_path(p, where, "pos"), &def.pos)) return -1;
-    if (required(c, item, where, "radius", &n) || positive(c, n, scene_path(p, where, "radius"), &r)) return -1;
-    if (along_axis(c, item, where, "vel", def.vel, axis) || along_axis(c, item, where, "angvel", def.angvel, axis))
-        return -1;
-    if (!c->build) return count(c, item, where, 1);
-    def.blocked = FLOE_DOF_ALL;
-    return added(c, item, where, floe_add_infcylinder(c->w, &def, axis, r));
+static int is_param(const floe_shape_class *cls, const char *key) {
+    for (int k = 0; k < cls->nparams; k++)
+        if (!strcmp(cls->params[k].key, key)) return 1;
+    return 0;
 }
 
-/* ---- facets ---------------------------------------------------------------------- */
+static int allows(const floe_shape_class *cls, const char *key) {
+    for (int k = 0; k < cls->nkeys; k++)
+        if (!strcmp(cls->keys[k], key)) return 1;
+    return 0;
+}
 
-static int body_facet(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"vertices", "half_thick", "material", "group", "vel", "angvel", "center"};
+/* One item of a shape's section: the keys its class allows; common keys,
+ * then the shape's parameters in their order, the class's scene check, the
+ * reference point (pos: a point, or a coordinate along the axis parameter;
+ * center: overrides the class's default), orientation (ori, or axis: the
+ * direction of the body x axis), fixed and block. */
+static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, const char *where) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
-    floe_vec3 v[3];
-    double ht = 0;
-    if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
-    if (required(c, item, where, "vertices", &n)) return -1;
-    scene_path(p, where, "vertices");
-    if (!sy_is_seq(n) || sy_seq_size(n) != 3)
-        return sy_error(d, n, "%s: expected a list of 3 vertices [[x,y,z], [x,y,z], [x,y,z]]", p);
-    for (int k = 0; k < 3; k++) {
-        char q[SCENE_PATH];
-        if (sy_point(d, sy_seq_item(d, n, k), scene_index(q, p, k), &v[k])) return -1;
+    double par[FLOE_SHAPE_MAX_PARAMS];
+    int at = 0, axis = -1;
+    if (sy_check_keys(d, item, where, cls->keys, cls->nkeys) || common(c, item, where, &def)) return -1;
+    for (int k = 0; k < cls->nparams; k++) {
+        const floe_shape_param *pm = &cls->params[k];
+        if (read_param(c, item, where, pm, par + at)) return -1;
+        if (pm->kind == FLOE_PARAM_AXIS && axis < 0) axis = (int)par[at];
+        at += pm->n;
     }
-    if (tri_area2(v) == 0) return sy_error(d, n, "%s: the triangle is degenerate (zero area)", p);
-    if ((n = sy_get(d, item, "half_thick")) && length0(c, n, scene_path(p, where, "half_thick"), &ht)) return -1;
-    def.pos = (floe_vec3){(v[0].x + v[1].x + v[2].x) / 3, (v[0].y + v[1].y + v[2].y) / 3,
-                          (v[0].z + v[1].z + v[2].z) / 3};
+    const char *key = NULL;
+    char msg[256];
+    if (cls->scene_check && cls->scene_check(par, &def, &key, msg, sizeof msg)) {
+        n = sy_get(d, item, key);
+        return sy_error(d, n ? n : item, "%s: %s", scene_path(p, where, key), msg);
+    }
+    if (allows(cls, "pos") && !is_param(cls, "pos")) {
+        if (cls->scene & FLOE_SCENE_POS_ON_AXIS) {
+            double x = 0;
+            if ((n = sy_get(d, item, "pos")) &&
+                sy_number_in(d, n, scene_path(p, where, "pos"), &x, -SY_MAX_COORD, SY_MAX_COORD, 0, 0))
+                return -1;
+            vset(&def.pos, axis >= 0 ? axis : 0, x);
+        } else if (required(c, item, where, "pos", &n) || sy_point(d, n, scene_path(p, where, "pos"), &def.pos)) {
+            return -1;
+        }
+    }
+    if (free_opts(c, item, where, &def)) return -1;
+    sy_node *an = is_param(cls, "axis") ? NULL : sy_get(d, item, "axis");
+    if (an) {
+        if (sy_get(d, item, "ori"))
+            return sy_error(d, an, "%s: give either 'ori' or 'axis', not both", scene_path(p, where, "axis"));
+        floe_vec3 u;
+        if (sy_vec3(d, an, scene_path(p, where, "axis"), &u)) return -1;
+        double len = vlen(u);
+        if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
+        def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
+    }
+    if (cls->scene_place) cls->scene_place(par, &def.pos);
     if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos)) return -1;
     if (!c->build) return count(c, item, where, 1);
-    def.blocked = FLOE_DOF_ALL;
-    return added(c, item, where, floe_add_facet(c->w, &def, v, ht));
+    return added(c, item, where, floe_add_body(c->w, &def, cls->type, par));
 }
 
 /* ---- meshes ------------------------------------------------------------------------ */
@@ -540,7 +480,7 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) 
                                     "%s: vertex %d of triangle %zu of '%s' lies at (%g, %g, %g) after "
                                     "scale and translate, beyond the limit of %g m on coordinates",
                                     p, k, t, file, v[k].x, v[k].y, v[k].z, SY_MAX_COORD);
-            if (tri_area2(v) > 0) usable++;
+            if (floe_triangle_area2(v) > 0) usable++;
             else if (!skip)
                 return sy_error(d, stl_node,
                                 "%s: triangle %zu of '%s' is degenerate (zero area); fix the mesh or "
@@ -557,7 +497,7 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) 
     for (size_t t = 0; t < m->n_tri; t++) {
         floe_vec3 v[3];
         mesh_tri(m, t, &xf, v);
-        double a = tri_area2(v);
+        double a = floe_triangle_area2(v);
         sum.x += a * (v[0].x + v[1].x + v[2].x) / 3;
         sum.y += a * (v[0].y + v[1].y + v[2].y) / 3;
         sum.z += a * (v[0].z + v[1].z + v[2].z) / 3;
@@ -568,7 +508,7 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) 
     for (size_t t = 0; t < m->n_tri; t++) {
         floe_vec3 v[3];
         mesh_tri(m, t, &xf, v);
-        if (tri_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht))) return -1;
+        if (floe_triangle_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht))) return -1;
     }
     return 0;
 }
@@ -835,13 +775,9 @@ int scene_bodies(scene_ctx *c, const char *key, sy_node *sec) {
         scene_index(where, key, i);
         if (sy_want_map(d, item, where)) return -1;
         int rc;
-        if (!strcmp(key, "particles"))
-            rc = sy_get(d, item, "file") ? body_sphere_file(c, item, where) : body_sphere(c, item, where);
-        else if (!strcmp(key, "capsules")) rc = body_capsule(c, item, where);
-        else if (!strcmp(key, "ellipsoids")) rc = body_ellipsoid(c, item, where);
-        else if (!strcmp(key, "cylinders")) rc = body_cylinder(c, item, where);
-        else if (!strcmp(key, "walls")) rc = body_wall(c, item, where);
-        else if (!strcmp(key, "facets")) rc = body_facet(c, item, where);
+        const floe_shape_class *cls = scene_shape_section(key);
+        if (cls && cls->type == FLOE_SHAPE_SPHERE && sy_get(d, item, "file")) rc = body_sphere_file(c, item, where);
+        else if (cls) rc = body_shape(c, cls, item, where);
         else if (!strcmp(key, "meshes")) rc = body_mesh(c, item, where, i);
         else rc = body_generator(c, item, where);
         if (rc) return -1;

@@ -2,6 +2,7 @@
  * scene_output.c, scene_check.c): key paths for messages, warnings, schema
  * values, material and group names. */
 #include "io/scene_internal.h"
+#include "shapes/shape.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -169,4 +170,10 @@ int scene_groups(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask) {
         if (group_one(c, sy_seq_item(c->d, n, i), scene_index(p, where, i), mask)) return -1;
     }
     return 0;
+}
+
+const floe_shape_class *scene_shape_section(const char *key) {
+    for (int i = 0; i < FLOE_SHAPE_COUNT; i++)
+        if (!strcmp(floe_shape_class_at(i)->section, key)) return floe_shape_class_at(i);
+    return NULL;
 }

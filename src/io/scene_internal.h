@@ -60,9 +60,11 @@ typedef struct scene_ctx {
     int set_vtk, set_energy, set_history, set_progress;
 } scene_ctx;
 
-/* scene_bodies.c: one top-level body section (key is particles, capsules,
- * ellipsoids, cylinders, walls, facets, meshes or generators). */
+/* scene_bodies.c: one top-level body section (key is a shape's section:
+ * particles, capsules, ellipsoids, cylinders, walls, facets; or meshes or
+ * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
+
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
@@ -74,6 +76,8 @@ void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_
 const char *scene_path(char *buf, const char *base, const char *key); /* "base.key" */
 const char *scene_index(char *buf, const char *base, int i);          /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
+/* The shape whose scene section `key` is, or NULL. */
+const struct floe_shape_class *scene_shape_section(const char *key);
 /* The material a name node names, or an error at the node with a hint. */
 int scene_material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat);
 /* Id of material `name`, or -1 with a message tail in hint ("; did you mean

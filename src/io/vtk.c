@@ -9,7 +9,7 @@
 #include "base/mem.h"
 #include "base/vec.h"
 #include "io/body_arrays.h"
-#include "shapes/shape.h"
+#include "core/world.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -91,21 +91,20 @@ static inline void put_i32(unsigned char *p, size_t i, int32_t x) { memcpy(p + 4
 static inline void put_u32(unsigned char *p, size_t i, uint32_t x) { memcpy(p + 4 * i, &x, 4); }
 static inline void put_vec(unsigned char *p, size_t i, floe_vec3 x) { memcpy(p + 24 * i, &x, 24); }
 
-static int is_boundary(floe_shape_type s) { return s == FLOE_SHAPE_WALL || s == FLOE_SHAPE_FACET; }
-/* Bodies whose reference point says nothing about where they are: not
- * particle points; a contact line ends at the contact point on them. */
-static int is_fixed_geometry(floe_shape_type s) { return is_boundary(s) || s == FLOE_SHAPE_INFCYLINDER; }
+/* Bodies whose reference point says nothing about where they are
+ * (boundaries): not particle points; a contact line ends at the contact
+ * point on them. */
+static int is_fixed_geometry(const floe_world *w, int i) {
+    return (floe__class_of(w, i)->flags & FLOE_SHAPE_BOUNDARY) != 0;
+}
 
-/* Half extents along the body axes (the box in the body's own frame): a
- * sphere's radius thrice, an ellipsoid's semi-axes, a capsule's
- * (r + shaft/2, r, r). */
+/* Half extents along the body axes (the box in the body's own frame, the
+ * class's half extents in the identity orientation): a sphere's radius
+ * thrice, an ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
 static floe_vec3 body_half_extents(const floe_world *w, int i) {
+    const floe_shape_class *c = floe__class_of(w, i);
     double r = floe_radii(w)[i];
-    floe_vec3 h = {r, r, r};
-    floe_shape_type s = floe_particle_shape(w, i);
-    if (s == FLOE_SHAPE_CAPSULE) h = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), qidentity());
-    else if (s == FLOE_SHAPE_ELLIPSOID) floe_ellipsoid_semi_axes(w, i, &h);
-    return h;
+    return c->half_extent ? c->half_extent(floe__shape_data(w, i), qidentity()) : (floe_vec3){r, r, r};
 }
 
 /* ---- frame builder ----------------------------------------------------- */
@@ -307,7 +306,7 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t m = 0;
     for (int i = 0; i < n; i++)
-        if (!is_fixed_geometry(floe_particle_shape(w, i))) v->idx[m++] = i;
+        if (!is_fixed_geometry(w, i)) v->idx[m++] = i;
 
     vtk_begin(v);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
@@ -439,7 +438,7 @@ static size_t model_base(int model) {
  * particle; the contact point for a wall or facet, whose reference point
  * may be far away. */
 static floe_vec3 line_end(const floe_world *w, int id, const floe_contact_info *ci) {
-    if (id < 0 || id >= floe_particle_count(w) || is_fixed_geometry(floe_particle_shape(w, id))) return ci->point;
+    if (id < 0 || id >= floe_particle_count(w) || is_fixed_geometry(w, id)) return ci->point;
     return floe_positions(w)[id];
 }
 
@@ -567,31 +566,27 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, 
 
 /* ---- boundaries -------------------------------------------------------- */
 
-/* Bounding box of every body but walls and infinite cylinders: spheres,
- * capsules and ellipsoids (their exact boxes) and facet vertices.
- * Non-finite values (a runaway) are skipped. Returns 0 when the box is empty. */
+/* Bounding box of every body but the infinite ones (walls, cylinders):
+ * bodies by their exact boxes, finite boundaries (facets) by their
+ * corners. Non-finite values (a runaway) are skipped. Returns 0 when the box
+ * is empty. */
 static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi) {
     int n = floe_particle_count(w), any = 0;
-    const floe_vec3 *pos = n > 0 ? floe_positions(w) : NULL;
-    const floe_quat *ori = n > 0 ? floe_orientations(w) : NULL;
     for (int i = 0; i < n; i++) {
-        floe_shape_type s = floe_particle_shape(w, i);
-        floe_vec3 pts[3];
+        const floe_shape_class *c = floe__class_of(w, i);
+        floe_vec3 pts[FLOE_SHAPE_MAX_VERTICES];
         int np = 0;
         floe_vec3 ext = {0, 0, 0}; /* half extent about each point */
-        if (s == FLOE_SHAPE_WALL || s == FLOE_SHAPE_INFCYLINDER) continue;
-        if (s == FLOE_SHAPE_FACET) {
-            if (floe_facet_vertices(w, i, pts) != FLOE_OK) continue;
-            np = 3;
+        floe_pose pose = floe__pose(w, i);
+        if (c->flags & FLOE_SHAPE_BOUNDARY) {
+            if (c->nvertices == 0) continue; /* infinite */
+            c->vertices(floe__shape_data(w, i), &pose, pts);
+            np = c->nvertices;
         } else {
             /* the exact box of the rotated body (shapes/shape.h) */
             double r = floe_radii(w)[i];
-            floe_vec3 semi;
-            if (s == FLOE_SHAPE_ELLIPSOID && floe_ellipsoid_semi_axes(w, i, &semi) == FLOE_OK)
-                ext = floe_ellipsoid_half_extent(semi, ori[i]);
-            else if (s == FLOE_SHAPE_CAPSULE) ext = floe_capsule_half_extent(r, floe_capsule_shaft(w, i), ori[i]);
-            else ext = v3(r, r, r);
-            pts[0] = pos[i];
+            ext = c->half_extent ? c->half_extent(floe__shape_data(w, i), pose.q) : v3(r, r, r);
+            pts[0] = pose.x;
             np = 1;
         }
         for (int j = 0; j < np; j++) {
@@ -609,31 +604,49 @@ static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi) {
 }
 
 /* Infinite bodies (walls, cylinders) are drawn over the scene's box
- * (*have_box: whether there is one; lo, hi: zero if not) plus the margin
- * returned: 10 % of its largest side. */
-static double scene_extent(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi, int *have_box) {
-    *lo = *hi = v3(0, 0, 0);
-    *have_box = scene_box(w, lo, hi);
+ * (box.have: whether there is one; lo, hi: zero if not) plus the margin:
+ * 10 % of its largest side. */
+static floe_draw_box scene_extent(const floe_world *w) {
+    floe_draw_box b;
+    b.lo = b.hi = v3(0, 0, 0);
+    b.have = scene_box(w, &b.lo, &b.hi);
     double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(*hi, k) - vcomp(*lo, k));
-    return *have_box && ext > 0 ? 0.1 * ext : 0.5;
+    for (int k = 0; k < 3; k++) ext = fmax(ext, vcomp(b.hi, k) - vcomp(b.lo, k));
+    b.margin = b.have && ext > 0 ? 0.1 * ext : 0.5;
+    return b;
 }
+
+/* The picture of body i (its class draws it): points, normals (may be
+ * NULL) and corners, room for the largest class's. */
+typedef struct picture {
+    floe_vec3 pt[FLOE_SHAPE_MAX_POINTS], nrm[FLOE_SHAPE_MAX_POINTS];
+    int32_t corner[FLOE_SHAPE_MAX_FACES * 4];
+} picture;
+
+static const floe_shape_class *draw_body(const floe_world *w, int i, const floe_draw_box *box, picture *pic) {
+    const floe_shape_class *c = floe__class_of(w, i);
+    floe_pose pose = floe__pose(w, i);
+    c->picture(floe__shape_data(w, i), &pose, box, pic->pt, pic->nrm, pic->corner);
+    return c;
+}
+
+/* Bodies drawn as boundaries (walls, facets: polygons) or as surfaces. */
+static int draws(const floe_world *w, int i, int how) { return floe__class_of(w, i)->draw == how; }
 
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
-    size_t ncell = 0, npts = 0;
+    size_t nb = 0, ncell = 0, npts = 0, nconn = 0;
     for (int i = 0; i < n; i++) {
-        floe_shape_type s = floe_particle_shape(w, i);
-        if (s == FLOE_SHAPE_WALL) npts += 4;
-        else if (s == FLOE_SHAPE_FACET) npts += 3;
-        else continue;
-        v->idx[ncell++] = i;
+        if (!draws(w, i, FLOE_DRAW_BOUNDARY)) continue;
+        const floe_shape_class *c = floe__class_of(w, i);
+        npts += (size_t)c->draw_points;
+        ncell += (size_t)c->draw_faces;
+        nconn += (size_t)c->draw_faces * (size_t)c->face_size;
+        v->idx[nb++] = i;
     }
     /* Walls are infinite: draw them over the scene's extent plus 10 %. */
-    floe_vec3 lo, hi;
-    int have_box;
-    double margin = scene_extent(w, &lo, &hi, &have_box);
+    floe_draw_box box = scene_extent(w);
 
     vtk_begin(v);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
@@ -642,202 +655,52 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
     int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, ncell);
     int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, ncell);
     int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
-    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, npts);
+    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, nconn);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
     if (vtk_commit(v, w)) return oom(err, errlen, path);
 
-    if (ncell > 0) {
+    if (nb > 0) {
+        picture *pic = malloc(sizeof *pic);
+        if (!pic) return oom(err, errlen, path);
         floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
-        size_t ip = 0;
-        for (size_t c = 0; c < ncell; c++) {
-            int i = v->idx[c];
-            floe_vec3 pts[4];
-            int np;
-            if (floe_particle_shape(w, i) == FLOE_SHAPE_WALL) {
-                int sense = 0;
-                int k = floe_wall_axis(w, i, &sense);
-                if (k < 0 || k > 2) k = 0;
-                int a1 = (k + 1) % 3, a2 = (k + 2) % 3;
-                double lo1 = (have_box ? vcomp(lo, a1) : vcomp(B.pos[i], a1)) - margin;
-                double hi1 = (have_box ? vcomp(hi, a1) : vcomp(B.pos[i], a1)) + margin;
-                double lo2 = (have_box ? vcomp(lo, a2) : vcomp(B.pos[i], a2)) - margin;
-                double hi2 = (have_box ? vcomp(hi, a2) : vcomp(B.pos[i], a2)) + margin;
-                const double c1[4] = {lo1, hi1, hi1, lo1}, c2[4] = {lo2, lo2, hi2, hi2};
-                for (int j = 0; j < 4; j++) {
-                    /* counter-clockwise about +axis; reversed for sense -1 so
-                     * the quad's normal faces the side contacts come from */
-                    int jj = sense < 0 ? 3 - j : j;
-                    pts[j] = B.pos[i];
-                    vset(&pts[j], a1, c1[jj]);
-                    vset(&pts[j], a2, c2[jj]);
-                }
-                np = 4;
-            } else {
-                if (floe_facet_vertices(w, i, pts) != FLOE_OK) pts[0] = pts[1] = pts[2] = B.pos[i];
-                np = 3;
-            }
-            for (int j = 0; j < np; j++, ip++) {
-                put_vec(p_pts, ip, pts[j]);
-                /* rigid-body velocity at the vertex (docs/geometry.md#every-later-step); walls translate only */
+        size_t ip = 0, ic = 0, cell = 0;
+        for (size_t b = 0; b < nb; b++) {
+            int i = v->idx[b];
+            const floe_shape_class *c = draw_body(w, i, &box, pic);
+            for (int j = 0; j < c->draw_points; j++) {
+                put_vec(p_pts, ip + (size_t)j, pic->pt[j]);
+                /* rigid-body velocity at the vertex (docs/geometry.md#every-later-step); bodies that do not turn
+                 * (walls) translate only */
                 floe_vec3 pv = B.vel[i];
-                if (np == 3) pv = vadd(pv, vcross(B.angvel[i], vsub(pts[j], B.pos[i])));
-                put_vec(p_pvel, ip, pv);
-                put_i64(p_conn, ip, (int64_t)ip);
+                if (c->flags & FLOE_SHAPE_TURNS) pv = vadd(pv, vcross(B.angvel[i], vsub(pic->pt[j], B.pos[i])));
+                put_vec(p_pvel, ip + (size_t)j, pv);
             }
-            put_i64(p_off, c, (int64_t)ip);
-            put_body(v, &a_body, c, w, i);
-            put_vec(vtk_ptr(v, a_force), c, B.force[i]);
-            put_vec(vtk_ptr(v, a_torque), c, B.torque[i]);
-            put_f64(vtk_ptr(v, a_thick), c, B.rad[i]);
+            for (int f = 0; f < c->draw_faces; f++, cell++) {
+                for (int k = 0; k < c->face_size; k++, ic++)
+                    put_i64(p_conn, ic, (int64_t)ip + pic->corner[f * c->face_size + k]);
+                put_i64(p_off, cell, (int64_t)ic);
+                put_body(v, &a_body, cell, w, i);
+                put_vec(vtk_ptr(v, a_force), cell, B.force[i]);
+                put_vec(vtk_ptr(v, a_torque), cell, B.torque[i]);
+                put_f64(vtk_ptr(v, a_thick), cell, B.rad[i]);
+            }
+            ip += (size_t)c->draw_points;
         }
+        free(pic);
     }
     return write_polydata(v, path, npts, 0, ncell, NULL, err, errlen);
 }
 
 /* ---- shapes: capsules, ellipsoids, cylinders as surfaces --------------------- */
 
-/* Each shape is a surface of revolution about a local "up" axis: optional
- * poles at both ends and `rings` rings of SEG points in between (ring
- * points counterclockwise about up), so one connectivity pattern serves all
- * three. Counts are in docs/outputs.md; test_shapes_io checks them. */
-enum {
-    ELL_SEG = 16,
-    ELL_RINGS = 7, /* 8 latitude bands */
-    CAP_SEG = 16,
-    CAP_RINGS = 8, /* 4 rings per hemisphere, the two equators bound the shaft */
-    CYL_SEG = 32,
-    CYL_RINGS = 2 /* an open tube: an infinite body has no end caps */
-};
-
-static int is_shape(floe_shape_type s) {
-    return s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID || s == FLOE_SHAPE_INFCYLINDER;
-}
-
-static void mesh_size(floe_shape_type s, size_t *npts, size_t *ntri) {
-    size_t seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
-    size_t rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
-    size_t poles = s == FLOE_SHAPE_INFCYLINDER ? 0 : 2;
-    *npts = poles + rings * seg;
-    *ntri = 2 * seg * (rings - 1) + poles * seg;
-}
-
+/* Each is drawn by its class (src/shapes); counts are in docs/outputs.md,
+ * test_shapes_io checks them. */
 int floe_vtk_shape_count(const floe_world *w) {
     int n = floe_particle_count(w), c = 0;
-    for (int i = 0; i < n; i++) c += is_shape(floe_particle_shape(w, i));
+    for (int i = 0; i < n; i++) c += draws(w, i, FLOE_DRAW_SURFACE);
     return c;
-}
-
-/* Triangles of one body whose points start at `base`: ring k, point j is
- * base + poles/2 + k seg + j; the poles are the first and the last point.
- * Triangles are counterclockwise seen from outside. */
-static size_t mesh_tris(unsigned char *conn, size_t t, int64_t base, int seg, int rings, int poles) {
-    int64_t r0 = base + (poles ? 1 : 0), last = r0 + (int64_t)rings * seg;
-    for (int j = 0; j < seg; j++) {
-        int64_t j1 = (j + 1) % seg;
-        if (poles) {
-            put_i64(conn, 3 * t, base);
-            put_i64(conn, 3 * t + 1, r0 + j1);
-            put_i64(conn, 3 * t + 2, r0 + j);
-            t++;
-        }
-        for (int k = 0; k + 1 < rings; k++) {
-            int64_t a = r0 + (int64_t)k * seg + j, b = r0 + (int64_t)k * seg + j1;
-            int64_t c = b + seg, d = a + seg;
-            put_i64(conn, 3 * t, a);
-            put_i64(conn, 3 * t + 1, b);
-            put_i64(conn, 3 * t + 2, c);
-            put_i64(conn, 3 * t + 3, a);
-            put_i64(conn, 3 * t + 4, c);
-            put_i64(conn, 3 * t + 5, d);
-            t += 2;
-        }
-        if (poles) {
-            int64_t a = r0 + (int64_t)(rings - 1) * seg + j, b = r0 + (int64_t)(rings - 1) * seg + j1;
-            put_i64(conn, 3 * t, a);
-            put_i64(conn, 3 * t + 1, b);
-            put_i64(conn, 3 * t + 2, last);
-            t++;
-        }
-    }
-    return t;
-}
-
-/* The angle steps use cos/sin of multiples of 2 pi / seg: a picture, so
- * libm differences do not matter here. */
-static void ring_dir(int j, int seg, double *c, double *s) {
-    double a = 2 * FLOE_PI * j / seg;
-    *c = cos(a);
-    *s = sin(a);
-}
-
-/* Points and unit normals of one body, global, in the order mesh_tris expects. */
-static size_t mesh_points(const floe_world *w, int i, floe_vec3 lo, floe_vec3 hi, int have_box, double margin,
-                          floe_vec3 *pt, floe_vec3 *nr) {
-    floe_shape_type s = floe_particle_shape(w, i);
-    floe_vec3 c = floe_positions(w)[i];
-    floe_quat q = floe_orientations(w)[i];
-    size_t n = 0;
-    if (s == FLOE_SHAPE_ELLIPSOID) {
-        /* unit sphere u (poles on body z) -> S u; normal along S^-1 u */
-        floe_vec3 a;
-        floe_ellipsoid_semi_axes(w, i, &a);
-        for (int k = -1; k <= ELL_RINGS; k++) {
-            int pole = k < 0 || k == ELL_RINGS;
-            double th = FLOE_PI * (k + 1) / (ELL_RINGS + 1), st = sin(th), ct = -cos(th);
-            for (int j = 0; j < (pole ? 1 : ELL_SEG); j++) {
-                double cp, sp;
-                ring_dir(j, ELL_SEG, &cp, &sp);
-                floe_vec3 u = pole ? (floe_vec3){0, 0, k < 0 ? -1 : 1} : (floe_vec3){st * cp, st * sp, ct};
-                floe_vec3 p = vmul(a, u), g = {u.x / a.x, u.y / a.y, u.z / a.z};
-                double gl = vlen(g);
-                pt[n] = vadd(c, qrotate(q, p));
-                nr[n++] = qrotate(q, vscale(g, 1 / gl));
-            }
-        }
-    } else if (s == FLOE_SHAPE_CAPSULE) {
-        /* up = body x; hemisphere rings at angle al from the pole, the shaft
-         * between the two equators */
-        double r = floe_radii(w)[i], h = 0.5 * floe_capsule_shaft(w, i);
-        const int half = CAP_RINGS / 2;
-        for (int k = -1; k <= CAP_RINGS; k++) {
-            int pole = k < 0 || k == CAP_RINGS;
-            int top = k >= half;
-            int step = top ? CAP_RINGS - k : k + 1; /* 1 .. half from the pole, 0 at the pole */
-            double al = 0.5 * FLOE_PI * (pole ? 0 : step) / half;
-            double ax = top ? cos(al) : -cos(al), rho = sin(al), x0 = top ? h : -h;
-            for (int j = 0; j < (pole ? 1 : CAP_SEG); j++) {
-                double cp, sp;
-                ring_dir(j, CAP_SEG, &cp, &sp);
-                floe_vec3 nb = {ax, rho * cp, rho * sp};
-                pt[n] = vadd(c, qrotate(q, (floe_vec3){x0 + r * nb.x, r * nb.y, r * nb.z}));
-                nr[n++] = qrotate(q, nb);
-            }
-        }
-    } else {
-        /* global axis k: up = e_k, ring plane spanned by e_(k+1), e_(k+2) */
-        int k = floe_infcylinder_axis(w, i);
-        if (k < 0 || k > 2) k = 0;
-        double r = floe_radii(w)[i], ck = vcomp(c, k);
-        double half = fmax(0.5, 2 * r);
-        double z0 = have_box ? vcomp(lo, k) - margin : ck - half, z1 = have_box ? vcomp(hi, k) + margin : ck + half;
-        for (int ring = 0; ring < CYL_RINGS; ring++) {
-            double z = ring == 0 ? z0 : z1;
-            for (int j = 0; j < CYL_SEG; j++) {
-                double cp, sp;
-                ring_dir(j, CYL_SEG, &cp, &sp);
-                floe_vec3 d = {0, 0, 0};
-                vset(&d, (k + 1) % 3, cp);
-                vset(&d, (k + 2) % 3, sp);
-                floe_vec3 p = vadd(c, vscale(d, r));
-                vset(&p, k, z);
-                pt[n] = p;
-                nr[n++] = d;
-            }
-        }
-    }
-    return n;
 }
 
 int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
@@ -845,17 +708,13 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
     size_t nb = 0, npts = 0, ntri = 0;
     for (int i = 0; i < n; i++) {
-        floe_shape_type s = floe_particle_shape(w, i);
-        if (!is_shape(s)) continue;
-        size_t p, t;
-        mesh_size(s, &p, &t);
-        npts += p;
-        ntri += t;
+        if (!draws(w, i, FLOE_DRAW_SURFACE)) continue;
+        const floe_shape_class *c = floe__class_of(w, i);
+        npts += (size_t)c->draw_points;
+        ntri += (size_t)c->draw_faces;
         v->idx[nb++] = i;
     }
-    floe_vec3 lo, hi;
-    int have_box;
-    double margin = scene_extent(w, &lo, &hi, &have_box);
+    floe_draw_box box = scene_extent(w);
 
     vtk_begin(v);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
@@ -867,29 +726,36 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
     v->normals = "normals";
 
     if (nb > 0) {
+        picture *pic = malloc(sizeof *pic);
+        if (!pic) return oom(err, errlen, path);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_nrm = vtk_ptr(v, a_nrm);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
-        floe_vec3 pt[2 + CYL_RINGS * CYL_SEG + ELL_RINGS * ELL_SEG + CAP_RINGS * CAP_SEG];
-        floe_vec3 nr[sizeof pt / sizeof pt[0]];
         size_t ip = 0, it = 0;
         for (size_t b = 0; b < nb; b++) {
             int i = v->idx[b];
-            floe_shape_type s = floe_particle_shape(w, i);
-            size_t np = mesh_points(w, i, lo, hi, have_box, margin, pt, nr);
-            for (size_t k = 0; k < np; k++) {
-                put_vec(p_pts, ip + k, pt[k]);
-                put_vec(p_nrm, ip + k, nr[k]);
-                put_body(v, &a_body, ip + k, w, i);
+            const floe_shape_class *c = draw_body(w, i, &box, pic);
+            for (int k = 0; k < c->draw_points; k++) {
+                put_vec(p_pts, ip + (size_t)k, pic->pt[k]);
+                put_vec(p_nrm, ip + (size_t)k, pic->nrm[k]);
+                put_body(v, &a_body, ip + (size_t)k, w, i);
             }
-            int seg = s == FLOE_SHAPE_ELLIPSOID ? ELL_SEG : s == FLOE_SHAPE_CAPSULE ? CAP_SEG : CYL_SEG;
-            int rings = s == FLOE_SHAPE_ELLIPSOID ? ELL_RINGS : s == FLOE_SHAPE_CAPSULE ? CAP_RINGS : CYL_RINGS;
-            size_t t0 = it;
-            it = mesh_tris(p_conn, it, (int64_t)ip, seg, rings, s != FLOE_SHAPE_INFCYLINDER);
-            for (size_t t = t0; t < it; t++) put_i64(p_off, t, (int64_t)(3 * (t + 1)));
-            ip += np;
+            for (int t = 0; t < c->draw_faces; t++, it++) {
+                for (int k = 0; k < 3; k++) put_i64(p_conn, 3 * it + (size_t)k, (int64_t)ip + pic->corner[3 * t + k]);
+                put_i64(p_off, it, (int64_t)(3 * (it + 1)));
+            }
+            ip += (size_t)c->draw_points;
         }
+        free(pic);
     }
-    return write_polydata(v, path, npts, 0, ntri, "shape ids: 3 capsule, 4 ellipsoid, 5 cylinder", err, errlen);
+    /* the "shape" point array holds shape ids: name those drawn here */
+    char comment[256];
+    int len = snprintf(comment, sizeof comment, "shape ids:");
+    for (int t = 0; t < FLOE_SHAPE_COUNT && len > 0 && (size_t)len < sizeof comment; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (c->draw == FLOE_DRAW_SURFACE)
+            len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", len > 10 ? "," : "", t, c->name);
+    }
+    return write_polydata(v, path, npts, 0, ntri, comment, err, errlen);
 }
 
 /* ---- .pvd collections -------------------------------------------------- */

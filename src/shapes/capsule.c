@@ -18,8 +18,8 @@ void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1) {
 }
 
 /* The capsule's axis segment, global: centre +- half. */
-void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1) {
-    floe_capsule_axis(w->pos[id], w->ori[id], w->capsules[w->shape_idx[id]].shaft, p0, p1);
+static void segment(const floe_capsule *k, const floe_pose *p, vec3 *p0, vec3 *p1) {
+    floe_capsule_axis(p->x, p->q, k->shaft, p0, p1);
 }
 
 vec3 floe_capsule_half_extent(double radius, double shaft, quat q) {
@@ -120,37 +120,40 @@ int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contac
     return 1;
 }
 
-int floe_collide_sphere_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                floe_raw_contact *out) {
+static int collide_sphere_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                  const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_capsule *k = b;
     vec3 q0, q1;
-    floe_capsule_segment(w, b, &q0, &q1);
-    vec3 p = floe_closest_on_segment(w->pos[a], q0, q1);
-    return floe_round_contact(w->pos[a], p, w->radius[a], w->radius[b], prev, gap, out);
+    segment(k, pb, &q0, &q1);
+    vec3 p = floe_closest_on_segment(pa->x, q0, q1);
+    return floe_round_contact(pa->x, p, *(const double *)a, k->radius, prev, gap, out);
 }
 
-int floe_collide_capsule_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                 floe_raw_contact *out) {
-    vec3 p0, p1, q0, q1, pa, pb;
-    floe_capsule_segment(w, a, &p0, &p1);
-    floe_capsule_segment(w, b, &q0, &q1);
-    floe_closest_segments(p0, p1, q0, q1, &pa, &pb);
-    return floe_round_contact(pa, pb, w->radius[a], w->radius[b], prev, gap, out);
+static int collide_capsule_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                   const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_capsule *ka = a, *kb = b;
+    vec3 p0, p1, q0, q1, ca, cb;
+    segment(ka, pa, &p0, &p1);
+    segment(kb, pb, &q0, &q1);
+    floe_closest_segments(p0, p1, q0, q1, &ca, &cb);
+    return floe_round_contact(ca, cb, ka->radius, kb->radius, prev, gap, out);
 }
 
 /* Wall + capsule: the two end spheres against the plane. One end in contact
  * gives the contact; both (a capsule lying on the wall) give a point
  * weighted by their overlaps, with the deeper overlap as the gap. */
-int floe_collide_wall_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                              floe_raw_contact *out) {
-    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+static int collide_wall_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_wall *wl = a;
+    const floe_capsule *k = b;
     int ax = wl->axis;
-    double r = w->radius[b], x0 = vcomp(w->pos[a], ax);
+    double r = k->radius, x0 = vcomp(pa->x, ax);
     vec3 e[2];
-    floe_capsule_segment(w, b, &e[0], &e[1]);
+    segment(k, pb, &e[0], &e[1]);
     double sgn;
     if (wl->sense != 0) sgn = wl->sense;
     else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
-    else sgn = vcomp(w->pos[b], ax) - x0 >= 0 ? 1 : -1;
+    else sgn = vcomp(pb->x, ax) - x0 >= 0 ? 1 : -1;
     double d0 = sgn * (vcomp(e[0], ax) - x0) - r, d1 = sgn * (vcomp(e[1], ax) - x0) - r;
     double un = fmin(d0, d1);
     if (!prev && un > gap) return 0;
@@ -174,12 +177,14 @@ int floe_collide_wall_capsule(const floe_world *w, int a, int b, const floe_cont
 /* Facet + capsule: the closest points of the triangle and the capsule's
  * axis; a capsule lying on the face (both end spheres over the face and in
  * contact) gets a point weighted by the two overlaps, like a wall. */
-int floe_collide_facet_capsule(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                               floe_raw_contact *out) {
+static int collide_facet_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                 const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_facet *f = a;
+    const floe_capsule *cap = b;
     vec3 v[3], e[2];
-    floe_facet_global(w, a, v);
-    floe_capsule_segment(w, b, &e[0], &e[1]);
-    double h = w->facets[w->shape_idx[a]].half_thick, r = w->radius[b];
+    floe_facet_global(f, pa, v);
+    segment(cap, pb, &e[0], &e[1]);
+    double h = f->half_thick, r = cap->radius;
     vec3 fn = vnormalize(vcross(vsub(v[1], v[0]), vsub(v[2], v[0])));
     /* candidates: each end against the triangle, the axis against each edge */
     vec3 best_c = e[0], best_f = floe_closest_on_triangle(e[0], v[0], v[1], v[2]);
@@ -232,3 +237,113 @@ int floe_collide_facet_capsule(const floe_world *w, int a, int b, const floe_con
     out->r2 = r;
     return 1;
 }
+
+/* ---- the class ----------------------------------------------------------- */
+
+static int init(void *rec, const double *p, const floe_pose *pose, char *err, size_t errlen) {
+    *(floe_capsule *)rec = (floe_capsule){p[0], p[1]};
+    return 0;
+}
+
+static void params_of(const void *rec, const floe_pose *pose, double *p) {
+    const floe_capsule *k = rec;
+    p[0] = k->radius;
+    p[1] = k->shaft;
+}
+
+static void mass(const void *rec, double density, double *m, vec3 *inertia) {
+    const floe_capsule *k = rec;
+    floe_capsule_mass(k->radius, k->shaft, density, m, inertia);
+}
+
+static double radius(const void *rec) { return ((const floe_capsule *)rec)->radius; }
+
+static double bound(const void *rec) {
+    const floe_capsule *k = rec;
+    return k->radius + 0.5 * k->shaft;
+}
+
+static vec3 half_extent(const void *rec, quat q) {
+    const floe_capsule *k = rec;
+    return floe_capsule_half_extent(k->radius, k->shaft, q);
+}
+
+/* The surface: up = body x; hemisphere rings at angle al from the pole, the
+ * shaft between the two equators. 4 rings per hemisphere. */
+enum { SEG = 16, RINGS = 8 };
+
+static void picture(const void *rec, const floe_pose *p, const floe_draw_box *box, vec3 *pt, vec3 *nrm,
+                    int32_t *corner) {
+    const floe_capsule *k = rec;
+    double r = k->radius, h = 0.5 * k->shaft;
+    const int half = RINGS / 2;
+    int n = 0;
+    for (int ring = -1; ring <= RINGS; ring++) {
+        int pole = ring < 0 || ring == RINGS;
+        int top = ring >= half;
+        int step = top ? RINGS - ring : ring + 1; /* 1 .. half from the pole, 0 at the pole */
+        double al = 0.5 * FLOE_PI * (pole ? 0 : step) / half;
+        double ax = top ? cos(al) : -cos(al), rho = sin(al), x0 = top ? h : -h;
+        for (int j = 0; j < (pole ? 1 : SEG); j++) {
+            double cp, sp;
+            floe_ring_dir(j, SEG, &cp, &sp);
+            vec3 nb = v3(ax, rho * cp, rho * sp);
+            pt[n] = vadd(p->x, qrotate(p->q, v3(x0 + r * nb.x, r * nb.y, r * nb.z)));
+            if (nrm) nrm[n] = qrotate(p->q, nb);
+            n++;
+        }
+    }
+    floe_ring_faces(corner, SEG, RINGS, 1);
+}
+
+static const floe_shape_param params[] = {
+    {.key = "radius",
+     .unit = "m",
+     .kind = FLOE_PARAM_REAL,
+     .n = 1,
+     .lo = 0,
+     .hi = FLOE_MAX_COORD,
+     .open = FLOE_OPEN_LO,
+     .def = NAN},
+    {.key = "shaft", .unit = "m", .kind = FLOE_PARAM_REAL, .n = 1, .lo = 0, .hi = FLOE_MAX_COORD, .def = NAN},
+};
+
+static const floe_shape_field fields[] = {
+    {.name = "radius", .type = FLOE_FIELD_F64, .offset = offsetof(floe_capsule, radius), .length = 1},
+    {.name = "shaft", .type = FLOE_FIELD_F64, .offset = offsetof(floe_capsule, shaft), .length = 1},
+};
+
+/* axis: the direction of the shaft, instead of ori */
+static const char *const keys[] = {"radius", "shaft",    "pos",   "ori",   "axis", "vel",
+                                   "angvel", "material", "group", "fixed", "block"};
+
+const floe_shape_class floe_shape_capsule = {
+    .type = FLOE_SHAPE_CAPSULE,
+    .name = "capsule",
+    .title = "capsule",
+    .section = "capsules",
+    .rank = 50,
+    .flags = FLOE_SHAPE_TURNS,
+    .size = sizeof(floe_capsule),
+    .params = params,
+    .nparams = FLOE_LEN(params),
+    .fields = fields,
+    .nfields = FLOE_LEN(fields),
+    .init = init,
+    .params_of = params_of,
+    .mass = mass,
+    .radius = radius,
+    .bound = bound,
+    .half_extent = half_extent,
+    .draw = FLOE_DRAW_SURFACE,
+    .draw_points = 2 + RINGS * SEG,
+    .draw_faces = 2 * SEG * (RINGS - 1) + 2 * SEG,
+    .face_size = 3,
+    .picture = picture,
+    .keys = keys,
+    .nkeys = FLOE_LEN(keys),
+    .collide = {[FLOE_SHAPE_SPHERE] = collide_sphere_capsule,
+                [FLOE_SHAPE_CAPSULE] = collide_capsule_capsule,
+                [FLOE_SHAPE_WALL] = collide_wall_capsule,
+                [FLOE_SHAPE_FACET] = collide_facet_capsule},
+};

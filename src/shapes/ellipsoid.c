@@ -28,11 +28,11 @@ typedef struct ell {
     double amax;
 } ell;
 
-static ell ell_get(const floe_world *w, int id) {
+static ell ell_get(const void *rec, const floe_pose *p) {
     ell e;
-    quat q = w->ori[id];
-    vec3 s = w->ellipsoids[w->shape_idx[id]].semi;
-    e.x = w->pos[id];
+    quat q = p->q;
+    vec3 s = ((const floe_ellipsoid *)rec)->semi;
+    e.x = p->x;
     e.ax[0] = qrotate(q, v3(1, 0, 0));
     e.ax[1] = qrotate(q, v3(0, 1, 0));
     e.ax[2] = qrotate(q, v3(0, 0, 1));
@@ -203,11 +203,11 @@ static void round_out(const ell *e, vec3 p, double r, closest cl, floe_raw_conta
 /* hint for degenerate points: B's outward normal of the previous step */
 static vec3 prev_hint(const floe_contact *prev) { return prev ? vneg(prev->g.n) : v3(0, 0, 0); }
 
-int floe_collide_sphere_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                  floe_raw_contact *out) {
-    ell e = ell_get(w, b);
-    vec3 p = w->pos[a];
-    double r = w->radius[a];
+static int collide_sphere_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                    const floe_contact *prev, double gap, floe_raw_contact *out) {
+    ell e = ell_get(b, pb);
+    vec3 p = pa->x;
+    double r = *(const double *)a;
     if (!prev && vlen2(vsub(p, e.x)) > (e.amax + r + gap) * (e.amax + r + gap)) return 0;
     closest cl = ell_point(&e, p, prev_hint(prev));
     if (!prev && cl.sd - r > gap) return 0;
@@ -215,12 +215,13 @@ int floe_collide_sphere_ellipsoid(const floe_world *w, int a, int b, const floe_
     return 1;
 }
 
-int floe_collide_capsule_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                   floe_raw_contact *out) {
-    ell e = ell_get(w, b);
+static int collide_capsule_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                     const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_capsule *k = a;
+    ell e = ell_get(b, pb);
     vec3 p0, p1, q;
-    floe_capsule_segment(w, a, &p0, &p1);
-    double r = w->radius[a];
+    floe_capsule_axis(pa->x, pa->q, k->shaft, &p0, &p1);
+    double r = k->radius;
     if (!prev) {
         double lim = e.amax + r + gap;
         if (vlen2(vsub(floe_closest_on_segment(e.x, p0, p1), e.x)) > lim * lim) return 0;
@@ -234,16 +235,16 @@ int floe_collide_capsule_ellipsoid(const floe_world *w, int a, int b, const floe
 /* Wall + ellipsoid (as in Woo): the extent along the wall axis is
  * sqrt(Q_kk); the extreme point x - sgn Q e_k / sqrt(Q_kk), projected onto
  * the plane, is the contact point. A flat body: r1 = -d, r2 = d. */
-int floe_collide_wall_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                floe_raw_contact *out) {
-    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+static int collide_wall_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                  const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_wall *wl = a;
     int ax = wl->axis;
-    ell e = ell_get(w, b);
+    ell e = ell_get(b, pb);
     vec3 u = v3(0, 0, 0);
     vset(&u, ax, 1);
     vec3 qu = ell_Q(&e, u);
     double ext = sqrt(vcomp(qu, ax));
-    double dist = vcomp(e.x, ax) - vcomp(w->pos[a], ax);
+    double dist = vcomp(e.x, ax) - vcomp(pa->x, ax);
     if (!prev && fabs(dist) - ext > gap) return 0;
     double sgn;
     if (wl->sense != 0) sgn = wl->sense;
@@ -255,7 +256,7 @@ int floe_collide_wall_ellipsoid(const floe_world *w, int a, int b, const floe_co
     vset(&out->n, ax, sgn);
     out->uN = un;
     out->c = vmadd(e.x, qu, -sgn / ext);
-    vset(&out->c, ax, vcomp(w->pos[a], ax));
+    vset(&out->c, ax, vcomp(pa->x, ax));
     double d = vlen(vsub(out->c, e.x));
     out->r1 = -d;
     out->r2 = d;
@@ -288,12 +289,13 @@ static double facet_sep(const vec3 v[3], int k, double h, vec3 n, vec3 q, double
  *   distance from below, and the largest one wins.
  * The contact point lies on the facet's surface; r1 = max(h, d), r2 = d with
  * d = |c - x| (the facet rule of docs/geometry.md#pairs-and-their-order, length d). */
-int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                 floe_raw_contact *out) {
+static int collide_facet_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                   const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_facet *f = a;
     vec3 v[3];
-    floe_facet_global(w, a, v);
-    double h = w->facets[w->shape_idx[a]].half_thick;
-    ell e = ell_get(w, b);
+    floe_facet_global(f, pa, v);
+    double h = f->half_thick;
+    ell e = ell_get(b, pb);
     vec3 hint = prev_hint(prev), q;
     vec3 fn = vcross(vsub(v[1], v[0]), vsub(v[2], v[0]));
     double fl = vlen(fn);
@@ -366,13 +368,13 @@ int floe_collide_facet_ellipsoid(const floe_world *w, int a, int b, const floe_c
  * (its support function is the ellipsoid's); the cylinder is a disc there.
  * The exact point-ellipse distance in 2D gives uN and the normal; the
  * ellipsoid's surface point with that normal gives the axial coordinate. */
-int floe_collide_infcyl_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                  floe_raw_contact *out) {
-    const floe_infcyl *cy = &w->cylinders[w->shape_idx[a]];
+static int collide_infcyl_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                    const floe_contact *prev, double gap, floe_raw_contact *out) {
+    const floe_infcyl *cy = a;
     int k = cy->axis, i = (k + 1) % 3, j = (k + 2) % 3;
     double rc = cy->radius;
-    ell e = ell_get(w, b);
-    vec3 rel = vsub(w->pos[a], e.x); /* from the ellipsoid centre to the axis */
+    ell e = ell_get(b, pb);
+    vec3 rel = vsub(pa->x, e.x); /* from the ellipsoid centre to the axis */
     double pi = vcomp(rel, i), pj = vcomp(rel, j);
     if (!prev && pi * pi + pj * pj > (e.amax + rc + gap) * (e.amax + rc + gap)) return 0;
     vec3 ui = v3(0, 0, 0), uj = v3(0, 0, 0);
@@ -398,7 +400,7 @@ int floe_collide_infcyl_ellipsoid(const floe_world *w, int a, int b, const floe_
     double un = sd - rc;
     if (!prev && un > gap) return 0;
     vec3 zs = vmadd(e.x, ell_Q(&e, m), 1.0 / ell_extent(&e, m)); /* surface point with normal m */
-    vec3 ap = w->pos[a];
+    vec3 ap = pa->x;
     vset(&ap, k, vcomp(zs, k));
     out->n = vneg(m);
     out->uN = un;
@@ -462,9 +464,9 @@ static sym3 syminv(const sym3 *m) {
  *   uN = |R| (1 - 1/sqrt(F*)) (R^.n^) = (1 - 1/sqrt(F*)) R.n^:
  * the distance by which the centres would have to separate along R for the
  * unscaled ellipsoids to touch, projected on the normal. */
-int floe_collide_ellipsoid_ellipsoid(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                     floe_raw_contact *out) {
-    ell ea = ell_get(w, a), eb = ell_get(w, b);
+static int collide_ellipsoid_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                       const floe_contact *prev, double gap, floe_raw_contact *out) {
+    ell ea = ell_get(a, pa), eb = ell_get(b, pb);
     vec3 R = vsub(eb.x, ea.x);
     double L = vlen(R), reach = ea.amax + eb.amax;
     if (!prev && L > reach + gap) return 0;
@@ -520,3 +522,112 @@ int floe_collide_ellipsoid_ellipsoid(const floe_world *w, int a, int b, const fl
     out->r2 = vlen(vsub(out->c, eb.x));
     return 1;
 }
+
+/* ---- the class ----------------------------------------------------------- */
+
+static int init(void *rec, const double *p, const floe_pose *pose, char *err, size_t errlen) {
+    ((floe_ellipsoid *)rec)->semi = v3(p[0], p[1], p[2]);
+    return 0;
+}
+
+static void params_of(const void *rec, const floe_pose *pose, double *p) {
+    vec3 s = ((const floe_ellipsoid *)rec)->semi;
+    p[0] = s.x;
+    p[1] = s.y;
+    p[2] = s.z;
+}
+
+static void mass(const void *rec, double density, double *m, vec3 *inertia) {
+    floe_ellipsoid_mass(((const floe_ellipsoid *)rec)->semi, density, m, inertia);
+}
+
+static double radius(const void *rec) {
+    vec3 s = ((const floe_ellipsoid *)rec)->semi;
+    return fmin(s.x, fmin(s.y, s.z));
+}
+
+static double bound(const void *rec) {
+    vec3 s = ((const floe_ellipsoid *)rec)->semi;
+    return fmax(s.x, fmax(s.y, s.z));
+}
+
+static vec3 half_extent(const void *rec, quat q) {
+    return floe_ellipsoid_half_extent(((const floe_ellipsoid *)rec)->semi, q);
+}
+
+/* The surface: the unit sphere u (poles on body z, 8 latitude bands) mapped
+ * to S u, normals along S^-1 u. */
+enum { SEG = 16, RINGS = 7 };
+
+static void picture(const void *rec, const floe_pose *p, const floe_draw_box *box, vec3 *pt, vec3 *nrm,
+                    int32_t *corner) {
+    vec3 a = ((const floe_ellipsoid *)rec)->semi;
+    int n = 0;
+    for (int k = -1; k <= RINGS; k++) {
+        int pole = k < 0 || k == RINGS;
+        double th = FLOE_PI * (k + 1) / (RINGS + 1), st = sin(th), ct = -cos(th);
+        for (int j = 0; j < (pole ? 1 : SEG); j++) {
+            double cp, sp;
+            floe_ring_dir(j, SEG, &cp, &sp);
+            vec3 u = pole ? v3(0, 0, k < 0 ? -1 : 1) : v3(st * cp, st * sp, ct);
+            vec3 q = vmul(a, u), g = v3(u.x / a.x, u.y / a.y, u.z / a.z);
+            double gl = vlen(g);
+            pt[n] = vadd(p->x, qrotate(p->q, q));
+            if (nrm) nrm[n] = qrotate(p->q, vscale(g, 1 / gl));
+            n++;
+        }
+    }
+    floe_ring_faces(corner, SEG, RINGS, 1);
+}
+
+static const floe_shape_param params[] = {
+    {.key = "semi_axes",
+     .item = "semi-axis",
+     .unit = "m",
+     .kind = FLOE_PARAM_REAL,
+     .n = 3,
+     .lo = 0,
+     .hi = FLOE_MAX_COORD,
+     .open = FLOE_OPEN_LO,
+     .def = NAN,
+     .list = "a list of 3 semi-axes [a, b, c]"},
+};
+
+static const floe_shape_field fields[] = {
+    {.name = "semi_axes", .type = FLOE_FIELD_F64, .rows = 3, .offset = offsetof(floe_ellipsoid, semi), .length = 1},
+};
+
+static const char *const keys[] = {"semi_axes", "pos", "ori", "vel", "angvel", "material", "group", "fixed", "block"};
+
+const floe_shape_class floe_shape_ellipsoid = {
+    .type = FLOE_SHAPE_ELLIPSOID,
+    .name = "ellipsoid",
+    .title = "ellipsoid",
+    .section = "ellipsoids",
+    .rank = 60,
+    .flags = FLOE_SHAPE_TURNS,
+    .size = sizeof(floe_ellipsoid),
+    .params = params,
+    .nparams = FLOE_LEN(params),
+    .fields = fields,
+    .nfields = FLOE_LEN(fields),
+    .init = init,
+    .params_of = params_of,
+    .mass = mass,
+    .radius = radius,
+    .bound = bound,
+    .half_extent = half_extent,
+    .draw = FLOE_DRAW_SURFACE,
+    .draw_points = 2 + RINGS * SEG,
+    .draw_faces = 2 * SEG * (RINGS - 1) + 2 * SEG,
+    .face_size = 3,
+    .picture = picture,
+    .keys = keys,
+    .nkeys = FLOE_LEN(keys),
+    .collide = {[FLOE_SHAPE_SPHERE] = collide_sphere_ellipsoid,
+                [FLOE_SHAPE_CAPSULE] = collide_capsule_ellipsoid,
+                [FLOE_SHAPE_ELLIPSOID] = collide_ellipsoid_ellipsoid,
+                [FLOE_SHAPE_WALL] = collide_wall_ellipsoid,
+                [FLOE_SHAPE_FACET] = collide_facet_ellipsoid,
+                [FLOE_SHAPE_INFCYLINDER] = collide_infcyl_ellipsoid},
+};

@@ -1,18 +1,219 @@
-/* The shape seam: per shape, mass properties and a bounding radius for the
- * broad phase; per shape pair, a narrow-phase function (src/collide). */
+/* The shape seam (docs/architecture.md, "Shapes"). A shape is one file
+ * (sphere.c, wall.c, ...) exposing one const floe_shape_class: its
+ * parameters, the record it keeps per body and that record's restart
+ * fields, mass and inertia, radius, bound and extents, the broad-phase test
+ * of a boundary, a picture for the VTK writers, its scene keys and its
+ * narrow-phase functions. registry.c lists the classes. Nothing here reads
+ * the world: a narrow-phase function takes each body's record and pose, so
+ * it can be called alone (tests/test_shape_classes.c). */
 #ifndef FLOE_SHAPES_SHAPE_H
 #define FLOE_SHAPES_SHAPE_H
 
-#include "core/world.h"
+#include "collide/geom.h"
+#include "models/model.h" /* floe_contact: the previous step's contact */
 
-/* For a new contact (prev == NULL) returns 1 only if the gap between the
- * shapes is at most `gap` (0: they must overlap); for an existing one always
- * fills `out` and returns 1. */
-typedef int floe_collide_fn(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                            floe_raw_contact *out);
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
-/* The two narrow phases of granular scenes, inline so that the contact pass
- * can call them directly (sphere.c and wall.c export them for the table). */
+/* Where a body is: its reference point and orientation (body to global). */
+typedef struct floe_pose {
+    vec3 x;
+    quat q;
+} floe_pose;
+
+/* A narrow-phase function: a and b are the records of bodies A and B (A has
+ * the lower rank, floe_shape_rank), pa and pb their poses. For a new contact
+ * (prev == NULL) returns 1 only if the gap between the shapes is at most
+ * `gap` (0: they must overlap); for an existing one always fills `out` and
+ * returns 1. */
+typedef int floe_collide_fn(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                            const floe_contact *prev, double gap, floe_raw_contact *out);
+
+/* ---- records of the built-in shapes ------------------------------------- */
+
+/* A sphere keeps no record: its radius is its record (the world's radius
+ * entry), so a sphere's data pointer points to a double. */
+typedef struct floe_wall {
+    int axis, sense;
+} floe_wall; /* normal along a global axis; sense 0: either side */
+typedef struct floe_facet {
+    vec3 v[3];
+    double half_thick;
+} floe_facet; /* vertices in the body frame */
+typedef struct floe_capsule {
+    double radius, shaft;
+} floe_capsule; /* shaft along the body x axis */
+typedef struct floe_ellipsoid {
+    vec3 semi;
+} floe_ellipsoid; /* semi-axes along body x, y, z */
+typedef struct floe_infcyl {
+    int axis;
+    double radius;
+} floe_infcyl; /* along a global axis */
+
+/* ---- the class ----------------------------------------------------------- */
+
+/* What a parameter holds: a real number, an integer, a global axis (an
+ * integer 0, 1, 2; "x", "y", "z" in scenes) or points (3 coordinates each,
+ * finite and at most FLOE_MAX_COORD in magnitude). */
+enum { FLOE_PARAM_REAL, FLOE_PARAM_INT, FLOE_PARAM_AXIS, FLOE_PARAM_POINT };
+enum { FLOE_OPEN_LO = 1, FLOE_OPEN_HI = 2 }; /* range ends left out */
+
+/* One parameter of floe_add_body: `n` values in the params array (1; 3 for
+ * a vector; 3 per point), each in the range [lo, hi] (ends open as `open`
+ * says). Scenes read it under `key`, with lengths limited to the scene's
+ * coordinate limit. */
+typedef struct floe_shape_param {
+    const char *key;  /* API and scene key */
+    const char *item; /* one value of a list, for messages: "semi-axis", "vertex" (n > 1) */
+    const char *unit; /* "m", or "" */
+    int kind;         /* FLOE_PARAM_* */
+    int n;
+    double lo, hi;
+    unsigned open;    /* FLOE_OPEN_* */
+    double def;       /* default of an optional parameter; NAN: required */
+    const char *list; /* what a list of n values looks like in a scene (n > 1) */
+} floe_shape_param;
+
+/* One field of the record, saved in restart files as the dataset `name` of
+ * the class's group: rows x cols values per record (0 x 0: one value). */
+enum { FLOE_FIELD_F64, FLOE_FIELD_I32 };
+typedef struct floe_shape_field {
+    const char *name;
+    int type; /* FLOE_FIELD_F64 (double), FLOE_FIELD_I32 (int) */
+    int rows, cols;
+    size_t offset; /* in the record */
+    int length;    /* lengths or coordinates [m]: a restart file's must be finite and not huge */
+} floe_shape_field;
+
+enum {
+    /* no mass; fixed geometry: off the grid (bound 0), not a point of the
+     * particle pictures; fully blocked when the def blocks nothing */
+    FLOE_SHAPE_BOUNDARY = 1,
+    FLOE_SHAPE_BLOCKED = 2, /* always fully blocked (an infinite body) */
+    FLOE_SHAPE_TURNS = 4,   /* its surface moves when it turns (floe_moved2, vertex velocities) */
+};
+
+/* How the VTK writers show a body: as a point of the particles series only,
+ * as polygons of the boundaries series, or as a surface of triangles (with
+ * normals) in the shapes series. */
+enum { FLOE_DRAW_POINT, FLOE_DRAW_BOUNDARY, FLOE_DRAW_SURFACE };
+
+/* Infinite bodies are drawn over the box [lo, hi] of the finite ones (if
+ * `have`) plus `margin`. */
+typedef struct floe_draw_box {
+    vec3 lo, hi;
+    int have;
+    double margin;
+} floe_draw_box;
+
+/* Scene options (scene_bodies.c): "pos" is a coordinate along the first
+ * axis parameter, not a point. */
+enum { FLOE_SCENE_POS_ON_AXIS = 1 };
+
+/* Entries of a static array (parameter, field and key lists). */
+#define FLOE_LEN(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* Limits every class keeps (tests/test_shape_classes.c checks them). */
+enum {
+    FLOE_SHAPE_MAX_PARAMS = 16,
+    FLOE_SHAPE_MAX_VERTICES = 8,
+    FLOE_SHAPE_MAX_POINTS = 256,
+    FLOE_SHAPE_MAX_FACES = 512
+};
+
+typedef struct floe_shape_class {
+    int type;            /* FLOE_SHAPE_* */
+    const char *name;    /* particles.csv, VTK comments: "capsule" */
+    const char *title;   /* messages, restart attribute: "infinite cylinder" */
+    const char *section; /* scene section and restart group: "capsules" */
+    int rank;            /* pair order: A has the lower rank */
+    unsigned flags;      /* FLOE_SHAPE_* */
+    size_t size;         /* record size; 0: the record is the radius (spheres) */
+    const floe_shape_param *params;
+    int nparams;
+    const floe_shape_field *fields; /* every field of the record */
+    int nfields;
+    const char *frame; /* restart: the group's "frame" attribute, or NULL */
+
+    /* The record from parameters already in range and the pose; 0, or -1
+     * with a message (e.g. a degenerate triangle). */
+    int (*init)(void *rec, const double *params, const floe_pose *pose, char *err, size_t errlen);
+    /* The parameters back (floe_body_params). */
+    void (*params_of)(const void *rec, const floe_pose *pose, double *params);
+    /* Mass and principal inertia (body frame) at this density; NULL: none. */
+    void (*mass)(const void *rec, double density, double *mass, vec3 *inertia);
+    double (*radius)(const void *rec); /* characteristic radius (floe_radii) */
+    double (*bound)(const void *rec);  /* bounding radius about the reference point; NULL: off the grid */
+    double (*reach)(const void *rec);  /* farthest surface point, if not the bound (floe_moved2) */
+    /* Half extents of the axis-aligned box about the reference point in
+     * orientation q (exact): the broad phase and the VTK scene extent. */
+    vec3 (*half_extent)(const void *rec, quat q);
+
+    /* Boundaries in the broad phase. A finite one has corners whose box,
+     * grown by its radius, holds it; an infinite one (nvertices 0) is tested
+     * against every gridded body. near(): whether a gridded body at x
+     * (half extents ext, bounding radius bound) may come within skin;
+     * vert: the corners (finite ones). */
+    int nvertices;
+    void (*vertices)(const void *rec, const floe_pose *p, vec3 *out);
+    int (*near)(const void *rec, const floe_pose *p, const vec3 *vert, vec3 x, vec3 ext, double bound, double skin);
+
+    /* Pictures: draw_points points (with outward unit normals for
+     * surfaces; nrm may be NULL) and draw_faces polygons of face_size
+     * corners, indices into those points. */
+    int draw, draw_points, draw_faces, face_size;
+    void (*picture)(const void *rec, const floe_pose *p, const floe_draw_box *box, vec3 *pt, vec3 *nrm,
+                    int32_t *corner);
+
+    /* Scenes (scene_bodies.c): the keys allowed in an item, in the order
+     * messages list them (parameters and body keys: pos, ori, axis, vel,
+     * angvel, material, group, fixed, block, center). */
+    const char *const *keys;
+    int nkeys;
+    unsigned scene;                                       /* FLOE_SCENE_* */
+    void (*scene_place)(const double *params, vec3 *pos); /* default reference point, or NULL */
+    /* A scene-only check: 0, or non-zero with the key to blame and a message. */
+    int (*scene_check)(const double *params, const floe_body_def *def, const char **key, char *msg, size_t len);
+
+    /* Narrow phase against every shape it meets: collide[t] for the pair
+     * with shape t, A being the one of lower rank. Either class of a pair
+     * may list it (the shape added later does). */
+    floe_collide_fn *collide[FLOE_SHAPE_COUNT];
+} floe_shape_class;
+
+/* ---- the registry (registry.c) ------------------------------------------ */
+
+/* Classes in registry order (the order of the scene sections). */
+const floe_shape_class *floe_shape_class_at(int i);
+/* The class of shape `type`, NULL if none. */
+const floe_shape_class *floe_shape_class_get(int type);
+/* Function for the ordered pair (shape of A, shape of B), NULL if the pair
+ * never collides (e.g. wall-wall) or is not in rank order. */
+floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
+/* Position of a shape in the pair order: A has the lower rank. */
+int floe_shape_rank(int shape);
+/* Values in the params array of a shape (the sum of its parameters' n). */
+int floe_shape_param_values(const floe_shape_class *c);
+
+/* Tables built once from the classes on first use. */
+typedef struct floe_shape_tables {
+    const floe_shape_class *by_type[FLOE_SHAPE_COUNT];
+    floe_collide_fn *pair[FLOE_SHAPE_COUNT][FLOE_SHAPE_COUNT];
+} floe_shape_tables;
+extern const floe_shape_tables *_Atomic floe__shape_tables_ready;
+const floe_shape_tables *floe__shape_tables_build(void);
+static inline const floe_shape_tables *floe__shape_tables(void) {
+    const floe_shape_tables *t = atomic_load_explicit(&floe__shape_tables_ready, memory_order_acquire);
+    return t ? t : floe__shape_tables_build();
+}
+
+/* ---- the two narrow phases of granular scenes ---------------------------- */
+
+/* Inline so that the contact pass can call them on the world's arrays
+ * directly (sphere.c and wall.c export them for the table). */
 /* Contact of spheres at xa, xb: the normal, gap and mid-overlap point; nprev
  * is the normal kept when the centres coincide. The batched kernel calls it
  * too. */
@@ -25,21 +226,19 @@ FLOE_KERNEL void floe_sphere_pair(vec3 xa, vec3 xb, double ra, double rb, vec3 n
     out->r2 = rb;
 }
 
-static inline int floe_sphere_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
+static inline int floe_sphere_sphere(vec3 xa, double ra, vec3 xb, double rb, const floe_contact *prev, double gap,
                                      floe_raw_contact *out) {
-    double ra = w->radius[a], rb = w->radius[b];
-    if (!prev && vlen2(vsub(w->pos[b], w->pos[a])) > (ra + rb + gap) * (ra + rb + gap)) return 0;
+    if (!prev && vlen2(vsub(xb, xa)) > (ra + rb + gap) * (ra + rb + gap)) return 0;
     /* coincident centres: keep the previous normal (or pick x for a new contact) */
-    floe_sphere_pair(w->pos[a], w->pos[b], ra, rb, prev ? prev->g.n : v3(1, 0, 0), out);
+    floe_sphere_pair(xa, xb, ra, rb, prev ? prev->g.n : v3(1, 0, 0), out);
     return 1;
 }
 
-static inline int floe_wall_sphere(const floe_world *w, int a, int b, const floe_contact *prev, double gap,
-                                   floe_raw_contact *out) {
-    const floe_wall *wl = &w->walls[w->shape_idx[a]];
+/* Wall wl through xw, sphere of radius r at xs. */
+static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double r, const floe_contact *prev,
+                                   double gap, floe_raw_contact *out) {
     int ax = wl->axis;
-    double r = w->radius[b];
-    double dist = vcomp(w->pos[b], ax) - vcomp(w->pos[a], ax);
+    double dist = vcomp(xs, ax) - vcomp(xw, ax);
     if (!prev && fabs(dist) > r + gap) return 0;
     double sgn;
     if (wl->sense != 0) sgn = wl->sense;
@@ -48,27 +247,23 @@ static inline int floe_wall_sphere(const floe_world *w, int a, int b, const floe
     out->n = v3(0, 0, 0);
     vset(&out->n, ax, sgn);
     out->uN = sgn * dist - r;
-    out->c = w->pos[b];
-    vset(&out->c, ax, vcomp(w->pos[a], ax)); /* sphere centre projected on the plane */
-    out->r1 = -r;                            /* flat: takes the sphere's length */
+    out->c = xs;
+    vset(&out->c, ax, vcomp(xw, ax)); /* sphere centre projected on the plane */
+    out->r1 = -r;                     /* flat: takes the sphere's length */
     out->r2 = r;
     return 1;
 }
 
+/* ---- shape files' functions that other shapes or io share ----------------- */
+
+/* sphere.c, wall.c: the table's entries for the two inline functions */
+floe_collide_fn floe_collide_sphere_sphere, floe_collide_wall_sphere;
 /* Mass and principal inertia of solid bodies (the formulas Woo uses too). */
 void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
 void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
 void floe_ellipsoid_mass(vec3 semi, double density, double *mass, vec3 *inertia);
-floe_collide_fn floe_collide_sphere_sphere, floe_collide_wall_sphere, floe_collide_facet_sphere;
-/* capsule.c, infcylinder.c */
-floe_collide_fn floe_collide_sphere_capsule, floe_collide_capsule_capsule, floe_collide_wall_capsule,
-    floe_collide_facet_capsule, floe_collide_infcyl_sphere, floe_collide_infcyl_capsule;
-/* ellipsoid.c */
-floe_collide_fn floe_collide_sphere_ellipsoid, floe_collide_capsule_ellipsoid, floe_collide_ellipsoid_ellipsoid,
-    floe_collide_wall_ellipsoid, floe_collide_facet_ellipsoid, floe_collide_infcyl_ellipsoid;
 /* The axis segment of a capsule centred at c in orientation q: c -+ q (shaft/2, 0, 0). */
 void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1);
-void floe_capsule_segment(const floe_world *w, int id, vec3 *p0, vec3 *p1);
 /* Half extents of the axis-aligned box around a body in orientation q
  * (exact): what the broad phase, the packing generator and the VTK scene
  * extent use. A capsule: its rotated half shaft, plus the radius. */
@@ -89,6 +284,18 @@ double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1);
 /* Closest point on triangle (v0,v1,v2) to p. */
 vec3 floe_closest_on_triangle(vec3 p, vec3 v0, vec3 v1, vec3 v2);
 /* Facet vertices in global coordinates. */
-void floe_facet_global(const floe_world *w, int id, vec3 out[3]);
+void floe_facet_global(const floe_facet *f, const floe_pose *p, vec3 out[3]);
+/* Twice a triangle's area; 0 for triangles too thin to have a normal (the
+ * scenes' test: a facet and every triangle of a mesh must pass it). */
+double floe_triangle_area2(const vec3 v[3]);
+
+/* picture.c: surfaces of revolution (capsules, ellipsoids, cylinders): optional
+ * poles at both ends and `rings` rings of `seg` points in between, ring points
+ * counterclockwise about the axis. Writes the triangles' corners (point
+ * indices from 0; the poles are the first and the last point) and returns
+ * their count; triangles are counterclockwise seen from outside. */
+int floe_ring_faces(int32_t *corner, int seg, int rings, int poles);
+/* cos and sin of 2 pi j / seg (a picture: libm differences do not matter). */
+void floe_ring_dir(int j, int seg, double *c, double *s);
 
 #endif
