@@ -131,6 +131,13 @@ static const char *rows_base(const floe_world *w, const leaf *lf, size_t *stride
     return lf->inline_arr ? (const char *)w + lf->arr : *(char *const *)((const char *)w + lf->arr);
 }
 
+/* The leaf's member in row 0; NULL when the array holds nothing (a table
+ * without rows may have no array, and NULL + offset is undefined). */
+static const char *leaf_base(const floe_world *w, const leaf *lf, size_t *stride) {
+    const char *b = rows_base(w, lf, stride);
+    return b ? b + lf->off : NULL;
+}
+
 /* Row r of a leaf's array. */
 static const char *row_ptr(const floe_world *w, const leaf *lf, size_t r) {
     size_t stride;
@@ -191,14 +198,10 @@ static void gather(char *dst, size_t dstride, const char *src, size_t sstride, s
 
 static int out_fail(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int out_fail(out *o, const char *fmt, ...) {
-    if (o->bad) return -1;
-    o->bad = 1;
-    if (o->err && o->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(o->err, o->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__snap_vfail(&o->bad, o->err, o->errlen, NULL, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -254,7 +257,7 @@ static void put_item(out *o, const floe_world *w, const table *t, const item *it
         for (int k = 0; k < it->nleaf; k++) {
             const leaf *lf = &t->leaves[it->leaf[k]];
             size_t bytes = ts * (size_t)lf->f->ncomp, stride;
-            const char *base = rows_base(w, lf, &stride) + lf->off;
+            const char *base = leaf_base(w, lf, &stride);
             char *dst = buf + (size_t)lf->f->col * ts;
             if (lf->f->conv == FLOE_CONV_IF_VALID && !w->bp.valid) continue; /* zeros: nothing there yet */
             if (lf->f->conv != FLOE_CONV_MAT_PARAMS && lf->f->conv != FLOE_CONV_LAW_PARAMS) {
@@ -677,7 +680,7 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
             for (int k = 0; k < it->nleaf && !in->bad; k++) {
                 const leaf *lf = &t->leaves[it->leaf[k]];
                 size_t stride, bad_r = 0;
-                char *base = (char *)rows_base(w, lf, &stride) + lf->off;
+                char *base = (char *)leaf_base(w, lf, &stride);
                 long bad_at = scatter(base, stride, buf, cols, (size_t)lf->f->col, n, (size_t)lf->f->ncomp, it->type,
                                       &bad_r);
                 if (bad_at >= 0) {
@@ -866,16 +869,10 @@ typedef struct ck {
 
 static int bad(ck *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(ck *c, const char *where, const char *fmt, ...) {
-    if (c->bad) return 0;
-    c->bad = 1;
-    if (!c->err || !c->errlen) return 0;
-    int n = snprintf(c->err, c->errlen, "%s: ", where);
-    if (n >= 0 && (size_t)n < c->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -1041,7 +1038,7 @@ static void check_leaves(ck *c, const floe_world *w, const table *t) {
         if (f->check == FLOE_CK_NONE || f->type == FLOE_SNAP_STR || f->conv != FLOE_CONV_NONE) continue;
         int n = count_of(w, lf->rows);
         size_t stride;
-        const char *base = rows_base(w, lf, &stride) + lf->off;
+        const char *base = leaf_base(w, lf, &stride);
         for (int r = 0; r < n && !c->bad; r++) {
             char buf[200], p[200];
             int k;

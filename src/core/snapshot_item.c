@@ -39,15 +39,20 @@ int floe__snap_put(const floe_snap_writer *wr, const char *group, const char *na
 
 /* ---- reading single items ----------------------------------------------------------- */
 
+int floe__snap_vfail(int *bad, char *err, size_t errlen, const char *where, const char *fmt, va_list ap) {
+    if (*bad) return -1;
+    *bad = 1;
+    if (!err || !errlen) return -1;
+    int n = where ? snprintf(err, errlen, "%s: ", where) : 0;
+    if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    return -1;
+}
+
 int floe__snap_fail(floe_snap_in *in, const char *fmt, ...) {
-    if (in->bad) return -1;
-    in->bad = 1;
-    if (in->err && in->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(in->err, in->errlen, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__snap_vfail(&in->bad, in->err, in->errlen, NULL, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

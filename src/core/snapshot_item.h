@@ -7,6 +7,7 @@
 #ifndef FLOE_CORE_SNAPSHOT_ITEM_H
 #define FLOE_CORE_SNAPSHOT_ITEM_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,11 @@ struct floe_snap_in {
     int bad;
 };
 
+/* The first failure wins: unless *bad is set already, sets it and writes
+ * "<where>: <message>" (just the message when where is NULL) into err;
+ * every failure sink of the snapshot and the restart checks goes through
+ * it. Returns -1. */
+int floe__snap_vfail(int *bad, char *err, size_t errlen, const char *where, const char *fmt, va_list ap);
 /* Records the first failure; returns -1. */
 int floe__snap_fail(floe_snap_in *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "/group/name" or "/group@name" into buf. */

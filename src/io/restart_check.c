@@ -23,16 +23,10 @@ typedef struct ck {
 /* Records the first failure: "<where>: <why>"; returns 0. */
 static int bad(ck *c, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(ck *c, const char *where, const char *fmt, ...) {
-    if (c->bad) return 0;
-    c->bad = 1;
-    if (!c->err || !c->errlen) return 0;
-    int n = snprintf(c->err, c->errlen, "%s: ", where);
-    if (n >= 0 && (size_t)n < c->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    floe__snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
