@@ -263,6 +263,32 @@ floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
 floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
 floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 
+/* Writable arrays of positions and velocities (particle i at [i]), for
+ * programs that set many bodies at once (the Python module's views): the
+ * same memory as floe_positions() and floe_velocities(), valid until the
+ * arrays move (below). The next step finds the contacts of a body moved
+ * this way as it does after any motion. Unlike the setters, writes through
+ * these pointers are not checked and not booked as boundary work (the
+ * energy balance sees a jump), and a blocked degree of freedom keeps the
+ * velocity written. Call floe_check_bodies() after writing. */
+floe_vec3 *floe_positions_mut(floe_world *w);
+floe_vec3 *floe_velocities_mut(floe_world *w);
+/* FLOE_ERR_ARG, naming the first particle and the value, if a position or
+ * velocity is not finite or beyond FLOE_MAX_COORD (written through the
+ * pointers above); FLOE_OK otherwise. */
+floe_status floe_check_bodies(floe_world *w);
+
+/* Particle storage. The arrays that floe_positions() and its kin return
+ * (positions, velocities, ..., groups) share one capacity: a floe_add_*
+ * beyond it moves all of them (pointers taken before become invalid), and
+ * nothing else does. floe_reserve_particles makes room for n particles at
+ * once (moving the arrays now, if n is above the capacity), so that adding
+ * up to n leaves the pointers valid: what a program that keeps pointers
+ * (or the Python module's numpy views) needs. FLOE_ERR_MEMORY if refused
+ * (the arrays are then unchanged), FLOE_ERR_ARG for n < 0. */
+int floe_particle_capacity(const floe_world *w);
+floe_status floe_reserve_particles(floe_world *w, int n);
+
 /* ---- groups and prescribed motion ------------------------------------- */
 
 #define FLOE_MAX_GROUPS 32
@@ -305,6 +331,7 @@ typedef struct floe_contact_info {
     floe_vec3 force_global; /* on A, global */
     double kn, kt;
     int64_t step_created;
+    int bonded; /* 1: the contact carries a bond now (as counted by floe_bonded_count) */
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);
