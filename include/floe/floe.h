@@ -116,6 +116,7 @@ void floe_world_destroy(floe_world *w);
 floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w);               /* threads the steps use (or will use) */
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
+floe_vec3 floe_gravity(const floe_world *w);
 
 /* ---- contact models and materials -------------------------------------- */
 
@@ -150,7 +151,8 @@ const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
 int floe_add_material(floe_world *w, const char *name, const char *model);
 int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
 int floe_material_count(const floe_world *w);
-const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
+const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
+const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
 double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */

@@ -272,6 +272,12 @@ double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b);
 int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **bodies, int64_t *placed, char *err,
                            size_t errlen);
 
+/* The orientation of a capsule given by its shaft's direction (the
+ * scene's `axis` key): the shortest-arc rotation taking the body x axis
+ * onto axis/|axis| (a half turn about z for -x); (0, 0, 0, 0), which
+ * floe_add_* refuse, when axis is zero or not finite. */
+floe_quat floe_axis_orientation(floe_vec3 axis);
+
 /* An STL file (ASCII or binary) placed for a world: every vertex scaled
  * (per axis, each factor in (0, 1e12]) then translated (each component at
  * most 1e12 m), coordinates checked against the scene's limit of 1e12 m,

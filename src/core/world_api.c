@@ -128,6 +128,8 @@ floe_status floe_set_threads(floe_world *w, int threads) {
     return FLOE_OK;
 }
 
+floe_vec3 floe_gravity(const floe_world *w) { return w->def.gravity; }
+
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g) {
     if (!check_vec(w, __func__, "gravity", g)) return FLOE_ERR_ARG;
     w->def.gravity = g;
@@ -207,6 +209,11 @@ int floe_material_count(const floe_world *w) { return w->nmats; }
 const char *floe_material_name(const floe_world *w, int mat) {
     CHECK_ID(w, mat, w->nmats, "material", NULL);
     return w->mats[mat].name;
+}
+
+const char *floe_material_model(const floe_world *w, int mat) {
+    CHECK_ID(w, mat, w->nmats, "material", NULL);
+    return floe_registry_get(w->mats[mat].model)->info.name;
 }
 
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {

@@ -313,13 +313,16 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where) {
 
 /* ---- capsules, ellipsoids ------------------------------------------------------ */
 
-/* The shortest-arc rotation taking the body x axis to the unit vector u
- * (a half turn about z when u is -x): q = (1 + u.x, x-hat cross u), normalised. */
-static floe_quat quat_from_x(floe_vec3 u) {
+/* The shortest-arc rotation taking the body x axis to u/|u| (a half turn
+ * about z when that is -x): q = (1 + u.x, x-hat cross u), normalised. */
+floe_quat floe_axis_orientation(floe_vec3 axis) {
+    double len = vlen(axis);
+    if (!(len > 0) || !isfinite(len)) return (floe_quat){0, 0, 0, 0};
+    floe_vec3 u = {axis.x / len, axis.y / len, axis.z / len};
     double w = 1 + u.x;
     if (w < 1e-12) return (floe_quat){0, 0, 0, 1};
-    double y = -u.z, z = u.y, len = sqrt(w * w + y * y + z * z);
-    return (floe_quat){w / len, 0, y / len, z / len};
+    double y = -u.z, z = u.y, l = sqrt(w * w + y * y + z * z);
+    return (floe_quat){w / l, 0, y / l, z / l};
 }
 
 static int body_capsule(scene_ctx *c, sy_node *item, const char *where) {
@@ -342,7 +345,7 @@ static int body_capsule(scene_ctx *c, sy_node *item, const char *where) {
         if (sy_vec3(d, an, scene_path(p, where, "axis"), &u)) return -1;
         double len = vlen(u);
         if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
-        def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
+        def.ori = floe_axis_orientation(u);
     }
     if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_capsule(c->w, &def, r, shaft));
