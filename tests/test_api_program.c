@@ -103,6 +103,27 @@ static void test_bonded(void) {
     floe_world_destroy(w);
 }
 
+/* The getters a program needs to build on a loaded world: a material's
+ * model, the gravity, a group's motion. */
+static void test_getters(void) {
+    floe_world_def def = floe_default_world_def();
+    def.gravity = (floe_vec3){1, 2, 3};
+    floe_world *w = floe_world_create(&def);
+    int m = floe_add_material(w, "rock", "softbond");
+    CHECK(strcmp(floe_material_model(w, m), "softbond") == 0 && floe_material_model(w, 1) == NULL);
+    floe_vec3 g = floe_gravity(w);
+    CHECK(g.x == 1 && g.y == 2 && g.z == 3);
+    int a = floe_add_group(w, "still"), b = floe_add_group(w, "piston");
+    floe_motion mo = floe_default_motion(), got;
+    mo.vel = (floe_vec3){0, 0, -0.5};
+    mo.t_end = 2;
+    CHECK(floe_group_set_motion(w, b, &mo) == FLOE_OK);
+    CHECK(floe_group_motion(w, a, &got) == 0 && floe_group_motion(w, b, NULL) == 1);
+    CHECK(floe_group_motion(w, b, &got) == 1 && got.vel.z == -0.5 && got.t_end == 2 && got.t_start == 0);
+    CHECK(floe_group_motion(w, 7, &got) == -1 && strstr(floe_last_error(w), "group") != NULL);
+    floe_world_destroy(w);
+}
+
 /* The generators through the public header give what the recipes say. */
 static void test_generators(void) {
     char err[512];
@@ -257,6 +278,7 @@ int main(void) {
     test_storage();
     test_writable();
     test_bonded();
+    test_getters();
     test_generators();
     test_mesh();
     test_vtk_series();

@@ -311,6 +311,10 @@ floe_motion floe_default_motion(void);
 /* Every member becomes fully blocked and follows the motion; outside the
  * active window its velocity is zero. */
 floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
+/* 1 if group g has a prescribed motion (copied to *out, which may be NULL),
+ * 0 if not, -1 for a bad group id. A body added to such a group later is
+ * not blocked by floe_add_*: give it FLOE_DOF_ALL to make it follow. */
+int floe_group_motion(const floe_world *w, int g, floe_motion *out);
 /* A constant external force and torque on every member of the group (added
  * to contact forces and gravity on free DOFs; its work counts as boundary work). */
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);

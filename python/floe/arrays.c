@@ -444,6 +444,14 @@ static PyObject *keep_events(World *self, PyObject *args) {
 
 static const char *const counter_names[] = {"contacts", "bonded", "breaks", "particles"};
 
+/* Name of fixed history column c. */
+static const char *fixed_name(int c) {
+    if (c == 0) return "step";
+    if (c == 1) return "time";
+    if (c < 2 + FLOE_E_COUNT) return floe_energy_name((floe_energy_term)(c - 2));
+    return counter_names[c - 2 - FLOE_E_COUNT];
+}
+
 int floe_py_record(World *self) {
     floe_world *w = self->sc.world;
     int64_t step = floe_step_count(w);
@@ -611,14 +619,20 @@ static PyObject *record(World *self, PyObject *args, PyObject *kw) {
             Py_DECREF(seq);
             return NULL;
         }
-    for (Py_ssize_t i = 0; i < n; i++)
-        for (Py_ssize_t j = 0; j < i; j++)
-            if (!strcmp(hc[i].name, hc[j].name) || !strcmp(hc[i].name, "step") || !strcmp(hc[i].name, "time")) {
-                PyErr_Format(ArgumentError, "record: the column name '%s' is used twice", hc[i].name);
-                PyMem_Free(hc);
-                Py_DECREF(seq);
-                return NULL;
-            }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int twice = 0;
+        for (Py_ssize_t j = 0; j < i; j++) twice |= !strcmp(hc[i].name, hc[j].name);
+        for (int c = 0; c < HIST_FIXED; c++) twice |= !strcmp(hc[i].name, fixed_name(c));
+        if (twice) {
+            PyErr_Format(ArgumentError,
+                         "record: the column name '%s' is used twice (step, time, the energy terms, contacts, "
+                         "bonded, breaks and particles are always recorded)",
+                         hc[i].name);
+            PyMem_Free(hc);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
     Py_XDECREF(seq);
     /* a new recording: earlier rows go */
     PyMem_Free(self->hcols);
@@ -638,12 +652,7 @@ static PyObject *get_history(World *self, PyObject *unused) {
     npy_intp n = (npy_intp)self->hrows;
     PyObject *d = PyDict_New();
     for (size_t c = 0; d && c < width; c++) {
-        char name[96];
-        if (c == 0) snprintf(name, sizeof name, "step");
-        else if (c == 1) snprintf(name, sizeof name, "time");
-        else if (c < 2 + FLOE_E_COUNT) snprintf(name, sizeof name, "%s", floe_energy_name((floe_energy_term)(c - 2)));
-        else if (c < HIST_FIXED) snprintf(name, sizeof name, "%s", counter_names[c - 2 - FLOE_E_COUNT]);
-        else snprintf(name, sizeof name, "%s", self->hcols[c - HIST_FIXED].name);
+        const char *name = c < HIST_FIXED ? fixed_name((int)c) : self->hcols[c - HIST_FIXED].name;
         int integer = c == 0 || (c >= 2 + FLOE_E_COUNT && c < HIST_FIXED);
         PyObject *a = PyArray_SimpleNew(1, &n, integer ? NPY_INT64 : NPY_DOUBLE);
         if (!a || PyDict_SetItemString(d, name, a)) {

@@ -22,6 +22,11 @@ static int body_def(World *self, const common *c, floe_body_def *d) {
         floe_py_block(c->block, &d->blocked))
         return -1;
     if (c->fixed) d->blocked = FLOE_DOF_ALL;
+    /* a member of a prescribed-motion group follows it, as the scene's
+     * bodies do: fully blocked (the engine blocks the members it has when
+     * the motion is set, not the ones added later) */
+    for (uint32_t m = d->groups; m; m &= m - 1)
+        if (floe_group_motion(self->sc.world, __builtin_ctz(m), NULL) == 1) d->blocked = FLOE_DOF_ALL;
     if (GIVEN(c->vel) && floe_py_vec3(c->vel, "vel", &d->vel)) return -1;
     if (GIVEN(c->angvel) && floe_py_vec3(c->angvel, "angvel", &d->angvel)) return -1;
     if (GIVEN(c->ori)) {

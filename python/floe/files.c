@@ -254,7 +254,10 @@ static PyObject *World_close_outputs(World *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *get_has_outputs(World *self, PyObject *unused) { return PyBool_FromLong(self->out != NULL); }
+static PyObject *get_has_outputs(World *self, PyObject *unused) {
+    if (floe_py_open(self)) return NULL;
+    return PyBool_FromLong(self->out != NULL);
+}
 
 PyMethodDef floe_py_file_methods[] = {
     {"save", (PyCFunction)World_save, METH_O,

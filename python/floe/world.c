@@ -621,10 +621,12 @@ static PyObject *get_groups(World *self, void *c) {
 }
 static PyObject *get_closed(World *self, void *c) { return PyBool_FromLong(self->closed); }
 static PyObject *get_scene(World *self, void *c) {
+    OPEN_OR_NULL;
     if (!self->sc.path[0]) Py_RETURN_NONE;
     return PyUnicode_DecodeFSDefault(self->sc.path);
 }
 static PyObject *get_end(World *self, void *c) {
+    OPEN_OR_NULL;
     if (!self->from_scene) Py_RETURN_NONE;
     if (self->duration > 0) return Py_BuildValue("(sd)", "time", self->duration);
     return Py_BuildValue("(sL)", "steps", (long long)self->total);

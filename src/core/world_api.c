@@ -695,6 +695,13 @@ floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
     return FLOE_OK;
 }
 
+int floe_group_motion(const floe_world *w, int g, floe_motion *out) {
+    CHECK_ID(w, g, w->ngroups, "group", -1);
+    if (!w->groups_[g].has_motion) return 0;
+    if (out) *out = w->groups_[g].motion;
+    return 1;
+}
+
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque) {
     CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
     if (!check_vec(w, __func__, "force", force) || !check_vec(w, __func__, "torque", torque)) return FLOE_ERR_ARG;
