@@ -291,6 +291,21 @@ static PyObject *contacts(World *self, PyObject *unused) {
     return d;
 }
 
+static PyObject *contact_index(World *self, PyObject *args) {
+    long long a, b;
+    PyObject *ao, *bo;
+    if (floe_py_open(self) || !PyArg_ParseTuple(args, "OO:contact_index", &ao, &bo) ||
+        floe_py_int(ao, "particle id", INT_MIN, INT_MAX, &a) || floe_py_int(bo, "particle id", INT_MIN, INT_MAX, &b))
+        return NULL;
+    floe_world *w = self->sc.world;
+    int n = floe_particle_count(w);
+    if (a < 0 || a >= n || b < 0 || b >= n) {
+        PyErr_Format(ArgumentError, "contact_index: particle ids %lld, %lld: valid ids are [0, %d]", a, b, n - 1);
+        return NULL;
+    }
+    return PyLong_FromLong(floe_contact_find(w, (int)a, (int)b));
+}
+
 /* ---- events ---------------------------------------------------------------------------- */
 
 PyObject *floe_py_event_tuple(const floe_event *e) {
@@ -682,6 +697,10 @@ PyMethodDef floe_py_array_methods[] = {
      "on A, global [N]; 'bonded' (bool); 'kn', 'kt', 'area', 'lens' (n, 2), 'step_created'; then every\n"
      "model-state column by its name (floe.models()[m]['state']; NaN where a contact's model has no\n"
      "such column; a name equal to one above is prefixed 'state_')."},
+    {"contact_index", (PyCFunction)contact_index, METH_VARARGS,
+     "contact_index(a, b) -> int\n\n"
+     "The row of the contact between particles a and b (either order) in contacts(), or -1 if they\n"
+     "have none now."},
     {"events", KW events, METH_VARARGS | METH_KEYWORDS,
      "events(*, clear=True) -> dict of ndarrays\n\n"
      "The events kept from every step of run() and step() since the last call (types chosen by\n"

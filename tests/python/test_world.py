@@ -309,7 +309,7 @@ def test_normal_and_shear_law_with_prescribed_motion():
     b = w.add_sphere((0.02, 0, 0), 0.01, group="b")
     w.run(time=0.01)
     c = w.contacts()
-    assert list(c["ids"][0]) == [a, b]
+    assert list(c["ids"][0]) == [a, b] and w.contact_index(b, a) == 0 and w.contact_index(a, a) == -1
     un, fn = c["un"][0], c["force_local"][0][0]
     assert un == pytest.approx(-1e-4, rel=1e-6)
     assert fn == pytest.approx(kn * un, rel=1e-12) and fn < 0  # compression is negative
