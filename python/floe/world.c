@@ -170,6 +170,8 @@ static floe_status set_pair(World *self, void *ctx, const char *key, double v) {
 
 /* ---- materials and models ---------------------------------------------------------- */
 
+static int try_material(const char *name, const char *model, PyObject *kw);
+
 static PyObject *World_add_material(World *self, PyObject *args, PyObject *kw) {
     if (floe_py_open(self)) return NULL;
     const char *name, *model = "linear";
@@ -183,17 +185,38 @@ static PyObject *World_add_material(World *self, PyObject *args, PyObject *kw) {
         PyErr_Format(ArgumentError, "add_material('%s'): unknown contact model '%s' (models: %s)", name, model, names);
         return NULL;
     }
+    /* the parameters are tried first, so that a bad one leaves no half-made
+     * material behind (the engine cannot remove one) */
+    if (try_material(name, model, kw)) return NULL;
     int m = floe_add_material(w, name, model);
     if (m < 0) return floe_py_status(self, FLOE_ERR_ARG);
-    if (set_params(self, kw, set_mat, &m)) return NULL; /* the material stays, with the defaults of what failed */
+    if (set_params(self, kw, set_mat, &m)) return NULL;
     return PyLong_FromLong(m);
+}
+
+/* Tries material parameters on a scratch world with a material of `model`
+ * (named `name`): 0, or -1 with the exception of the first bad one. A bad
+ * parameter then changes nothing in the real world. */
+static int try_material(const char *name, const char *model, PyObject *kw) {
+    World scratch;
+    memset(&scratch, 0, sizeof scratch);
+    if (!(scratch.sc.world = floe_world_create(NULL))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int sm = floe_add_material(scratch.sc.world, name, model);
+    int bad = sm < 0 ? floe_py_check(&scratch, FLOE_ERR_ARG) : set_params(&scratch, kw, set_mat, &sm);
+    floe_world_destroy(scratch.sc.world);
+    return bad ? -1 : 0;
 }
 
 static PyObject *World_set_material(World *self, PyObject *args, PyObject *kw) {
     PyObject *mo;
     int m;
-    if (floe_py_open(self) || !PyArg_ParseTuple(args, "O:set_material", &mo) || floe_py_material(self, mo, &m) ||
-        set_params(self, kw, set_mat, &m))
+    if (floe_py_open(self) || !PyArg_ParseTuple(args, "O:set_material", &mo) || floe_py_material(self, mo, &m))
+        return NULL;
+    floe_world *w = self->sc.world;
+    if (try_material(floe_material_name(w, m), floe_material_model(w, m), kw) || set_params(self, kw, set_mat, &m))
         return NULL;
     Py_RETURN_NONE;
 }
@@ -225,7 +248,13 @@ static PyObject *World_set_model(World *self, PyObject *args, PyObject *kw) {
         PyErr_Format(ArgumentError, "set_model: unknown contact model '%s'", model);
         return NULL;
     }
-    if (set_params(self, kw, set_law, (void *)model)) return NULL;
+    /* tried on a scratch world first: a bad key changes nothing */
+    World scratch;
+    memset(&scratch, 0, sizeof scratch);
+    if (!(scratch.sc.world = floe_world_create(NULL))) return PyErr_NoMemory();
+    int bad = set_params(&scratch, kw, set_law, (void *)model);
+    floe_world_destroy(scratch.sc.world);
+    if (bad || set_params(self, kw, set_law, (void *)model)) return NULL;
     Py_RETURN_NONE;
 }
 

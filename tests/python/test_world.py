@@ -65,6 +65,12 @@ def test_materials_checked_against_the_schema():
     assert "density = -1" in str(e.value) and "out of range (0, inf)" in str(e.value)
     with pytest.raises(floe.ArgumentError, match="unknown parameter 'densty'"):
         w.set_material(0, densty=900)
+    with pytest.raises(floe.ArgumentError, match="unknown parameter 'densty'"):
+        w.set_material(0, young=7e9, densty=900)
+    assert w.material_params(0)["young"] == 5e9  # all or nothing
+    with pytest.raises(floe.ArgumentError, match="young = 0 is out of range"):
+        w.add_material("snow", "ice", young=0)
+    assert w.materials == ("ice",)  # a refused material is not added
     with pytest.raises(floe.ArgumentError, match="unknown contact model 'hertz'.*linear"):
         w.add_material("x", "hertz")
     with pytest.raises(floe.ArgumentError, match="defined twice"):
@@ -81,7 +87,7 @@ def test_models_and_pairs():
     b = w.add_material("b", "linear")
     w.set_model("ice", bonds0=15, step01=100)
     with pytest.raises(floe.ArgumentError, match="bonds0 = 300"):
-        w.set_model("ice", bonds0=300)
+        w.set_model("ice", bonds0=300, step01=5)
     with pytest.raises(floe.ArgumentError, match="no model override"):
         w.set_pair(a, b, kn=1)
     w.set_pair("a", "b", model="linel6")
