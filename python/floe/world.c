@@ -698,8 +698,8 @@ static PyMethodDef World_methods[] = {
      "close()\n\nCloses the World: attached outputs write their final state (particles.csv, contacts.csv) and\n"
      "close, ParaView series close, the engine's memory is freed (once no numpy view of it is alive).\n"
      "Every later call raises FloeError. A World used as a context manager closes itself."},
-    {"__enter__", (PyCFunction)World_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)World_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)World_enter, METH_NOARGS, "with floe.World(...) as w: the World, closed on exit."},
+    {"__exit__", (PyCFunction)World_exit, METH_VARARGS, "Closes the World (close()) at the end of a with block."},
     {"add_material", KW World_add_material, METH_VARARGS | METH_KEYWORDS,
      "add_material(name, model='linear', **params) -> int\n\n"
      "Adds a material whose preferred contact model is `model` (floe.models(): 'linear', 'linel6',\n"
