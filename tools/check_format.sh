@@ -13,7 +13,7 @@ if [ -z "$cf" ]; then
   exit 1
 fi
 # examples/ stay as written: the README quotes them verbatim
-files=$(find src app include tests bench -name '*.c' -o -name '*.h' | sort)
+files=$(find src app include tests bench python -name '*.c' -o -name '*.h' | sort)
 if [ $fix -eq 1 ]; then
   echo "$files" | xargs "$cf" -i
   exit 0

@@ -116,6 +116,7 @@ void floe_world_destroy(floe_world *w);
 floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w);               /* threads the steps use (or will use) */
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
+floe_vec3 floe_gravity(const floe_world *w);
 
 /* ---- water ------------------------------------------------------------- */
 
@@ -186,7 +187,8 @@ const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
 int floe_add_material(floe_world *w, const char *name, const char *model);
 int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
 int floe_material_count(const floe_world *w);
-const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
+const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
+const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
 double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */
@@ -307,6 +309,32 @@ floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
 floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
 floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 
+/* Writable arrays of positions and velocities (particle i at [i]), for
+ * programs that set many bodies at once (the Python module's views): the
+ * same memory as floe_positions() and floe_velocities(), valid until the
+ * arrays move (below). The next step finds the contacts of a body moved
+ * this way as it does after any motion. Unlike the setters, writes through
+ * these pointers are not checked and not booked as boundary work (the
+ * energy balance sees a jump), and a blocked degree of freedom keeps the
+ * velocity written. Call floe_check_bodies() after writing. */
+floe_vec3 *floe_positions_mut(floe_world *w);
+floe_vec3 *floe_velocities_mut(floe_world *w);
+/* FLOE_ERR_ARG, naming the first particle and the value, if a position or
+ * velocity is not finite or beyond FLOE_MAX_COORD (written through the
+ * pointers above); FLOE_OK otherwise. */
+floe_status floe_check_bodies(floe_world *w);
+
+/* Particle storage. The arrays that floe_positions() and its kin return
+ * (positions, velocities, ..., groups) share one capacity: a floe_add_*
+ * beyond it moves all of them (pointers taken before become invalid), and
+ * nothing else does. floe_reserve_particles makes room for n particles at
+ * once (moving the arrays now, if n is above the capacity), so that adding
+ * up to n leaves the pointers valid: what a program that keeps pointers
+ * (or the Python module's numpy views) needs. FLOE_ERR_MEMORY if refused
+ * (the arrays are then unchanged), FLOE_ERR_ARG for n < 0. */
+int floe_particle_capacity(const floe_world *w);
+floe_status floe_reserve_particles(floe_world *w, int n);
+
 /* ---- groups and prescribed motion ------------------------------------- */
 
 #define FLOE_MAX_GROUPS 32
@@ -327,6 +355,10 @@ floe_motion floe_default_motion(void);
 /* Every member becomes fully blocked and follows the motion; outside the
  * active window its velocity is zero. */
 floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
+/* 1 if group g has a prescribed motion (copied to *out, which may be NULL),
+ * 0 if not, -1 for a bad group id. A body added to such a group later is
+ * not blocked by floe_add_*: give it FLOE_DOF_ALL to make it follow. */
+int floe_group_motion(const floe_world *w, int g, floe_motion *out);
 /* A constant external force and torque on every member of the group (added
  * to contact forces and gravity on free DOFs; its work counts as boundary work). */
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
@@ -349,6 +381,7 @@ typedef struct floe_contact_info {
     floe_vec3 force_global; /* on A, global */
     double kn, kt;
     int64_t step_created;
+    int bonded; /* 1: the contact carries a bond now (as counted by floe_bonded_count) */
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);

@@ -201,6 +201,157 @@ int floe_restart_list(const char *dir, char (*paths)[4096], int max);
  * returns how many. */
 int floe_restart_clear(const char *dir);
 
+/* ---- bodies for programs: generators and STL meshes ----
+ *
+ * What the scene's `generators` and `meshes` sections do, for programs that
+ * build worlds in code (docs/scene-format.md describes the recipes). The
+ * generators are deterministic for a given seed on every platform (64-bit
+ * integer generators, no rand()), independent of the world, and return
+ * plain arrays the caller frees with free(); the caller adds the bodies
+ * (floe_add_sphere, ...), in the order given, which is the order the scene
+ * loader adds them in. Each returns 0, or non-zero with a message in err. */
+
+/* Largest count a generator accepts (the scene loader also bounds memory). */
+#define FLOE_GEN_MAX_COUNT 200000000LL
+
+/* Simple lattice of counts[0] x counts[1] x counts[2] sites, x fastest:
+ * site p = i + nx (j + ny k) is at origin + (i sx, j sy, k sz) plus jitter
+ *   dx = jitter.x (2 u(K + 2p) - 1),  dy = jitter.y (2 u(K + 2p + 1) - 1),
+ *   dz = jitter.z (2 u(K + 2^39 + p) - 1),  K = seed * 0xD1B54A32D192ED03
+ * (so seed 0 with jitter (A, A, 0) reproduces the peer benchmark scene). */
+typedef struct floe_lattice_def {
+    floe_vec3 origin;  /* centre of site (0,0,0) */
+    floe_vec3 spacing; /* > 0 on each axis */
+    int64_t counts[3]; /* >= 0 each */
+    floe_vec3 jitter;  /* amplitude of the uniform offset per axis, >= 0 */
+    uint64_t seed;
+} floe_lattice_def;
+
+/* Writes *n sites into *pos (malloc'd; NULL when n == 0). 0 on success. */
+int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, char *err, size_t errlen);
+
+/* Random sequential placement of `count` spheres, fully inside the box
+ * [lo, hi], pairwise non-overlapping. Radii are uniform in [rmin, rmax]
+ * (rmin == rmax: monodisperse), drawn first and placed largest first. Each
+ * sphere gets up to FLOE_GEN_MAX_TRIES random positions; if one finds no free
+ * spot the box is too full: returns non-zero, *placed tells how many fitted. */
+#define FLOE_GEN_MAX_TRIES 5000
+typedef struct floe_random_def {
+    floe_vec3 lo, hi;
+    double rmin, rmax; /* 0 < rmin <= rmax */
+    int64_t count;
+    uint64_t seed;
+} floe_random_def;
+
+int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,
+                    size_t errlen);
+
+/* Random sequential placement of `count` capsules or ellipsoids with
+ * uniformly random orientations (uniform on SO(3)), fully inside the box
+ * [lo, hi], pairwise non-overlapping:
+ *  - capsules: exact test, the distance between the two axis segments must
+ *    exceed r1 + r2 (by a relative 1e-9);
+ *  - ellipsoids: a sufficient test, the Perram-Wertheim contact function
+ *    F(lambda) must exceed 1 (by 1e-9) for some lambda in [0, 1]: ellipsoids
+ *    that are apart by a hair may be refused, touching ones never accepted.
+ * Sizes are drawn first (uniform in each range), bodies are placed by
+ * decreasing bounding radius (r + shaft/2, or the largest semi-axis; ties in
+ * draw order); each gets up to FLOE_GEN_MAX_TRIES (orientation, position)
+ * draws. Only + - * / and sqrt are used after seeding, so the packing is the
+ * same on every IEEE-754 platform. Every box side must be at least the
+ * largest bounding diameter. */
+typedef struct floe_random_shape_def {
+    floe_vec3 lo, hi;
+    floe_shape_type shape; /* FLOE_SHAPE_CAPSULE or FLOE_SHAPE_ELLIPSOID */
+    double rmin, rmax;     /* capsule radius, 0 < rmin <= rmax */
+    double smin, smax;     /* capsule shaft, 0 <= smin <= smax */
+    floe_vec3 amin, amax;  /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
+    int64_t count;
+    uint64_t seed;
+} floe_random_shape_def;
+
+typedef struct floe_gen_body {
+    floe_vec3 pos;
+    floe_quat ori;  /* body -> global; a capsule's shaft is the body x axis */
+    double radius;  /* capsule radius */
+    double shaft;   /* capsule shaft */
+    floe_vec3 semi; /* ellipsoid semi-axes */
+} floe_gen_body;
+
+/* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */
+double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b);
+
+/* Writes the bodies into *bodies (malloc'd; NULL when count == 0) in
+ * placement order. 0 on success; on a too full box non-zero with *placed. */
+int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **bodies, int64_t *placed, char *err,
+                           size_t errlen);
+
+/* The orientation of a capsule given by its shaft's direction (the
+ * scene's `axis` key): the shortest-arc rotation taking the body x axis
+ * onto axis/|axis| (a half turn about z for -x); (0, 0, 0, 0), which
+ * floe_add_* refuse, when axis is zero or not finite. */
+floe_quat floe_axis_orientation(floe_vec3 axis);
+
+/* An STL file (ASCII or binary) placed for a world: every vertex scaled
+ * (per axis, each factor in (0, 1e12]) then translated (each component at
+ * most 1e12 m), coordinates checked against the scene's limit of 1e12 m,
+ * degenerate triangles (docs/scene-format.md, meshes) refused or, with
+ * skip_degenerate, dropped. Add the triangles as facets of one rigid body
+ * (floe_add_facet with the same def, def.pos = the centroid or a chosen
+ * reference point) in order: that is the scene's `meshes` entry. */
+typedef struct floe_mesh {
+    floe_vec3 *v;       /* 3 n placed vertices: triangle t is v[3t], v[3t+1], v[3t+2] */
+    size_t n;           /* usable triangles */
+    size_t skipped;     /* degenerate triangles dropped (skip_degenerate) */
+    floe_vec3 centroid; /* area-weighted centroid of the surface */
+} floe_mesh;
+
+/* Reads `path` into *out (`name`, or path if NULL, names the file in
+ * messages). 0, or -1 with a message in err ("path:line:col: ..." for a
+ * malformed ASCII file) and *out empty. */
+int floe_mesh_read(const char *path, const char *name, floe_vec3 scale, floe_vec3 translate, int skip_degenerate,
+                   floe_mesh *out, char *err, size_t errlen);
+void floe_mesh_free(floe_mesh *m);
+
+/* ---- files of the current state, on demand ----
+ *
+ * The files a run writes at its end or at its cadence (docs/outputs.md),
+ * written when a program asks: the final-state tables, a ParaView series
+ * that grows by one frame per call, a restart file at a given path. */
+
+/* particles.csv and contacts.csv of the world's current state at `path`
+ * (written through a temporary and rename()). 0, or -1 with a message. */
+int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
+int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
+
+/* A history.csv column (floe_history_column) evaluated now: check it first
+ * (0, or -1 with a message naming the column when its particle, group,
+ * quantity or energy term does not exist); the value is NaN for an id that
+ * no longer exists. `energy` holds floe_energy() of this step, or is NULL
+ * to compute it on demand. */
+int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen);
+double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy);
+/* "created", "deleted", "broken", "activated", "slip_change" (events.csv). */
+const char *floe_event_type_name(floe_event_type t);
+
+/* ParaView frames on demand: floe_vtk_series_write adds a frame of the
+ * world's current state to DIR: particles_<step>.vtu, contacts_<step>.vtp
+ * and, when the world has such bodies, boundaries_<step>.vtp (walls,
+ * facets) and shapes_<step>.vtp (capsules, ellipsoids, cylinders), with
+ * the arrays of docs/outputs.md, and rewrites the collections
+ * DIR/particles.pvd, ... to list every frame this series wrote (a second
+ * write at the same step replaces that frame). DIR is created if needed;
+ * collections of the same names already there are replaced. */
+typedef struct floe_vtk_series floe_vtk_series;
+floe_vtk_series *floe_vtk_series_open(const char *dir, char *err, size_t errlen);
+int floe_vtk_series_write(floe_vtk_series *s, const floe_world *w, char *err, size_t errlen);
+void floe_vtk_series_close(floe_vtk_series *s);
+
+/* Writes a restart file at exactly `path`, atomically and durably (a
+ * temporary beside it, fsync, rename, fsync of the directory): what
+ * floe_restart_save does under its own file names. 0, or -1 with a message. */
+int floe_restart_save_file(const char *path, const floe_restart *r, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

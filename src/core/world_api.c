@@ -132,6 +132,7 @@ floe_status floe_set_threads(floe_world *w, int threads) {
 }
 
 static double all_body_energy(const floe_world *w);
+floe_vec3 floe_gravity(const floe_world *w) { return w->def.gravity; }
 
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g) {
     if (!check_vec(w, __func__, "gravity", g)) return FLOE_ERR_ARG;
@@ -284,6 +285,11 @@ const char *floe_material_name(const floe_world *w, int mat) {
     return w->mats[mat].name;
 }
 
+const char *floe_material_model(const floe_world *w, int mat) {
+    CHECK_ID(w, mat, w->nmats, "material", NULL);
+    return floe_registry_get(w->mats[mat].model)->info.name;
+}
+
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {
     CHECK_ID(w, mat, w->nmats, "material", FLOE_ERR_ARG);
     const floe_model *mod = floe_registry_get(w->mats[mat].model);
@@ -415,6 +421,55 @@ static void book_input(floe_world *w, int i, double e_before) {
     if (w->started) w->e_boundary += body_energy(w, i) - e_before;
 }
 
+/* Moves the particle arrays (the structure of arrays: one capacity for all
+ * of them) to room for nc particles; 0 if memory ran out (the arrays that
+ * did move keep the old contents, the capacity stays). */
+static int grow_particles(floe_world *w, int nc) {
+    int ok = 1;
+#define GROW(arr)                                                \
+    do {                                                         \
+        void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
+        if (q_) w->arr = q_;                                     \
+        else ok = 0;                                             \
+    } while (0)
+    GROW(pos);
+    GROW(vel);
+    GROW(angvel);
+    GROW(force);
+    GROW(torque);
+    GROW(ori);
+    GROW(mass);
+    GROW(inertia);
+    GROW(radius);
+    GROW(shape);
+    GROW(shape_idx);
+    GROW(mat);
+    GROW(blocked);
+    GROW(groups);
+    GROW(bp.ref_pos);
+    GROW(bp.ref_ori);
+    GROW(angmom);
+    GROW(bound);
+#undef GROW
+    if (ok) w->pcap = nc;
+    return ok;
+}
+
+int floe_particle_capacity(const floe_world *w) { return w->pcap; }
+
+floe_status floe_reserve_particles(floe_world *w, int n) {
+    if (n < 0) {
+        floe__error(w, "floe_reserve_particles: n = %d must be >= 0", n);
+        return FLOE_ERR_ARG;
+    }
+    if (n <= w->pcap) return FLOE_OK;
+    if (!grow_particles(w, n)) {
+        floe__error(w, "floe_reserve_particles: out of memory reserving room for %d particles", n);
+        return FLOE_ERR_MEMORY;
+    }
+    return FLOE_OK;
+}
+
 /* mass, inertia: of the body (0 for boundaries); bound: bounding-sphere
  * radius for the broad-phase grid (0 keeps the body off the grid). The def
  * has passed check_body_def. */
@@ -424,37 +479,10 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     if (n + 1 > w->pcap) {
         /* the structure of arrays: one capacity for all of them */
         int nc = (int)floe__grown((size_t)(w->pcap ? w->pcap : 64), (size_t)n + 1, INT_MAX);
-        int ok = 1;
-#define GROW(arr)                                                \
-    do {                                                         \
-        void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
-        if (q_) w->arr = q_;                                     \
-        else ok = 0;                                             \
-    } while (0)
-        GROW(pos);
-        GROW(vel);
-        GROW(angvel);
-        GROW(force);
-        GROW(torque);
-        GROW(ori);
-        GROW(mass);
-        GROW(inertia);
-        GROW(radius);
-        GROW(shape);
-        GROW(shape_idx);
-        GROW(mat);
-        GROW(blocked);
-        GROW(groups);
-        GROW(bp.ref_pos);
-        GROW(bp.ref_ori);
-        GROW(angmom);
-        GROW(bound);
-#undef GROW
-        if (!ok) {
+        if (!grow_particles(w, nc)) {
             floe__error(w, "out of memory adding particle %d", n);
             return -1;
         }
-        w->pcap = nc;
     }
     w->pos[n] = d->pos;
     w->vel[n] = d->vel;
@@ -617,6 +645,22 @@ floe_shape_type floe_particle_shape(const floe_world *w, int id) {
 }
 const floe_vec3 *floe_positions(const floe_world *w) { return w->pos; }
 const floe_vec3 *floe_velocities(const floe_world *w) { return w->vel; }
+/* A body moved through this pointer counts at the next step as if it had
+ * moved in a step (floe_moved2 measures from the last rebuild). */
+floe_vec3 *floe_positions_mut(floe_world *w) { return w->pos; }
+floe_vec3 *floe_velocities_mut(floe_world *w) { return w->vel; }
+
+floe_status floe_check_bodies(floe_world *w) {
+    for (int i = 0; i < w->np; i++) {
+        const char *what = !vbounded(w->pos[i]) ? "position" : !vbounded(w->vel[i]) ? "velocity" : NULL;
+        if (!what) continue;
+        vec3 v = what[0] == 'p' ? w->pos[i] : w->vel[i];
+        floe__error(w, "particle %d: %s (%g, %g, %g) must be finite and at most %g in magnitude", i, what, v.x, v.y,
+                    v.z, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    return FLOE_OK;
+}
 const floe_vec3 *floe_angular_velocities(const floe_world *w) { return w->angvel; }
 const floe_quat *floe_orientations(const floe_world *w) { return w->ori; }
 const floe_vec3 *floe_forces(const floe_world *w) { return w->force; }
@@ -765,6 +809,13 @@ floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
     return FLOE_OK;
 }
 
+int floe_group_motion(const floe_world *w, int g, floe_motion *out) {
+    CHECK_ID(w, g, w->ngroups, "group", -1);
+    if (!w->groups_[g].has_motion) return 0;
+    if (out) *out = w->groups_[g].motion;
+    return 1;
+}
+
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque) {
     CHECK_ID(w, g, w->ngroups, "group", FLOE_ERR_ARG);
     if (!check_vec(w, __func__, "force", force) || !check_vec(w, __func__, "torque", torque)) return FLOE_ERR_ARG;
@@ -822,6 +873,7 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->kn = c->kn;
     o->kt = c->kt;
     o->step_created = c->step_created;
+    o->bonded = (c->flags & CF_BONDED) != 0;
     return FLOE_OK;
 }
 

@@ -8,7 +8,9 @@
 #define FLOE_IO_CSV_H
 
 #include <stddef.h>
-#include <floe/floe_io.h> /* floe_history_column */
+#include <floe/floe_io.h> /* floe_history_column; floe_history_check/_value,
+                           * floe_event_type_name and the whole-world tables are
+                           * public there */
 
 /* Number formats: lossless where the value is state a user may reload or
  * compare, short where it is only read or plotted. */
@@ -42,11 +44,6 @@ int floe_csv_energy_header(floe_csv *c);
 int floe_csv_energy_row(floe_csv *c, const floe_world *w);
 
 /* history.csv: step,time,<column names>. */
-/* 0 if the column can be evaluated on this world, else -1 and a message. */
-int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen);
-/* The column's value now (NaN for an id that no longer exists). `energy`
- * holds floe_energy() of this step, or is NULL to compute it on demand. */
-double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy);
 int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n);
 int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n);
 
@@ -56,13 +53,9 @@ int floe_history_region_quantities(const char **names, int cap);
 int floe_history_plane_quantities(const char **names, int cap);
 
 /* events.csv: step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail. */
-const char *floe_event_type_name(floe_event_type t);
 int floe_csv_events_header(floe_csv *c);
 int floe_csv_event_row(floe_csv *c, const floe_event *ev);
 
-/* Whole-world tables, written to `path` through a temporary and rename(). */
-int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
-int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
 /* measurements.csv: source,name,quantity,value; every region quantity of
  * each of the n regions, then every quantity of each plane counter. */
 int floe_csv_write_measurements(const char *path, const floe_world *w, const floe_named_region *regions, int n,

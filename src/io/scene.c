@@ -517,7 +517,7 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     memset(&tmp, 0, sizeof tmp);
     int rc = load(&c, &tmp);
 
-    for (int i = 0; i < c.n_meshes; i++) floe_stl_free(&c.meshes[i]);
+    for (int i = 0; i < c.n_meshes; i++) floe_mesh_free(&c.meshes[i]);
     free(c.meshes);
     free(c.file_rows);
     free(c.src);

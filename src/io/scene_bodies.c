@@ -7,6 +7,7 @@
 #include "io/scene_internal.h"
 #include "base/vec.h"
 #include "io/generate.h"
+#include "io/mesh.h"
 #include "io/particle_file.h"
 #include "shapes/shape.h"
 
@@ -291,13 +292,16 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where) {
 
 /* ---- bodies of every shape ------------------------------------------------------ */
 
-/* The shortest-arc rotation taking the body x axis to the unit vector u
- * (a half turn about z when u is -x): q = (1 + u.x, x-hat cross u), normalised. */
-static floe_quat quat_from_x(floe_vec3 u) {
+/* The shortest-arc rotation taking the body x axis to u/|u| (a half turn
+ * about z when that is -x): q = (1 + u.x, x-hat cross u), normalised. */
+floe_quat floe_axis_orientation(floe_vec3 axis) {
+    double len = vlen(axis);
+    if (!(len > 0) || !isfinite(len)) return (floe_quat){0, 0, 0, 0};
+    floe_vec3 u = {axis.x / len, axis.y / len, axis.z / len};
     double w = 1 + u.x;
     if (w < 1e-12) return (floe_quat){0, 0, 0, 1};
-    double y = -u.z, z = u.y, len = sqrt(w * w + y * y + z * z);
-    return (floe_quat){w / len, 0, y / len, z / len};
+    double y = -u.z, z = u.y, l = sqrt(w * w + y * y + z * z);
+    return (floe_quat){w / l, 0, y / l, z / l};
 }
 
 static const char *const axis_names[] = {"x", "y", "z"};
@@ -418,7 +422,7 @@ static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, 
         if (sy_vec3(d, an, scene_path(p, where, "axis"), &u)) return -1;
         double len = vlen(u);
         if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
-        def.ori = quat_from_x((floe_vec3){u.x / len, u.y / len, u.z / len});
+        def.ori = floe_axis_orientation(u);
     }
     if (cls->scene_place) cls->scene_place(par, &def.pos);
     if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos)) return -1;
@@ -428,18 +432,6 @@ static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, 
 
 /* ---- meshes ------------------------------------------------------------------------ */
 
-typedef struct mesh_xf {
-    floe_vec3 scale, translate;
-} mesh_xf;
-
-static void mesh_tri(const floe_stl *m, size_t t, const mesh_xf *xf, floe_vec3 out[3]) {
-    for (int k = 0; k < 3; k++) {
-        floe_vec3 a = m->v[3 * t + (size_t)k];
-        out[k] = (floe_vec3){a.x * xf->scale.x + xf->translate.x, a.y * xf->scale.y + xf->translate.y,
-                             a.z * xf->scale.z + xf->translate.z};
-    }
-}
-
 static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) {
     static const char *const keys[] = {"stl",        "scale", "translate", "material", "group",
                                        "half_thick", "vel",   "angvel",    "center",   "skip_degenerate"};
@@ -447,69 +439,37 @@ static int body_mesh(scene_ctx *c, sy_node *item, const char *where, int index) 
     char p[SCENE_PATH];
     sy_node *n, *stl_node;
     floe_body_def def;
-    mesh_xf xf = {{1, 1, 1}, {0, 0, 0}};
+    floe_vec3 scale = {1, 1, 1}, translate = {0, 0, 0};
     double ht = 0;
     int skip = 0;
     const char *file;
     if (sy_check_keys(d, item, where, keys, NKEYS(keys)) || common(c, item, where, &def)) return -1;
     if (required(c, item, where, "stl", &stl_node) || sy_str(d, stl_node, scene_path(p, where, "stl"), &file))
         return -1;
-    if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &xf.scale, 0)) return -1;
-    if ((n = sy_get(d, item, "translate")) && sy_point(d, n, scene_path(p, where, "translate"), &xf.translate))
-        return -1;
+    if ((n = sy_get(d, item, "scale")) && positive3(c, n, scene_path(p, where, "scale"), &scale, 0)) return -1;
+    if ((n = sy_get(d, item, "translate")) && sy_point(d, n, scene_path(p, where, "translate"), &translate)) return -1;
     if ((n = sy_get(d, item, "half_thick")) && length0(c, n, scene_path(p, where, "half_thick"), &ht)) return -1;
     if ((n = sy_get(d, item, "skip_degenerate")) && sy_bool(d, n, scene_path(p, where, "skip_degenerate"), &skip))
         return -1;
     floe_vec3 center;
     sy_node *cn = sy_get(d, item, "center");
     if (cn && sy_point(d, cn, scene_path(p, where, "center"), &center)) return -1;
-    floe_stl *m = &c->meshes[index];
+    floe_mesh *m = &c->meshes[index];
     scene_path(p, where, "stl");
     if (!c->build) {
         char full[2048];
         if (scene_file_path(c, stl_node, p, file, full, sizeof full)) return -1;
         char msg[768];
-        if (floe_stl_read(full, m, msg, sizeof msg)) return sy_error(d, stl_node, "%s: %s", p, msg);
-        size_t usable = 0;
-        for (size_t t = 0; t < m->n_tri; t++) {
-            floe_vec3 v[3];
-            mesh_tri(m, t, &xf, v);
-            for (int k = 0; k < 3; k++)
-                if (!in_bounds(v[k]))
-                    return sy_error(d, stl_node,
-                                    "%s: vertex %d of triangle %zu of '%s' lies at (%g, %g, %g) after "
-                                    "scale and translate, beyond the limit of %g m on coordinates",
-                                    p, k, t, file, v[k].x, v[k].y, v[k].z, SY_MAX_COORD);
-            if (floe_triangle_area2(v) > 0) usable++;
-            else if (!skip)
-                return sy_error(d, stl_node,
-                                "%s: triangle %zu of '%s' is degenerate (zero area); fix the mesh or "
-                                "set skip_degenerate: true",
-                                p, t, file);
-        }
-        if (usable == 0) return sy_error(d, stl_node, "%s: '%s' has no usable triangles", p, file);
-        return count(c, item, where, (double)usable);
+        if (floe_mesh_read(full, file, scale, translate, skip, m, msg, sizeof msg))
+            return sy_error(d, stl_node, "%s: %s", p, msg);
+        return count(c, item, where, (double)m->n);
     }
     /* One rigid body: every facet shares the reference point, by default the
      * area-weighted centroid of the mesh surface. */
-    floe_vec3 sum = {0, 0, 0};
-    double area = 0;
-    for (size_t t = 0; t < m->n_tri; t++) {
-        floe_vec3 v[3];
-        mesh_tri(m, t, &xf, v);
-        double a = floe_triangle_area2(v);
-        sum.x += a * (v[0].x + v[1].x + v[2].x) / 3;
-        sum.y += a * (v[0].y + v[1].y + v[2].y) / 3;
-        sum.z += a * (v[0].z + v[1].z + v[2].z) / 3;
-        area += a;
-    }
-    def.pos = cn ? center : (floe_vec3){sum.x / area, sum.y / area, sum.z / area};
+    def.pos = cn ? center : m->centroid;
     def.blocked = FLOE_DOF_ALL;
-    for (size_t t = 0; t < m->n_tri; t++) {
-        floe_vec3 v[3];
-        mesh_tri(m, t, &xf, v);
-        if (floe_triangle_area2(v) > 0 && added(c, stl_node, p, floe_add_facet(c->w, &def, v, ht))) return -1;
-    }
+    for (size_t t = 0; t < m->n; t++)
+        if (added(c, stl_node, p, floe_add_facet(c->w, &def, &m->v[3 * t], ht))) return -1;
     return 0;
 }
 

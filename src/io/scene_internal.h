@@ -9,7 +9,7 @@
 #include <floe/floe_io.h>
 #include "base/mem.h"
 #include "io/scene_yaml.h"
-#include "io/stl.h"
+#include "io/mesh.h"
 
 /* Refuse scenes that would need absurd memory before allocating anything.
  * The estimate covers particle state plus a few contacts per particle. */
@@ -40,11 +40,11 @@ typedef struct scene_ctx {
     /* Bodies are read twice: pass 0 validates and counts (and reads STL
      * files), pass 1 adds them to the world. */
     int build;
-    double max_bytes; /* memory budget of the size guard */
-    double count;     /* particles counted in pass 0 */
-    int64_t added;    /* particles added in pass 1 */
-    char dir[1024];   /* directory of the scene file ("" = current) */
-    floe_stl *meshes; /* STL contents per meshes[i], read in pass 0 */
+    double max_bytes;  /* memory budget of the size guard */
+    double count;      /* particles counted in pass 0 */
+    int64_t added;     /* particles added in pass 1 */
+    char dir[1024];    /* directory of the scene file ("" = current) */
+    floe_mesh *meshes; /* placed triangles per meshes[i], read in pass 0 */
     int n_meshes;
     long long *file_rows; /* rows of each particle file (particles[i].file), in reading order */
     int n_file_rows, cap_file_rows, next_file_rows;

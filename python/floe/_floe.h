@@ -1,0 +1,99 @@
+/* floe's Python module (_floe): what its C files share. The module is
+ * written against the CPython C API and numpy's C API and uses only the
+ * public headers of libfloe and libfloe-io (docs/python.md describes the
+ * Python API; docs/decisions.md#python-views-never-dangle the view rules). */
+#ifndef FLOE_PY_FLOE_H
+#define FLOE_PY_FLOE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#ifndef FLOE_PY_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#define PY_ARRAY_UNIQUE_SYMBOL floe_py_ARRAY_API
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <floe/floe.h>
+#include <floe/floe_io.h>
+
+/* The room the particle arrays get when the first view of them is taken:
+ * views stay valid while the arrays do not move (docs/python.md, "Views").
+ * Reserving address space costs no memory until particles fill it. */
+#define FLOE_PY_ROOM (1 << 20)
+
+enum { HIST_FIXED = 2 + FLOE_E_COUNT + 4 }; /* step, time, energies, contacts, bonded, breaks, particles */
+
+typedef struct World {
+    PyObject_HEAD floe_scene sc; /* owns the engine's world (sc.world) and a loaded scene's settings */
+    floe_output *out;            /* outputs of a loaded or restored scene, or NULL */
+    int64_t total;               /* the scene's run length in steps (0: none) */
+    double duration;             /* ... or in simulated seconds (0: none) */
+    int from_scene;              /* made by floe.load / floe.restore: run() without a length runs to the end */
+    int closed;                  /* close(): every method but the views' memory is gone */
+    int busy;                    /* the engine runs with the GIL released */
+    int in_run;                  /* run() is in progress (its callbacks may not run, step or close) */
+    PyObject *anchor;            /* borrowed: the storage object of live views, or NULL */
+    int wrote;                   /* a writable view was handed out: bodies are checked before steps */
+    /* events kept from the steps of run() and step(): types in ev_mask */
+    floe_event *ev;
+    size_t nev, evcap;
+    uint32_t ev_mask;
+    /* history rows recorded every hist_every steps */
+    int64_t hist_every;
+    floe_history_column *hcols;
+    int nhcols;
+    double *hist; /* rows of HIST_FIXED + nhcols values */
+    size_t hrows, hcap;
+    PyObject *series; /* dict: directory -> capsule of a floe_vtk_series */
+    PyObject *weakreflist;
+} World;
+
+extern PyTypeObject World_Type;
+extern PyTypeObject Storage_Type;
+
+/* exceptions (module.c) */
+extern PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
+extern PyTypeObject *Event_Type; /* floe.Event, a named tuple of one event */
+
+/* module.c: errors and argument helpers; each returns 0, or -1 with an exception set */
+PyObject *floe_py_status(World *self, floe_status st); /* NULL with the exception for a failed status */
+int floe_py_check(World *self, floe_status st);        /* 0 for FLOE_OK, else -1 with the exception */
+int floe_py_open(World *self);                         /* refuses a closed or busy world */
+int floe_py_vec3(PyObject *o, const char *what, floe_vec3 *out);
+int floe_py_double(PyObject *o, const char *what, double *out);
+int floe_py_int(PyObject *o, const char *what, long long lo, long long hi, long long *out);
+int floe_py_axis(PyObject *o, int *axis);
+int floe_py_block(PyObject *o, uint32_t *mask);
+int floe_py_material(World *self, PyObject *o, int *mat);
+int floe_py_group(World *self, PyObject *o, int create, int *g);
+int floe_py_groups(World *self, PyObject *o, uint32_t *mask);
+PyObject *floe_py_vec3_obj(floe_vec3 v); /* a numpy array of 3 */
+
+/* world.c */
+int floe_py_world_setup(void);            /* joins the World's method tables; before PyType_Ready */
+World *floe_py_world_new(floe_scene *sc); /* takes sc over (zeroed on return) */
+void floe_py_world_release(World *self);  /* frees the engine's world once no view needs it */
+
+/* arrays.c */
+int floe_py_room(World *self, long long more); /* refuses adding `more` bodies that would move viewed arrays */
+extern PyGetSetDef floe_py_view_getset[];
+extern PyMethodDef floe_py_array_methods[];
+PyObject *floe_py_event_tuple(const floe_event *e);
+int floe_py_keep_events(World *self); /* appends the last step's events of ev_mask */
+int floe_py_record(World *self);      /* appends a history row if one is due */
+
+/* bodies.c */
+extern PyMethodDef floe_py_body_methods[];
+
+/* run.c */
+extern PyMethodDef floe_py_run_methods[];
+
+/* files.c */
+extern PyMethodDef floe_py_file_methods[];
+PyObject *floe_py_load(PyObject *mod, PyObject *args, PyObject *kw);
+PyObject *floe_py_restore(PyObject *mod, PyObject *args, PyObject *kw);
+int floe_py_close_outputs(World *self); /* 0, or -1 with an exception */
+
+#endif

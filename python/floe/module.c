@@ -1,0 +1,409 @@
+/* floe._floe: the module, its exceptions, the model catalogue and the
+ * argument helpers every method uses. */
+#define FLOE_PY_MAIN
+#include "_floe.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
+PyTypeObject *Event_Type;
+
+/* ---- errors ----------------------------------------------------------------- */
+
+int floe_py_check(World *self, floe_status st) {
+    if (st == FLOE_OK) return 0;
+    const char *msg = self && self->sc.world ? floe_last_error(self->sc.world) : "floe: error";
+    if (st == FLOE_ERR_ARG) PyErr_SetString(ArgumentError, msg);
+    else if (st == FLOE_ERR_RUNAWAY) PyErr_SetString(RunawayError, msg);
+    else if (st == FLOE_ERR_MEMORY) PyErr_Format(PyExc_MemoryError, "%s", msg);
+    else PyErr_SetString(FloeError, msg);
+    return -1;
+}
+
+PyObject *floe_py_status(World *self, floe_status st) {
+    if (floe_py_check(self, st)) return NULL;
+    Py_RETURN_NONE;
+}
+
+int floe_py_open(World *self) {
+    if (self->closed || !self->sc.world) {
+        PyErr_SetString(FloeError, "this World is closed (close() was called)");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(FloeError, "this World is running in another thread: wait for its run() or step() to return");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- argument helpers --------------------------------------------------------- */
+
+int floe_py_double(PyObject *o, const char *what, double *out) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a number, got %.80s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int floe_py_int(PyObject *o, const char *what, long long lo, long long hi, long long *out) {
+    if (PyFloat_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a whole number, got a float (%R)", what, o);
+        return -1;
+    }
+    PyObject *ix = PyNumber_Index(o);
+    if (!ix) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a whole number, got %.80s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    Py_DECREF(ix);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(ArgumentError, "%s = %R is out of range [%lld, %lld]", what, o, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int floe_py_vec3(PyObject *o, const char *what, floe_vec3 *out) {
+    if (PyFloat_Check(o) || PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected 3 numbers (x, y, z), got one number", what);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(o, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected 3 numbers (x, y, z), got %.80s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(seq) != 3) {
+        PyErr_Format(PyExc_TypeError, "%s: expected 3 numbers (x, y, z), got %zd", what, PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    double v[3];
+    for (int k = 0; k < 3; k++)
+        if (floe_py_double(PySequence_Fast_GET_ITEM(seq, k), what, &v[k])) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    *out = (floe_vec3){v[0], v[1], v[2]};
+    return 0;
+}
+
+PyObject *floe_py_vec3_obj(floe_vec3 v) {
+    npy_intp n = 3;
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_DOUBLE);
+    if (!a) return NULL;
+    double *d = PyArray_DATA((PyArrayObject *)a);
+    d[0] = v.x;
+    d[1] = v.y;
+    d[2] = v.z;
+    return a;
+}
+
+int floe_py_axis(PyObject *o, int *axis) {
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        if (!s) return -1;
+        if ((s[0] == 'x' || s[0] == 'y' || s[0] == 'z') && !s[1]) {
+            *axis = s[0] - 'x';
+            return 0;
+        }
+        PyErr_Format(ArgumentError, "axis '%s': expected 'x', 'y', 'z' or 0, 1, 2", s);
+        return -1;
+    }
+    long long a;
+    if (floe_py_int(o, "axis", 0, 2, &a)) return -1;
+    *axis = (int)a;
+    return 0;
+}
+
+int floe_py_block(PyObject *o, uint32_t *mask) {
+    *mask = 0;
+    if (o == NULL || o == Py_None) return 0;
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        static const char dofs[] = "xyzXYZ";
+        if (!s) return -1;
+        for (; *s; s++) {
+            const char *p = strchr(dofs, *s);
+            if (!p || !*s) {
+                PyErr_Format(ArgumentError,
+                             "block: '%c' is not a degree of freedom; use letters of 'xyzXYZ' (x y z translations, "
+                             "X Y Z rotations)",
+                             *s);
+                return -1;
+            }
+            *mask |= 1u << (p - dofs);
+        }
+        return 0;
+    }
+    long long m;
+    if (floe_py_int(o, "block", 0, FLOE_DOF_ALL, &m)) return -1;
+    *mask = (uint32_t)m;
+    return 0;
+}
+
+/* "'a', 'b', 'c'" of the world's material names, for messages. */
+static void material_list(floe_world *w, char *buf, size_t n) {
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < floe_material_count(w) && len + 70 < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s'%s'", i ? ", " : "", floe_material_name(w, i));
+}
+
+int floe_py_material(World *self, PyObject *o, int *mat) {
+    floe_world *w = self->sc.world;
+    int n = floe_material_count(w);
+    char names[1024];
+    if (o == NULL || o == Py_None) {
+        if (n == 1) {
+            *mat = 0;
+            return 0;
+        }
+        if (n == 0) PyErr_SetString(ArgumentError, "no material yet: add one first (w.add_material(name, model, ...))");
+        else {
+            material_list(w, names, sizeof names);
+            PyErr_Format(ArgumentError, "give material= (this world has %d: %s)", n, names);
+        }
+        return -1;
+    }
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        if (!s) return -1;
+        *mat = floe_find_material(w, s);
+        if (*mat >= 0) return 0;
+        material_list(w, names, sizeof names);
+        PyErr_Format(ArgumentError, "unknown material '%s' (this world has: %s)", s, n ? names : "none");
+        return -1;
+    }
+    long long m;
+    if (floe_py_int(o, "material", 0, n - 1 < 0 ? 0 : n - 1, &m)) {
+        if (n == 0 && PyErr_ExceptionMatches(ArgumentError)) {
+            PyErr_Clear();
+            PyErr_SetString(ArgumentError, "no material yet: add one first (w.add_material(name, model, ...))");
+        }
+        return -1;
+    }
+    if (n == 0) {
+        PyErr_SetString(ArgumentError, "no material yet: add one first (w.add_material(name, model, ...))");
+        return -1;
+    }
+    *mat = (int)m;
+    return 0;
+}
+
+int floe_py_group(World *self, PyObject *o, int create, int *g) {
+    floe_world *w = self->sc.world;
+    if (PyUnicode_Check(o)) {
+        const char *s = PyUnicode_AsUTF8(o);
+        if (!s) return -1;
+        *g = floe_find_group(w, s);
+        if (*g >= 0) return 0;
+        if (!create) {
+            PyErr_Format(ArgumentError, "unknown group '%s' (%d groups exist)", s, floe_group_count(w));
+            return -1;
+        }
+        *g = floe_add_group(w, s);
+        return *g >= 0 ? 0 : floe_py_check(self, FLOE_ERR_ARG);
+    }
+    long long v;
+    int n = floe_group_count(w);
+    if (n == 0 && !PyUnicode_Check(o)) {
+        if (floe_py_int(o, "group", LLONG_MIN, LLONG_MAX, &v)) return -1;
+        PyErr_Format(ArgumentError, "group %lld: this world has no groups", v);
+        return -1;
+    }
+    if (floe_py_int(o, "group", 0, n - 1, &v)) return -1;
+    *g = (int)v;
+    return 0;
+}
+
+int floe_py_groups(World *self, PyObject *o, uint32_t *mask) {
+    *mask = 0;
+    if (o == NULL || o == Py_None) return 0;
+    if (PyUnicode_Check(o) || PyLong_Check(o) || PyIndex_Check(o)) {
+        int g;
+        if (floe_py_group(self, o, 1, &g)) return -1;
+        *mask = 1u << g;
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(o, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "group: expected a name, an id or a list of them, got %.80s",
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        int g;
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyUnicode_Check(it) && !PyIndex_Check(it)) {
+            PyErr_Format(PyExc_TypeError, "group: expected a name or an id, got %.80s", Py_TYPE(it)->tp_name);
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (floe_py_group(self, it, 1, &g)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        *mask |= 1u << g;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* ---- the model catalogue --------------------------------------------------------- */
+
+static PyObject *param_dict(const floe_param_spec *p, int n) {
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < n; i++) {
+        PyObject *v = Py_BuildValue("{s:d,s:d,s:d,s:O,s:O,s:s,s:s,s:z}", "default", p[i].def, "min", p[i].min, "max",
+                                    p[i].max, "min_open", p[i].min_open ? Py_True : Py_False, "max_open",
+                                    p[i].max_open ? Py_True : Py_False, "unit", p[i].unit ? p[i].unit : "", "doc",
+                                    p[i].doc ? p[i].doc : "", "bits", p[i].bits);
+        if (!v || PyDict_SetItemString(d, p[i].key, v)) {
+            Py_XDECREF(v);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return d;
+}
+
+static PyObject *py_models(PyObject *mod, PyObject *unused) {
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < floe_model_count(); i++) {
+        const floe_model_info *m = floe_model_get(i);
+        PyObject *state = PyTuple_New(m->n_state);
+        for (int k = 0; state && k < m->n_state; k++)
+            PyTuple_SET_ITEM(state, k, PyUnicode_FromString(m->state_names[k]));
+        PyObject *mp = param_dict(m->mat_params, m->n_mat_params), *lp = param_dict(m->law_params, m->n_law_params);
+        PyObject *d = state && mp && lp ? Py_BuildValue("{s:s,s:O,s:O,s:O}", "doc", m->doc ? m->doc : "",
+                                                        "material_params", mp, "law_params", lp, "state", state)
+                                        : NULL;
+        Py_XDECREF(state);
+        Py_XDECREF(mp);
+        Py_XDECREF(lp);
+        if (!d || PyDict_SetItemString(out, m->name, d)) {
+            Py_XDECREF(d);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(d);
+    }
+    return out;
+}
+
+/* ---- module ----------------------------------------------------------------------- */
+
+static PyStructSequence_Field event_fields[] = {
+    {"type", "'created', 'deleted', 'broken', 'activated' or 'slip_change'"},
+    {"step", "step of the event"},
+    {"time", "simulated time of that step [s]"},
+    {"a", "particle id of body A"},
+    {"b", "particle id of body B"},
+    {"force", "local force on A at the event (Fn, Ft_y, Ft_z) [N]; bond broken: the load that broke it"},
+    {"torque", "local torque on A at the event (Tw, Tr_y, Tr_z) [N m]"},
+    {"detail",
+     "model-specific bits (Ice: the senses that exceeded a limit, bit 0 normal, 1 shear, 2 twist, 3 rolling)"},
+    {"value", "model-specific values (soft-bond bond break: strength [Pa], strain energy [J])"},
+    {NULL, NULL}};
+static PyStructSequence_Desc event_desc = {
+    "floe.Event",
+    "One event of a step (docs/outputs.md, events.csv): a contact created or deleted, a bond broken, a "
+    "soft-bond contact activated or its slip state changed.",
+    event_fields, 9};
+
+static PyMethodDef module_methods[] = {
+    {"load", (PyCFunction)(void (*)(void))floe_py_load, METH_VARARGS | METH_KEYWORDS,
+     "load(path, out='out', threads=None) -> World\n\n"
+     "Loads a scene file (docs/scene-format.md) into a World ready to run: its outputs (ParaView series,\n"
+     "energy.csv, history.csv, events.csv; docs/outputs.md) are attached in directory `out` as `floe run\n"
+     "--out` would write them (out=None: none), and w.run() without a length runs to the scene's end.\n"
+     "A bad scene raises floe.SceneError with 'file:line:col: message'; likely mistakes that do not stop\n"
+     "a run are issued as floe.SceneWarning warnings. threads overrides world.threads."},
+    {"restore", (PyCFunction)(void (*)(void))floe_py_restore, METH_VARARGS | METH_KEYWORDS,
+     "restore(path, out=None) -> World\n\n"
+     "Reads a restart file (written by w.save() or by `floe run --restart-every`) into a World that\n"
+     "continues bit for bit. out=DIR continues the outputs the file records in DIR (as `floe resume`\n"
+     "does; outputs missing there start afresh) or, for a file without output counters, opens the\n"
+     "scene's outputs there; out=None attaches none."},
+    {"models", py_models, METH_NOARGS,
+     "models() -> dict\n\n"
+     "The contact models: name -> {'doc', 'material_params', 'law_params', 'state'}, each parameter\n"
+     "{'default', 'min', 'max', 'min_open', 'max_open', 'unit', 'doc', 'bits'}, 'state' the names of\n"
+     "the per-contact state columns (w.contacts())."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "floe._floe",
+                                       "floe's engine: the C extension behind the floe package (see help(floe)).", -1,
+                                       module_methods};
+
+/* A new exception class floe.NAME deriving from bases, added to the module. */
+static PyObject *exception(PyObject *m, const char *name, PyObject *bases, const char *doc) {
+    char full[64];
+    snprintf(full, sizeof full, "floe.%s", name);
+    PyObject *e = PyErr_NewExceptionWithDoc(full, doc, bases, NULL);
+    if (!e || PyModule_AddObjectRef(m, name, e) < 0) return NULL;
+    return e;
+}
+
+PyMODINIT_FUNC PyInit__floe(void) {
+    import_array();
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    if (floe_py_world_setup() || PyType_Ready(&World_Type) < 0 || PyType_Ready(&Storage_Type) < 0) return NULL;
+    if (PyModule_AddObjectRef(m, "World", (PyObject *)&World_Type) < 0) return NULL;
+    Event_Type = PyStructSequence_NewType(&event_desc);
+    if (!Event_Type || PyModule_AddObjectRef(m, "Event", (PyObject *)Event_Type) < 0) return NULL;
+    if (!(FloeError = exception(m, "FloeError", NULL, "An error reported by floe (the base of floe's exceptions).")))
+        return NULL;
+    PyObject *b = PyTuple_Pack(2, FloeError, PyExc_ValueError);
+    ArgumentError = exception(m, "ArgumentError", b,
+                              "A bad argument: an unknown key, a value out of range, a bad id (floe's message names "
+                              "it and the allowed range).");
+    Py_XDECREF(b);
+    b = PyTuple_Pack(2, FloeError, PyExc_ValueError);
+    SceneError = exception(m, "SceneError", b, "A scene or restart file floe cannot use ('file:line:col: message').");
+    Py_XDECREF(b);
+    b = PyTuple_Pack(2, FloeError, PyExc_OSError);
+    OutputError = exception(m, "OutputError", b, "Writing an output file failed.");
+    Py_XDECREF(b);
+    RunawayError = exception(m, "RunawayError", FloeError,
+                             "The simulation blew up (NaN, a huge overlap, a particle far away); the message names "
+                             "the step, the particles and the likely cause.");
+    SceneWarning = exception(m, "SceneWarning", PyExc_UserWarning,
+                             "A likely mistake in a scene that does not stop it (an implausible material value, a "
+                             "small initial overlap).");
+    if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning) return NULL;
+    if (PyModule_AddStringConstant(m, "__version__", FLOE_VERSION) < 0) return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_GROUPS", FLOE_MAX_GROUPS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", FLOE_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "ROOM", FLOE_PY_ROOM) < 0 ||
+        PyModule_AddObject(m, "MAX_COORD", PyFloat_FromDouble(FLOE_MAX_COORD)) < 0)
+        return NULL;
+    PyObject *energy = PyTuple_New(FLOE_E_COUNT);
+    for (int t = 0; energy && t < FLOE_E_COUNT; t++)
+        PyTuple_SET_ITEM(energy, t, PyUnicode_FromString(floe_energy_name((floe_energy_term)t)));
+    PyObject *shapes = Py_BuildValue("(ssssss)", "sphere", "wall", "facet", "capsule", "ellipsoid", "cylinder");
+    PyObject *events = PyTuple_New(FLOE_EVENT_COUNT);
+    for (int t = 0; events && t < FLOE_EVENT_COUNT; t++)
+        PyTuple_SET_ITEM(events, t, PyUnicode_FromString(floe_event_type_name((floe_event_type)t)));
+    if (!energy || PyModule_AddObject(m, "ENERGY_TERMS", energy) < 0 || !shapes ||
+        PyModule_AddObject(m, "SHAPES", shapes) < 0 || !events || PyModule_AddObject(m, "EVENT_TYPES", events) < 0)
+        return NULL;
+    return m;
+}
