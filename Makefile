@@ -10,11 +10,18 @@ all: build
 deps:
 	@tools/ensure-deps.sh
 
+# The Python module (python/floe, docs/python.md) is built when Debian's
+# python3 has its headers and numpy (tools/ensure-deps.sh installs them).
+PYTHON_ON = $$(/usr/bin/python3 -c "import numpy, sysconfig, os; \
+  assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))" 2>/dev/null \
+  && echo ON || { echo "floe: python3-dev or python3-numpy missing: no Python module" >&2; echo OFF; })
+
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=ON >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=ON -DFLOE_PYTHON=$(PYTHON_ON) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Builds with warnings as errors and runs every test.
+# Builds with warnings as errors and runs every test (the Python module's
+# with pytest: tests/python).
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -28,9 +35,10 @@ demo: build
 	@/usr/bin/python3 tools/render_floes.py out out/ice-floe.png
 	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); picture: out/ice-floe.png"
 
-# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the
+# Python tests with the sanitizer runtimes preloaded into the interpreter).
 sanitize: deps
-	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_WERROR=ON >/dev/null
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_WERROR=ON -DFLOE_PYTHON=$(PYTHON_ON) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 FLOE_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
@@ -64,4 +72,4 @@ install:
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz out
+	rm -rf $(BUILD) build-asan build-fuzz out floe.egg-info

@@ -37,8 +37,8 @@ import sys
 import tempfile
 import tokenize
 
-DIRS = ["src", "app", "include", "tests", "tools", "bench", "docs", "examples", "cmake"]
-TOP_FILES = ["README.md", "CMakeLists.txt", "Makefile"]
+DIRS = ["src", "app", "include", "tests", "tools", "bench", "docs", "examples", "cmake", "python"]
+TOP_FILES = ["README.md", "CMakeLists.txt", "Makefile", "setup.py"]
 SKIP_DIRS = {"corpus", "crashes", "__pycache__"}  # fuzz inputs: data, not prose
 C_EXT = (".c", ".h")
 HASH_EXT = (".sh", ".cmake", ".yaml", ".yml", ".in", ".lammps", ".txt")
