@@ -369,7 +369,7 @@ def main():
 
     fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(15, 4.6))
     for k, t in enumerate(tests):
-        lab = r"$\sigma_3$ = %.1f MPa" % (t["sigma3_target"] / 1e6)
+        lab = r"$\sigma_3$ = %g MPa" % (t["sigma3_target"] / 1e6)
         ea = np.array(t["axial_strain"]) * 100
         a1.plot(ea, np.array(t["q"]) / 1e6, "-", color="C%d" % k, lw=1, label=lab)
         a1.plot([t["peak"]["axial_strain"] * 100], [t["peak"]["q"] / 1e6], "v", color="C%d" % k, ms=7)
@@ -390,14 +390,14 @@ def main():
             label=r"$\tau = c + \sigma\tan\varphi$: $\varphi$ = %.1f°, c = %.2f MPa" % (mc["phi_deg"],
                                                                                       mc["cohesion"] / 1e6))
     a3.set_xlim(0, smax)
-    a3.set_ylim(0, smax / 2)
+    a3.set_ylim(0, 0.75 * smax)
     a3.set_aspect("equal")
     a3.set_xlabel(r"normal stress $\sigma$ [MPa]")
     a3.set_ylabel(r"shear stress $\tau$ [MPa]")
     a3.set_title("Mohr circles at the peaks and the envelope")
     for ax in (a1, a2, a3):
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right" if ax is a1 else "best")
+        ax.legend(fontsize=8, loc={a1: "lower right", a2: "lower left", a3: "upper left"}[ax])
     fig.suptitle("Servo-controlled triaxial tests on a soft-bonded specimen (%d spheres, %.0f x %.0f x %.0f mm)"
                  % (specimen["spheres"], width * 1e3, width * 1e3, 2 * width * 1e3))
     fig.tight_layout()
