@@ -21,7 +21,7 @@ particles along the contact's local axes); twist and bending turn A and B by
 The forces and moments read from the engine are drawn against the formulas
 of docs/models/ice.md (constants from the materials; law: trial values,
 breakage of every sense at once, plastic limits with p = max(0, -Fn) and
-rho = sqrt(A/pi)). tests/python/test_examples.py checks that they agree to
+rho = sqrt(A/pi)). tests/python/test_example_ice_law.py checks that they agree to
 1e-9.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/ice_law.py [--quick] [--png FILE]
