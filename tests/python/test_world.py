@@ -126,7 +126,7 @@ def test_bodies_of_every_kind(tmp_path):
         w.add_capsule((0, 0, 0), 0.01, 0.02, axis=(1, 0, 0), ori=(1, 0, 0, 0))
     with pytest.raises(floe.ArgumentError, match="along the cylinder's axis"):
         w.add_cylinder("x", (0, 0, 0), 0.1, vel=(0, 1, 0))
-    with pytest.raises(floe.ArgumentError, match="radius -1 is out of range"):
+    with pytest.raises(floe.ArgumentError, match="radius = -1 is out of range"):
         w.add_sphere((0, 0, 0), -1)
     with pytest.raises(floe.ArgumentError, match="degenerate"):
         w.add_facet([[0, 0, 0], [1, 0, 0], [2, 0, 0]])
@@ -157,7 +157,7 @@ def test_add_spheres_vectorised():
     assert list(ids) == [0, 1, 2, 3, 4]
     assert np.array_equal(w.positions, pos) and np.array_equal(w.radii, [0.01, 0.02, 0.03, 0.04, 0.05])
     assert np.all(w.velocities[:, 2] == 1) and list(w.group_members("g")) == [0, 1, 2, 3, 4]
-    with pytest.raises(floe.ArgumentError, match=r"body 2 of 3 \(2 added before it stay\).*radius -1"):
+    with pytest.raises(floe.ArgumentError, match=r"body 2 of 3 \(2 added before it stay\).*radius = -1"):
         w.add_spheres(np.zeros((3, 3)) + 1, [0.01, 0.01, -1])
     assert w.count == 7
     with pytest.raises(ValueError, match="one radius or 2"):
