@@ -313,8 +313,44 @@ static void test_scene_keys(void) {
               "generators[0].random.radius.by: 'volume' is neither 'mass' nor 'number'");
     SCENE_ERR("{dist: sieve, sizes: [0.01, 0.02, 0.04], passing: [0, 0.5, 1]}",
               "missing required key 'by' in generators[0].random.radius");
+    SCENE_ERR("{dist: uniform, min: 0.01, max: 0.02}, shape: capsule, shaft: 0.01",
+              "generators[0].random.radius: a distribution {dist: ...} is only for shape: sphere");
     SCENE_ERR("{dist: uniform, min: 0.2, max: 0.6}",
               "generators[0].random.box: a 1 x 1 x 1 box cannot hold spheres of radius 0.6");
+}
+
+/* lognormal mean = median exp(sigma^2 / 2) (untruncated law): the two
+ * forms give the same packing up to the rounding of ln. */
+static void test_mean_form(void) {
+    const double sigma = 0.3, median = 0.02, mean = median * exp(0.5 * sigma * sigma);
+    char a[256], b[256], yaml[1024], path[512], err[1024];
+    snprintf(a, sizeof a, "{dist: lognormal, median: %.17g, sigma: %g, min: 0.01, max: 0.04}", median, sigma);
+    snprintf(b, sizeof b, "{dist: lognormal, mean: %.17g, sigma: %g, min: 0.01, max: 0.04}", mean, sigma);
+    double *ra = NULL;
+    int n = 0, same = 1;
+    for (int k = 0; k < 2; k++) {
+        snprintf(yaml, sizeof yaml,
+                 "run: {steps: 1}\nmaterials: [{name: a}]\ngenerators:\n  - random: {box: [[0,0,0],[1,1,1]], "
+                 "count: 100, seed: 4, radius: %s}\n",
+                 k ? b : a);
+        check_write_tmp(tmpdir, "psd.yaml", yaml, path, sizeof path);
+        floe_scene s;
+        if (floe_scene_load(path, &s, err, sizeof err)) {
+            CHECK(0);
+            fprintf(stderr, "%s\n", err);
+            break;
+        }
+        const double *r = floe_radii(s.world);
+        n = floe_particle_count(s.world);
+        if (!k) {
+            ra = malloc((size_t)n * sizeof *ra);
+            memcpy(ra, r, (size_t)n * sizeof *ra);
+        } else
+            for (int i = 0; i < n; i++) same &= fabs(r[i] - ra[i]) <= 1e-12 * ra[i];
+        floe_scene_free(&s);
+    }
+    CHECK(n == 100 && same);
+    free(ra);
 }
 
 int main(void) {
@@ -327,6 +363,7 @@ int main(void) {
     }
     test_distributions();
     test_scene_keys();
+    test_mean_form();
     char p[512];
     snprintf(p, sizeof p, "%s/psd.yaml", tmpdir);
     remove(p);
