@@ -230,17 +230,56 @@ typedef struct floe_lattice_def {
 /* Writes *n sites into *pos (malloc'd; NULL when n == 0). 0 on success. */
 int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, char *err, size_t errlen);
 
+/* Distribution of the radius of a random sphere packing
+ * (docs/decisions.md#radius-distributions-of-the-random-generator). Every
+ * kind is confined to [min, max], 0 < min <= max:
+ *  - UNIFORM: uniform in [min, max];
+ *  - NORMAL: normal(mu = mean, sigma = std), truncated to [min, max] by
+ *    rejection (draws outside are thrown away and drawn again);
+ *  - LOGNORMAL: ln r normal(mu = ln median, sigma), truncated likewise;
+ *  - SIEVE: a table of npts radii sizes[] (strictly increasing) and the
+ *    fraction passing[] (non-decreasing, 0 at the first radius, 1 at the
+ *    last), linear in r between points; by_mass = 0: fraction by number,
+ *    sampled by inverting the CDF; by_mass = 1: fraction by mass (volume),
+ *    sampled by number with density ∝ (dM/dr) / r^3 in each interval, so
+ *    the packing's mass fraction follows the table. min and max are
+ *    sizes[0] and sizes[npts - 1]. */
+typedef enum floe_size_dist_kind {
+    FLOE_DIST_UNIFORM = 0,
+    FLOE_DIST_NORMAL,
+    FLOE_DIST_LOGNORMAL,
+    FLOE_DIST_SIEVE
+} floe_size_dist_kind;
+#define FLOE_SIEVE_MAX_POINTS 64
+typedef struct floe_size_dist {
+    floe_size_dist_kind kind;
+    double min, max;
+    double mu, sigma; /* NORMAL: mean and std; LOGNORMAL: ln(median) and sigma of ln r */
+    int npts;         /* SIEVE: 2 .. FLOE_SIEVE_MAX_POINTS */
+    double sizes[FLOE_SIEVE_MAX_POINTS], passing[FLOE_SIEVE_MAX_POINTS];
+    int by_mass;
+} floe_size_dist;
+
+/* Checks a distribution; on error writes a message naming the scene key
+ * (min, max, std, sigma, sizes[i], passing[i]), its value and the allowed
+ * range, and returns non-zero. */
+int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
+
 /* Random sequential placement of `count` spheres, fully inside the box
  * [lo, hi], pairwise non-overlapping. Radii are uniform in [rmin, rmax]
- * (rmin == rmax: monodisperse), drawn first and placed largest first. Each
- * sphere gets up to FLOE_GEN_MAX_TRIES random positions; if one finds no free
- * spot the box is too full: returns non-zero, *placed tells how many fitted. */
+ * (rmin == rmax: monodisperse) or, when dist is not NULL, drawn from *dist
+ * (rmin and rmax are then ignored); all are drawn first and placed largest
+ * first, so the no-overlap test only ever meets spheres no smaller than the
+ * one placed. Each sphere gets up to FLOE_GEN_MAX_TRIES random positions; if
+ * one finds no free spot the box is too full: returns non-zero, *placed
+ * tells how many fitted. */
 #define FLOE_GEN_MAX_TRIES 5000
 typedef struct floe_random_def {
     floe_vec3 lo, hi;
     double rmin, rmax; /* 0 < rmin <= rmax */
     int64_t count;
     uint64_t seed;
+    const floe_size_dist *dist; /* NULL: uniform in [rmin, rmax] as above */
 } floe_random_def;
 
 int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,

@@ -23,4 +23,8 @@ void floe_rng_seed(floe_rng *r, uint64_t seed);
 uint64_t floe_rng_next(floe_rng *r);
 double floe_rng_uniform(floe_rng *r); /* [0, 1) */
 
+/* One radius drawn from a checked distribution (floe_size_dist_check):
+ * the sampler floe_gen_random uses, shared with its tests. */
+double floe__size_sample(const floe_size_dist *d, floe_rng *r);
+
 #endif
