@@ -101,9 +101,12 @@ double floe__pwave_dt(const floe_world *w) {
     return dt;
 }
 
-/* Stiffness contact c adds to body `side` (0: A, 1: B): translational kt and
- * rotational kr, per global axis. */
-static void contact_stiffness(const floe_contact *c, int side, vec3 *kt, vec3 *kr) {
+/* Stiffness contact c adds to body `side` (0: A, 1: B), per global axis:
+ * translational kt, rotational kr, and kc, the coupling of the shear spring
+ * between translation across the normal and rotation (its force kt acts at
+ * the lever arm l, so the pair's stiffness matrix holds kt l off the
+ * diagonal). */
+static void contact_stiffness(const floe_contact *c, int side, vec3 *kt, vec3 *kr, vec3 *kc) {
     vec3 n = c->g.n, n2 = vmul(n, n);
     vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
     vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
@@ -113,17 +116,24 @@ static void contact_stiffness(const floe_contact *c, int side, vec3 *kt, vec3 *k
     double l = c->g.lens[side];
     *kt = vadd(*kt, dk);
     *kr = vadd(*kr, vadd(vscale(rot, l * l * c->kt), spring));
+    *kc = vadd(*kc, vscale(rot, l * c->kt));
 }
 
-/* Smallest m/k (or I/k) of body i's free DOFs under the stiffnesses kt, kr. */
-static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr) {
+/* Smallest m/k (or I/k) of body i's free DOFs: the Gershgorin bound of the
+ * mass-scaled stiffness, each row the diagonal plus the shear coupling kc
+ * scaled by sqrt(m/I) or sqrt(I/m) when the other kind of DOF is free
+ * (docs/decisions.md#the-shear-spring-couples-translation-and-rotation). */
+static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr, vec3 kc) {
     uint32_t bl = w->blocked[i];
     double best = INFINITY;
     if (bl == FLOE_DOF_ALL) return best;
-    double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z));
+    double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z)), m = w->mass[i];
+    int trans_free = (bl & 7u) != 7u, rot_free = (bl & 56u) != 56u;
+    double to_rot = rot_free && m > 0 && Imin > 0 ? sqrt(m / Imin) : 0;
+    double to_trans = trans_free && m > 0 && Imin > 0 ? sqrt(Imin / m) : 0;
     for (int k = 0; k < 3; k++) {
-        double kk = vcomp(kt, k), kw = vcomp(kr, k);
-        if (!(bl & (1u << k)) && kk > 0 && w->mass[i] > 0) best = fmin(best, w->mass[i] / kk);
+        double kk = vcomp(kt, k) + vcomp(kc, k) * to_rot, kw = vcomp(kr, k) + vcomp(kc, k) * to_trans;
+        if (!(bl & (1u << k)) && kk > 0 && m > 0) best = fmin(best, m / kk);
         if (!(bl & (8u << k)) && kw > 0 && Imin > 0) best = fmin(best, Imin / kw);
     }
     return best;
@@ -133,16 +143,16 @@ static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr) {
  * contacts (Woo's DynDt rule, docs/decisions.md#automatic-time-step-g8). */
 double floe__crit_dt(const floe_world *w) {
     if (w->ncon == 0 || w->np == 0) return INFINITY;
-    vec3 *kt = calloc((size_t)w->np * 2, sizeof *kt);
+    vec3 *kt = calloc((size_t)w->np * 3, sizeof *kt);
     if (!kt) return INFINITY;
-    vec3 *kr = kt + w->np;
+    vec3 *kr = kt + w->np, *kc = kr + w->np;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
-        contact_stiffness(c, 0, &kt[c->a], &kr[c->a]);
-        contact_stiffness(c, 1, &kt[c->b], &kr[c->b]);
+        contact_stiffness(c, 0, &kt[c->a], &kr[c->a], &kc[c->a]);
+        contact_stiffness(c, 1, &kt[c->b], &kr[c->b], &kc[c->b]);
     }
     double best = INFINITY;
-    for (int i = 0; i < w->np; i++) best = fmin(best, body_ratio(w, i, kt[i], kr[i]));
+    for (int i = 0; i < w->np; i++) best = fmin(best, body_ratio(w, i, kt[i], kr[i], kc[i]));
     free(kt);
     return sqrt(2.0 * best);
 }
@@ -155,9 +165,9 @@ double floe__contact_crit_dt(const floe_world *w, const floe_contact *c) {
     double best = INFINITY;
     int ids[2] = {c->a, c->b};
     for (int s = 0; s < 2; s++) {
-        vec3 kt = v3(0, 0, 0), kr = v3(0, 0, 0);
-        contact_stiffness(c, s, &kt, &kr);
-        best = fmin(best, body_ratio(w, ids[s], kt, kr));
+        vec3 kt = v3(0, 0, 0), kr = v3(0, 0, 0), kc = v3(0, 0, 0);
+        contact_stiffness(c, s, &kt, &kr, &kc);
+        best = fmin(best, body_ratio(w, ids[s], kt, kr, kc));
     }
     return sqrt(2.0 * best);
 }
