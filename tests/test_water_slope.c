@@ -31,12 +31,13 @@
  *    the ramp over the second half of a 3 m push is compared with Croasdale's
  *    2D bending load H_B = 0.68 xi sigma_f (rho_w g h^5 / E)^(1/4)
  *    (ISO 19906), xi = (sin a + mu cos a) / (cos a - mu sin a), E and sigma_f
- *    from part 1 (two layers). The full study measures the mean load at 0.2
- *    to 0.5 of H_B + H_R and 0.25 to 1.1 of H_B alone (the load is cyclic:
- *    it builds to the breaking load and falls after each break), so here the
- *    mean load must lie within a factor 4 of H_B (0.25 to 4), and the
- *    60-degree slope must carry a larger mean load than the 30-degree one (H_B
- *    predicts a factor xi(60)/xi(30) = 3.08; the study measured 1.8 to 3.2). */
+ *    from part 1 (two layers). The full study measures the mean load of the
+ *    two-layer sheet at 0.19 to 0.41 of H_B + H_R and 0.34 to 0.91 of H_B
+ *    alone (the load is cyclic: it builds to the breaking load and falls
+ *    after each break), so here the mean load must lie within a factor 4 of
+ *    H_B (0.25 to 4), and the 60-degree slope must carry a larger mean load
+ *    than the 30-degree one (H_B predicts a factor xi(60)/xi(30) = 3.08; the
+ *    study measured 2.8 and 1.8 for the two-layer sheet at 0.2 and 0.4 m/s). */
 #include "check.h"
 #include <floe/floe.h>
 
