@@ -25,15 +25,18 @@ build: deps
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Runs the main example (level ice breaking against a sloping structure) into
-# out/ and renders its final state to out/ice-floe.png (Debian's
+# Runs the main example (floating level ice breaking against a sloping
+# structure, examples/ice-on-water.yaml) into out/, renders its final state
+# with the water level to out/ice-on-water.png and the load on the ramp
+# against Croasdale's prediction to out/ice-on-water-load.png (Debian's
 # python3-matplotlib and python3-numpy, installed if missing); open
 # out/*.pvd in ParaView afterwards.
 demo: build
 	@tools/ensure-deps.sh python3-matplotlib python3-numpy
-	@$(BUILD)/floe run examples/ice-floe.yaml --out out
-	@/usr/bin/python3 tools/render_floes.py out out/ice-floe.png
-	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); picture: out/ice-floe.png"
+	@$(BUILD)/floe run examples/ice-on-water.yaml --out out
+	@/usr/bin/python3 tools/render_floes.py out out/ice-on-water.png --level 0.2356576 \
+		--load out/ice-on-water-load.png --croasdale 18240
+	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); pictures: out/ice-on-water.png, out/ice-on-water-load.png"
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the
 # Python tests with the sanitizer runtimes preloaded into the interpreter).

@@ -6,9 +6,15 @@ A floe is a connected set of particles joined by bonded contacts (the
 grey; the others get distinct colours. Two views: from above and from the
 side.
 
-usage: tools/render_floes.py OUT_DIR PNG
+With --level Z the side view draws the water surface z = Z. With --load PNG2
+a second picture shows the horizontal load on the structure (the history
+column ramp_fx of OUT_DIR/history.csv, and its 1 s running mean) against
+time, with the predicted load --croasdale H (N) as a line.
+
+usage: tools/render_floes.py OUT_DIR PNG [--level Z] [--load PNG2 [--croasdale H]]
 Needs Debian's python3-matplotlib and python3-numpy (run with /usr/bin/python3).
 """
+import argparse
 import csv
 import sys
 
@@ -35,7 +41,7 @@ def find(parent, i):
     return i
 
 
-def main(out_dir, png):
+def main(out_dir, png, level=None):
     parts = read_csv(f"{out_dir}/particles.csv")
     spheres = [p for p in parts if p["shape"] == "sphere"]
     ids = np.array([int(p["id"]) for p in spheres])
@@ -78,13 +84,46 @@ def main(out_dir, png):
     side.set_aspect("equal")
     side.set_xlabel("x [m]")
     side.set_ylabel("z [m]")
-    side.set_title("side view")
+    if level is not None:
+        side.axhline(level, color="#3182bd", lw=1.2, zorder=0)
+        side.axhspan(side.get_ylim()[0], level, color="#c6dbef", alpha=0.5, zorder=-1, lw=0)
+        side.set_title(f"side view (blue: water below z = {level:g} m)")
+    else:
+        side.set_title("side view")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     print(f"{png}: {len(ids)} particles, {nfloes} floes")
 
 
+def load_plot(out_dir, png, croasdale):
+    rows = read_csv(f"{out_dir}/history.csv")
+    t = np.array([float(r["time"] if "time" in r else r["t"]) for r in rows])
+    fx = np.array([float(r["ramp_fx"]) for r in rows]) / 1e3
+    n = max(1, int(round(1.0 / (t[1] - t[0]))))
+    mean = np.convolve(fx, np.ones(n) / n, mode="valid")
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    ax.plot(t, fx, lw=0.5, color="#9ecae1", label="horizontal load on the ramp")
+    ax.plot(t[n - 1:], mean, lw=1.8, color="#08519c", label="its 1 s running mean")
+    if croasdale is not None:
+        ax.axhline(croasdale / 1e3, color="#d62728", ls="--", lw=1.2,
+                   label=f"Croasdale (ISO 19906) H_B + H_R = {croasdale / 1e3:.1f} kN")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("load (kN)")
+    ax.set_ylim(bottom=min(0, fx.min()), top=max(fx.max() * 0.6, (croasdale or 0) / 1e3 * 1.6))
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print(f"{png}: load history, {len(t)} samples, mean over the second half {fx[t >= t[-1] / 2].mean():.3f} kN")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("out_dir")
+    ap.add_argument("png")
+    ap.add_argument("--level", type=float, help="water level z (m) to draw in the side view")
+    ap.add_argument("--load", help="also draw the load history (history column ramp_fx) into this PNG")
+    ap.add_argument("--croasdale", type=float, help="predicted horizontal load (N) drawn as a line")
+    a = ap.parse_args()
+    main(a.out_dir, a.png, a.level)
+    if a.load:
+        load_plot(a.out_dir, a.load, a.croasdale)
