@@ -794,7 +794,11 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     }
     floe_vec3 *pos;
     double *rad;
-    if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
+    scene_clear clr; /* walls, facets, cylinders and mesh triangles already in the world */
+    if (scene_clear_init(c, &clr, rd.lo, rd.hi, bound)) return sy_error(d, g, "%s: out of memory", where);
+    int bad = floe_gen_random_clear(&rd, scene_clear_test, &clr, &pos, &rad, &placed, msg, sizeof msg);
+    scene_clear_free(&clr);
+    if (bad) return sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
     c->src_kind = SRC_ENTRY;
@@ -804,17 +808,41 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
 }
 
 static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"lattice", "random"};
+    static const char *const keys[] = {"lattice", "random", "dense"};
     sy_doc *d = c->d;
-    if (sy_check_keys(d, item, where, keys, 2)) return -1;
+    if (sy_check_keys(d, item, where, keys, 3)) return -1;
     if (sy_map_size(item) != 1)
         return sy_error(d, sy_map_size(item) ? sy_map_key(d, item, 1) : item,
-                        "%s: give exactly one generator (lattice or random) per list item", where);
+                        "%s: give exactly one generator (lattice, random or dense) per list item", where);
     const char *kind = (const char *)sy_map_key(d, item, 0)->data.scalar.value;
     char p[SCENE_PATH];
     scene_path(p, where, kind);
     sy_node *g = sy_map_value(d, item, 0);
+    if (kind[0] == 'd') return scene_gen_dense(c, g, p);
     return kind[0] == 'l' ? gen_lattice(c, g, p) : gen_random(c, g, p);
+}
+
+/* ---- helpers for the generators in other files (scene_dense.c) ---------------------- */
+
+int scene_count(scene_ctx *c, sy_node *at, const char *where, double n) { return count(c, at, where, n); }
+int scene_common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
+    return common(c, item, where, def);
+}
+int scene_required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out) {
+    return required(c, item, where, key, out);
+}
+int scene_value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, double *lo, double *hi) {
+    return value_or_range(c, n, where, what, 0, lo, hi);
+}
+int scene_radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
+    return radius_dist(c, n, where, dist);
+}
+int scene_add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
+                      const double *rad, int64_t n) {
+    c->src_kind = SRC_GENERATOR;
+    int rc = add_spheres(c, at, where, def, pos, rad, 0, n);
+    c->src_kind = SRC_ENTRY;
+    return rc;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------ */

@@ -65,6 +65,30 @@ typedef struct scene_ctx {
  * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 
+/* scene_dense.c: a `dense` generator (radius expansion). */
+int scene_gen_dense(scene_ctx *c, sy_node *g, const char *where);
+/* scene_bodies.c, for the generators in other files: the particle count of
+ * pass 0, the keys every generator shares, a radius or range, a radius
+ * distribution, and adding generated spheres (pass 1). */
+int scene_count(scene_ctx *c, sy_node *at, const char *where, double n);
+int scene_common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def);
+int scene_required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out);
+int scene_value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, double *lo, double *hi);
+int scene_radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
+int scene_add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
+                      const double *rad, int64_t n);
+/* scene_clear.c: the obstacle test of random packings, against the walls,
+ * facets, infinite cylinders and mesh triangles of the world that can
+ * reach the box [lo, hi] grown by rmax. */
+typedef struct scene_clear {
+    const floe_world *w;
+    int *ids; /* boundary bodies to test */
+    int n;
+} scene_clear;
+int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
+int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
+void scene_clear_free(scene_clear *s);
+
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
