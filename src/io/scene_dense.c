@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define NKEYS(a) ((int)(sizeof(a) / sizeof *(a)))
-#define DEFAULT_MAX_OVERLAP 0.02
+#define DEFAULT_MAX_OVERLAP 0.01
 #define DEFAULT_MAX_ITERATIONS 200000
 
 /* region: box: [[lo], [hi]] or cylinder: {base, radius, height} (axis z). */
