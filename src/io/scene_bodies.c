@@ -807,6 +807,37 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     return rc;
 }
 
+/* `dense` (radius expansion): its own keys in scene_dense.c, the radius as
+ * for random spheres (a number, a range or a distribution). */
+static int gen_dense(scene_ctx *c, sy_node *g, const char *where) {
+    sy_doc *d = c->d;
+    char p[SCENE_PATH];
+    sy_node *n, *at;
+    floe_body_def def;
+    floe_dense_def dd;
+    floe_size_dist dist;
+    if (scene_dense_keys(c, g, where, &dd, &at) || common(c, g, where, &def) || required(c, g, where, "radius", &n))
+        return -1;
+    scene_path(p, where, "radius");
+    if (sy_is_map(n)) {
+        if (radius_dist(c, n, p, &dist)) return -1;
+        dd.dist = &dist;
+    } else if (sy_is_seq(n) && sy_seq_size(n) != 2)
+        return sy_error(d, n, "%s: expected a radius, a range [rmin, rmax] or a distribution {dist: ...}", p);
+    else if (value_or_range(c, n, p, "radius", 0, &dd.rmin, &dd.rmax)) return -1;
+    floe_vec3 *pos;
+    double *rad;
+    int64_t np;
+    if (scene_dense_make(c, g, at, where, &dd, &pos, &rad, &np)) return -1;
+    if (!c->build) return count(c, g, where, (double)np);
+    c->src_kind = SRC_GENERATOR;
+    int rc = add_spheres(c, g, where, &def, pos, rad, 0, np);
+    c->src_kind = SRC_ENTRY;
+    free(pos);
+    free(rad);
+    return rc;
+}
+
 static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
     static const char *const keys[] = {"lattice", "random", "dense"};
     sy_doc *d = c->d;
@@ -818,31 +849,8 @@ static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
     char p[SCENE_PATH];
     scene_path(p, where, kind);
     sy_node *g = sy_map_value(d, item, 0);
-    if (kind[0] == 'd') return scene_gen_dense(c, g, p);
+    if (kind[0] == 'd') return gen_dense(c, g, p);
     return kind[0] == 'l' ? gen_lattice(c, g, p) : gen_random(c, g, p);
-}
-
-/* ---- helpers for the generators in other files (scene_dense.c) ---------------------- */
-
-int scene_count(scene_ctx *c, sy_node *at, const char *where, double n) { return count(c, at, where, n); }
-int scene_common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def) {
-    return common(c, item, where, def);
-}
-int scene_required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out) {
-    return required(c, item, where, key, out);
-}
-int scene_value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, double *lo, double *hi) {
-    return value_or_range(c, n, where, what, 0, lo, hi);
-}
-int scene_radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
-    return radius_dist(c, n, where, dist);
-}
-int scene_add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
-                      const double *rad, int64_t n) {
-    c->src_kind = SRC_GENERATOR;
-    int rc = add_spheres(c, at, where, def, pos, rad, 0, n);
-    c->src_kind = SRC_ENTRY;
-    return rc;
 }
 
 /* ---- dispatch ------------------------------------------------------------------------ */

@@ -65,18 +65,14 @@ typedef struct scene_ctx {
  * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 
-/* scene_dense.c: a `dense` generator (radius expansion). */
-int scene_gen_dense(scene_ctx *c, sy_node *g, const char *where);
-/* scene_bodies.c, for the generators in other files: the particle count of
- * pass 0, the keys every generator shares, a radius or range, a radius
- * distribution, and adding generated spheres (pass 1). */
-int scene_count(scene_ctx *c, sy_node *at, const char *where, double n);
-int scene_common(scene_ctx *c, sy_node *item, const char *where, floe_body_def *def);
-int scene_required(scene_ctx *c, sy_node *item, const char *where, const char *key, sy_node **out);
-int scene_value_or_range(scene_ctx *c, sy_node *n, const char *where, const char *what, double *lo, double *hi);
-int scene_radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
-int scene_add_spheres(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, const floe_vec3 *pos,
-                      const double *rad, int64_t n);
+/* scene_dense.c: the keys of a `dense` generator (radius expansion) but
+ * radius and the common ones (material, group, vel, angvel): the region,
+ * the target and the relaxation's bounds; *at is the region's node. */
+int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def *dd, sy_node **at);
+/* With the radius set: pass 0 counts the spheres (*pos, *rad NULL), pass 1
+ * makes them (malloc'd). */
+int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, const floe_dense_def *dd,
+                     floe_vec3 **pos, double **rad, int64_t *n);
 /* scene_clear.c: the obstacle test of random packings, against the walls,
  * facets, infinite cylinders and mesh triangles of the world that can
  * reach the box [lo, hi] grown by rmax. */
