@@ -3,7 +3,7 @@
 
 Runs examples/rock-specimen.yaml (spheres grown by radius expansion to a
 solid fraction of 0.60, bonds across gaps up to 0.1 mm) and
-examples/softbond-ucs.yaml (random placement, solid fraction 0.31, bonds
+examples/softbond-ucs.yaml (random placement, solid fraction 0.33, bonds
 across gaps up to 0.6 mm), both as they stand (zeta = 2, top platen pushed
 down at 0.3 and 0.1 m/s), side by side, then prints their UCS, the strain at the
 peak, the secant modulus up to half the peak and the bonds per sphere, and
