@@ -796,7 +796,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     double *rad;
     scene_clear clr; /* walls, facets, cylinders and mesh triangles already in the world */
     if (scene_clear_init(c, &clr, rd.lo, rd.hi, bound)) return sy_error(d, g, "%s: out of memory", where);
-    int bad = floe_gen_random_clear(&rd, scene_clear_test, &clr, &pos, &rad, &placed, msg, sizeof msg);
+    int bad = floe_gen_random_clear(&rd, clr.n ? scene_clear_test : NULL, &clr, &pos, &rad, &placed, msg, sizeof msg);
     scene_clear_free(&clr);
     if (bad) return sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
