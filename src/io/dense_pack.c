@@ -190,6 +190,22 @@ static int relax(packer *p, double tol, int64_t cap, int64_t *left, int64_t *use
     }
 }
 
+/* The cube root of a > 0 by Newton's method from 1 on the mantissa, a
+ * fixed number of steps: only + - * / (and exact frexp, ldexp), so the
+ * growth factors, and with them the packing, are the same whatever the
+ * platform's libm (its cbrt need not be correctly rounded). */
+static double cube_root(double a) {
+    int e;
+    double m = frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
+    while (e % 3) {
+        m *= 2;
+        e--;
+    }
+    double x = 1;
+    for (int i = 0; i < 40; i++) x -= (x * x * x - m) / (3 * x * x);
+    return ldexp(x, e / 3);
+}
+
 static void packer_free(packer *p) {
     free(p->x);
     free(p->v);
@@ -315,7 +331,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     p.n = n;
     info->count = n;
     if (n == 0) goto done;
-    const double s = cbrt(want / sum);
+    const double s = cube_root(want / sum);
     info->scale = s;
     double big = 0, mean = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -353,7 +369,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     }
     for (int64_t i = 0; i < n; i++) rad[i] *= s / L;
     double phi = fmin(FLOE_DENSE_START, d->target);
-    double k0 = cbrt(phi / d->target);
+    double k0 = cube_root(phi / d->target);
     for (int64_t i = 0; i < n; i++) {
         double r = rad[i] * k0;
         floe_vec3 c;
@@ -375,7 +391,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     double tol = d->max_overlap, reached = 0;
     int how = RELAXED;
     for (;;) {
-        double k = cbrt(phi / d->target);
+        double k = cube_root(phi / d->target);
         for (int64_t i = 0; i < n; i++) p.r[i] = rad[i] * k;
         info->stages++;
         if (build_list(&p)) {
@@ -399,7 +415,10 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     info->mean_overlap = p.contacts ? p.sum_rel / (double)p.contacts : 0;
     info->contacts = p.contacts;
     double vs = 0;
-    for (int64_t i = 0; i < n; i++) vs += VOL * pow(rad[i] * L, 3);
+    for (int64_t i = 0; i < n; i++) {
+        double r = rad[i] * L;
+        vs += VOL * r * r * r;
+    }
     info->fraction = vs / vol_region;
     if (how != RELAXED) {
         rc = floe_io_err(err, errlen,
