@@ -368,7 +368,7 @@ static void test_inline_errors(void) {
         WITH_HEAD("generators: [{lattice: {spacing: [1, 0, 1], counts: [2, 2, 2], radius: 0.4, material: a}}]\n"),
         "3:34: generators[0].lattice.spacing: every component must be > 0 (got 0)");
     INLINE_ERROR(WITH_HEAD("generators: [{lattice: {spacing: 1, counts: [1, 1, 1], material: a}, random: {}}]\n"),
-                 "3:70: generators[0]: give exactly one generator (lattice or random) per list item");
+                 "3:70: generators[0]: give exactly one generator (lattice, random or dense) per list item");
     INLINE_ERROR(WITH_HEAD("generators: [{lattise: {}}]\n"),
                  "3:15: unknown key 'lattise' in generators[0]; did you mean 'lattice'?");
     INLINE_ERROR(WITH_HEAD("generators: [{random: {box: [[0,0,0],[1,1,1]], radius: [0.2, 0.1], count: 3, "

@@ -285,6 +285,70 @@ typedef struct floe_random_def {
 int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,
                     size_t errlen);
 
+/* Obstacles of a random sphere packing: when `clear` is not NULL, a
+ * candidate sphere (centre c, radius r) is accepted only if clear(ctx, c, r)
+ * returns non-zero. The scene loader passes a test against every wall,
+ * facet, infinite cylinder and mesh triangle of the world at that point
+ * (docs/scene-format.md, "random"). */
+typedef int floe_gen_clear_fn(void *ctx, floe_vec3 c, double r);
+int floe_gen_random_clear(const floe_random_def *def, floe_gen_clear_fn *clear, void *ctx, floe_vec3 **pos,
+                          double **radius, int64_t *placed, char *err, size_t errlen);
+
+/* Dense sphere packing by radius expansion
+ * (docs/decisions.md#dense-packings-by-radius-expansion): `count` radii are
+ * drawn as floe_gen_random draws them (or, with count 0, radii are drawn
+ * until their volume reaches target x the region's volume), all scaled by
+ * one factor s so that their volume is exactly target x the region's
+ * volume; so the final radii are the drawn ones times s and the shape of
+ * their distribution is the drawn one. The centres start uniformly at
+ * random in the region with radii shrunk to a solid fraction of
+ * FLOE_DENSE_START; the radii then grow by a common factor in steps of
+ * FLOE_DENSE_STEP of solid fraction, and after each step the assembly
+ * relaxes (frictionless linear springs between overlapping spheres and
+ * between a sphere and the region's boundary, damped by the FIRE
+ * minimiser). At the target fraction the relaxation runs until the largest
+ * overlap (pair: depth over the smaller radius; boundary: depth over the
+ * radius) is at most max_overlap. Deterministic for a seed (one thread,
+ * fixed order). */
+#define FLOE_DENSE_START 0.25
+#define FLOE_DENSE_STEP 0.01
+#define FLOE_DENSE_MONO_MAX 0.7405 /* pi / sqrt(18): no packing of equal spheres is denser */
+typedef enum floe_dense_region { FLOE_DENSE_BOX = 0, FLOE_DENSE_CYLINDER } floe_dense_region;
+typedef struct floe_dense_def {
+    floe_dense_region region;
+    floe_vec3 lo, hi;           /* BOX: corners; CYLINDER: the bounding box of the cylinder below */
+    floe_vec3 base;             /* CYLINDER: centre of the bottom face; axis along z */
+    double radius;              /* CYLINDER: radius */
+    double height;              /* CYLINDER: height */
+    double rmin, rmax;          /* 0 < rmin <= rmax: uniform radii (before scaling) */
+    const floe_size_dist *dist; /* or drawn from *dist (rmin, rmax ignored) */
+    int64_t count;              /* spheres; 0: as many as the target needs at the drawn sizes */
+    double target;              /* solid fraction, (0, 0.9] (FLOE_DENSE_MONO_MAX for equal radii) */
+    uint64_t seed;
+    double max_overlap;     /* bound on the largest residual overlap, relative */
+    int64_t max_iterations; /* relaxation iterations in all (FIRE steps) */
+} floe_dense_def;
+
+typedef struct floe_dense_info {
+    int64_t count;       /* spheres made */
+    double scale;        /* final radius / drawn radius */
+    double fraction;     /* sum of sphere volumes / region volume */
+    double reached;      /* largest stage fraction relaxed below max_overlap */
+    double mean_overlap; /* mean relative depth over overlapping contacts (pairs and boundary) */
+    double max_overlap;  /* largest relative depth */
+    int64_t contacts;    /* overlapping contacts at the end */
+    int64_t iterations;  /* relaxation iterations used */
+    int stages;          /* expansion steps */
+} floe_dense_info;
+
+/* Writes info->count spheres into *pos and *radius (malloc'd). 0 on
+ * success; non-zero with a message (what fraction was reached, with what
+ * overlap) when the target is impossible or the relaxation does not bring
+ * the overlap below max_overlap within max_iterations; info is filled
+ * either way when the packing ran. */
+int floe_gen_dense(const floe_dense_def *def, floe_vec3 **pos, double **radius, floe_dense_info *info, char *err,
+                   size_t errlen);
+
 /* Random sequential placement of `count` capsules or ellipsoids with
  * uniformly random orientations (uniform on SO(3)), fully inside the box
  * [lo, hi], pairwise non-overlapping:

@@ -226,6 +226,11 @@ static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad
 
 int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_out, int64_t *placed, char *err,
                     size_t errlen) {
+    return floe_gen_random_clear(d, NULL, NULL, pos_out, rad_out, placed, err, errlen);
+}
+
+int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, void *ctx, floe_vec3 **pos_out,
+                          double **rad_out, int64_t *placed, char *err, size_t errlen) {
     *pos_out = NULL;
     *rad_out = NULL;
     *placed = 0;
@@ -271,7 +276,7 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
             floe_vec3 c = {d->lo.x + r + (ex - 2 * r) * floe_rng_uniform(&rng),
                            d->lo.y + r + (ey - 2 * r) * floe_rng_uniform(&rng),
                            d->lo.z + r + (ez - 2 * r) * floe_rng_uniform(&rng)};
-            if (fits(&g, pos, rad, c, r)) {
+            if (fits(&g, pos, rad, c, r) && (!clear || clear(ctx, c, r))) {
                 pos[i] = c;
                 floe_cell_grid_insert(&g, i, c);
                 ok = 1;
@@ -283,8 +288,9 @@ int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_
                 err, errlen,
                 "box too full: placed only %lld of %lld spheres (volume fraction %.3f) before one found no "
                 "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
-                "near a volume fraction of 0.35)",
-                (long long)i, (long long)n, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
+                "near a volume fraction of 0.35%s)",
+                (long long)i, (long long)n, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES,
+                clear ? "; the walls, facets, cylinders and meshes in the box take room too" : "");
             goto done;
         }
         vol += 4.18879020478639098 * r * r * r; /* 4 pi / 3 */

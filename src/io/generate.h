@@ -27,4 +27,8 @@ double floe_rng_uniform(floe_rng *r); /* [0, 1) */
  * the sampler floe_gen_random uses, shared with its tests. */
 double floe__size_sample(const floe_size_dist *d, floe_rng *r);
 
+/* Checks a dense packing's definition and counts the spheres it will make
+ * (its radius draws alone, no relaxation): the scene loader's first pass. */
+int floe__dense_count(const floe_dense_def *d, int64_t *n, char *err, size_t errlen);
+
 #endif

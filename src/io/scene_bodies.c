@@ -794,7 +794,11 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     }
     floe_vec3 *pos;
     double *rad;
-    if (floe_gen_random(&rd, &pos, &rad, &placed, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
+    scene_clear clr; /* walls, facets, cylinders and mesh triangles already in the world */
+    if (scene_clear_init(c, &clr, rd.lo, rd.hi, bound)) return sy_error(d, g, "%s: out of memory", where);
+    int bad = floe_gen_random_clear(&rd, clr.n ? scene_clear_test : NULL, &clr, &pos, &rad, &placed, msg, sizeof msg);
+    scene_clear_free(&clr);
+    if (bad) return sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
     c->src_kind = SRC_ENTRY;
@@ -803,17 +807,49 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     return rc;
 }
 
-static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
-    static const char *const keys[] = {"lattice", "random"};
+/* `dense` (radius expansion): its own keys in scene_dense.c, the radius as
+ * for random spheres (a number, a range or a distribution). */
+static int gen_dense(scene_ctx *c, sy_node *g, const char *where) {
     sy_doc *d = c->d;
-    if (sy_check_keys(d, item, where, keys, 2)) return -1;
+    char p[SCENE_PATH];
+    sy_node *n, *at;
+    floe_body_def def;
+    floe_dense_def dd;
+    floe_size_dist dist;
+    if (scene_dense_keys(c, g, where, &dd, &at) || common(c, g, where, &def) || required(c, g, where, "radius", &n))
+        return -1;
+    scene_path(p, where, "radius");
+    if (sy_is_map(n)) {
+        if (radius_dist(c, n, p, &dist)) return -1;
+        dd.dist = &dist;
+    } else if (sy_is_seq(n) && sy_seq_size(n) != 2)
+        return sy_error(d, n, "%s: expected a radius, a range [rmin, rmax] or a distribution {dist: ...}", p);
+    else if (value_or_range(c, n, p, "radius", 0, &dd.rmin, &dd.rmax)) return -1;
+    floe_vec3 *pos;
+    double *rad;
+    int64_t np;
+    if (scene_dense_make(c, g, at, where, &dd, &pos, &rad, &np)) return -1;
+    if (!c->build) return count(c, g, where, (double)np);
+    c->src_kind = SRC_GENERATOR;
+    int rc = add_spheres(c, g, where, &def, pos, rad, 0, np);
+    c->src_kind = SRC_ENTRY;
+    free(pos);
+    free(rad);
+    return rc;
+}
+
+static int body_generator(scene_ctx *c, sy_node *item, const char *where) {
+    static const char *const keys[] = {"lattice", "random", "dense"};
+    sy_doc *d = c->d;
+    if (sy_check_keys(d, item, where, keys, 3)) return -1;
     if (sy_map_size(item) != 1)
         return sy_error(d, sy_map_size(item) ? sy_map_key(d, item, 1) : item,
-                        "%s: give exactly one generator (lattice or random) per list item", where);
+                        "%s: give exactly one generator (lattice, random or dense) per list item", where);
     const char *kind = (const char *)sy_map_key(d, item, 0)->data.scalar.value;
     char p[SCENE_PATH];
     scene_path(p, where, kind);
     sy_node *g = sy_map_value(d, item, 0);
+    if (kind[0] == 'd') return gen_dense(c, g, p);
     return kind[0] == 'l' ? gen_lattice(c, g, p) : gen_random(c, g, p);
 }
 

@@ -65,6 +65,26 @@ typedef struct scene_ctx {
  * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 
+/* scene_dense.c: the keys of a `dense` generator (radius expansion) but
+ * radius and the common ones (material, group, vel, angvel): the region,
+ * the target and the relaxation's bounds; *at is the region's node. */
+int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def *dd, sy_node **at);
+/* With the radius set: pass 0 counts the spheres (*pos, *rad NULL), pass 1
+ * makes them (malloc'd). */
+int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, const floe_dense_def *dd,
+                     floe_vec3 **pos, double **rad, int64_t *n);
+/* scene_clear.c: the obstacle test of random packings, against the walls,
+ * facets, infinite cylinders and mesh triangles of the world that can
+ * reach the box [lo, hi] grown by rmax. */
+typedef struct scene_clear {
+    const floe_world *w;
+    int *ids; /* boundary bodies to test */
+    int n;
+} scene_clear;
+int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
+int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
+void scene_clear_free(scene_clear *s);
+
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
