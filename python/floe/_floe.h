@@ -86,6 +86,7 @@ int floe_py_record(World *self);      /* appends a history row if one is due */
 
 /* bodies.c */
 extern PyMethodDef floe_py_body_methods[];
+extern PyMethodDef floe_py_lab_methods[]; /* lab.c: water and the world's environment */
 
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];
