@@ -175,6 +175,12 @@ floe_status floe_world_affine_velocities(floe_world *w);
  * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
  * the corner lo. */
 int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+/* The cell's strain hu H0^-1 - I, out[3*i + j], from the cell matrix as L
+ * made it without the reductions (zero without a cell). */
+void floe_world_cell_strain(const floe_world *w, double out[9]);
+/* The cell's volume |det H| [m^3] (area [m^2] for a cell periodic in two
+ * axes, length for one; 0 without a cell). */
+double floe_world_cell_volume(const floe_world *w);
 /* Times body i was wrapped back into the cell along each cell vector: its
  * unwrapped position is pos + H n (for a cell that does not deform). */
 floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]);

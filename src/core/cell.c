@@ -259,6 +259,18 @@ double floe__cell_volume(const floe_world *w, vec3 lo, vec3 hi) {
     return v;
 }
 
+void floe_world_cell_strain(const floe_world *w, double out[9]) {
+    const floe_cell *c = &w->cell;
+    double i0[9];
+    inverse(c->h0, i0);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[3 * i + j] = c->hu[3 * i] * i0[j] + c->hu[3 * i + 1] * i0[3 + j] + c->hu[3 * i + 2] * i0[6 + j] -
+                             (i == j);
+}
+
+double floe_world_cell_volume(const floe_world *w) { return w->cell.axes ? fabs(det3(w->cell.h)) : 0; }
+
 /* ---- pairs across the cell ------------------------------------------------------ */
 
 typedef struct item {
