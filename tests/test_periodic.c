@@ -25,6 +25,9 @@
  * (e) a snapshot (the restart's item table) taken across wraps and cell
  *     flips continues bitwise like the run it was taken from;
  * (f) 1 and 2 threads give bitwise the same sheared run;
+ * (g) an Ice bond made across a face of a 2D cell (start-up bonding across
+ *     a gap) carries the forces of the same bond inside the cell while the
+ *     pair is pulled apart and oscillates (1e-10 relative, as in (a));
  * and the refusals: axes, ranges, a wall normal to a periodic axis, a cell
  * too small for its bodies, L on an axis that is not periodic. */
 #include "check.h"
@@ -356,6 +359,63 @@ static void test_restart_threads(void) {
     floe_world_destroy(t2);
 }
 
+/* ---- (g) a bond across a face, 2D ------------------------------------------------------------ */
+
+static floe_world *bond_world(int across) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-6;
+    def.threads = 1;
+    def.gravity = V(0, 0, 0);
+    def.dimension = 2;
+    floe_world *w = floe_world_create(&def);
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_OK);
+    CHECK(floe_world_set_periodic(w, 1, 0, 1) == FLOE_OK);
+    CHECK(floe_model_set(w, "ice", "bonds0", 255) == FLOE_OK);
+    CHECK(floe_model_set(w, "ice", "bond_tol", 0.1) == FLOE_OK);
+    int m = floe_add_material(w, "ice", "ice");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "break_n", 1e3); /* never breaks here */
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    bd.pos = across ? V(0.95, 0.3, 0) : V(0.45, 0.3, 0);
+    bd.vel = V(-0.1, 0.02, 0);
+    bd.angvel = V(0, 0, 1);
+    floe_add_sphere(w, &bd, 0.05);
+    bd.pos = across ? V(0.051, 0.302, 0) : V(0.551, 0.302, 0); /* gap 1e-3 m, within bond_tol R */
+    bd.vel = V(0.1, -0.02, 0);
+    bd.angvel = V(0, 0, 0);
+    floe_add_sphere(w, &bd, 0.05);
+    w->batch_off = 1;
+    return w;
+}
+
+static void test_bond_across(void) {
+    floe_world *w1 = bond_world(1), *w2 = bond_world(0);
+    double worst = 0, fmax_ = 0;
+    for (int s = 0; s < 3000; s++) {
+        CHECK(floe_step(w1) == FLOE_OK);
+        CHECK(floe_step(w2) == FLOE_OK);
+        if (floe_contact_count(w1) != 1 || floe_contact_count(w2) != 1) {
+            CHECK(0);
+            break;
+        }
+        floe_contact_info c1, c2;
+        floe_contact_get(w1, 0, &c1);
+        floe_contact_get(w2, 0, &c2);
+        CHECK(c1.bonded && c2.bonded && c1.image[0] == 1);
+        fmax_ = fmax(fmax_, fabs(c2.force.x));
+        double d[6] = {c1.force.x - c2.force.x,   c1.force.y - c2.force.y,   c1.force.z - c2.force.z,
+                       c1.torque.x - c2.torque.x, c1.torque.y - c2.torque.y, c1.torque.z - c2.torque.z};
+        for (int k = 0; k < 6; k++) worst = fmax(worst, fabs(d[k]));
+    }
+    CHECK(fmax_ > 0);
+    CHECK(worst <= 1e-10 * fmax_);
+    REPORT("(g) Ice bond across a 2D cell's face: largest force difference %.3g of the peak bond force %.4g N\n",
+           worst / fmax_, fmax_);
+    floe_world_destroy(w1);
+    floe_world_destroy(w2);
+}
+
 /* ---- refusals ------------------------------------------------------------------------------ */
 
 static void test_refusals(void) {
@@ -405,5 +465,6 @@ int main(void) {
     test_crossing();
     test_shear();
     test_restart_threads();
+    test_bond_across();
     return check_failures ? 1 : 0;
 }
