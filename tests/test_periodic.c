@@ -28,6 +28,10 @@
  * (g) an Ice bond made across a face of a 2D cell (start-up bonding across
  *     a gap) carries the forces of the same bond inside the cell while the
  *     pair is pulled apart and oscillates (1e-10 relative, as in (a));
+ * (h) stress control: the lattice of (b), touching, with all three axes
+ *     servo-controlled to sigma = -P, settles (damped) where
+ *     k_n (2R - d) / d^2 = P, d = H_xx / n: stress to 1e-6 relative, d
+ *     against that quadratic's root to 1e-9;
  * and the refusals: axes, ranges, a wall normal to a periodic axis, a cell
  * too small for its bodies, L on an axis that is not periodic. */
 #include "check.h"
@@ -416,6 +420,33 @@ static void test_bond_across(void) {
     floe_world_destroy(w2);
 }
 
+/* ---- (h) stress control ------------------------------------------------------------------------ */
+
+static void test_servo(void) {
+    const int n = 3;
+    const double R = 0.01, P = 2e4;
+    floe_world *w = lattice(n, R, 2 * R, 0.3);
+    CHECK(floe_world_set_cell_servo(w, 3, -P, 1e-3, 10) == FLOE_ERR_ARG);
+    CHECK(floe_world_set_cell_servo(w, 0, -P, -1, 10) == FLOE_ERR_ARG);
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo(w, k, -P, 2e-3, 20) == FLOE_OK);
+    CHECK(floe_run(w, 60000) == FLOE_OK);
+    double h[9], s[9];
+    floe_world_get_cell(w, h, NULL);
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+    CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    /* kn (2R - d) = P d^2: d = (-kn + sqrt(kn^2 + 8 R kn P)) / (2 P) */
+    double kn = ci.kn, d = (-kn + sqrt(kn * kn + 8 * R * kn * P)) / (2 * P);
+    for (int k = 0; k < 3; k++) {
+        CHECK_REL(s[4 * k], -P, 1e-6);
+        CHECK_REL(h[4 * k] / n, d, 1e-9);
+    }
+    REPORT("(h) servo to sigma = %g Pa: sigma = (%.8g, %.8g, %.8g) Pa, spacing %.10g m, closed form %.10g m\n", -P,
+           s[0], s[4], s[8], h[0] / n, d);
+    floe_world_destroy(w);
+}
+
 /* ---- refusals ------------------------------------------------------------------------------ */
 
 static void test_refusals(void) {
@@ -466,5 +497,6 @@ int main(void) {
     test_shear();
     test_restart_threads();
     test_bond_across();
+    test_servo();
     return check_failures ? 1 : 0;
 }

@@ -171,6 +171,14 @@ floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
 /* Gives every body the affine velocity L (x - origin) added to its own
  * (the usual start of a homogeneous deformation; optional). */
 floe_status floe_world_affine_velocities(floe_world *w);
+/* Stress control of periodic axis `axis`: every step L_kk (k = axis) is set
+ * to gain x (stress - sigma_kk), clamped to [-max_rate, max_rate], where
+ * sigma_kk is the Love-Weber stress of the contacts over the cell (tension
+ * positive: a confining pressure P is stress = -P). stress [Pa] finite;
+ * gain [1/(Pa s)] > 0 and max_rate [1/s] in (0, 1e6], finite; gain 0 turns
+ * the control off (L_kk then stays as it was last set). The other entries
+ * of L stay as given. */
+floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
 /* The periodic axes (bit k: axis k; 0: no cell); h (may be NULL) the cell
  * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
  * the corner lo. */

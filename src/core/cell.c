@@ -104,6 +104,29 @@ floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]) {
     return FLOE_OK;
 }
 
+floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate) {
+    const char *fn = "floe_world_set_cell_servo";
+    floe_cell *c = &w->cell;
+    if (axis < 0 || axis > 2 || !(c->axes >> axis & 1)) {
+        floe__error(w, "%s: axis = %d is not a periodic axis of the cell (floe_world_set_periodic first)", fn, axis);
+        return FLOE_ERR_ARG;
+    }
+    if (!(fabs(stress) <= FLOE_MAX_COORD) || !(gain >= 0 && gain <= FLOE_MAX_COORD) ||
+        !(max_rate > 0 && max_rate <= 1e6)) {
+        floe__error(w,
+                    "%s: stress = %g Pa must be finite, gain = %g 1/(Pa s) in [0, %g] (0: off), max_rate = %g 1/s "
+                    "in (0, 1e6]",
+                    fn, stress, gain, FLOE_MAX_COORD, max_rate);
+        return FLOE_ERR_ARG;
+    }
+    if (gain > 0) c->servo_axes |= 1 << axis;
+    else c->servo_axes &= ~(1 << axis);
+    c->servo_stress[axis] = stress;
+    c->servo_gain[axis] = gain;
+    c->servo_max[axis] = max_rate;
+    return FLOE_OK;
+}
+
 /* ---- matrices ----------------------------------------------------------------- */
 
 static void inverse(const double m[9], double r[9]) {
@@ -231,9 +254,37 @@ floe_status floe__cell_start(floe_world *w) {
     return FLOE_OK;
 }
 
+/* The diagonal of the Love-Weber stress of the contacts between bodies over
+ * the cell (boundaries left out), as floe_stress_tensor computes it with a
+ * whole region (measure.c): sum of l_k f_k over the cell's volume. */
+static void cell_stress_diag(const floe_world *w, double s[3]) {
+    s[0] = s[1] = s[2] = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        const floe_contact *ct = &w->con[k];
+        if (!(w->bound[ct->a] > 0) || !(w->bound[ct->b] > 0)) continue;
+        const floe_geom *g = &ct->g;
+        vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
+        vec3 l = vsub(floe__img_pos(w, ct->b, ct->img), w->pos[ct->a]);
+        s[0] += l.x * f.x;
+        s[1] += l.y * f.y;
+        s[2] += l.z * f.z;
+    }
+    double v = fabs(det3(w->cell.h));
+    for (int k = 0; k < 3; k++) s[k] /= v;
+}
+
 void floe__cell_advance(floe_world *w) {
     floe_cell *c = &w->cell;
     if (!c->axes) return;
+    if (c->servo_axes) { /* stress control: L_kk from this step's contact forces */
+        double s[3];
+        cell_stress_diag(w, s);
+        for (int k = 0; k < 3; k++) {
+            if (!(c->servo_axes >> k & 1)) continue;
+            double r = c->servo_gain[k] * (c->servo_stress[k] - s[k]);
+            c->l[4 * k] = fmax(-c->servo_max[k], fmin(c->servo_max[k], r));
+        }
+    }
     int moving = 0;
     for (int k = 0; k < 9; k++) moving |= c->l[k] != 0;
     if (moving) {

@@ -256,6 +256,10 @@ static const floe_snap_field cell_fields[] = {
     {M(floe_cell, h0), STATE, ATTR("cell", "h0"), F64(9), CK(LENGTH)},
     {M(floe_cell, hu), STATE, ATTR("cell", "h_unreduced"), F64(9), CK(LENGTH)},
     {M(floe_cell, flips), STATE, ATTR("cell", "flips"), I64, CK(COUNTER)},
+    {M(floe_cell, servo_axes), STATE, ATTR("cell", "servo_axes"), I32, .check = FLOE_CK_MASK, .lo = 7},
+    {M(floe_cell, servo_stress), STATE, ATTR("cell", "servo_stress"), F64(3), CK(FINITE)},
+    {M(floe_cell, servo_gain), STATE, ATTR("cell", "servo_gain"), F64(3), CK(FINITE_NONNEG)},
+    {M(floe_cell, servo_max), STATE, ATTR("cell", "servo_max_rate"), F64(3), CK(FINITE_NONNEG)},
     END,
 };
 static const floe_snap_struct cell_struct = STRUCT(floe_cell, cell_fields);

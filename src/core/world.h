@@ -102,6 +102,10 @@ typedef struct floe_cell {
     double h0[9];    /* H at the start */
     double hu[9];    /* H as L made it, without the reductions (the strain is hu H0^-1 - I) */
     int64_t flips;   /* times the cell vectors were reduced (Lees-Edwards flips) */
+    /* stress-controlled axes (floe_world_set_cell_servo): bit k sets L_kk
+     * every step from the cell's stress sigma_kk and its target */
+    int servo_axes;
+    double servo_stress[3], servo_gain[3], servo_max[3];
 } floe_cell;
 
 /* Every member is listed in the snapshot's table (src/core/snapshot_members.c;

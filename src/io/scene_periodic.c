@@ -7,7 +7,36 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const keys[] = {"x", "y", "z", "velocity_gradient", "affine_velocities"};
+static const char *const keys[] = {"x", "y", "z", "velocity_gradient", "affine_velocities", "servo"};
+static const char *const axes[] = {"x", "y", "z"};
+static const char *const servo_keys[] = {"stress", "gain", "max_rate"};
+
+/* servo: {y: {stress: -100, gain: 1e-3, max_rate: 10}, ...} */
+static int servo(scene_ctx *c, sy_node *sec) {
+    sy_doc *d = c->d;
+    if (sy_want_map(d, sec, "periodic.servo")) return -1;
+    if (sy_check_keys(d, sec, "periodic.servo", axes, 3)) return -1;
+    for (int k = 0; k < 3; k++) {
+        sy_node *n = sy_get(d, sec, axes[k]);
+        if (!n) continue;
+        char where[64];
+        snprintf(where, sizeof where, "periodic.servo.%s", axes[k]);
+        if (sy_want_map(d, n, where) || sy_check_keys(d, n, where, servo_keys, 3)) return -1;
+        double v[3] = {0, 0, 1e6};
+        for (int j = 0; j < 3; j++) {
+            sy_node *x = sy_get(d, n, servo_keys[j]);
+            char w2[96];
+            snprintf(w2, sizeof w2, "%s.%s", where, servo_keys[j]);
+            if (!x) {
+                if (j < 2) return sy_missing(d, n, where, servo_keys[j]);
+                continue;
+            }
+            if (sy_number(d, x, w2, &v[j])) return -1;
+        }
+        if (floe_world_set_cell_servo(c->w, k, v[0], v[1], v[2]) != FLOE_OK) return scene_world_error(c, n, where);
+    }
+    return 0;
+}
 
 /* [lo, hi] at `where` */
 static int period(sy_doc *d, sy_node *n, const char *where, double *lo, double *hi) {
@@ -69,6 +98,7 @@ int scene_periodic(scene_ctx *c, sy_node *sec) {
         if (floe_world_set_velocity_gradient(c->w, l) != FLOE_OK)
             return scene_world_error(c, n, "periodic.velocity_gradient");
     }
+    if ((n = sy_get(d, sec, "servo")) && servo(c, n)) return -1;
     int affine = 0;
     if ((n = sy_get(d, sec, "affine_velocities")) && sy_bool(d, n, "periodic.affine_velocities", &affine)) return -1;
     return 0;
