@@ -312,7 +312,12 @@ static void test_shear(void) {
     CHECK(floe_run(w, 4000) == FLOE_OK); /* strain 2 */
     double slope = profile_slope(w);
     CHECK_REL(slope, gdot, 0.1);
-    CHECK(w->cell.flips >= 1); /* the cell was flipped at strain 0.5 and 1.5 */
+    CHECK(w->cell.flips == 2); /* the cell was flipped at strain 0.5 and 1.5 */
+    double h[9];
+    floe_world_get_cell(w, h, NULL);
+    /* after the flips: H_xy = 2 - 2 (strain 2 less two periods), the rest the unit cube */
+    CHECK_NEAR(h[1], 0, 1e-9);
+    CHECK(h[0] == 1 && h[4] == 1 && h[8] == 1 && h[3] == 0 && h[2] == 0 && h[5] == 0);
     double s[9];
     floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
     CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);

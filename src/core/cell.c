@@ -204,18 +204,19 @@ static void wrap(floe_world *w, int count) {
     free(delta);
 }
 
-/* Reduces the cell vectors: while h_j has more than half of h_i along h_i,
- * h_j -= m h_i (m the nearest integer). The lattice of images is the same;
- * offsets s in the old vectors become s_i + m s_j in the new ones (H' = H U,
- * U = I - m e_i e_j^T, s' = U^-1 s). Simple shear flips at a shear of half
- * a period, as Lees-Edwards boundaries do. */
+/* Reduces the cell vectors (Lees-Edwards flips in the H form): when the
+ * component H_ij of cell vector h_j along periodic axis i passes half of
+ * H_ii, h_j -= m h_i with m = round(H_ij / H_ii). The lattice of images is
+ * the same; offsets s in the old vectors become s_i + m s_j in the new ones
+ * (H' = H U, U = I - m e_i e_j^T, s' = U^-1 s). Simple shear flips at a
+ * shear of half a period, as Lees-Edwards boundaries do, and the cell keeps
+ * its diagonal. */
 static void reduce(floe_world *w) {
     floe_cell *c = &w->cell;
     for (int j = 0; j < 3; j++)
         for (int i = 0; i < 3; i++) {
             if (i == j || !(c->axes >> i & 1) || !(c->axes >> j & 1)) continue;
-            vec3 hi_ = column(c->h, i), hj = column(c->h, j);
-            double m = round(vdot(hj, hi_) / vdot(hi_, hi_));
+            double m = round(c->h[3 * i + j] / c->h[4 * i]);
             if (m == 0 || !isfinite(m)) continue;
             int32_t mi = (int32_t)m;
             for (int r = 0; r < 3; r++) c->h[3 * r + j] -= m * c->h[3 * r + i];
