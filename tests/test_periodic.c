@@ -32,6 +32,11 @@
  *     servo-controlled to sigma = -P, settles (damped) where
  *     k_n (2R - d) / d^2 = P, d = H_xx / n: stress to 1e-6 relative, d
  *     against that quadratic's root to 1e-9;
+ * (i) a sphere resting on a floor (a wall along the periodic axes) and
+ *     sliding across the cell's faces keeps its one contact, with the wall
+ *     itself (no image), and the contact force equals its weight m g to
+ *     1e-6 once the bounce has died out (Cundall damping 0.5 acts on the
+ *     vertical motion only: no horizontal force, nothing to damp);
  * and the refusals: axes, ranges, a wall normal to a periodic axis, a cell
  * too small for its bodies, L on an axis that is not periodic. */
 #include "check.h"
@@ -452,6 +457,42 @@ static void test_servo(void) {
     floe_world_destroy(w);
 }
 
+/* ---- (i) a floor under a periodic cell ------------------------------------------------------------ */
+
+static void test_floor(void) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-5;
+    def.threads = 1;
+    def.gravity = V(0, 0, -9.81);
+    def.damping = 0.5;
+    floe_world *w = floe_world_create(&def);
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_OK);
+    CHECK(floe_world_set_periodic(w, 1, 0, 1) == FLOE_OK);
+    int m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "tan_phi", 0); /* frictionless: it slides on */
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    CHECK(floe_add_wall(w, &bd, 2, 1) >= 0); /* the floor z = 0, normal up: along no periodic axis */
+    bd.pos = V(0.9, 0.95, 0.05);
+    bd.vel = V(3, 2, 0);
+    int s = floe_add_sphere(w, &bd, 0.05);
+    CHECK(floe_run(w, 50000) == FLOE_OK); /* 0.5 s: 2 crossings in x, 1 in y */
+    int n[3];
+    floe_particle_wraps(w, s, n);
+    CHECK(n[0] == 2 && n[1] == 1);
+    CHECK(floe_contact_count(w) == 1);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    CHECK(ci.image[0] == 0 && ci.image[1] == 0 && ci.image[2] == 0);
+    double weight = floe_masses(w)[s] * 9.81;
+    REPORT("(i) floor under a periodic cell: wraps (%d, %d), contact force %.10g N, weight %.10g N\n", n[0], n[1],
+           -ci.force.x, weight);
+    CHECK_REL(fabs(ci.force.x), weight, 1e-6);
+    CHECK_NEAR(floe_velocities(w)[s].x, 3, 1e-12); /* no friction: the slide goes on */
+    floe_world_destroy(w);
+}
+
 /* ---- refusals ------------------------------------------------------------------------------ */
 
 static void test_refusals(void) {
@@ -503,5 +544,6 @@ int main(void) {
     test_restart_threads();
     test_bond_across();
     test_servo();
+    test_floor();
     return check_failures ? 1 : 0;
 }

@@ -193,12 +193,16 @@ static void wrap(floe_world *w, int count) {
         delta[i] = n;
     }
     if (!delta) return;
+    /* a boundary A (a wall along the periodic axes) has no images: its
+     * contacts and pairs stay with B itself */
     for (int k = 0; k < w->ncon; k++) {
         floe_contact *ct = &w->con[k];
+        if (!(w->bound[ct->a] > 0)) continue;
         for (int j = 0; j < 3; j++) ct->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
     }
     for (int p = 0; p < w->bp.npairs; p++) {
         floe_pair *pr = &w->bp.pairs[p];
+        if (!(w->bound[pr->a] > 0)) continue;
         for (int j = 0; j < 3; j++) pr->img.n[j] += delta[pr->b].n[j] - delta[pr->a].n[j];
     }
     free(delta);
