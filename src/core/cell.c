@@ -182,7 +182,7 @@ static void wrap(floe_world *w, int count) {
         w->pos[i] = vsub(w->pos[i], s);
         w->bp.ref_pos[i] = vsub(w->bp.ref_pos[i], s);
         /* the body becomes its image, which moves at v - L H n */
-        if (count) w->vel[i] = vsub(w->vel[i], floe__mat_vec(c->l, s));
+        w->vel[i] = vsub(w->vel[i], floe__mat_vec(c->l, s));
         if (count)
             for (int k = 0; k < 3; k++) w->wraps[i].n[k] += n.n[k];
         if (!delta) delta = calloc((size_t)w->np, sizeof *delta);
