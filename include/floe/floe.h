@@ -153,6 +153,46 @@ floe_status floe_world_set_water(floe_world *w, const floe_water_def *def);
 /* 1 and *out filled when the world has water, else 0 (out may be NULL). */
 int floe_world_get_water(const floe_world *w, floe_water_def *out);
 
+/* ---- periodic cell (docs/periodic.md) ----------------------------------- */
+
+/* Makes axis `axis` (0: x, 1: y, 2: z; not z in a 2D world) periodic with
+ * the period [lo, hi) (finite, lo < hi, at most FLOE_MAX_COORD), before the
+ * first step. Bodies leaving the cell come back through the opposite face;
+ * contacts reach across it. Walls normal to a periodic axis, facets and
+ * infinite cylinders are refused at the start, and so is a cell narrower
+ * than twice the pair search distance (bodies about a quarter of the cell). */
+floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double hi);
+/* The cell's velocity gradient L [1/s], l[3*i + j] = dv_i/dx_j: the cell
+ * matrix H (its vectors as columns) follows dH/dt = L H, and a body's
+ * image across the cell moves with the body's velocity plus L H n. Only
+ * entries whose row and column are periodic axes may be non-zero; finite,
+ * |L_ij| <= 1e6. May change between steps. */
+floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
+/* Gives every body the affine velocity L (x - origin) added to its own
+ * (the usual start of a homogeneous deformation; optional). */
+floe_status floe_world_affine_velocities(floe_world *w);
+/* Stress control of periodic axis `axis`: every step L_kk (k = axis) is set
+ * to gain x (stress - sigma_kk), clamped to [-max_rate, max_rate], where
+ * sigma_kk is the Love-Weber stress of the contacts over the cell (tension
+ * positive: a confining pressure P is stress = -P). stress [Pa] finite;
+ * gain [1/(Pa s)] > 0 and max_rate [1/s] in (0, 1e6], finite; gain 0 turns
+ * the control off (L_kk then stays as it was last set). The other entries
+ * of L stay as given. */
+floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
+/* The periodic axes (bit k: axis k; 0: no cell); h (may be NULL) the cell
+ * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
+ * the corner lo. */
+int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+/* The cell's strain hu H0^-1 - I, out[3*i + j], from the cell matrix as L
+ * made it without the reductions (zero without a cell). */
+void floe_world_cell_strain(const floe_world *w, double out[9]);
+/* The cell's volume |det H| [m^3] (area [m^2] for a cell periodic in two
+ * axes, length for one; 0 without a cell). */
+double floe_world_cell_volume(const floe_world *w);
+/* Times body i was wrapped back into the cell along each cell vector: its
+ * unwrapped position is pos + H n (for a cell that does not deform). */
+floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]);
+
 /* ---- contact models and materials -------------------------------------- */
 
 /* One parameter of a model schema: material parameters (averaged per pair)
@@ -381,7 +421,8 @@ typedef struct floe_contact_info {
     floe_vec3 force_global; /* on A, global */
     double kn, kt;
     int64_t step_created;
-    int bonded; /* 1: the contact carries a bond now (as counted by floe_bonded_count) */
+    int bonded;   /* 1: the contact carries a bond now (as counted by floe_bonded_count) */
+    int image[3]; /* periodic cell: the contact is with B's image at pos_B + H image (0 0 0: B itself) */
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);

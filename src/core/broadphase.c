@@ -4,6 +4,7 @@
  * ones (facets) the cells their box covers, each with its class's test.
  * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
 #include "core/broadphase.h"
+#include "core/cell.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,12 @@ double floe__moved2_shape(const floe_world *w, int i, double d2) {
 }
 
 int floe_broadphase_needs_rebuild(const floe_world *w) {
-    /* max_moved2 comes from the integrator's pass over the bodies */
+    /* max_moved2 comes from the integrator's pass over the bodies; a
+     * deforming periodic cell moves images by the drift of its vectors */
+    if (w->cell.axes && w->bp.valid) {
+        double lim = 0.5 * (w->skin - floe__cell_drift(w));
+        return !(lim >= 0 && w->bp.max_moved2 <= lim * lim);
+    }
     return !w->bp.valid || !(w->bp.max_moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
 }
 
@@ -317,6 +323,11 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
                     }
         }
     }
+    if (w->cell.axes) { /* periodic: the pairs and their images from cell.c */
+        floe_status st = floe__cell_pairs(w, skin);
+        if (st != FLOE_OK) return st;
+        goto done;
+    }
     /* gridded pairs: each body against those of higher id in the 27 cells
      * around it; bounding spheres, then oriented boxes */
     for (int i = 0; i < w->np; i++) {
@@ -361,6 +372,7 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
                         if (near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
                     }
     }
+done:
     for (int i = 0; i < w->np; i++) {
         bp->ref_pos[i] = w->pos[i];
         bp->ref_ori[i] = w->ori[i];

@@ -3,6 +3,7 @@
  * rattlers, the fabric tensor, wall tractions and plane counters. Every
  * function here only reads the world, except the plane counters, whose
  * counts are world state updated by the step (floe__planes_before/after). */
+#include "core/cell.h"
 #include "core/measure.h"
 #include "shapes/shape.h"
 
@@ -89,7 +90,7 @@ static double clip_fraction(vec3 p, vec3 l, vec3 lo, vec3 hi) {
  * the cell face (docs/measurements.md#stress-tensor-love-weber). */
 static vec3 contact_branch(const floe_world *w, const floe_contact *c, vec3 *from) {
     vec3 pa = is_particle(w->shape[c->a]) ? w->pos[c->a] : c->g.c;
-    vec3 pb = is_particle(w->shape[c->b]) ? w->pos[c->b] : c->g.c;
+    vec3 pb = is_particle(w->shape[c->b]) ? floe__img_pos(w, c->b, c->img) : c->g.c;
     *from = pa;
     return vsub(pb, pa);
 }
@@ -120,7 +121,8 @@ floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) s[3 * i + j] += wt * li[i] * fj[j];
     }
-    double v = box_volume(r);
+    /* the whole of a periodic world: the cell's volume (cell.c) */
+    double v = r->whole && w->cell.axes ? floe__cell_volume(w, r->lo, r->hi) : box_volume(r);
     for (int i = 0; i < 9; i++) out[i] = s[i] / v;
     return FLOE_OK;
 }

@@ -24,7 +24,7 @@
 
 _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
 _Static_assert(sizeof(quat) == 4 * sizeof(double), "quat must be 4 packed doubles");
-_Static_assert(sizeof(floe_pair) == 3 * sizeof(int32_t), "a pair must be 3 packed ints");
+_Static_assert(sizeof(floe_pair) == 6 * sizeof(int32_t), "a pair must be 6 packed ints");
 _Static_assert(sizeof(int) == sizeof(int32_t), "int must be 32 bits");
 
 /* ---- the table, flattened -------------------------------------------------------- */
@@ -316,7 +316,8 @@ static void put_docs(out *o, const floe_world *w) {
         {"contacts", "state_doc",
          "row k: the raw state of contact k's model (/models/<model>/state_size bytes); model_state/<model> holds "
          "the same state as named values"},
-        {"broadphase", "pairs_doc", "candidate pairs in list order: a, b, live contact index or -1"},
+        {"broadphase", "pairs_doc",
+         "candidate pairs in list order: a, b, live contact index or -1 (B's periodic image: pair_image)"},
     };
     for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
         put(o, notes[i][0], notes[i][1], 1, FLOE_SNAP_STR, 0, 0, 0, notes[i][2], 1);

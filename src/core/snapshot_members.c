@@ -159,6 +159,7 @@ static const floe_snap_field contact_fields[] = {
     {M(floe_contact, kr), STATE, DSET("contacts", "kr"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_contact, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
     {M(floe_contact, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
+    {M(floe_contact, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct contact_struct = STRUCT(floe_contact, contact_fields);
@@ -172,6 +173,7 @@ static const floe_snap_field pair_fields[] = {
     {M(floe_pair, a), STATE, DSET("broadphase", "pairs"), I32, .col = 0, ID(floe__rows_particles)},
     {M(floe_pair, b), STATE, DSET("broadphase", "pairs"), I32, .col = 1, ID(floe__rows_particles)},
     {M(floe_pair, contact), STATE, DSET("broadphase", "pairs"), I32, .col = 2, ID_OR_NONE(floe__rows_contacts)},
+    {M(floe_pair, img), STATE, DSET("broadphase", "pair_image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct pair_struct = STRUCT(floe_pair, pair_fields);
@@ -243,6 +245,25 @@ static const floe_snap_field plane_fields[] = {
 };
 static const floe_snap_struct plane_struct = STRUCT(floe_plane_counter, plane_fields);
 
+/* The periodic cell (cell.c); floe_world_set_periodic and
+ * floe_world_set_velocity_gradient check the values it is built from. */
+static const floe_snap_field cell_fields[] = {
+    {M(floe_cell, axes), STATE, ATTR("cell", "axes"), I32, .check = FLOE_CK_MASK, .lo = 7},
+    {M(floe_cell, origin), STATE, ATTR("cell", "origin"), F64(3), CK(LENGTH)},
+    {M(floe_cell, h), STATE, ATTR("cell", "h"), F64(9), CK(LENGTH)},
+    {M(floe_cell, l), STATE, ATTR("cell", "velocity_gradient"), F64(9), CK(FINITE)},
+    {M(floe_cell, h_ref), STATE, ATTR("cell", "h_ref"), F64(9), CK(LENGTH)},
+    {M(floe_cell, h0), STATE, ATTR("cell", "h0"), F64(9), CK(LENGTH)},
+    {M(floe_cell, hu), STATE, ATTR("cell", "h_unreduced"), F64(9), CK(LENGTH)},
+    {M(floe_cell, flips), STATE, ATTR("cell", "flips"), I64, CK(COUNTER)},
+    {M(floe_cell, servo_axes), STATE, ATTR("cell", "servo_axes"), I32, .check = FLOE_CK_MASK, .lo = 7},
+    {M(floe_cell, servo_stress), STATE, ATTR("cell", "servo_stress"), F64(3), CK(FINITE)},
+    {M(floe_cell, servo_gain), STATE, ATTR("cell", "servo_gain"), F64(3), CK(FINITE_NONNEG)},
+    {M(floe_cell, servo_max), STATE, ATTR("cell", "servo_max_rate"), F64(3), CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct cell_struct = STRUCT(floe_cell, cell_fields);
+
 /* ---- the world ------------------------------------------------------------------------------ */
 
 static const floe_snap_field world_fields[] = {
@@ -289,6 +310,8 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, blocked), STATE, DSET("particles", "blocked"), U32, ROWS(floe__rows_particles),
      .check = FLOE_CK_MASK, .lo = FLOE_DOF_ALL},
     {M(floe_world, groups), STATE, DSET("particles", "groups"), U32, ROWS(floe__rows_particles), CK(GROUP_MASK)},
+    {M(floe_world, wraps), STATE, DSET("particles", "wraps"), .type = FLOE_SNAP_I32, .ncomp = 3,
+     ROWS(floe__rows_particles)},
 
     /* every shape's records: items "<section>/<field>" from the class's
      * field lists, written, read, checked and compared by snapshot_shapes.c
@@ -336,6 +359,8 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, water), NESTED(water_struct)},
     {M(floe_world, e_body_work), STATE, ATTR("energy", "body_work"), F64(1), CK(FINITE)},
 
+    {M(floe_world, cell), NESTED(cell_struct)},
+
     {M(floe_world, planes), STATE, STRUCTS(floe__rows_planes, plane_struct)},
     COUNT(floe_world, nplanes, floe__rows_planes),
     TRANSIENT(floe_world, plcap, "capacity"),
@@ -367,6 +392,6 @@ const floe_snap_struct floe__snap_world = {
 const floe_snap_struct *const floe__snap_structs[] = {
     &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct,
     &motion_struct,    &group_struct, &geom_struct,     &contact_struct,  &pair_struct,
-    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,
+    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,    &cell_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

@@ -5,6 +5,7 @@
 #include "collide/l6geom.h"
 #include "core/batch.h"
 #include "core/broadphase.h"
+#include "core/cell.h"
 #include "core/energy.h"
 #include "core/integrate.h"
 #include "core/measure.h"
@@ -80,23 +81,23 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     ctx.event_load = &ld;
     floe_raw_contact raw;
     floe_geom *g = &c->g;
+    vec3 pb = floe__img_pos(w, b, c->img), vb = floe__img_vel(w, b, c->img); /* B's periodic image (cell.h) */
     if (fresh) {
-        floe__collide(w, fn, a, b, NULL, creation_gap(w, a, b, in), &raw); /* contact established this step */
+        floe__collide_img(w, fn, a, b, c->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
         floe_l6geom_create(g, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
          * in LAMMPS, and the shear spring takes that step's displacement. */
-        floe_l6geom_rates(g->c, g->n, g->t1, floe_geom_t2(g), w->dt, w->pos[a], w->vel[a], w->angvel[a], w->pos[b],
-                          w->vel[b], w->angvel[b], &ctx.vel, &ctx.angvel);
+        floe_l6geom_rates(g->c, g->n, g->t1, floe_geom_t2(g), w->dt, w->pos[a], w->vel[a], w->angvel[a], pb, vb,
+                          w->angvel[b], &ctx.vel, &ctx.angvel);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
-        if (fn == floe_collide_sphere_sphere)
-            floe_sphere_sphere(w->pos[a], w->radius[a], w->pos[b], w->radius[b], c, 0, &raw);
+        if (fn == floe_collide_sphere_sphere) floe_sphere_sphere(w->pos[a], w->radius[a], pb, w->radius[b], c, 0, &raw);
         else if (fn == floe_collide_wall_sphere)
             floe_wall_sphere(floe__shape_data(w, a), w->pos[a], w->pos[b], w->radius[b], c, 0, &raw);
-        else floe__collide(w, fn, a, b, c, 0, &raw);
-        floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], w->pos[b], w->vel[b],
-                           w->angvel[b], &ctx.vel, &ctx.angvel);
+        else floe__collide_img(w, fn, a, b, c->img, c, 0, &raw);
+        floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], pb, vb, w->angvel[b], &ctx.vel,
+                           &ctx.angvel);
     }
     int keep = m->law(&ctx, c, st, acc);
     if (ld.set) keep_break_load(w, k, &ld);
@@ -108,7 +109,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
     vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
-    vec3 mB = vsub(vcross(vsub(g->c, w->pos[b]), vneg(F)), M);
+    vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
 }
@@ -397,13 +398,13 @@ static floe_status contact_phase(floe_world *w) {
             if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
                 /* most candidate pairs are sphere pairs that do not touch: decide here */
                 double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-                hit[p] = vlen2(vsub(w->pos[pr->b], w->pos[pr->a])) <= r * r;
+                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, pr->img), w->pos[pr->a])) <= r * r;
             } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
                 hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
                                                          w->radius[pr->b], NULL, gap, &raw);
             } else {
                 floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
-                hit[p] = (unsigned char)floe__collide(w, fn, pr->a, pr->b, NULL, gap, &raw);
+                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, pr->img, NULL, gap, &raw);
             }
             n += hit[p];
         }
@@ -420,6 +421,7 @@ static floe_status contact_phase(floe_world *w) {
             c->a = bp->pairs[p].a;
             c->b = bp->pairs[p].b;
             c->nbr = p;
+            c->img = bp->pairs[p].img;
             c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
             c->step_created = w->step;
             c->flags = CF_NEW;
@@ -481,7 +483,8 @@ static floe_status start(floe_world *w) {
         memset(w->force, 0, sizeof(vec3) * (size_t)w->np);
         memset(w->torque, 0, sizeof(vec3) * (size_t)w->np);
     }
-    floe_status st = collide(w);
+    floe_status st = floe__cell_start(w);
+    if (st == FLOE_OK) st = collide(w);
     if (st != FLOE_OK) return st;
     if (w->dt_auto) floe__update_dt(w);
     w->dt_recheck = 0;
@@ -507,6 +510,7 @@ floe_status floe_step(floe_world *w) {
     if (planes) st = floe__planes_before(w);
     if (st == FLOE_OK) st = floe__integrate(w);
     if (st == FLOE_OK && planes) floe__planes_after(w);
+    if (st == FLOE_OK) floe__cell_advance(w); /* the periodic cell deforms, bodies wrap */
     if (st == FLOE_OK) {
         w->step++;
         w->time += w->dt;

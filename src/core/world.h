@@ -74,6 +74,7 @@ typedef struct floe_plane_counter {
 /* Broad-phase candidate pair; `contact` is the live contact index or -1. */
 typedef struct floe_pair {
     int32_t a, b, contact;
+    floe_img img; /* B's periodic image (cell offsets), zero without a cell */
 } floe_pair;
 
 typedef struct floe_broadphase {
@@ -87,6 +88,25 @@ typedef struct floe_broadphase {
     double max_moved2; /* largest floe_moved2() after the last update */
     int valid;
 } floe_broadphase;
+
+/* The periodic cell (src/core/cell.c, docs/periodic.md): a parallelepiped
+ * of origin `origin` and cell vectors the columns of h (row-major,
+ * h[3*i + j] = H_ij), periodic along the axes of `axes`; it deforms as
+ * dH/dt = L H with the velocity gradient l. Columns of axes that are not
+ * periodic are the unit vectors and never change. */
+typedef struct floe_cell {
+    int axes; /* bit k: axis k is periodic; 0: no cell */
+    vec3 origin;
+    double h[9], l[9];
+    double h_ref[9]; /* H at the last broad-phase rebuild */
+    double h0[9];    /* H at the start */
+    double hu[9];    /* H as L made it, without the reductions (the strain is hu H0^-1 - I) */
+    int64_t flips;   /* times the cell vectors were reduced (Lees-Edwards flips) */
+    /* stress-controlled axes (floe_world_set_cell_servo): bit k sets L_kk
+     * every step from the cell's stress sigma_kk and its target */
+    int servo_axes;
+    double servo_stress[3], servo_gain[3], servo_max[3];
+} floe_cell;
 
 /* Every member is listed in the snapshot's table (src/core/snapshot_members.c;
  * the shape store's records through the classes, snapshot_shapes.c) as
@@ -118,6 +138,7 @@ struct floe_world {
     uint8_t *shape;
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
+    floe_img *wraps; /* times each body was wrapped back into the periodic cell, per cell vector */
 
     floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 
@@ -160,6 +181,8 @@ struct floe_world {
 
     floe_scheduled *sched;
     int nsched, schedcap; /* model methods to apply at given steps */
+
+    floe_cell cell; /* periodic cell (cell.c) */
 
     floe_plane_counter *planes; /* crossings counted every step (measure.c) */
     int nplanes, plcap;

@@ -1,5 +1,6 @@
 /* World lifetime, materials, model instances, particles, groups and the
  * read-only views of the public API. */
+#include "core/cell.h"
 #include "core/bodyforces.h"
 #include "core/energy.h"
 #include "shapes/shape.h"
@@ -102,17 +103,18 @@ floe_world *floe_world_create(const floe_world_def *def) {
     }
     w->ninsts = nm;
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) w->store[t].size = floe_shape_class_get(t)->size;
+    floe__cell_reset(&w->cell);
     return w;
 }
 
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
-    void *arrays[] = {w->pos,           w->vel,       w->angvel,  w->force,  w->torque,   w->ori,
-                      w->mass,          w->inertia,   w->angmom,  w->bound,  w->radius,   w->shape,
-                      w->shape_idx,     w->mat,       w->blocked, w->groups, w->mats,     w->insts,
-                      w->overrides,     w->pair_inst, w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
-                      w->bp.ref_ori,    w->sched,     w->brk,     w->events, w->planes,   w->bp.cell_start,
-                      w->bp.cell_items, w->bp.cell_of};
+    void *arrays[] = {w->pos,           w->vel,        w->angvel,  w->force,  w->torque,   w->ori,
+                      w->mass,          w->inertia,    w->angmom,  w->bound,  w->radius,   w->shape,
+                      w->shape_idx,     w->mat,        w->blocked, w->groups, w->mats,     w->insts,
+                      w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
+                      w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
+                      w->bp.cell_items, w->bp.cell_of, w->wraps};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
@@ -450,6 +452,7 @@ static int grow_particles(floe_world *w, int nc) {
     GROW(bp.ref_ori);
     GROW(angmom);
     GROW(bound);
+    GROW(wraps);
 #undef GROW
     if (ok) w->pcap = nc;
     return ok;
@@ -494,6 +497,7 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->shape_idx[n] = idx;
     w->mat[n] = d->material;
     w->blocked[n] = d->blocked & FLOE_DOF_ALL;
+    w->wraps[n] = (floe_img){{0, 0, 0}};
     if (w->def.dimension == 2) { /* plane world: no motion out of the xy plane */
         w->blocked[n] |= FLOE_DOF_Z | FLOE_DOF_RX | FLOE_DOF_RY;
         w->vel[n].z = 0;
@@ -874,6 +878,7 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->kt = c->kt;
     o->step_created = c->step_created;
     o->bonded = (c->flags & CF_BONDED) != 0;
+    for (int k = 0; k < 3; k++) o->image[k] = c->img.n[k];
     return FLOE_OK;
 }
 

@@ -228,8 +228,25 @@ static int contact_quantity(const char *q) {
     return strcmp(q, "uN") == 0 ? CQ_UN : -1;
 }
 
-enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_BONDED, NQ_BREAKS, NQ_COUNT };
-static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
+/* NQ_CELL: H_ij (9), NQ_STRAIN: the cell's strain (9), NQ_CELL_VOLUME (docs/periodic.md) */
+enum {
+    NQ_CONTACTS,
+    NQ_STEP,
+    NQ_TIME,
+    NQ_PARTICLES,
+    NQ_DT,
+    NQ_BONDED,
+    NQ_BREAKS,
+    NQ_CELL,
+    NQ_STRAIN = NQ_CELL + 9,
+    NQ_CELL_VOLUME = NQ_STRAIN + 9,
+    NQ_COUNT
+};
+static const char *const counter_q[NQ_COUNT] = {
+    "contacts",  "step",      "time",      "particles", "dt",         "bonded",    "breaks",
+    "cell.xx",   "cell.xy",   "cell.xz",   "cell.yx",   "cell.yy",    "cell.yz",   "cell.zx",
+    "cell.zy",   "cell.zz",   "strain.xx", "strain.xy", "strain.xz",  "strain.yx", "strain.yy",
+    "strain.yz", "strain.zx", "strain.zy", "strain.zz", "cell.volume"};
 
 static int counter_quantity(const char *q) {
     for (int i = 0; i < NQ_COUNT; i++)
@@ -449,7 +466,8 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
             if (counter_quantity(col->quantity) < 0) {
                 floe_io_err(err, errlen,
                             "history column '%s': unknown counter '%s' "
-                            "(contacts, step, time, particles, dt, bonded, breaks)",
+                            "(contacts, step, time, particles, dt, bonded, breaks, cell.xx..zz, strain.xx..zz, "
+                            "cell.volume)",
                             col->name, col->quantity);
                 return -1;
             }
@@ -576,8 +594,18 @@ static double history_value(const floe_world *w, const floe_history_column *col,
                     return floe_bonded_count(w);
                 case NQ_BREAKS:
                     return (double)floe_break_count(w);
-                default:
+                default: {
+                    int q = counter_quantity(col->quantity);
+                    double m[9];
+                    if (q >= NQ_CELL && q < NQ_STRAIN)
+                        return floe_world_get_cell(w, m, NULL) >= 0 ? m[q - NQ_CELL] : NAN;
+                    if (q >= NQ_STRAIN && q < NQ_CELL_VOLUME) {
+                        floe_world_cell_strain(w, m);
+                        return m[q - NQ_STRAIN];
+                    }
+                    if (q == NQ_CELL_VOLUME) return floe_world_cell_volume(w);
                     return NAN;
+                }
             }
         case FLOE_HIST_REGION:
             return region_value(w, col, rc);

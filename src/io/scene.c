@@ -430,7 +430,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     sy_node *root = sy_root(d);
     /* the shapes' sections between groups and meshes */
     static const char *const head[] = {"world", "run", "materials", "models", "interactions", "groups"};
-    static const char *const tail[] = {"meshes", "generators", "output", "methods", "water"};
+    static const char *const tail[] = {"meshes", "generators", "output", "methods", "water", "periodic"};
     const char *top[FLOE_LEN(head) + FLOE_SHAPE_COUNT + FLOE_LEN(tail)];
     int ntop = 0;
     for (int i = 0; i < FLOE_LEN(head); i++) top[ntop++] = head[i];
@@ -446,6 +446,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     if (!c->w) return sy_error(d, n ? n : root, "world: %s", floe_create_error());
 
     if ((n = sy_get(d, root, "water")) && parse_water(c, n, def.gravity.z)) return -1;
+    if ((n = sy_get(d, root, "periodic")) && scene_periodic(c, n)) return -1;
     if ((n = sy_get(d, root, "materials")) && parse_materials(c, n)) return -1;
     if ((n = sy_get(d, root, "models")) && parse_models(c, n)) return -1;
     if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n)) return -1;
@@ -456,6 +457,7 @@ static int load(scene_ctx *c, floe_scene *s) {
     n = sy_get(d, root, "output");
     if (n && scene_output(c, n, &s->out)) return -1;
     if (body_pass(c, root, 1)) return -1;
+    if ((n = sy_get(d, root, "periodic")) && scene_periodic_bodies(c, n)) return -1;
     if ((double)c->added != c->count) /* both passes must agree: history ids depend on it */
         return sy_error(d, root, "internal error: counted %.0f particles but created %lld", c->count,
                         (long long)c->added);

@@ -107,6 +107,10 @@ int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
 void scene_name_hint(char *buf, size_t len, const char *word, const char *const *names, int n, const char *what);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where); /* floe_last_error */
+/* scene_periodic.c: the `periodic` section, the cell before the bodies and
+ * (scene_periodic_bodies) the affine velocities once they are all there. */
+int scene_periodic(scene_ctx *c, sy_node *sec);
+int scene_periodic_bodies(scene_ctx *c, sy_node *sec);
 /* Appends a warning "file:line:col: warning: message" at node n. Returns 0
  * (-1 only when out of memory, recorded as the scene's error). */
 int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)

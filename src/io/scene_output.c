@@ -205,7 +205,12 @@ static const char *const body_quantities[] = {
 static const char *const group_quantities[] = {"force.x",  "force.y",  "force.z",  "torque.x", "torque.y",
                                                "torque.z", "stress.x", "stress.y", "stress.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
-static const char *const counters[] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
+/* the periodic cell's (docs/periodic.md): H, its strain, its volume */
+static const char *const counters[] = {"contacts",  "step",       "time",      "particles", "dt",        "bonded",
+                                       "breaks",    "cell.xx",    "cell.xy",   "cell.xz",   "cell.yx",   "cell.yy",
+                                       "cell.yz",   "cell.zx",    "cell.zy",   "cell.zz",   "strain.xx", "strain.xy",
+                                       "strain.xz", "strain.yx",  "strain.yy", "strain.yz", "strain.zx", "strain.zy",
+                                       "strain.zz", "cell.volume"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;

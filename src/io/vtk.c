@@ -515,7 +515,10 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, 
             ci.uN = ci.kn = ci.kt = ci.area = NAN;
         }
         put_vec(p_pts, 2 * i, line_end(w, ci.a, &ci));
-        put_vec(p_pts, 2 * i + 1, line_end(w, ci.b, &ci));
+        /* across a periodic cell's face, B's end is the contact point: the
+         * line stays inside the cell (docs/periodic.md) */
+        int img = ci.image[0] || ci.image[1] || ci.image[2];
+        put_vec(p_pts, 2 * i + 1, img ? ci.point : line_end(w, ci.b, &ci));
         put_i32(p_a, i, ci.a);
         put_i32(p_b, i, ci.b);
         put_i32(p_model, i, v->idx[i]);

@@ -26,6 +26,12 @@ typedef struct floe_energy_acc {
 
 /* What every contact carries besides the model's own state. Fields read
  * every step come first: a contact is streamed through the cache each step. */
+/* Integer cell offsets of a periodic image (src/core/cell.c): B's image is
+ * at B's position plus H n (docs/periodic.md); all zero without a cell. */
+typedef struct floe_img {
+    int32_t n[3];
+} floe_img;
+
 typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
@@ -36,7 +42,8 @@ typedef struct floe_contact {
     vec3 f, m;     /* local force and torque acting on A */
     double kw, kr; /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
     int64_t step_created;
-    int32_t nbr; /* slot in the broad-phase pair list, -1 if none */
+    int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
+    floe_img img; /* the contact is with B's periodic image of these cell offsets */
 } floe_contact;
 
 enum {

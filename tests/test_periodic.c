@@ -1,0 +1,549 @@
+/* The periodic cell (docs/periodic.md), each behaviour against a closed
+ * form or an exact invariant:
+ * (a) a pair touching across a face of a sheared cell feels the force of the
+ *     same pair placed inside the cell with B's image velocity v + L H n
+ *     (the image construction, docs/periodic.md): to 1e-10 relative (the
+ *     image position x + H n rounds differently from the copy inside; the
+ *     overlap of 1e-2 m carries ~1e-16 m of rounding per step);
+ * (b) a simple cubic lattice in a periodic cell, every particle with six
+ *     neighbours, three of them possibly through the cell's faces: the
+ *     Love-Weber stress of the whole cell is -f/d^2 on each axis (per
+ *     lattice cell of volume d^3 one contact per axis, branch d e_k, force
+ *     -f e_k on A; tension positive), to 1e-12; the same lattice compressed
+ *     by the cell alone (L = -e I, bodies pushed only by images) settles at
+ *     the uniform spacing d = H_xx / n and the stress -k_n (2R - d) / d^2,
+ *     to 1e-6 (damped relaxation);
+ * (c) a body crossing the cell 40 times keeps its velocity bitwise and its
+ *     unwrapped position pos + H n = x0 + v t to 1e-9 m; two equal spheres
+ *     colliding head-on across a face exchange velocities (elastic Linear
+ *     law: momentum to 1e-12, kinetic energy to 1e-3 relative, the
+ *     leapfrog's error of a contact of ~20 steps);
+ * (d) simple shear of a gas of spheres in a Lees-Edwards cell: the mean
+ *     velocity profile stays affine, slope dvx/dy = gamma_dot within 10 %
+ *     after a strain of 2 (a cell whose images did not move would let the
+ *     profile decay to zero slope);
+ * (e) a snapshot (the restart's item table) taken across wraps and cell
+ *     flips continues bitwise like the run it was taken from;
+ * (f) 1 and 2 threads give bitwise the same sheared run;
+ * (g) an Ice bond made across a face of a 2D cell (start-up bonding across
+ *     a gap) carries the forces of the same bond inside the cell while the
+ *     pair is pulled apart and oscillates (1e-10 relative, as in (a));
+ * (h) stress control: the lattice of (b), touching, with all three axes
+ *     servo-controlled to sigma = -P, settles (damped) where
+ *     k_n (2R - d) / d^2 = P, d = H_xx / n: stress to 1e-6 relative, d
+ *     against that quadratic's root to 1e-9;
+ * (i) a sphere resting on a floor (a wall along the periodic axes) and
+ *     sliding across the cell's faces keeps its one contact, with the wall
+ *     itself (no image), and the contact force equals its weight m g to
+ *     1e-6 once the bounce has died out (Cundall damping 0.5 acts on the
+ *     vertical motion only: no horizontal force, nothing to damp);
+ * and the refusals: axes, ranges, a wall normal to a periodic axis, a cell
+ * too small for its bodies, L on an axis that is not periodic. */
+#include "check.h"
+#include "core/snapshot.h"
+#include "core/snapshot_bytes.h"
+#include "core/world.h"
+
+#include <stdint.h>
+
+static floe_vec3 V(double x, double y, double z) { return (floe_vec3){x, y, z}; }
+
+static floe_world *new_world(int threads, double dt) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = dt;
+    def.threads = threads;
+    def.gravity = V(0, 0, 0);
+    def.damping = 0;
+    return floe_world_create(&def);
+}
+
+static void cube_cell(floe_world *w, double lo, double hi) {
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_periodic(w, k, lo, hi) == FLOE_OK);
+}
+
+/* ---- (a) a pair across a face = the pair inside ------------------------------- */
+
+static floe_world *pair_world(int across, double gdot) {
+    floe_world *w = new_world(1, 2e-6);
+    cube_cell(w, 0, 1);
+    double l[9] = {0, gdot, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(floe_world_set_velocity_gradient(w, l) == FLOE_OK);
+    int m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "tan_phi", 0.3);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    /* A near the top face y = 1, B near the bottom: B's image (offset +1 in
+     * y) sits at y + 1 and moves at v_B + L H e_y = v_B + gdot e_x */
+    bd.pos = across ? V(0.5, 0.96, 0.5) : V(0.5, 0.46, 0.5);
+    bd.vel = V(0.2, -0.3, 0.1);
+    bd.angvel = V(1, 2, -3);
+    floe_add_sphere(w, &bd, 0.05);
+    bd.pos = across ? V(0.51, 0.05, 0.503) : V(0.51, 0.55, 0.503);
+    bd.vel = across ? V(-0.1, 0.2, 0) : V(-0.1 + gdot, 0.2, 0);
+    bd.angvel = V(0, -1, 2);
+    floe_add_sphere(w, &bd, 0.05);
+    w->batch_off = 1; /* both through the same per-contact code */
+    return w;
+}
+
+static void test_pair_across(void) {
+    const double gdot = 0.5;
+    floe_world *w1 = pair_world(1, gdot), *w2 = pair_world(0, gdot);
+    double worst = 0;
+    int steps = 0;
+    for (int s = 0; s < 400; s++) {
+        CHECK(floe_step(w1) == FLOE_OK);
+        CHECK(floe_step(w2) == FLOE_OK);
+        if (floe_contact_count(w1) != floe_contact_count(w2)) {
+            CHECK(0);
+            break;
+        }
+        if (floe_contact_count(w1) == 0) continue;
+        floe_contact_info c1, c2;
+        floe_contact_get(w1, 0, &c1);
+        floe_contact_get(w2, 0, &c2);
+        CHECK(c1.image[1] == 1 && c2.image[1] == 0);
+        double f1[6] = {c1.force.x, c1.force.y, c1.force.z, c1.torque.x, c1.torque.y, c1.torque.z};
+        double f2[6] = {c2.force.x, c2.force.y, c2.force.z, c2.torque.x, c2.torque.y, c2.torque.z};
+        double scale = fabs(c2.force.x);
+        for (int k = 0; k < 6; k++) worst = fmax(worst, fabs(f1[k] - f2[k]) / scale);
+        steps++;
+    }
+    CHECK(steps > 50);
+    CHECK(worst <= 1e-10);
+    /* the velocities the forces gave agree too */
+    const floe_vec3 *v1 = floe_velocities(w1), *v2 = floe_velocities(w2);
+    CHECK_NEAR(v1[0].x, v2[0].x, 1e-12);
+    CHECK_NEAR(v1[1].y, v2[1].y, 1e-12);
+    REPORT("(a) pair across a sheared cell's face: %d steps in contact, largest force difference %.3g relative\n",
+           steps, worst);
+    floe_world_destroy(w1);
+    floe_world_destroy(w2);
+}
+
+/* ---- (b) lattice stress ------------------------------------------------------------ */
+
+static floe_world *lattice(int n, double R, double d, double damping) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-6;
+    def.threads = 1;
+    def.gravity = V(0, 0, 0);
+    def.damping = damping;
+    floe_world *w = floe_world_create(&def);
+    cube_cell(w, 0, n * d);
+    int m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                bd.pos = V((i + 0.5) * d, (j + 0.5) * d, (k + 0.5) * d);
+                floe_add_sphere(w, &bd, R);
+            }
+    return w;
+}
+
+static void test_lattice(void) {
+    const int n = 4;
+    const double R = 0.01, delta = 1e-4, d = 2 * R - delta;
+    floe_world *w = lattice(n, R, d, 0);
+    CHECK(floe_start(w) == FLOE_OK);
+    CHECK(floe_contact_count(w) == 3 * n * n * n); /* six neighbours each */
+    int across = 0;
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    double f = -ci.force.x;
+    CHECK_REL(f, ci.kn * delta, 1e-9);
+    for (int k = 0; k < floe_contact_count(w); k++) {
+        floe_contact_get(w, k, &ci);
+        across += ci.image[0] || ci.image[1] || ci.image[2];
+        CHECK_REL(-ci.force.x, f, 1e-10);
+    }
+    CHECK(across == 3 * n * n);
+    double s[9], want = -f / (d * d);
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1}; /* whole: the cell's volume */
+    CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            if (i == j) CHECK_REL(s[3 * i + j], want, 1e-10);
+            else CHECK_NEAR(s[3 * i + j], 0, 1e-10 * fabs(want));
+        }
+    REPORT("(b) periodic cubic lattice: sigma = (%.10g, %.10g, %.10g) Pa, closed form -f/d^2 = %.10g Pa\n", s[0], s[4],
+           s[8], want);
+    /* at rest: the forces balance, nothing moves */
+    CHECK(floe_run(w, 200) == FLOE_OK);
+    const floe_vec3 *v = floe_velocities(w);
+    double vmax = 0;
+    for (int i = 0; i < n * n * n; i++) vmax = fmax(vmax, fabs(v[i].x) + fabs(v[i].y) + fabs(v[i].z));
+    CHECK(vmax < 1e-9);
+    floe_world_destroy(w);
+
+    /* compressed by the cell: touching lattice, cell shrinks by e = 0.5 %,
+     * then the damped lattice settles */
+    const int n2 = 3;
+    w = lattice(n2, R, 2 * R, 0.3);
+    const double rate = -50, t1 = 1e-4; /* strain rate [1/s], time: e = 1 - exp(rate t1) ~ 0.5 % */
+    double l[9] = {rate, 0, 0, 0, rate, 0, 0, 0, rate}, zero[9] = {0};
+    CHECK(floe_world_set_velocity_gradient(w, l) == FLOE_OK);
+    int nstep = (int)(t1 / 1e-6 + 0.5);
+    CHECK(floe_run(w, nstep) == FLOE_OK);
+    CHECK(floe_world_set_velocity_gradient(w, zero) == FLOE_OK);
+    CHECK(floe_run(w, 40000) == FLOE_OK);
+    double h[9];
+    CHECK(floe_world_get_cell(w, h, NULL) == 7);
+    double d2 = h[0] / n2, f2 = 0;
+    CHECK_REL(h[0], h[4], 1e-15);
+    CHECK_REL(h[0], 2 * R * n2 * pow(1 + rate * 1e-6, nstep), 1e-12); /* H += dt L H, step by step */
+    floe_contact_get(w, 0, &ci);
+    f2 = ci.kn * (2 * R - d2);
+    CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);
+    for (int i = 0; i < 3; i++) CHECK_REL(s[4 * i], -f2 / (d2 * d2), 1e-6);
+    REPORT("(b) cell-compressed lattice (strain %.4g): sigma_xx = %.10g Pa, closed form -kn (2R - d)/d^2 = %.10g Pa\n",
+           1 - d2 / (2 * R), s[0], -f2 / (d2 * d2));
+    floe_world_destroy(w);
+}
+
+/* ---- (c) crossing the cell ------------------------------------------------------------ */
+
+static void test_crossing(void) {
+    floe_world *w = new_world(1, 1e-3);
+    cube_cell(w, -0.5, 0.5);
+    int m = floe_add_material(w, "m", "linear");
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    bd.pos = V(0.1, 0.2, -0.3);
+    bd.vel = V(8, -3.3, 1.7);
+    floe_add_sphere(w, &bd, 0.05);
+    CHECK(floe_run(w, 5000) == FLOE_OK);                        /* 40 m along x: 40 crossings */
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_ERR_ARG); /* not after the start */
+    CHECK(strstr(floe_last_error(w), "before the first step"));
+    const floe_vec3 v = floe_velocities(w)[0], p = floe_positions(w)[0];
+    CHECK(v.x == 8 && v.y == -3.3 && v.z == 1.7);
+    int n[3];
+    CHECK(floe_particle_wraps(w, 0, n) == FLOE_OK);
+    double t = 5000 * 1e-3;
+    CHECK(n[0] == 40 && n[1] == -16 && n[2] == 8);
+    CHECK_NEAR(p.x + n[0], 0.1 + 8 * t, 1e-9);
+    CHECK_NEAR(p.y + n[1], 0.2 - 3.3 * t, 1e-9);
+    CHECK_NEAR(p.z + n[2], -0.3 + 1.7 * t, 1e-9);
+    CHECK(p.x >= -0.5 && p.x < 0.5 && p.y >= -0.5 && p.y < 0.5 && p.z >= -0.5 && p.z < 0.5);
+    REPORT("(c) one body: wraps (%d, %d, %d), unwrapped x error %.3g m\n", n[0], n[1], n[2],
+           fabs(p.x + n[0] - (0.1 + 8 * t)));
+    floe_world_destroy(w);
+
+    /* head-on across the x face */
+    w = new_world(1, 1e-5);
+    cube_cell(w, 0, 1);
+    m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "tan_phi", 0);
+    bd = floe_default_body_def();
+    bd.material = m;
+    bd.pos = V(0.9, 0.5, 0.5);
+    bd.vel = V(1, 0, 0);
+    floe_add_sphere(w, &bd, 0.05);
+    bd.pos = V(0.2, 0.5, 0.5);
+    bd.vel = V(-0.5, 0, 0);
+    floe_add_sphere(w, &bd, 0.05);
+    double p0 = 1 - 0.5, e0 = 0.5 * (1 + 0.25); /* per unit mass */
+    int touched = 0;
+    for (int s = 0; s < 30000; s++) {
+        CHECK(floe_step(w) == FLOE_OK);
+        touched |= floe_contact_count(w) > 0;
+    }
+    const floe_vec3 *vv = floe_velocities(w);
+    CHECK(touched && floe_contact_count(w) == 0);
+    CHECK_NEAR(vv[0].x + vv[1].x, p0, 1e-12);
+    CHECK_REL(0.5 * (vv[0].x * vv[0].x + vv[1].x * vv[1].x), e0, 1e-3);
+    CHECK_NEAR(vv[0].x, -0.5, 1e-3);
+    CHECK_NEAR(vv[1].x, 1, 1e-3);
+    REPORT("(c) head-on across the face: velocities after (%.9g, %.9g) m/s, expected (-0.5, 1)\n", vv[0].x, vv[1].x);
+    floe_world_destroy(w);
+}
+
+/* ---- (d) simple shear ------------------------------------------------------------------ */
+
+static uint64_t rng = 88172645463325252ull;
+static double urand(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static floe_world *shear_world(int threads, double gdot) {
+    floe_world *w = new_world(threads, 5e-4);
+    cube_cell(w, 0, 1);
+    double l[9] = {0, gdot, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(floe_world_set_velocity_gradient(w, l) == FLOE_OK);
+    int m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e6);
+    floe_material_set(w, m, "tan_phi", 0.3);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    rng = 88172645463325252ull;
+    /* a 6^3 lattice with a jitter: solid fraction 0.31 */
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < 6; j++)
+            for (int i = 0; i < 6; i++) {
+                bd.pos = V((i + 0.5 + 0.2 * (urand() - 0.5)) / 6, (j + 0.5 + 0.2 * (urand() - 0.5)) / 6,
+                           (k + 0.5 + 0.2 * (urand() - 0.5)) / 6);
+                bd.vel = V(0.1 * (urand() - 0.5), 0.1 * (urand() - 0.5), 0.1 * (urand() - 0.5));
+                floe_add_sphere(w, &bd, 0.07);
+            }
+    CHECK(floe_world_affine_velocities(w) == FLOE_OK);
+    return w;
+}
+
+/* Least-squares slope of vx against y. */
+static double profile_slope(const floe_world *w) {
+    int n = floe_particle_count(w);
+    const floe_vec3 *p = floe_positions(w), *v = floe_velocities(w);
+    double sy = 0, sv = 0, syy = 0, syv = 0;
+    for (int i = 0; i < n; i++) {
+        sy += p[i].y;
+        sv += v[i].x;
+        syy += p[i].y * p[i].y;
+        syv += p[i].y * v[i].x;
+    }
+    return (n * syv - sy * sv) / (n * syy - sy * sy);
+}
+
+static void test_shear(void) {
+    const double gdot = 1;
+    floe_world *w = shear_world(1, gdot);
+    CHECK(floe_run(w, 4000) == FLOE_OK); /* strain 2 */
+    double slope = profile_slope(w);
+    CHECK_REL(slope, gdot, 0.1);
+    CHECK(w->cell.flips == 2); /* the cell was flipped at strain 0.5 and 1.5 */
+    double h[9];
+    floe_world_get_cell(w, h, NULL);
+    /* after the flips: H_xy = 2 - 2 (strain 2 less two periods), the rest the unit cube */
+    CHECK_NEAR(h[1], 0, 1e-9);
+    CHECK(h[0] == 1 && h[4] == 1 && h[8] == 1 && h[3] == 0 && h[2] == 0 && h[5] == 0);
+    double s[9];
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+    CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);
+    REPORT("(d) simple shear, strain 2: profile slope %.4f (gamma_dot %g), flips %lld, sigma_xy %.4g Pa\n", slope, gdot,
+           (long long)w->cell.flips, s[1]);
+    floe_world_destroy(w);
+}
+
+/* ---- (e) restart, (f) threads -------------------------------------------------------------- */
+
+static void test_restart_threads(void) {
+    floe_world *w = shear_world(1, 1);
+    CHECK(floe_run(w, 1200) == FLOE_OK); /* strain 0.6: past a flip, many wraps */
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    char err[512];
+    CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+    floe_world *r = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(r != NULL);
+    free(bytes);
+    if (!r) {
+        fprintf(stderr, "%s\n", err);
+        floe_world_destroy(w);
+        return;
+    }
+    int wrapped = 0;
+    for (int i = 0; i < floe_particle_count(w); i++) wrapped += w->wraps[i].n[0] != 0 || w->wraps[i].n[1] != 0;
+    CHECK(wrapped > 0 && w->cell.flips >= 1);
+    CHECK(floe_run(w, 1500) == FLOE_OK);
+    CHECK(floe_run(r, 1500) == FLOE_OK);
+    char what[512] = "";
+    int diff = floe__snapshot_diff(w, r, what, sizeof what);
+    CHECK(diff == 0);
+    if (diff) fprintf(stderr, "restart differs: %s\n", what);
+    REPORT("(e) restart at strain 0.6 (%d bodies wrapped, %lld flips): %s after 1500 more steps\n", wrapped,
+           (long long)w->cell.flips, diff ? "differs" : "bitwise the same");
+
+    floe_world *t2 = shear_world(2, 1);
+    CHECK(floe_run(t2, 2700) == FLOE_OK);
+    CHECK(floe_thread_count(t2) == 2);
+    floe_set_threads(t2, 1); /* the setting itself is state: the same on both sides */
+    diff = floe__snapshot_diff(w, t2, what, sizeof what);
+    CHECK(diff == 0);
+    if (diff) fprintf(stderr, "threads differ: %s\n", what);
+    REPORT("(f) 1 and 2 threads: %s\n", diff ? "differ" : "bitwise the same");
+    floe_world_destroy(w);
+    floe_world_destroy(r);
+    floe_world_destroy(t2);
+}
+
+/* ---- (g) a bond across a face, 2D ------------------------------------------------------------ */
+
+static floe_world *bond_world(int across) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-6;
+    def.threads = 1;
+    def.gravity = V(0, 0, 0);
+    def.dimension = 2;
+    floe_world *w = floe_world_create(&def);
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_OK);
+    CHECK(floe_world_set_periodic(w, 1, 0, 1) == FLOE_OK);
+    CHECK(floe_model_set(w, "ice", "bonds0", 255) == FLOE_OK);
+    CHECK(floe_model_set(w, "ice", "bond_tol", 0.1) == FLOE_OK);
+    int m = floe_add_material(w, "ice", "ice");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "break_n", 1e3); /* never breaks here */
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    bd.pos = across ? V(0.95, 0.3, 0) : V(0.45, 0.3, 0);
+    bd.vel = V(-0.1, 0.02, 0);
+    bd.angvel = V(0, 0, 1);
+    floe_add_sphere(w, &bd, 0.05);
+    bd.pos = across ? V(0.051, 0.302, 0) : V(0.551, 0.302, 0); /* gap 1e-3 m, within bond_tol R */
+    bd.vel = V(0.1, -0.02, 0);
+    bd.angvel = V(0, 0, 0);
+    floe_add_sphere(w, &bd, 0.05);
+    w->batch_off = 1;
+    return w;
+}
+
+static void test_bond_across(void) {
+    floe_world *w1 = bond_world(1), *w2 = bond_world(0);
+    double worst = 0, fmax_ = 0;
+    for (int s = 0; s < 3000; s++) {
+        CHECK(floe_step(w1) == FLOE_OK);
+        CHECK(floe_step(w2) == FLOE_OK);
+        if (floe_contact_count(w1) != 1 || floe_contact_count(w2) != 1) {
+            CHECK(0);
+            break;
+        }
+        floe_contact_info c1, c2;
+        floe_contact_get(w1, 0, &c1);
+        floe_contact_get(w2, 0, &c2);
+        CHECK(c1.bonded && c2.bonded && c1.image[0] == 1);
+        fmax_ = fmax(fmax_, fabs(c2.force.x));
+        double d[6] = {c1.force.x - c2.force.x,   c1.force.y - c2.force.y,   c1.force.z - c2.force.z,
+                       c1.torque.x - c2.torque.x, c1.torque.y - c2.torque.y, c1.torque.z - c2.torque.z};
+        for (int k = 0; k < 6; k++) worst = fmax(worst, fabs(d[k]));
+    }
+    CHECK(fmax_ > 0);
+    CHECK(worst <= 1e-10 * fmax_);
+    REPORT("(g) Ice bond across a 2D cell's face: largest force difference %.3g of the peak bond force %.4g N\n",
+           worst / fmax_, fmax_);
+    floe_world_destroy(w1);
+    floe_world_destroy(w2);
+}
+
+/* ---- (h) stress control ------------------------------------------------------------------------ */
+
+static void test_servo(void) {
+    const int n = 3;
+    const double R = 0.01, P = 2e4;
+    floe_world *w = lattice(n, R, 2 * R, 0.3);
+    CHECK(floe_world_set_cell_servo(w, 3, -P, 1e-3, 10) == FLOE_ERR_ARG);
+    CHECK(floe_world_set_cell_servo(w, 0, -P, -1, 10) == FLOE_ERR_ARG);
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo(w, k, -P, 2e-3, 20) == FLOE_OK);
+    CHECK(floe_run(w, 60000) == FLOE_OK);
+    double h[9], s[9];
+    floe_world_get_cell(w, h, NULL);
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+    CHECK(floe_stress_tensor(w, &all, s) == FLOE_OK);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    /* kn (2R - d) = P d^2: d = (-kn + sqrt(kn^2 + 8 R kn P)) / (2 P) */
+    double kn = ci.kn, d = (-kn + sqrt(kn * kn + 8 * R * kn * P)) / (2 * P);
+    for (int k = 0; k < 3; k++) {
+        CHECK_REL(s[4 * k], -P, 1e-6);
+        CHECK_REL(h[4 * k] / n, d, 1e-9);
+    }
+    REPORT("(h) servo to sigma = %g Pa: sigma = (%.8g, %.8g, %.8g) Pa, spacing %.10g m, closed form %.10g m\n", -P,
+           s[0], s[4], s[8], h[0] / n, d);
+    floe_world_destroy(w);
+}
+
+/* ---- (i) a floor under a periodic cell ------------------------------------------------------------ */
+
+static void test_floor(void) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-5;
+    def.threads = 1;
+    def.gravity = V(0, 0, -9.81);
+    def.damping = 0.5;
+    floe_world *w = floe_world_create(&def);
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_OK);
+    CHECK(floe_world_set_periodic(w, 1, 0, 1) == FLOE_OK);
+    int m = floe_add_material(w, "m", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "tan_phi", 0); /* frictionless: it slides on */
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    CHECK(floe_add_wall(w, &bd, 2, 1) >= 0); /* the floor z = 0, normal up: along no periodic axis */
+    bd.pos = V(0.9, 0.95, 0.05);
+    bd.vel = V(3, 2, 0);
+    int s = floe_add_sphere(w, &bd, 0.05);
+    CHECK(floe_run(w, 50000) == FLOE_OK); /* 0.5 s: 2 crossings in x, 1 in y */
+    int n[3];
+    floe_particle_wraps(w, s, n);
+    CHECK(n[0] == 2 && n[1] == 1);
+    CHECK(floe_contact_count(w) == 1);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    CHECK(ci.image[0] == 0 && ci.image[1] == 0 && ci.image[2] == 0);
+    double weight = floe_masses(w)[s] * 9.81;
+    REPORT("(i) floor under a periodic cell: wraps (%d, %d), contact force %.10g N, weight %.10g N\n", n[0], n[1],
+           -ci.force.x, weight);
+    CHECK_REL(fabs(ci.force.x), weight, 1e-6);
+    CHECK_NEAR(floe_velocities(w)[s].x, 3, 1e-12); /* no friction: the slide goes on */
+    floe_world_destroy(w);
+}
+
+/* ---- refusals ------------------------------------------------------------------------------ */
+
+static void test_refusals(void) {
+    floe_world *w = new_world(1, 1e-4);
+    CHECK(floe_world_set_periodic(w, 3, 0, 1) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "axis = 3"));
+    CHECK(floe_world_set_periodic(w, 0, 1, 1) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "lo < hi"));
+    CHECK(floe_world_set_periodic(w, 0, 0, NAN) == FLOE_ERR_ARG);
+    double l[9] = {0, 1, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(floe_world_set_velocity_gradient(w, l) == FLOE_ERR_ARG); /* no axis periodic yet */
+    CHECK(strstr(floe_last_error(w), "needs both x and y periodic"));
+    CHECK(floe_world_set_periodic(w, 0, 0, 1) == FLOE_OK);
+    int m = floe_add_material(w, "m", "linear");
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    floe_add_wall(w, &bd, 0, 0);
+    bd.pos = V(0.5, 0, 0);
+    floe_add_sphere(w, &bd, 0.05);
+    CHECK(floe_start(w) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "normal to the periodic axis x"));
+    floe_world_destroy(w);
+
+    w = new_world(1, 1e-4);
+    CHECK(floe_world_set_periodic(w, 1, 0, 1) == FLOE_OK);
+    bd.material = floe_add_material(w, "m", "linear");
+    bd.pos = V(0, 0.5, 0);
+    floe_add_wall(w, &bd, 0, 0); /* normal x: fine with y periodic */
+    bd.pos = V(0.5, 0.5, 0);
+    floe_add_sphere(w, &bd, 0.3); /* 2 x 0.3 + skin > 1/2 */
+    CHECK(floe_start(w) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "wide across axis y"));
+    floe_world_destroy(w);
+
+    floe_world_def def = floe_default_world_def();
+    def.dimension = 2;
+    w = floe_world_create(&def);
+    CHECK(floe_world_set_periodic(w, 2, 0, 1) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "z cannot be periodic"));
+    floe_world_destroy(w);
+}
+
+int main(void) {
+    test_refusals();
+    test_pair_across();
+    test_lattice();
+    test_crossing();
+    test_shear();
+    test_restart_threads();
+    test_bond_across();
+    test_servo();
+    test_floor();
+    return check_failures ? 1 : 0;
+}

@@ -1,0 +1,122 @@
+/* The scene's `periodic` section (docs/scene-format.md#periodic): a scene
+ * sets the cell, the velocity gradient and the affine start velocities
+ * v = L (x - origin) (checked against the formula for every body), the
+ * history counters of the cell read them back, and bad values stop the
+ * load with file:line:column, the key and the allowed range. The example
+ * examples/periodic-shear.yaml run by the command line, stopped with a
+ * restart file at step 600 (1 thread) and resumed (2 threads) past a cell
+ * flip (strain 0.5, step ~855) to step 1200, writes particles.csv,
+ * contacts.csv and history.csv byte for byte as the run that never
+ * stopped. */
+#include "check.h"
+#include "io/scene.h"
+#include "proc.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/floe_test_periodic_scene_XXXXXX";
+
+static const char *head = "run: {steps: 10}\n"
+                          "world: {gravity: [0, 0, 0], dt: 1e-5}\n"
+                          "materials: [{name: a, young: 1e7}]\n";
+
+static void expect_error(const char *body, const char *want, int line) {
+    char text[2048], path[512], err[1024];
+    snprintf(text, sizeof text, "%s%s", head, body);
+    check_write_tmp(tmpdir, "p.yaml", text, path, sizeof path);
+    floe_scene s;
+    int rc = floe_scene_load(path, &s, err, sizeof err);
+    CHECK(rc != 0);
+    if (rc == 0) floe_scene_free(&s);
+    else if (!strstr(err, want)) {
+        check_failures++;
+        fprintf(stderr, "test_periodic_scene.c:%d: wrong message\n  got:  %s\n  want: ...%s...\n", line, err, want);
+    }
+}
+#define EXPECT_ERROR(body, want) expect_error(body, want, __LINE__)
+
+int main(void) {
+    if (!mkdtemp(tmpdir)) return 1;
+    char text[2048], path[512], err[1024];
+    snprintf(text, sizeof text,
+             "%s"
+             "periodic:\n"
+             "  x: [-0.5, 0.5]\n"
+             "  y: [0, 2]\n"
+             "  velocity_gradient: [[0, 3, 0], [0, 0, 0], [0, 0, 0]]\n"
+             "  affine_velocities: true\n"
+             "particles:\n"
+             "  - {pos: [0.1, 0.5, 0], radius: 0.05, material: a, vel: [1, 0, 0]}\n"
+             "  - {pos: [-0.2, 1.5, 0.3], radius: 0.05, material: a}\n",
+             head);
+    check_write_tmp(tmpdir, "ok.yaml", text, path, sizeof path);
+    floe_scene s;
+    int rc = floe_scene_load(path, &s, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc) fprintf(stderr, "%s\n", err);
+    else {
+        double h[9];
+        floe_vec3 o;
+        CHECK(floe_world_get_cell(s.world, h, &o) == 3);
+        CHECK(h[0] == 1 && h[4] == 2 && h[8] == 1 && h[1] == 0);
+        CHECK(o.x == -0.5 && o.y == 0);
+        const floe_vec3 *v = floe_velocities(s.world);
+        /* v_x += L_xy (y - o_y) = 3 y */
+        CHECK_NEAR(v[0].x, 1 + 3 * 0.5, 1e-15);
+        CHECK_NEAR(v[1].x, 3 * 1.5, 1e-15);
+        CHECK(v[0].y == 0 && v[1].z == 0);
+        CHECK(floe_run(s.world, 10) == FLOE_OK);
+        double e[9];
+        floe_world_cell_strain(s.world, e);
+        CHECK_NEAR(e[1], 3 * 10 * 1e-5 * 2 / 2, 1e-15); /* H_xy = 3 t H_yy; strain = H_xy / H_yy */
+        CHECK_NEAR(floe_world_cell_volume(s.world), 2, 1e-15);
+        floe_scene_free(&s);
+    }
+    EXPECT_ERROR("periodic: {x: [1, 0]}\n", "p.yaml:4:15: periodic.x: the period [1, 0] m needs lo < hi");
+    EXPECT_ERROR("periodic: {x: [0, 1, 2]}\n", "periodic.x: give the period as [lo, hi] in m");
+    EXPECT_ERROR("periodic: {affine_velocities: true}\n", "periodic: give the period of at least one axis");
+    EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[0, 1, 0], [0, 0, 0], [0, 0, 0]]}\n",
+                 "L[0][1] = 1 1/s (dv_x/dy) needs both x and y periodic");
+    EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[0, 1, 0], [0, 0, 0]]}\n",
+                 "periodic.velocity_gradient: give L as 3 rows of 3 numbers");
+    EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
+    {
+        char t2[512], p2[512];
+        snprintf(t2, sizeof t2,
+                 "run: {steps: 1}\nworld: {dimension: 2, dt: 1e-5}\nmaterials: [{name: a}]\nperiodic: {z: [0, 1]}\n");
+        check_write_tmp(tmpdir, "d2.yaml", t2, p2, sizeof p2);
+        CHECK(floe_scene_load(p2, &s, err, sizeof err) != 0 && strstr(err, "d2.yaml:4:") &&
+              strstr(err, "z cannot be periodic"));
+    }
+    /* restart across wraps and a flip, by the command line */
+    {
+        char a[600], b[600], log[600];
+        snprintf(a, sizeof a, "%s/a", tmpdir);
+        snprintf(b, sizeof b, "%s/b", tmpdir);
+        snprintf(log, sizeof log, "%s/cli.log", tmpdir);
+        const char *scene = FLOE_EXAMPLES "/periodic-shear.yaml";
+        const char *straight[] = {FLOE_CLI, "run", scene, "--out", a, "--steps", "1200", "--threads", "1", NULL};
+        const char *stop[] = {FLOE_CLI, "run",       scene, "--out",     b,     "--steps",
+                              "1200",   "--threads", "1",   "--stop-at", "600", NULL};
+        const char *resume[] = {FLOE_CLI, "resume", b, "--threads", "2", NULL};
+        CHECK(run_cli(straight, log, 0) == 0);
+        CHECK(run_cli(stop, log, 0) == 0);
+        CHECK(run_cli(resume, log, 0) == 0);
+        const char *files[] = {"particles.csv", "contacts.csv", "history.csv"};
+        for (int k = 0; k < 3; k++) {
+            char pa[700], pb[700];
+            snprintf(pa, sizeof pa, "%s/%s", a, files[k]);
+            snprintf(pb, sizeof pb, "%s/%s", b, files[k]);
+            size_t la = 0, lb = 0;
+            char *ta = check_slurp(pa, &la), *tb = check_slurp(pb, &lb);
+            CHECK(ta && tb && la > 0 && la == lb && memcmp(ta, tb, la) == 0);
+            free(ta);
+            free(tb);
+        }
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd)) return 1;
+    return check_failures ? 1 : 0;
+}
