@@ -71,6 +71,177 @@ static PyObject *World_water(World *self, PyObject *unused) {
     return r;
 }
 
+/* ---- periodic cell --------------------------------------------------------------------- */
+
+/* A 3x3 matrix from a nested sequence or an array, row-major. */
+static int matrix33(PyObject *o, const char *what, double out[9]) {
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(o, NPY_DOUBLE, 2, 2, NPY_ARRAY_CARRAY_RO);
+    if (!a) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected a 3 x 3 matrix of numbers", what);
+        return -1;
+    }
+    if (PyArray_DIM(a, 0) != 3 || PyArray_DIM(a, 1) != 3) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a 3 x 3 matrix, got %zd x %zd", what, (Py_ssize_t)PyArray_DIM(a, 0),
+                     (Py_ssize_t)PyArray_DIM(a, 1));
+        Py_DECREF(a);
+        return -1;
+    }
+    memcpy(out, PyArray_DATA(a), 9 * sizeof(double));
+    Py_DECREF(a);
+    return 0;
+}
+
+static PyObject *matrix33_obj(const double m[9]) {
+    npy_intp dims[2] = {3, 3};
+    PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    if (a) memcpy(PyArray_DATA((PyArrayObject *)a), m, 9 * sizeof(double));
+    return a;
+}
+
+static PyObject *World_set_periodic(World *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"axis", "lo", "hi", NULL};
+    PyObject *ax;
+    double lo, hi;
+    int axis;
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "Odd:set_periodic", kwlist, &ax, &lo, &hi) ||
+        floe_py_axis(ax, &axis))
+        return NULL;
+    return floe_py_status(self, floe_world_set_periodic(self->sc.world, axis, lo, hi));
+}
+
+static PyObject *World_set_velocity_gradient(World *self, PyObject *arg) {
+    double l[9];
+    if (floe_py_open(self) || matrix33(arg, "velocity gradient", l)) return NULL;
+    return floe_py_status(self, floe_world_set_velocity_gradient(self->sc.world, l));
+}
+
+static PyObject *World_affine_velocities(World *self, PyObject *unused) {
+    (void)unused;
+    if (floe_py_open(self)) return NULL;
+    return floe_py_status(self, floe_world_affine_velocities(self->sc.world));
+}
+
+static PyObject *World_set_cell_servo(World *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"axis", "stress", "gain", "max_rate", NULL};
+    PyObject *ax;
+    double stress, gain, rate;
+    int axis;
+    if (floe_py_open(self) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "Oddd:set_cell_servo", kwlist, &ax, &stress, &gain, &rate) ||
+        floe_py_axis(ax, &axis))
+        return NULL;
+    return floe_py_status(self, floe_world_set_cell_servo(self->sc.world, axis, stress, gain, rate));
+}
+
+static PyObject *World_cell(World *self, PyObject *unused) {
+    (void)unused;
+    if (floe_py_open(self)) return NULL;
+    double h[9], strain[9];
+    floe_vec3 origin;
+    int axes = floe_world_get_cell(self->sc.world, h, &origin);
+    if (!axes) Py_RETURN_NONE;
+    floe_world_cell_strain(self->sc.world, strain);
+    char names[4] = {0};
+    for (int k = 0, n = 0; k < 3; k++)
+        if (axes >> k & 1) names[n++] = (char)('x' + k);
+    PyObject *ho = matrix33_obj(h), *so = matrix33_obj(strain), *oo = floe_py_vec3_obj(origin);
+    PyObject *r = ho && so && oo ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:d}", "axes", names, "h", ho, "origin", oo,
+                                                 "strain", so, "volume", floe_world_cell_volume(self->sc.world))
+                                 : NULL;
+    Py_XDECREF(ho);
+    Py_XDECREF(so);
+    Py_XDECREF(oo);
+    return r;
+}
+
+static PyObject *World_wraps(World *self, PyObject *arg) {
+    if (floe_py_open(self)) return NULL;
+    long long i;
+    if (floe_py_int(arg, "particle id", 0, INT32_MAX, &i)) return NULL;
+    int n[3];
+    if (floe_py_check(self, floe_particle_wraps(self->sc.world, (int)i, n))) return NULL;
+    return Py_BuildValue("(iii)", n[0], n[1], n[2]);
+}
+
+/* ---- measurements ---------------------------------------------------------------------- */
+
+/* The region of a measurement: box ((lo), (hi)) counts what lies in it;
+ * whole=True counts everything and takes the box's volume (a periodic
+ * world without a box: the cell's volume over its periodic axes). */
+static int region_from(World *self, PyObject *box, int whole, floe_region *r) {
+    r->whole = whole;
+    if (!box || box == Py_None) {
+        if (floe_world_get_cell(self->sc.world, NULL, NULL) == 7) {
+            /* every axis periodic: the volume is the cell's alone */
+            *r = (floe_region){.lo = {0, 0, 0}, .hi = {1, 1, 1}, .whole = 1};
+            return 0;
+        }
+        PyErr_SetString(ArgumentError, "a measurement needs box=((x0, y0, z0), (x1, y1, z1)), except over a cell "
+                                       "periodic in x, y and z");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(box, "");
+    if (!seq || PySequence_Fast_GET_SIZE(seq) != 2) {
+        Py_XDECREF(seq);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "box: expected ((x0, y0, z0), (x1, y1, z1))");
+        return -1;
+    }
+    int rc = floe_py_vec3(PySequence_Fast_GET_ITEM(seq, 0), "box lo", &r->lo) ||
+             floe_py_vec3(PySequence_Fast_GET_ITEM(seq, 1), "box hi", &r->hi);
+    Py_DECREF(seq);
+    return rc ? -1 : 0;
+}
+
+#define REGION_ARGS                                 \
+    static char *kwlist[] = {"box", "whole", NULL}; \
+    PyObject *box = NULL;                           \
+    int whole = 0;                                  \
+    floe_region r;
+
+static PyObject *World_stress(World *self, PyObject *args, PyObject *kw) {
+    REGION_ARGS
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:stress", kwlist, &box, &whole) ||
+        region_from(self, box, whole, &r))
+        return NULL;
+    double s[9];
+    if (floe_py_check(self, floe_stress_tensor(self->sc.world, &r, s))) return NULL;
+    return matrix33_obj(s);
+}
+
+static PyObject *World_solid_fraction(World *self, PyObject *args, PyObject *kw) {
+    REGION_ARGS
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:solid_fraction", kwlist, &box, &whole) ||
+        region_from(self, box, whole, &r))
+        return NULL;
+    double f;
+    if (floe_py_check(self, floe_solid_fraction(self->sc.world, &r, &f))) return NULL;
+    return PyFloat_FromDouble(f);
+}
+
+static PyObject *World_coordination(World *self, PyObject *args, PyObject *kw) {
+    REGION_ARGS
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:coordination", kwlist, &box, &whole) ||
+        region_from(self, box, whole, &r))
+        return NULL;
+    floe_coordination_info c;
+    if (floe_py_check(self, floe_coordination(self->sc.world, &r, &c))) return NULL;
+    return Py_BuildValue("{s:i,s:i,s:d,s:d}", "particles", c.particles, "rattlers", c.rattlers, "z", c.z, "z_mech",
+                         c.z_mech);
+}
+
+static PyObject *World_fabric(World *self, PyObject *args, PyObject *kw) {
+    REGION_ARGS
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:fabric", kwlist, &box, &whole) ||
+        region_from(self, box, whole, &r))
+        return NULL;
+    double f[9];
+    int n;
+    if (floe_py_check(self, floe_fabric_tensor(self->sc.world, &r, f, &n))) return NULL;
+    return matrix33_obj(f);
+}
+
 #define KW (PyCFunction)(void (*)(void))
 
 PyMethodDef floe_py_lab_methods[] = {
@@ -85,4 +256,36 @@ PyMethodDef floe_py_lab_methods[] = {
      "step the change of energy it makes is booked as boundary work."},
     {"water", (PyCFunction)World_water, METH_NOARGS,
      "water()\n\nThe water's settings as a dict (the keys of set_water), or None without water."},
+    {"set_periodic", KW World_set_periodic, METH_VARARGS | METH_KEYWORDS,
+     "set_periodic(axis, lo, hi)\n\nMakes axis ('x', 'y', 'z' or 0-2) periodic with period [lo, hi), before the first "
+     "step\n"
+     "(the scene's `periodic` section, docs/periodic.md)."},
+    {"set_velocity_gradient", (PyCFunction)World_set_velocity_gradient, METH_O,
+     "set_velocity_gradient(L)\n\nThe periodic cell's velocity gradient [1/s], a 3 x 3 matrix L[i][j] = dv_i/dx_j: the "
+     "cell\n"
+     "follows dH/dt = L H. Only rows and columns of periodic axes may be non-zero."},
+    {"affine_velocities", (PyCFunction)World_affine_velocities, METH_NOARGS,
+     "affine_velocities()\n\nAdds the affine velocity L (x - origin) to every body (start of a homogeneous "
+     "deformation)."},
+    {"set_cell_servo", KW World_set_cell_servo, METH_VARARGS | METH_KEYWORDS,
+     "set_cell_servo(axis, stress, gain, max_rate)\n\nStress control of a periodic axis: L_kk = gain (stress - "
+     "sigma_kk),\n"
+     "clamped to +-max_rate [1/s]; stress [Pa], tension positive (a pressure P is -P); gain 0 turns it off."},
+    {"cell", (PyCFunction)World_cell, METH_NOARGS,
+     "cell()\n\nThe periodic cell as a dict: axes ('xy', ...), h (3 x 3, columns the cell vectors), origin,\n"
+     "strain (3 x 3) and volume; None without a cell."},
+    {"wraps", (PyCFunction)World_wraps, METH_O,
+     "wraps(i)\n\nTimes particle i was wrapped back into the periodic cell along each cell vector (3 ints)."},
+    {"stress", KW World_stress, METH_VARARGS | METH_KEYWORDS,
+     "stress(box=None, whole=False)\n\nLove-Weber stress tensor [Pa] (3 x 3, tension positive) of the contacts in\n"
+     "box ((x0, y0, z0), (x1, y1, z1)); whole=True counts every contact over the box's volume. Without a box:\n"
+     "the whole of a cell periodic in x, y and z (docs/measurements.md)."},
+    {"solid_fraction", KW World_solid_fraction, METH_VARARGS | METH_KEYWORDS,
+     "solid_fraction(box=None, whole=False)\n\nVolume of the particles in the box over its volume (exact for "
+     "spheres)."},
+    {"coordination", KW World_coordination, METH_VARARGS | METH_KEYWORDS,
+     "coordination(box=None, whole=False)\n\nDict: particles, rattlers (< 2 contacts), z (contacts per particle) and\n"
+     "z_mech (per non-rattler)."},
+    {"fabric", KW World_fabric, METH_VARARGS | METH_KEYWORDS,
+     "fabric(box=None, whole=False)\n\nFabric tensor (3 x 3, mean n_i n_j over particle-particle contacts; trace 1)."},
     {NULL, NULL, 0, NULL}};

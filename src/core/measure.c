@@ -53,6 +53,12 @@ static double box_volume(const floe_region *r) {
     return (r->hi.x - r->lo.x) * (r->hi.y - r->lo.y) * (r->hi.z - r->lo.z);
 }
 
+/* The volume a measurement divides by: the box's, or for the whole of a
+ * periodic world the cell's over its periodic axes (cell.c). */
+static double region_volume(const floe_world *w, const floe_region *r) {
+    return r->whole && w->cell.axes ? floe__cell_volume(w, r->lo, r->hi) : box_volume(r);
+}
+
 static int in_box(vec3 p, vec3 lo, vec3 hi) {
     return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z;
 }
@@ -121,8 +127,7 @@ floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) s[3 * i + j] += wt * li[i] * fj[j];
     }
-    /* the whole of a periodic world: the cell's volume (cell.c) */
-    double v = r->whole && w->cell.axes ? floe__cell_volume(w, r->lo, r->hi) : box_volume(r);
+    double v = region_volume(w, r);
     for (int i = 0; i < 9; i++) out[i] = s[i] / v;
     return FLOE_OK;
 }
@@ -307,7 +312,7 @@ floe_status floe_solid_fraction(const floe_world *w, const floe_region *r, doubl
         else if (s == FLOE_SHAPE_SPHERE) v += floe_sphere_box_volume(w->pos[i], w->radius[i], r->lo, r->hi);
         else v += aspherical_in_box(w, i, r->lo, r->hi);
     }
-    *out = v / box_volume(r);
+    *out = v / region_volume(w, r);
     return FLOE_OK;
 }
 

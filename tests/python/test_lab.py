@@ -1,0 +1,126 @@
+"""The laboratory from Python: the periodic cell (set_periodic,
+set_velocity_gradient, affine_velocities, set_cell_servo, cell, wraps) and
+the measurements (stress, solid_fraction, coordination, fabric) against
+closed forms (docs/periodic.md, docs/measurements.md)."""
+import math
+
+import numpy as np
+import pytest
+
+import floe
+
+
+def cubic_lattice(n=3, R=0.01, d=0.0198, threads=1, damping=0.0, young=1e8):
+    """n^3 spheres on a simple-cubic lattice of spacing d < 2R in a cell
+    periodic in x, y and z: every sphere touches its six neighbours, a third
+    of the contacts through a face of the cell."""
+    w = floe.World(dt=1e-6, threads=threads, damping=damping)
+    w.add_material("m", "linear", density=2500, young=young, tan_phi=0.5)
+    for ax in "xyz":
+        w.set_periodic(ax, 0.0, n * d)
+    g = (np.arange(n) + 0.5) * d
+    pos = np.array([(x, y, z) for x in g for y in g for z in g])
+    w.add_spheres(pos, R, material="m")
+    return w
+
+
+def test_lattice_stress_against_closed_form():
+    """Each axis carries n^3 contacts of force F = kn (2R - d) along branch
+    vectors of length d, so the Love-Weber stress over the cell of volume
+    (n d)^3 is sigma_kk = -n^3 d F / (n d)^3 = -F / d^2 on every axis, and
+    zero off the diagonal (to 1e-9 of it). Coordination: z = 6, no rattler;
+    fabric: 1/3 on the diagonal; solid fraction: n^3 (4/3 pi R^3) minus the
+    lenses is not asked of it (the measurement counts whole spheres), so
+    n^3 (4/3) pi R^3 / (n d)^3."""
+    n, R, d = 3, 0.01, 0.0198
+    w = cubic_lattice(n, R, d)
+    w.start()
+    c = w.contacts()
+    assert len(c["ids"]) == 3 * n**3
+    F = float(np.mean(np.linalg.norm(c["force"], axis=1)))
+    assert np.allclose(np.linalg.norm(c["force"], axis=1), F, rtol=1e-12)
+    assert F == pytest.approx(float(c["kn"][0]) * (2 * R - d), rel=1e-9)
+    s = w.stress()
+    assert np.allclose(np.diag(s), -F / d**2, rtol=1e-9)
+    assert np.max(np.abs(s - np.diag(np.diag(s)))) < 1e-9 * F / d**2
+    z = w.coordination()
+    assert z["particles"] == n**3 and z["rattlers"] == 0 and z["z"] == pytest.approx(6.0)
+    assert np.allclose(w.fabric(), np.eye(3) / 3, atol=1e-12)
+    assert w.solid_fraction() == pytest.approx(n**3 * 4 / 3 * math.pi * R**3 / (n * d) ** 3, rel=1e-12)
+    cell = w.cell()
+    assert cell["axes"] == "xyz" and cell["volume"] == pytest.approx((n * d) ** 3, rel=1e-14)
+    assert np.allclose(cell["h"], np.eye(3) * n * d)
+
+
+def test_stress_needs_a_box_without_a_full_cell():
+    w = floe.World()
+    with pytest.raises(floe.ArgumentError, match="box"):
+        w.stress()
+    with pytest.raises(TypeError):
+        w.stress(box=(0, 1))
+    assert w.cell() is None
+
+
+def test_crossing_body_wraps_and_keeps_its_velocity():
+    """One sphere starting at x = 0.05 m, moving at 1 m/s along x in a cell
+    of length 0.1 m, crosses the face at 0.05, 0.15 and 0.25 s: after 0.34 s
+    it wrapped 3 times and sits at 0.05 + 0.34 - 3 * 0.1 (to 1e-12 m), its
+    velocity untouched."""
+    w = floe.World(dt=1e-4)
+    w.add_material("m", "linear", density=1000, young=1e7)
+    w.set_periodic("x", 0.0, 0.1)
+    i = w.add_sphere((0.05, 0, 0), 0.01, material="m", vel=(1, 0, 0))
+    w.run(steps=3400)
+    assert w.wraps(i) == (3, 0, 0)
+    assert w.positions[i][0] == pytest.approx(0.05 + 0.34 - 0.3, abs=1e-12)
+    assert w.velocities[i][0] == 1.0
+
+
+def test_cell_follows_velocity_gradient():
+    """Simple shear L_xy = 0.5 /s for 0.2 s: H_xy grows by L_xy H_yy t =
+    0.5 * 0.3 * 0.2 = 0.03 m (the cell flips only past H_yy/2), strain_xy =
+    0.1; affine_velocities gives a body at y the velocity L_xy (y - lo)."""
+    w = floe.World(dt=1e-3)
+    w.add_material("m", "linear", density=1000, young=1e7)
+    w.set_periodic("x", 0.0, 0.3)
+    w.set_periodic("y", 0.0, 0.3)
+    i = w.add_sphere((0.1, 0.2, 0), 0.01, material="m")
+    L = np.zeros((3, 3))
+    L[0, 1] = 0.5
+    w.set_velocity_gradient(L)
+    w.affine_velocities()
+    assert w.velocities[i][0] == pytest.approx(0.5 * 0.2)
+    w.run(steps=200)
+    cell = w.cell()
+    assert cell["h"][0, 1] == pytest.approx(0.03, rel=1e-9)
+    assert cell["strain"][0, 1] == pytest.approx(0.1, rel=1e-9)
+    with pytest.raises(TypeError, match="3 x 3"):
+        w.set_velocity_gradient([1, 2, 3])
+
+
+def test_cell_servo_holds_the_lattice_stress():
+    """The lattice (touching, d = 2R, E = 1e7, damping 0.3) under a servo
+    on every axis to a pressure P = 2e4 Pa: the cell shrinks until
+    F/d^2 = P with F = kn (2R - d), i.e. d = (-kn + sqrt(kn^2 + 8 R kn P))
+    / (2 P). After 60000 steps of 1e-6 s the stress is within 1e-6 of -P
+    and the spacing within 1e-9 of d (the C test's figures)."""
+    n, R, P = 3, 0.01, 2e4
+    w = cubic_lattice(n, R, 2 * R, damping=0.3, young=1e7)
+    for ax in "xyz":
+        w.set_cell_servo(ax, -P, 2e-3, 20.0)
+    w.run(steps=60000)
+    s = w.stress()
+    assert np.allclose(np.diag(s), -P, rtol=1e-6), np.diag(s)
+    kn = float(w.contacts()["kn"][0])
+    d = (-kn + math.sqrt(kn * kn + 8 * R * kn * P)) / (2 * P)
+    assert np.allclose(np.diag(w.cell()["h"]) / n, d, rtol=1e-9)
+    with pytest.raises(floe.ArgumentError):
+        w.set_cell_servo("x", -P, -1.0, 20.0)
+
+
+def test_periodic_refuses_bad_input():
+    w = floe.World()
+    with pytest.raises(floe.ArgumentError):
+        w.set_periodic("x", 1.0, 0.0)
+    with pytest.raises(floe.ArgumentError, match="axis"):
+        w.set_periodic("w", 0.0, 1.0)
