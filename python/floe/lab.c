@@ -194,37 +194,34 @@ static int region_from(World *self, PyObject *box, int whole, floe_region *r) {
     return rc ? -1 : 0;
 }
 
-#define REGION_ARGS                                 \
-    static char *kwlist[] = {"box", "whole", NULL}; \
-    PyObject *box = NULL;                           \
-    int whole = 0;                                  \
-    floe_region r;
+/* Parses (box=None, whole=False) for the measurement `fmt` names. */
+static int region_args(World *self, PyObject *args, PyObject *kw, const char *fmt, floe_region *r) {
+    static char *kwlist[] = {"box", "whole", NULL};
+    PyObject *box = NULL;
+    int whole = 0;
+    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &box, &whole)) return -1;
+    return region_from(self, box, whole, r);
+}
 
 static PyObject *World_stress(World *self, PyObject *args, PyObject *kw) {
-    REGION_ARGS
-    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:stress", kwlist, &box, &whole) ||
-        region_from(self, box, whole, &r))
-        return NULL;
+    floe_region r;
+    if (region_args(self, args, kw, "|Op:stress", &r)) return NULL;
     double s[9];
     if (floe_py_check(self, floe_stress_tensor(self->sc.world, &r, s))) return NULL;
     return matrix33_obj(s);
 }
 
 static PyObject *World_solid_fraction(World *self, PyObject *args, PyObject *kw) {
-    REGION_ARGS
-    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:solid_fraction", kwlist, &box, &whole) ||
-        region_from(self, box, whole, &r))
-        return NULL;
+    floe_region r;
+    if (region_args(self, args, kw, "|Op:solid_fraction", &r)) return NULL;
     double f;
     if (floe_py_check(self, floe_solid_fraction(self->sc.world, &r, &f))) return NULL;
     return PyFloat_FromDouble(f);
 }
 
 static PyObject *World_coordination(World *self, PyObject *args, PyObject *kw) {
-    REGION_ARGS
-    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:coordination", kwlist, &box, &whole) ||
-        region_from(self, box, whole, &r))
-        return NULL;
+    floe_region r;
+    if (region_args(self, args, kw, "|Op:coordination", &r)) return NULL;
     floe_coordination_info c;
     if (floe_py_check(self, floe_coordination(self->sc.world, &r, &c))) return NULL;
     return Py_BuildValue("{s:i,s:i,s:d,s:d}", "particles", c.particles, "rattlers", c.rattlers, "z", c.z, "z_mech",
@@ -232,10 +229,8 @@ static PyObject *World_coordination(World *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *World_fabric(World *self, PyObject *args, PyObject *kw) {
-    REGION_ARGS
-    if (floe_py_open(self) || !PyArg_ParseTupleAndKeywords(args, kw, "|Op:fabric", kwlist, &box, &whole) ||
-        region_from(self, box, whole, &r))
-        return NULL;
+    floe_region r;
+    if (region_args(self, args, kw, "|Op:fabric", &r)) return NULL;
     double f[9];
     int n;
     if (floe_py_check(self, floe_fabric_tensor(self->sc.world, &r, f, &n))) return NULL;
