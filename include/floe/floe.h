@@ -335,6 +335,42 @@ floe_status floe_check_bodies(floe_world *w);
 int floe_particle_capacity(const floe_world *w);
 floe_status floe_reserve_particles(floe_world *w, int n);
 
+/* Distribution of a size: the radius of a random sphere packing, and the
+ * radius, shaft or semi-axes of the bodies of an inlet or a random packing
+ * (docs/decisions.md#radius-distributions-of-the-random-generator). Every
+ * kind is confined to [min, max], 0 < min <= max:
+ *  - UNIFORM: uniform in [min, max];
+ *  - NORMAL: normal(mu = mean, sigma = std), truncated to [min, max] by
+ *    rejection (draws outside are thrown away and drawn again);
+ *  - LOGNORMAL: ln r normal(mu = ln median, sigma), truncated likewise;
+ *  - SIEVE: a table of npts radii sizes[] (strictly increasing) and the
+ *    fraction passing[] (non-decreasing, 0 at the first radius, 1 at the
+ *    last), linear in r between points; by_mass = 0: fraction by number,
+ *    sampled by inverting the CDF; by_mass = 1: fraction by mass (volume),
+ *    sampled by number with density ∝ (dM/dr) / r^3 in each interval, so
+ *    the packing's mass fraction follows the table. min and max are
+ *    sizes[0] and sizes[npts - 1]. */
+typedef enum floe_size_dist_kind {
+    FLOE_DIST_UNIFORM = 0,
+    FLOE_DIST_NORMAL,
+    FLOE_DIST_LOGNORMAL,
+    FLOE_DIST_SIEVE
+} floe_size_dist_kind;
+#define FLOE_SIEVE_MAX_POINTS 64
+typedef struct floe_size_dist {
+    floe_size_dist_kind kind;
+    double min, max;
+    double mu, sigma; /* NORMAL: mean and std; LOGNORMAL: ln(median) and sigma of ln r */
+    int npts;         /* SIEVE: 2 .. FLOE_SIEVE_MAX_POINTS */
+    double sizes[FLOE_SIEVE_MAX_POINTS], passing[FLOE_SIEVE_MAX_POINTS];
+    int by_mass;
+} floe_size_dist;
+
+/* Checks a distribution; on error writes a message naming the scene key
+ * (min, max, std, sigma, sizes[i], passing[i]), its value and the allowed
+ * range, and returns non-zero. */
+int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
+
 /* ---- groups and prescribed motion ------------------------------------- */
 
 #define FLOE_MAX_GROUPS 32
