@@ -9,6 +9,7 @@
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/step.h"
+#include "core/supply.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -512,6 +513,8 @@ floe_status floe_step(floe_world *w) {
         w->time += w->dt;
         st = collide(w);
         if (st == FLOE_OK) floe__boundary_end(w);
+        /* inlets and sinks: bodies in and out after the step (supply.c) */
+        if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     }
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;

@@ -626,6 +626,12 @@ const char *floe_event_type_name(floe_event_type t) {
             return "activated";
         case FLOE_EVENT_SLIP_CHANGE:
             return "slip_change";
+        case FLOE_EVENT_BODY_INSERTED:
+            return "inserted";
+        case FLOE_EVENT_BODY_REMOVED:
+            return "removed";
+        case FLOE_EVENT_INLET_SHORT:
+            return "inlet_short";
         default:
             return "unknown";
     }
