@@ -1,5 +1,6 @@
 /* Random numbers and size distributions (see size_dist.h). */
 #include "core/size_dist.h"
+#include "core/world.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -173,3 +174,19 @@ double floe__size_sample(const floe_size_dist *d, floe_rng *r) {
 }
 
 double floe__size_max(const floe_size_dist *d) { return d->kind == FLOE_DIST_SIEVE ? d->sizes[d->npts - 1] : d->max; }
+
+double floe__supply_min_radius(const floe_world *w, int *mat) {
+    double r = INFINITY;
+    for (int k = 0; k < w->ninlets; k++) {
+        const floe_inlet *in = &w->inlets[k];
+        int n = in->shape == FLOE_SHAPE_ELLIPSOID ? 3 : 1; /* a capsule's radius, not its shaft */
+        for (int j = 0; j < n; j++) {
+            double m = in->dkind[j] == FLOE_DIST_SIEVE ? in->dsizes[j * FLOE_SIEVE_MAX_POINTS] : in->dpar[4 * j];
+            if (m < r) {
+                r = m;
+                if (mat) *mat = in->material;
+            }
+        }
+    }
+    return r;
+}

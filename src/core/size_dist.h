@@ -30,4 +30,11 @@ double floe__size_sample(const floe_size_dist *d, floe_rng *r);
 /* The largest size the distribution can give. */
 double floe__size_max(const floe_size_dist *d);
 
+/* The smallest radius (sphere or capsule radius, ellipsoid semi-axis) an
+ * inlet of the world can insert (src/core/supply.c), INFINITY without
+ * inlets; *mat (may be NULL): that inlet's material. start() and dt: auto
+ * take it into account, so that a world that starts empty and is filled by
+ * inlets gets a skin and a step. */
+double floe__supply_min_radius(const floe_world *w, int *mat);
+
 #endif

@@ -9,6 +9,7 @@
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/step.h"
+#include "core/size_dist.h"
 #include "core/supply.h"
 
 #include <limits.h>
@@ -470,6 +471,7 @@ static floe_status start(floe_world *w) {
             rmin = fmin(rmin, w->radius[i]);
             w->rmax = fmax(w->rmax, w->radius[i]);
         }
+    rmin = fmin(rmin, floe__supply_min_radius(w, NULL)); /* bodies the inlets will insert */
     w->skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
     if (w->dt_auto) {
         w->dt = w->def.dt_safety * floe__pwave_dt(w);

@@ -228,8 +228,41 @@ static int contact_quantity(const char *q) {
     return strcmp(q, "uN") == 0 ? CQ_UN : -1;
 }
 
-enum { NQ_CONTACTS, NQ_STEP, NQ_TIME, NQ_PARTICLES, NQ_DT, NQ_BONDED, NQ_BREAKS, NQ_COUNT };
-static const char *const counter_q[NQ_COUNT] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
+enum {
+    NQ_CONTACTS,
+    NQ_STEP,
+    NQ_TIME,
+    NQ_PARTICLES,
+    NQ_DT,
+    NQ_BONDED,
+    NQ_BREAKS,
+    NQ_INSERTED,
+    NQ_INSERTED_MASS,
+    NQ_REMOVED,
+    NQ_REMOVED_MASS,
+    NQ_COUNT
+};
+static const char *const counter_q[NQ_COUNT] = {"contacts",    "step",   "time",     "particles",     "dt",
+                                                "bonded",      "breaks", "inserted", "inserted_mass", "removed",
+                                                "removed_mass"};
+
+/* Bodies (or their mass) that every inlet inserted / every sink removed. */
+static double supply_total(const floe_world *w, int q) {
+    double t = 0;
+    if (q == NQ_INSERTED || q == NQ_INSERTED_MASS)
+        for (int k = 0; k < floe_inlet_count(w); k++) {
+            floe_inlet_stats s;
+            floe_inlet_get(w, k, &s, NULL);
+            t += q == NQ_INSERTED ? (double)s.inserted : s.mass;
+        }
+    else
+        for (int k = 0; k < floe_sink_count(w); k++) {
+            floe_sink_stats s;
+            floe_sink_get(w, k, &s, NULL);
+            t += q == NQ_REMOVED ? (double)s.removed : s.mass;
+        }
+    return t;
+}
 
 static int counter_quantity(const char *q) {
     for (int i = 0; i < NQ_COUNT; i++)
@@ -449,7 +482,8 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
             if (counter_quantity(col->quantity) < 0) {
                 floe_io_err(err, errlen,
                             "history column '%s': unknown counter '%s' "
-                            "(contacts, step, time, particles, dt, bonded, breaks)",
+                            "(contacts, step, time, particles, dt, bonded, breaks, inserted, inserted_mass, removed, "
+                            "removed_mass)",
                             col->name, col->quantity);
                 return -1;
             }
@@ -576,6 +610,11 @@ static double history_value(const floe_world *w, const floe_history_column *col,
                     return floe_bonded_count(w);
                 case NQ_BREAKS:
                     return (double)floe_break_count(w);
+                case NQ_INSERTED:
+                case NQ_INSERTED_MASS:
+                case NQ_REMOVED:
+                case NQ_REMOVED_MASS:
+                    return supply_total(w, counter_quantity(col->quantity));
                 default:
                     return NAN;
             }

@@ -658,6 +658,10 @@ static int radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_di
     return 0;
 }
 
+int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
+    return radius_dist(c, n, where, dist);
+}
+
 static int add_shapes(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, floe_shape_type shape,
                       const floe_gen_body *b, int64_t n) {
     for (int64_t i = 0; i < n; i++) {

@@ -65,6 +65,11 @@ typedef struct scene_ctx {
  * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
 
+/* scene_supply.c: the inlets and sinks sections (after the bodies). */
+int scene_supply(scene_ctx *c, sy_node *root);
+/* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
+int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
+
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
 int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);

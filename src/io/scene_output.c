@@ -207,7 +207,8 @@ static const char *const body_quantities[] = {
 static const char *const group_quantities[] = {"force.x",  "force.y",  "force.z",  "torque.x", "torque.y",
                                                "torque.z", "stress.x", "stress.y", "stress.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
-static const char *const counters[] = {"contacts", "step", "time", "particles", "dt", "bonded", "breaks"};
+static const char *const counters[] = {"contacts", "step",     "time",          "particles", "dt",          "bonded",
+                                       "breaks",   "inserted", "inserted_mass", "removed",   "removed_mass"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;
