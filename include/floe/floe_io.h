@@ -275,6 +275,11 @@ typedef struct floe_random_shape_def {
     floe_vec3 amin, amax;  /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
     int64_t count;
     uint64_t seed;
+    /* Size distributions (NULL: uniform in the range above): capsules
+     * dist[0] the radius, dist[1] the shaft; ellipsoids dist[0..2] the
+     * semi-axes. A distribution replaces its range (the range is taken from
+     * its min and max). */
+    const floe_size_dist *dist[3];
 } floe_random_shape_def;
 
 typedef struct floe_gen_body {

@@ -293,10 +293,27 @@ static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type
     return 1;
 }
 
-int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, int64_t *placed_n, char *err,
+int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out, int64_t *placed_n, char *err,
                            size_t errlen) {
     *out = NULL;
     *placed_n = 0;
+    /* size distributions replace their ranges */
+    floe_random_shape_def dd = *def;
+    const floe_random_shape_def *d = &dd;
+    for (int k = 0; k < 3; k++) {
+        const floe_size_dist *s = def->dist[k];
+        if (!s) continue;
+        if (floe_size_dist_check(s, err, errlen)) return -1;
+        double lo = s->kind == FLOE_DIST_SIEVE ? s->sizes[0] : s->min, hi = floe__size_max(s);
+        if (def->shape == FLOE_SHAPE_CAPSULE && k == 0) dd.rmin = lo, dd.rmax = hi;
+        else if (def->shape == FLOE_SHAPE_CAPSULE && k == 1) dd.smin = lo, dd.smax = hi;
+        else if (def->shape == FLOE_SHAPE_ELLIPSOID) {
+            double *amin = k == 0 ? &dd.amin.x : k == 1 ? &dd.amin.y : &dd.amin.z;
+            double *amax = k == 0 ? &dd.amax.x : k == 1 ? &dd.amax.y : &dd.amax.z;
+            *amin = lo;
+            *amax = hi;
+        }
+    }
     const int caps = d->shape == FLOE_SHAPE_CAPSULE;
     if (!caps && d->shape != FLOE_SHAPE_ELLIPSOID)
         return floe_io_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
@@ -341,14 +358,18 @@ int floe_gen_random_shapes(const floe_random_shape_def *d, floe_gen_body **out, 
     for (int64_t i = 0; i < n; i++) {
         floe_gen_body *b = &drawn[i];
         memset(b, 0, sizeof *b);
+        /* a size from its distribution, or uniform in its range */
+#define DRAW(k, lo, hi) \
+    (d->dist[k] ? floe__size_sample(d->dist[k], &rng) : (lo) + ((hi) - (lo)) * floe_rng_uniform(&rng))
         if (caps) {
-            b->radius = d->rmin + (d->rmax - d->rmin) * floe_rng_uniform(&rng);
-            b->shaft = d->smin + (d->smax - d->smin) * floe_rng_uniform(&rng);
+            b->radius = DRAW(0, d->rmin, d->rmax);
+            b->shaft = DRAW(1, d->smin, d->smax);
         } else {
-            b->semi.x = d->amin.x + (d->amax.x - d->amin.x) * floe_rng_uniform(&rng);
-            b->semi.y = d->amin.y + (d->amax.y - d->amin.y) * floe_rng_uniform(&rng);
-            b->semi.z = d->amin.z + (d->amax.z - d->amin.z) * floe_rng_uniform(&rng);
+            b->semi.x = DRAW(0, d->amin.x, d->amax.x);
+            b->semi.y = DRAW(1, d->amin.y, d->amax.y);
+            b->semi.z = DRAW(2, d->amin.z, d->amax.z);
         }
+#undef DRAW
         order[i] = (size_key){floe_gen_body_bound(d->shape, b), i};
     }
     /* Largest first: small bodies still fit in the gaps left by big ones. */
