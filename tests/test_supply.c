@@ -25,7 +25,9 @@
  *   the positions, counts and inlet counters of the uninterrupted run.
  * - Bad definitions give errors that name the field. */
 #include "core/size_dist.h"
+#include "core/snapshot.h"
 #include "core/snapshot_bytes.h"
+#include "core/world.h"
 
 #include "check.h"
 
@@ -405,6 +407,13 @@ static void test_restart(void) {
     floe_energy(a, ea);
     floe_energy(b, eb);
     CHECK(memcmp(ea, eb, sizeof ea) == 0);
+    /* a snapshot whose inlet distribution or sink normal is damaged is refused */
+    CHECK(floe__snapshot_check(b, err, sizeof err) == 0);
+    b->inlets[1].dpar[0] = 5e-3; /* min above max */
+    CHECK(floe__snapshot_check(b, err, sizeof err) != 0 && strstr(err, "inlet 1, radius: min = 0.005 is above max"));
+    b->inlets[1].dpar[0] = 1e-3;
+    b->sinks[0].region = 7;
+    CHECK(floe__snapshot_check(b, err, sizeof err) != 0 && strstr(err, "sink_region"));
     floe_world_destroy(a);
     floe_world_destroy(b);
 }

@@ -13,6 +13,7 @@
 
 #include "core/snapshot_members.h"
 #include "core/snapshot_shapes.h"
+#include "core/supply.h"
 
 #include "shapes/shape.h"
 
@@ -1246,6 +1247,7 @@ int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
     if (!c.bad) check_world_rules(&c, w);
     if (!c.bad) check_particle_rules(&c, w);
     if (!c.bad) check_contact_rules(&c, w);
+    if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1; /* inlets and sinks (supply.c) */
     free(t);
     return c.bad ? -1 : 0;
 }

@@ -797,3 +797,40 @@ floe_status floe__supply_step(floe_world *w) {
     for (int k = 0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k);
     return st;
 }
+
+int floe__supply_check(const floe_world *w, char *why, size_t len) {
+    for (int k = 0; k < w->ninlets; k++) {
+        const floe_inlet *in = &w->inlets[k];
+        if (in->shape != FLOE_SHAPE_SPHERE && in->shape != FLOE_SHAPE_CAPSULE && in->shape != FLOE_SHAPE_ELLIPSOID)
+            return snprintf(why, len, "/supply/inlet_shape: inlet %d: shape %d is not a sphere, capsule or ellipsoid",
+                            k, in->shape),
+                   -1;
+        if (in->region == FLOE_REGION_TRIANGLES && in->ntri < 1)
+            return snprintf(why, len, "/supply/inlet_ntri: inlet %d has no triangles", k), -1;
+        if (in->region == FLOE_REGION_CYLINDER && !(in->radius > 0 && vlen2(in->axis) > 0))
+            return snprintf(why, len, "/supply: inlet %d: a cylinder without radius or axis", k), -1;
+        if (in->region == FLOE_REGION_BOX && !(in->lo.x <= in->hi.x && in->lo.y <= in->hi.y && in->lo.z <= in->hi.z))
+            return snprintf(why, len, "/supply/inlet_lo: inlet %d: lo is above hi", k), -1;
+        if (!(in->t_end >= in->t_start))
+            return snprintf(why, len, "/supply/inlet_t_end: inlet %d: end before start", k), -1;
+        for (int j = 0; j < nsizes(in->shape); j++) {
+            floe_size_dist d = dist_of_inlet(in, j);
+            char msg[256];
+            if (floe_size_dist_check(&d, msg, sizeof msg))
+                return snprintf(why, len, "/supply/inlet_dist_*: inlet %d, %s: %s", k, size_name(in->shape, j), msg),
+                       -1;
+        }
+    }
+    for (int k = 0; k < w->nsinks; k++) {
+        const floe_sink *s = &w->sinks[k];
+        if (s->region != FLOE_REGION_BOX && s->region != FLOE_REGION_HALFSPACE)
+            return snprintf(why, len, "/supply/sink_region: sink %d: region %d is not a box or a half-space", k,
+                            s->region),
+                   -1;
+        if (s->region == FLOE_REGION_HALFSPACE && !(fabs(vlen2(s->normal) - 1) < 1e-9))
+            return snprintf(why, len, "/supply/sink_normal: sink %d: the normal is not a unit vector", k), -1;
+        if (!(s->t_end >= s->t_start))
+            return snprintf(why, len, "/supply/sink_t_end: sink %d: end before start", k), -1;
+    }
+    return 0;
+}

@@ -8,4 +8,8 @@
  * their order). */
 floe_status floe__supply_step(floe_world *w);
 
+/* The rules between an inlet's or a sink's values that a snapshot must
+ * keep (floe__snapshot_check): 0, or -1 with the first broken one in why. */
+int floe__supply_check(const floe_world *w, char *why, size_t len);
+
 #endif
