@@ -252,6 +252,27 @@ static void test_cli_restart(void) {
     CHECK(system(cmd) == 0);
 }
 
+/* examples/hopper.yaml loads and its inlet pours at its rate. */
+static void test_hopper_example(void) {
+    floe_scene s;
+    char err[1024];
+    int rc = floe_scene_load(FLOE_EXAMPLES "/hopper.yaml", &s, err, sizeof err);
+    if (rc) fprintf(stderr, "hopper.yaml: %s\n", err);
+    CHECK(rc == 0);
+    if (rc) return;
+    floe_world *w = s.world;
+    CHECK(floe_particle_count(w) == 10 && floe_inlet_count(w) == 1 && floe_sink_count(w) == 1);
+    CHECK(floe_group_motion(w, floe_find_group(w, "gate"), NULL) == 1);
+    CHECK(floe_run(w, 2000) == FLOE_OK);
+    floe_inlet_stats st;
+    floe_inlet_get(w, 0, &st, NULL);
+    REPORT("hopper.yaml: %lld beads after %.4g s at 4000 /s (asked %.3f)\n", (long long)st.inserted, floe_time(w),
+           st.asked);
+    CHECK(st.inserted >= (int64_t)(4000 * floe_time(w)) - 1 && (double)st.inserted <= st.asked);
+    CHECK(floe_particle_count(w) == 10 + (int)st.inserted);
+    floe_scene_free(&s);
+}
+
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/floe_test_supply_XXXXXX");
     const char *t = getenv("TMPDIR");
@@ -263,6 +284,7 @@ int main(void) {
     test_good();
     test_bad();
     test_cli_restart();
+    test_hopper_example();
     char p[512];
     snprintf(p, sizeof p, "%s/supply.yaml", tmpdir);
     unlink(p);
