@@ -111,7 +111,8 @@ static void test_bad(void) {
 #define INLET(extra) (snprintf(b, sizeof b, "%s%s}\n", ok_inlet, extra), b)
     BAD(INLET(", rat: 3"), "supply.yaml:6:|unknown key 'rat'");
     BAD(INLET(", mass_rate: 3"), "give one rate: rate or mass_rate, not both");
-    BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], radius: 1e-3}\n", "give rate (bodies/s) or mass_rate");
+    BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], radius: 1e-3}\n",
+        "give rate (bodies/s) or mass_rate (kg/s), or recycle: a sink");
     BAD("inlets:\n  - {name: a, rate: 1, radius: 1e-3}\n", "give the region: box, cylinder or triangles");
     BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], rate: -1, radius: 1e-3}\n", "inlets[0].rate|-1");
     BAD("inlets:\n  - {name: a, box: [[1, 0, 0], [0, 1, 1]], rate: 1, radius: 1e-3}\n",
@@ -144,6 +145,7 @@ static void test_bad(void) {
         "give one region: box or plane, not both");
     BAD("sinks:\n  - {name: s, box: [[0, 0, 0], [1, 1, 1]], group: [beads, beads]}\n", "sinks[0].group: one group");
     BAD("sinks: {name: s}\n", "sinks");
+    BAD(INLET(", recycle: nowhere"), "inlets[0].recycle: no sink named 'nowhere'");
 #undef INLET
 }
 

@@ -652,6 +652,9 @@ typedef struct floe_inlet_def {
     uint32_t groups;   /* groups of the bodies */
     uint64_t seed;
     int max_tries;       /* centres tried per body, 1 .. 1e6, default 100 */
+    int recycle;         /* a sink's id: re-insert what it removes (its count, or its mass with
+                          * by_mass) instead of `rate` (then unused), for a constant head; -1
+                          * (default): no */
     int internal_cookie; /* set by floe_default_inlet_def; do not touch */
 } floe_inlet_def;
 

@@ -289,6 +289,8 @@ static const floe_snap_field inlet_fields[] = {
     {M(floe_inlet, asked), STATE, DSET("supply", "inlet_asked"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_inlet, missed), STATE, DSET("supply", "inlet_missed"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_inlet, short_of_rate), STATE, DSET("supply", "inlet_short_of_rate"), I32, CK(FLAG)},
+    {M(floe_inlet, recycle), STATE, DSET("supply", "inlet_recycle"), I32, ID_OR_NONE(floe__rows_sinks)},
+    {M(floe_inlet, recycle_seen), STATE, DSET("supply", "inlet_recycle_seen"), F64(1), CK(FINITE_NONNEG)},
     END,
 };
 static const floe_snap_struct inlet_struct = STRUCT(floe_inlet, inlet_fields);

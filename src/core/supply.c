@@ -68,6 +68,7 @@ floe_inlet_def floe_default_inlet_def(void) {
     d.shape = FLOE_SHAPE_SPHERE;
     for (int k = 0; k < 3; k++) d.size[k] = (floe_size_dist){.kind = FLOE_DIST_UNIFORM, .min = 1e-3, .max = 1e-3};
     d.max_tries = 100;
+    d.recycle = -1;
     d.internal_cookie = INLET_COOKIE;
     return d;
 }
@@ -167,6 +168,9 @@ static int bad_inlet(floe_world *w, const char *fn, const char *name, const floe
         BAD("%s: '%s': groups 0x%x name a group beyond the world's %d", fn, name, d->groups, w->ngroups);
     if (d->max_tries < 1 || d->max_tries > 1000000)
         BAD("%s: '%s': max_tries = %d is out of range [1, 1000000]", fn, name, d->max_tries);
+    if (d->recycle < -1 || d->recycle >= w->nsinks)
+        BAD("%s: '%s': recycle = %d names no sink (the world has %d; -1: no recycling)", fn, name, d->recycle,
+            w->nsinks);
 #undef BAD
     return 0;
 }
@@ -215,6 +219,11 @@ int floe_add_inlet(floe_world *w, const char *name, const floe_inlet_def *d) {
     in->vel = d->vel;
     for (int k = 0; k < 3; k++) dist_to_inlet(in, k, k < nsizes(d->shape) ? &d->size[k] : &d->size[0]);
     in->seed = (int64_t)d->seed;
+    in->recycle = d->recycle;
+    if (d->recycle >= 0) {
+        const floe_sink *sk = &w->sinks[d->recycle];
+        in->recycle_seen = d->by_mass ? sk->mass : (double)sk->removed;
+    }
     floe_rng r;
     floe_rng_seed(&r, d->seed);
     memcpy(in->rng, r.s, sizeof r.s);
@@ -251,6 +260,7 @@ floe_status floe_inlet_get(const floe_world *w, int id, floe_inlet_stats *out, f
         d.groups = in->groups;
         d.seed = (uint64_t)in->seed;
         d.max_tries = in->max_tries;
+        d.recycle = in->recycle;
         *def = d;
     }
     return FLOE_OK;
@@ -674,6 +684,12 @@ static floe_status run_inlet(floe_world *w, int id) {
     /* the part of the step inside the window */
     double t0 = fmax(w->time - w->dt, in->t_start), t1 = fmin(w->time, in->t_end);
     double add = in->rate * (t1 - t0);
+    if (in->recycle >= 0) { /* what the sink removed since the last step (sinks run first) */
+        const floe_sink *sk = &w->sinks[in->recycle];
+        double now = in->by_mass ? sk->mass : (double)sk->removed;
+        add = now - in->recycle_seen;
+        in->recycle_seen = now;
+    }
     in->owed += add;
     in->asked += add;
     floe_rng r;

@@ -93,6 +93,8 @@ typedef struct floe_inlet {
     int64_t inserted, tries, failures;
     double mass, asked, missed;
     int short_of_rate;
+    int recycle;         /* sink whose removals this inlet re-inserts, or -1 (rate then unused) */
+    double recycle_seen; /* that sink's count (or mass) already owed */
 } floe_inlet;
 
 /* A sink (floe_add_sink, src/core/supply.c). */

@@ -84,9 +84,10 @@ static int one_of(scene_ctx *c, sy_node *map, const char *where, const char *con
 }
 
 static int inlet(scene_ctx *c, sy_node *e, const char *where) {
-    static const char *const keys[] = {"name",  "box",        "cylinder", "triangles", "rate",  "mass_rate",
-                                       "start", "end",        "shape",    "radius",    "shaft", "semi_axes",
-                                       "vel",   "vel_spread", "material", "group",     "seed",  "max_tries"};
+    static const char *const keys[] = {"name",      "box",       "cylinder",  "triangles",  "rate",
+                                       "mass_rate", "start",     "end",       "shape",      "radius",
+                                       "shaft",     "semi_axes", "vel",       "vel_spread", "material",
+                                       "group",     "seed",      "max_tries", "recycle"};
     static const char *const regions[] = {"box", "cylinder", "triangles"};
     static const char *const rates[] = {"rate", "mass_rate"};
     sy_doc *d = c->d;
@@ -137,10 +138,20 @@ static int inlet(scene_ctx *c, sy_node *e, const char *where) {
     }
     int rk = one_of(c, e, where, rates, 2, "rate");
     if (rk == -2) return -1;
-    if (rk < 0) return sy_error(d, e, "%s: give rate (bodies/s) or mass_rate (kg/s)", where);
-    def.by_mass = rk == 1;
-    n = sy_get(d, e, rates[rk]);
-    if (sy_number_in(d, n, scene_path(p, where, rates[rk]), &def.rate, 0, 1e12, 1, 0)) return -1;
+    if ((n = sy_get(d, e, "recycle"))) { /* re-insert what a sink removes: by count, or by mass with mass_rate */
+        const char *sname;
+        if (sy_str(d, n, scene_path(p, where, "recycle"), &sname)) return -1;
+        def.recycle = floe_find_sink(c->w, sname);
+        if (def.recycle < 0) return sy_error(d, n, "%s: no sink named '%s' (sinks: the `sinks` section)", p, sname);
+        def.by_mass = rk == 1;
+    } else if (rk < 0) {
+        return sy_error(d, e, "%s: give rate (bodies/s) or mass_rate (kg/s), or recycle: a sink", where);
+    }
+    if (rk >= 0) {
+        def.by_mass = rk == 1;
+        n = sy_get(d, e, rates[rk]);
+        if (sy_number_in(d, n, scene_path(p, where, rates[rk]), &def.rate, 0, 1e12, 1, 0)) return -1;
+    }
     if (window(c, e, where, &def.t_start, &def.t_end)) return -1;
     def.shape = FLOE_SHAPE_SPHERE;
     if ((n = sy_get(d, e, "shape"))) {
@@ -244,7 +255,7 @@ static int sink(scene_ctx *c, sy_node *e, const char *where) {
 
 int scene_supply(scene_ctx *c, sy_node *root) {
     sy_doc *d = c->d;
-    static const char *const secs[] = {"inlets", "sinks"};
+    static const char *const secs[] = {"sinks", "inlets"}; /* sinks first: an inlet may recycle one */
     for (int s = 0; s < 2; s++) {
         sy_node *sec = sy_get(d, root, secs[s]);
         if (!sec) continue;
@@ -252,7 +263,7 @@ int scene_supply(scene_ctx *c, sy_node *root) {
         for (int i = 0; i < sy_seq_size(sec); i++) {
             char p[SCENE_PATH];
             scene_index(p, secs[s], i);
-            if ((s ? sink : inlet)(c, sy_seq_item(d, sec, i), p)) return -1;
+            if ((s ? inlet : sink)(c, sy_seq_item(d, sec, i), p)) return -1;
         }
     }
     return 0;
