@@ -426,6 +426,25 @@ static void say_how_to_continue(const session *s, int64_t step) {
                 s->dir);
 }
 
+/* An inlet that cannot keep its rate says so once (its inlet_short event). */
+static void warn_inlets(floe_world *w, int tty) {
+    floe_event_list ev = floe_events(w);
+    for (int i = 0; i < ev.count; i++) {
+        const floe_event *e = &ev.events[i];
+        if (e->type != FLOE_EVENT_INLET_SHORT) continue;
+        floe_inlet_stats st;
+        floe_inlet_def d;
+        if (floe_inlet_get(w, e->b, &st, &d) != FLOE_OK) continue;
+        const char *u = d.by_mass ? "kg" : "bodies";
+        fprintf(stderr,
+                "%sfloe: warning: inlet '%s' cannot keep its rate of %g %s/s at t = %g s: a body found no room in "
+                "%d tries; %.6g %s asked for so far, %.6g inserted (%lld failed attempts, %lld tries); the "
+                "missed amount is dropped (lower the rate or enlarge the region)\n",
+                tty ? "\n" : "", st.name, d.rate, u, e->time, d.max_tries, e->value[0], u, e->value[1],
+                (long long)st.failures, (long long)st.tries);
+    }
+}
+
 /* The run loop of `run` and `resume`: runs until the end (or stop_at); the
  * rate of the steps after the first `warmup` of this process is reported
  * too (timing without start-up). */
@@ -459,6 +478,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             failed = rc = 1;
             break;
         }
+        warn_inlets(w, tty);
         if (floe_output_step(s->out, w) != 0) {
             fprintf(stderr, "floe: writing outputs failed at step %lld: %s\n", (long long)floe_step_count(w),
                     floe_output_error(s->out));

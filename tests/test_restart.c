@@ -6,6 +6,7 @@
  * particle leaving the domain) stop with a message, a runaway restart and
  * exit status 1; damaged restart files are refused, never crash. */
 #include "check.h"
+#include "core/snapshot_bytes.h"
 #include "core/world.h"
 #include "io/restart.h"
 #include "proc.h"
@@ -362,8 +363,22 @@ static void check_cli(void) {
         fwrite(good, 1, cut, f);
         fclose(f);
         int rc = floe_restart_load(cmd, &r, e2, sizeof e2);
-        CHECK(rc != 0);
-        if (rc == 0) floe_restart_free(&r);
+        if (rc == 0) {
+            /* HDF5 pads the file to its 4096-byte pages: a cut inside the
+             * last page's padding removes nothing the file uses, and must
+             * then give the same world as the whole file */
+            floe_restart full;
+            CHECK(len - cut < 4096 && floe_restart_load(h5, &full, e2, sizeof e2) == 0);
+            unsigned char *b1 = NULL, *b2 = NULL;
+            size_t l1 = 0, l2 = 0;
+            CHECK(floe__snapshot_to_bytes(r.scene.world, &b1, &l1, e2, sizeof e2) == 0);
+            CHECK(floe__snapshot_to_bytes(full.scene.world, &b2, &l2, e2, sizeof e2) == 0);
+            CHECK(l1 == l2 && b1 && b2 && memcmp(b1, b2, l1) == 0);
+            free(b1);
+            free(b2);
+            floe_restart_free(&full);
+            floe_restart_free(&r);
+        }
     }
     free(good);
     check_write_file(cmd, "not HDF5 at all\n");

@@ -222,8 +222,8 @@ static void test_scene_errors(void) {
                  "3:83: generators[0].random.semi_axes[1]: expected a semi-axis or a range [min, max]");
     INLINE_ERROR(HEAD "generators: [{random: {box: [[0,0,0],[1,1,1]], shape: ellipsoid, semi_axes: [0.1, 0.1], "
                       "count: 1}}]\n",
-                 "3:77: generators[0].random.semi_axes: expected a list of 3 semi-axes [a, b, c], each a number or "
-                 "a range [min, max]");
+                 "3:77: generators[0].random.semi_axes: expected a list of 3 semi-axes [a, b, c], each a number, a "
+                 "range [min, max] or a distribution {dist: ...}");
     INLINE_ERROR(HEAD "generators: [{random: {box: [[0,0,0],[1,1,1]], shape: capsule, radius: 0.1, shaft: 0.9, "
                       "count: 1}}]\n",
                  "3:29: generators[0].random.box: a 1 x 1 x 1 box cannot hold capsules of bounding radius 0.55 "

@@ -313,8 +313,10 @@ static void test_scene_keys(void) {
               "generators[0].random.radius.by: 'volume' is neither 'mass' nor 'number'");
     SCENE_ERR("{dist: sieve, sizes: [0.01, 0.02, 0.04], passing: [0, 0.5, 1]}",
               "missing required key 'by' in generators[0].random.radius");
-    SCENE_ERR("{dist: uniform, min: 0.01, max: 0.02}, shape: capsule, shaft: 0.01",
-              "generators[0].random.radius: a distribution {dist: ...} is only for shape: sphere");
+    SCENE_ERR("{dist: uniform, min: 0.01, max: 0.02}, shape: capsule, shaft: {dist: gauss}",
+              "generators[0].random.shaft.dist: unknown distribution 'gauss'");
+    SCENE_ERR("0.01, shape: capsule, shaft: {dist: uniform, min: 0.02, max: 0.01}",
+              "generators[0].random.shaft: min = 0.02 is above max = 0.01");
     SCENE_ERR("{dist: uniform, min: 0.2, max: 0.6}",
               "generators[0].random.box: a 1 x 1 x 1 box cannot hold spheres of radius 0.6");
 }
@@ -353,6 +355,68 @@ static void test_mean_form(void) {
     free(ra);
 }
 
+/* Capsule radii and shafts and ellipsoid semi-axes of the random shape
+ * generator drawn from distributions: 400 bodies each, every size against
+ * its CDF with the same KS bound (1.63 / sqrt(400) = 0.0815). */
+static void test_shape_dists(void) {
+    const floe_size_dist caps_r = {.kind = FLOE_DIST_UNIFORM, .min = 0.004, .max = 0.006};
+    const floe_size_dist caps_s = {
+        .kind = FLOE_DIST_LOGNORMAL, .min = 0.005, .max = 0.03, .mu = log(0.012), .sigma = 0.4};
+    const floe_size_dist ell_a = {.kind = FLOE_DIST_NORMAL, .min = 0.006, .max = 0.012, .mu = 0.009, .sigma = 0.0015};
+    floe_size_dist ell_b = {
+        .kind = FLOE_DIST_SIEVE, .npts = 3, .sizes = {0.003, 0.005, 0.008}, .passing = {0, 0.3, 1}, .by_mass = 0};
+    ell_b.min = 0.003;
+    ell_b.max = 0.008;
+    const floe_size_dist ell_c = {.kind = FLOE_DIST_UNIFORM, .min = 0.002, .max = 0.004};
+    for (int caps = 1; caps >= 0; caps--) {
+        floe_random_shape_def d;
+        memset(&d, 0, sizeof d);
+        d.lo = (floe_vec3){0, 0, 0};
+        d.hi = (floe_vec3){0.6, 0.6, 0.6};
+        d.shape = caps ? FLOE_SHAPE_CAPSULE : FLOE_SHAPE_ELLIPSOID;
+        d.count = 400;
+        d.seed = 21;
+        if (caps) {
+            d.dist[0] = &caps_r;
+            d.dist[1] = &caps_s;
+        } else {
+            d.dist[0] = &ell_a;
+            d.dist[1] = &ell_b;
+            d.dist[2] = &ell_c;
+        }
+        floe_gen_body *b = NULL;
+        int64_t placed = 0;
+        char err[512];
+        CHECK(floe_gen_random_shapes(&d, &b, &placed, err, sizeof err) == 0 && placed == 400);
+        if (placed != 400) {
+            free(b);
+            continue;
+        }
+        double x[400];
+        for (int k = 0; k < (caps ? 2 : 3); k++) {
+            for (int i = 0; i < 400; i++)
+                x[i] = caps ? (k ? b[i].shaft : b[i].radius)
+                            : (k == 0   ? b[i].semi.x
+                               : k == 1 ? b[i].semi.y
+                                        : b[i].semi.z);
+            const floe_size_dist *sd = d.dist[k];
+            cdf_fn F = sd->kind == FLOE_DIST_UNIFORM  ? cdf_uniform
+                       : sd->kind == FLOE_DIST_NORMAL ? cdf_normal
+                       : sd->kind == FLOE_DIST_SIEVE  ? cdf_table
+                                                      : cdf_lognormal;
+            double D = ks(x, 400, sd, F), bound = 1.63 / sqrt(400.0);
+            printf("random %s %s: KS D = %.4f (bound %.4f)\n", caps ? "capsules" : "ellipsoids",
+                   caps ? (k ? "shaft" : "radius")
+                        : (k == 0   ? "semi-axis a"
+                           : k == 1 ? "semi-axis b"
+                                    : "semi-axis c"),
+                   D, bound);
+            CHECK(D < bound);
+        }
+        free(b);
+    }
+}
+
 int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/floe_test_psd_XXXXXX");
     const char *t = getenv("TMPDIR");
@@ -364,6 +428,7 @@ int main(void) {
     test_distributions();
     test_scene_keys();
     test_mean_form();
+    test_shape_dists();
     char p[512];
     snprintf(p, sizeof p, "%s/psd.yaml", tmpdir);
     remove(p);

@@ -60,6 +60,11 @@ typedef enum floe_event_type {
     FLOE_EVENT_BOND_BROKEN,
     FLOE_EVENT_CONTACT_ACTIVATED, /* a model's contact became active (soft-bond) */
     FLOE_EVENT_SLIP_CHANGE,       /* a model's slip state changed (soft-bond) */
+    FLOE_EVENT_BODY_INSERTED,     /* an inlet added body a (b: the inlet; value[0]: its mass [kg]) */
+    FLOE_EVENT_BODY_REMOVED,      /* a sink removed the body that had id a (b: the sink; value[0]: its mass
+                                   * [kg], value[1]: the energy it took out [J]) */
+    FLOE_EVENT_INLET_SHORT,       /* inlet b cannot keep its rate (once per inlet): value[0] bodies
+                                   * (or kg) asked for so far, value[1] inserted so far */
     FLOE_EVENT_COUNT
 } floe_event_type;
 
@@ -375,6 +380,42 @@ floe_status floe_check_bodies(floe_world *w);
 int floe_particle_capacity(const floe_world *w);
 floe_status floe_reserve_particles(floe_world *w, int n);
 
+/* Distribution of a size: the radius of a random sphere packing, and the
+ * radius, shaft or semi-axes of the bodies of an inlet or a random packing
+ * (docs/decisions.md#radius-distributions-of-the-random-generator). Every
+ * kind is confined to [min, max], 0 < min <= max:
+ *  - UNIFORM: uniform in [min, max];
+ *  - NORMAL: normal(mu = mean, sigma = std), truncated to [min, max] by
+ *    rejection (draws outside are thrown away and drawn again);
+ *  - LOGNORMAL: ln r normal(mu = ln median, sigma), truncated likewise;
+ *  - SIEVE: a table of npts radii sizes[] (strictly increasing) and the
+ *    fraction passing[] (non-decreasing, 0 at the first radius, 1 at the
+ *    last), linear in r between points; by_mass = 0: fraction by number,
+ *    sampled by inverting the CDF; by_mass = 1: fraction by mass (volume),
+ *    sampled by number with density ∝ (dM/dr) / r^3 in each interval, so
+ *    the packing's mass fraction follows the table. min and max are
+ *    sizes[0] and sizes[npts - 1]. */
+typedef enum floe_size_dist_kind {
+    FLOE_DIST_UNIFORM = 0,
+    FLOE_DIST_NORMAL,
+    FLOE_DIST_LOGNORMAL,
+    FLOE_DIST_SIEVE
+} floe_size_dist_kind;
+#define FLOE_SIEVE_MAX_POINTS 64
+typedef struct floe_size_dist {
+    floe_size_dist_kind kind;
+    double min, max;
+    double mu, sigma; /* NORMAL: mean and std; LOGNORMAL: ln(median) and sigma of ln r */
+    int npts;         /* SIEVE: 2 .. FLOE_SIEVE_MAX_POINTS */
+    double sizes[FLOE_SIEVE_MAX_POINTS], passing[FLOE_SIEVE_MAX_POINTS];
+    int by_mass;
+} floe_size_dist;
+
+/* Checks a distribution; on error writes a message naming the scene key
+ * (min, max, std, sigma, sizes[i], passing[i]), its value and the allowed
+ * range, and returns non-zero. */
+int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
+
 /* ---- groups and prescribed motion ------------------------------------- */
 
 #define FLOE_MAX_GROUPS 32
@@ -594,6 +635,131 @@ typedef struct floe_plane_count {
     double mass_pos, mass_neg; /* their summed mass [kg] */
 } floe_plane_count;
 floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count *out);
+
+/* ---- inlets and sinks (docs/supply.md) ----------------------------------- */
+
+/* An inlet inserts bodies while the world runs: after each step whose end
+ * time t satisfies t_start <= t < t_end it adds rate x dt to what it owes
+ * (bodies, or kg with by_mass), then inserts bodies while it owes at least
+ * one body (or the mass of the next body drawn). A body's centre is drawn
+ * uniformly in the region, its sizes from the distributions, its
+ * orientation uniformly (capsules, ellipsoids), its velocity vel plus
+ * components uniform in [-vel_spread, vel_spread]; it is accepted only if
+ * it touches no body present (every body: particles, walls, facets,
+ * cylinders), else a new centre and orientation are drawn, up to max_tries
+ * times. A body that found no room in max_tries stays the next one (its
+ * sizes are kept, so the distribution is not biased towards small bodies),
+ * insertion stops for that step and what the inlet owes is capped at that
+ * one body: the rate is then not met, the missed amount is counted and the
+ * first time an event FLOE_EVENT_INLET_SHORT is emitted. The inlet's random
+ * numbers and counters are world state (restart files keep them): a resumed
+ * run inserts exactly what the uninterrupted run does. An inserted body's
+ * kinetic energy enters the energy balance as boundary work, as for any
+ * body added mid-run. Regions:
+ *  - FLOE_REGION_BOX: the box [lo, hi];
+ *  - FLOE_REGION_CYLINDER: radius `radius` about the segment from `base`
+ *    to base + axis (axis: the cylinder's length and direction);
+ *  - FLOE_REGION_TRIANGLES: the ntri triangles tri[][3] (a planar region,
+ *    or a mesh), a triangle chosen by area. */
+typedef enum floe_region_kind {
+    FLOE_REGION_BOX = 0,
+    FLOE_REGION_CYLINDER,
+    FLOE_REGION_TRIANGLES,
+    FLOE_REGION_HALFSPACE, /* sinks only: the side of the plane through `point` that `normal` points to */
+} floe_region_kind;
+
+#define FLOE_INLET_MAX_TRIANGLES 64
+#define FLOE_MAX_INLETS 64
+#define FLOE_MAX_SINKS 64
+
+typedef struct floe_inlet_def {
+    floe_region_kind region;
+    floe_vec3 lo, hi;     /* box */
+    floe_vec3 base, axis; /* cylinder: centre of one end; axis to the other end's centre */
+    double radius;        /* cylinder [m] */
+    int ntri;             /* triangles: 1 .. FLOE_INLET_MAX_TRIANGLES */
+    floe_vec3 tri[FLOE_INLET_MAX_TRIANGLES][3];
+    double rate;           /* bodies/s, or kg/s with by_mass; (0, 1e12] */
+    int by_mass;           /* 0: count rate, 1: mass rate */
+    double t_start, t_end; /* s; default 0 and +inf */
+    floe_shape_type shape; /* SPHERE (default), CAPSULE or ELLIPSOID */
+    /* sizes [m]: sphere size[0] the radius; capsule size[0] the radius,
+     * size[1] the shaft; ellipsoid size[0..2] the semi-axes along body x,
+     * y, z (each drawn independently). Default: uniform in [1e-3, 1e-3]. */
+    floe_size_dist size[3];
+    floe_vec3 vel;     /* m/s */
+    double vel_spread; /* m/s, >= 0 */
+    int material;      /* default 0 */
+    uint32_t groups;   /* groups of the bodies */
+    uint64_t seed;
+    int max_tries;       /* centres tried per body, 1 .. 1e6, default 100 */
+    int recycle;         /* a sink's id: re-insert what it removes (its count, or its mass with
+                          * by_mass) instead of `rate` (then unused), for a constant head; -1
+                          * (default): no */
+    int internal_cookie; /* set by floe_default_inlet_def; do not touch */
+} floe_inlet_def;
+
+floe_inlet_def floe_default_inlet_def(void);
+/* Returns the inlet's id, or -1 (see floe_last_error, which names the
+ * field, its value and its range): a name NULL, empty, 64 characters or
+ * longer or already used; a def not from floe_default_inlet_def; a region
+ * without volume or area (a box with lo > hi, a zero axis or radius, a
+ * degenerate triangle); a rate out of range; a shape not a sphere, capsule
+ * or ellipsoid; a bad size distribution; an unknown material; a group bit
+ * beyond the world's groups. At most FLOE_MAX_INLETS. */
+int floe_add_inlet(floe_world *w, const char *name, const floe_inlet_def *def);
+int floe_inlet_count(const floe_world *w);
+int floe_find_inlet(const floe_world *w, const char *name); /* -1 if unknown */
+typedef struct floe_inlet_stats {
+    const char *name;
+    int64_t inserted;  /* bodies inserted */
+    double mass;       /* their mass [kg] */
+    double asked;      /* bodies (or kg) asked for so far: rate x active time */
+    double missed;     /* bodies (or kg) dropped when the region had no room */
+    int64_t tries;     /* centres tried */
+    int64_t failures;  /* bodies that found no room in max_tries */
+    int short_of_rate; /* 1 once the rate could not be met */
+} floe_inlet_stats;
+floe_status floe_inlet_get(const floe_world *w, int id, floe_inlet_stats *out, floe_inlet_def *def);
+
+/* A sink removes, after each step with t_start <= t < t_end, every body
+ * (sphere, capsule, ellipsoid that is not fully blocked; only members of
+ * `group`, or all with group -1) whose centre is in the region: a box
+ * [lo, hi] (FLOE_REGION_BOX) or the half-space (x - point).normal > 0
+ * (FLOE_REGION_HALFSPACE). Removal is floe_remove_bodies: ids shift. */
+typedef struct floe_sink_def {
+    floe_region_kind region; /* BOX or HALFSPACE */
+    floe_vec3 lo, hi;        /* box */
+    floe_vec3 point, normal; /* half-space (normal normalised here) */
+    int group;               /* -1 (default): every body */
+    double t_start, t_end;   /* default 0 and +inf */
+    int internal_cookie;     /* set by floe_default_sink_def; do not touch */
+} floe_sink_def;
+floe_sink_def floe_default_sink_def(void);
+/* The sink's id, or -1 (a bad name as for inlets, a bad region or group). */
+int floe_add_sink(floe_world *w, const char *name, const floe_sink_def *def);
+int floe_sink_count(const floe_world *w);
+int floe_find_sink(const floe_world *w, const char *name); /* -1 if unknown */
+typedef struct floe_sink_stats {
+    const char *name;
+    int64_t removed; /* bodies removed */
+    double mass;     /* their mass [kg] */
+    double energy;   /* the energy they took out of the balance [J] */
+} floe_sink_stats;
+floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats *out, floe_sink_def *def);
+
+/* Removes the n bodies ids (any order, each once; spheres, capsules or
+ * ellipsoids). The other bodies keep their order: the id of every body
+ * after a removed one drops by the number removed before it (pointers
+ * from floe_positions() and its kin stay valid). The removed bodies'
+ * contacts are deleted (FLOE_EVENT_CONTACT_DELETED), and a body removed
+ * after the first step takes its kinetic and rotational energy, the
+ * potential of the body forces on it (buoyancy) and the elastic energy of
+ * its contacts out of the energy balance as boundary work
+ * (docs/decisions.md#removed-bodies-leave-through-the-boundary-term).
+ * *energy (may be NULL) receives that energy. FLOE_ERR_ARG for a bad or
+ * repeated id or a boundary body (nothing removed). */
+floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy);
 
 #ifdef __cplusplus
 }

@@ -230,40 +230,8 @@ typedef struct floe_lattice_def {
 /* Writes *n sites into *pos (malloc'd; NULL when n == 0). 0 on success. */
 int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, char *err, size_t errlen);
 
-/* Distribution of the radius of a random sphere packing
- * (docs/decisions.md#radius-distributions-of-the-random-generator). Every
- * kind is confined to [min, max], 0 < min <= max:
- *  - UNIFORM: uniform in [min, max];
- *  - NORMAL: normal(mu = mean, sigma = std), truncated to [min, max] by
- *    rejection (draws outside are thrown away and drawn again);
- *  - LOGNORMAL: ln r normal(mu = ln median, sigma), truncated likewise;
- *  - SIEVE: a table of npts radii sizes[] (strictly increasing) and the
- *    fraction passing[] (non-decreasing, 0 at the first radius, 1 at the
- *    last), linear in r between points; by_mass = 0: fraction by number,
- *    sampled by inverting the CDF; by_mass = 1: fraction by mass (volume),
- *    sampled by number with density ∝ (dM/dr) / r^3 in each interval, so
- *    the packing's mass fraction follows the table. min and max are
- *    sizes[0] and sizes[npts - 1]. */
-typedef enum floe_size_dist_kind {
-    FLOE_DIST_UNIFORM = 0,
-    FLOE_DIST_NORMAL,
-    FLOE_DIST_LOGNORMAL,
-    FLOE_DIST_SIEVE
-} floe_size_dist_kind;
-#define FLOE_SIEVE_MAX_POINTS 64
-typedef struct floe_size_dist {
-    floe_size_dist_kind kind;
-    double min, max;
-    double mu, sigma; /* NORMAL: mean and std; LOGNORMAL: ln(median) and sigma of ln r */
-    int npts;         /* SIEVE: 2 .. FLOE_SIEVE_MAX_POINTS */
-    double sizes[FLOE_SIEVE_MAX_POINTS], passing[FLOE_SIEVE_MAX_POINTS];
-    int by_mass;
-} floe_size_dist;
-
-/* Checks a distribution; on error writes a message naming the scene key
- * (min, max, std, sigma, sizes[i], passing[i]), its value and the allowed
- * range, and returns non-zero. */
-int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
+/* floe_size_dist and floe_size_dist_check are in floe.h (the inlets of a
+ * running world draw sizes from them too). */
 
 /* Random sequential placement of `count` spheres, fully inside the box
  * [lo, hi], pairwise non-overlapping. Radii are uniform in [rmin, rmax]
@@ -371,6 +339,11 @@ typedef struct floe_random_shape_def {
     floe_vec3 amin, amax;  /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
     int64_t count;
     uint64_t seed;
+    /* Size distributions (NULL: uniform in the range above): capsules
+     * dist[0] the radius, dist[1] the shaft; ellipsoids dist[0..2] the
+     * semi-axes. A distribution replaces its range (the range is taken from
+     * its min and max). */
+    const floe_size_dist *dist[3];
 } floe_random_shape_def;
 
 typedef struct floe_gen_body {

@@ -1,6 +1,7 @@
 /* Energy terms and the time step (docs/integration.md, "Energy" and "Time step"). */
 #include "core/bodyforces.h"
 #include "core/energy.h"
+#include "core/size_dist.h"
 
 #include <stdio.h>
 
@@ -98,6 +99,9 @@ double floe__pwave_dt(const floe_world *w) {
         const double *p = w->mats[w->mat[i]].p;
         dt = fmin(dt, w->radius[i] / sqrt(p[MAT_YOUNG] / p[MAT_DENSITY]));
     }
+    int mat = -1;
+    double r = floe__supply_min_radius(w, &mat); /* bodies the inlets will insert */
+    if (mat >= 0) dt = fmin(dt, r / sqrt(w->mats[mat].p[MAT_YOUNG] / w->mats[mat].p[MAT_DENSITY]));
     return dt;
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/snapshot_members.h"
 #include "core/snapshot_shapes.h"
+#include "core/supply.h"
 
 #include "shapes/shape.h"
 
@@ -592,6 +593,40 @@ static void read_planes(rd *R) {
     read_items(R, w, &floe__rows_planes, 0, 0);
 }
 
+/* Inlets and sinks (supply.c): their names, then every other item of their
+ * rows. A snapshot of a format before them has none. */
+static void read_supply_rows(rd *R, const char *name_item, const floe_snap_rows *rows, void **arr, int *n_out, int *cap,
+                             size_t size, size_t name_size) {
+    floe_snap_in *in = &R->in;
+    long n = floe__snap_rows_of(in, "supply", name_item);
+    if (in->bad) return;
+    size_t N = (size_t)n;
+    char **names = floe__snap_get_strings(in, "supply", name_item, N);
+    char *p = calloc(N + 1, size);
+    if (!p) floe__snap_fail(in, "out of memory for %ld %ss", n, rows->noun);
+    if (in->bad) {
+        free(p);
+        free(names);
+        return;
+    }
+    free(*arr);
+    *arr = p;
+    *cap = (int)N + 1;
+    *n_out = (int)N;
+    for (size_t i = 0; i < N; i++) snprintf(p + i * size, name_size, "%s", names[i]);
+    free(names);
+    read_items(R, R->w, rows, 0, 0);
+}
+
+static void read_supply(rd *R) {
+    floe_world *w = R->w;
+    read_supply_rows(R, "inlet_name", &floe__rows_inlets, (void **)&w->inlets, &w->ninlets, &w->inlcap,
+                     sizeof *w->inlets, sizeof w->inlets->name);
+    if (!R->in.bad)
+        read_supply_rows(R, "sink_name", &floe__rows_sinks, (void **)&w->sinks, &w->nsinks, &w->skcap, sizeof *w->sinks,
+                         sizeof w->sinks->name);
+}
+
 /* Copies column `col` (nc values wide) of n rows of buf (rows of `cols`
  * 64-bit values: doubles, or integers narrowed to t) to the rows at base.
  * -1, or the index in buf of the first integer that does not fit (its row
@@ -832,6 +867,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     if (!in->bad) read_pairs(R);
     if (!in->bad) read_schedule(R);
     if (!in->bad) read_planes(R);
+    if (!in->bad) read_supply(R);
     if (!in->bad) read_items(R, R->w, NULL, 0, 1);
     floe_world *w = R->w;
     if (!in->bad) {
@@ -1212,6 +1248,7 @@ int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
     if (!c.bad) check_world_rules(&c, w);
     if (!c.bad) check_particle_rules(&c, w);
     if (!c.bad) check_contact_rules(&c, w);
+    if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1; /* inlets and sinks (supply.c) */
     free(t);
     return c.bad ? -1 : 0;
 }

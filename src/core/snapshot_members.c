@@ -53,6 +53,8 @@ const floe_snap_rows floe__rows_contacts = {"contact", offsetof(floe_world, ncon
 const floe_snap_rows floe__rows_pairs = {"pair", offsetof(floe_world, bp.npairs), "broadphase/pairs"};
 const floe_snap_rows floe__rows_schedule = {"entry", offsetof(floe_world, nsched), "schedule/step"};
 const floe_snap_rows floe__rows_planes = {"plane counter", offsetof(floe_world, nplanes), "measure/plane_name"};
+const floe_snap_rows floe__rows_inlets = {"inlet", offsetof(floe_world, ninlets), "supply/inlet_name"};
+const floe_snap_rows floe__rows_sinks = {"sink", offsetof(floe_world, nsinks), "supply/sink_name"};
 
 /* ---- the world definition ------------------------------------------------------- */
 
@@ -264,6 +266,73 @@ static const floe_snap_field cell_fields[] = {
 };
 static const floe_snap_struct cell_struct = STRUCT(floe_cell, cell_fields);
 
+/* ---- inlets and sinks (supply.c) ------------------------------------------------------- */
+
+/* floe_add_inlet's ranges; the distributions are checked again on load
+ * (floe__snapshot_check). */
+static const floe_snap_field inlet_fields[] = {
+    {M(floe_inlet, name), STATE, DSET("supply", "inlet_name"), TEXT(floe_inlet, name), .built = 1}, /* read_supply */
+    {M(floe_inlet, region), STATE, DSET("supply", "inlet_region"), I32, RANGE(0, 2)},
+    {M(floe_inlet, shape), STATE, DSET("supply", "inlet_shape"), I32, RANGE(0, FLOE_SHAPE_COUNT - 1)},
+    {M(floe_inlet, by_mass), STATE, DSET("supply", "inlet_by_mass"), I32, CK(FLAG)},
+    {M(floe_inlet, ntri), STATE, DSET("supply", "inlet_ntri"), I32, RANGE(0, FLOE_INLET_MAX_TRIANGLES)},
+    {M(floe_inlet, material), STATE, DSET("supply", "inlet_material"), I32, ID(floe__rows_materials)},
+    {M(floe_inlet, max_tries), STATE, DSET("supply", "inlet_max_tries"), I32, RANGE(1, 1e6)},
+    {M(floe_inlet, groups), STATE, DSET("supply", "inlet_groups"), U32, CK(GROUP_MASK)},
+    {M(floe_inlet, lo), STATE, DSET("supply", "inlet_lo"), F64(3), CK(LENGTH)},
+    {M(floe_inlet, hi), STATE, DSET("supply", "inlet_hi"), F64(3), CK(LENGTH)},
+    {M(floe_inlet, base), STATE, DSET("supply", "inlet_base"), F64(3), CK(LENGTH)},
+    {M(floe_inlet, axis), STATE, DSET("supply", "inlet_axis"), F64(3), CK(LENGTH)},
+    {M(floe_inlet, radius), STATE, DSET("supply", "inlet_radius"), F64(1), CK(LENGTH_NONNEG)},
+    {M(floe_inlet, tri), STATE, DSET("supply", "inlet_triangles"), F64(FLOE_INLET_MAX_TRIANGLES * 9), CK(LENGTH)},
+    {M(floe_inlet, rate), STATE, DSET("supply", "inlet_rate"), F64(1), .check = FLOE_CK_RANGE_LO_OPEN, .lo = 0,
+     .hi = 1e12},
+    {M(floe_inlet, t_start), STATE, DSET("supply", "inlet_t_start"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_inlet, t_end), STATE, DSET("supply", "inlet_t_end"), F64(1), CK(NONNEG)},
+    {M(floe_inlet, spread), STATE, DSET("supply", "inlet_vel_spread"), F64(1), CK(LENGTH_NONNEG)},
+    {M(floe_inlet, vel), STATE, DSET("supply", "inlet_vel"), F64(3), CK(LENGTH)},
+    {M(floe_inlet, dkind), STATE, DSET("supply", "inlet_dist_kind"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(0, 3)},
+    {M(floe_inlet, dnpts), STATE, DSET("supply", "inlet_dist_npts"), .type = FLOE_SNAP_I32, .ncomp = 3,
+     RANGE(0, FLOE_SIEVE_MAX_POINTS)},
+    {M(floe_inlet, dby_mass), STATE, DSET("supply", "inlet_dist_by_mass"), .type = FLOE_SNAP_I32, .ncomp = 3, CK(FLAG)},
+    {M(floe_inlet, dpar), STATE, DSET("supply", "inlet_dist_params"), F64(12), CK(FINITE)},
+    {M(floe_inlet, dsizes), STATE, DSET("supply", "inlet_dist_sizes"), F64(3 * FLOE_SIEVE_MAX_POINTS), CK(FINITE)},
+    {M(floe_inlet, dpassing), STATE, DSET("supply", "inlet_dist_passing"), F64(3 * FLOE_SIEVE_MAX_POINTS), CK(FINITE)},
+    {M(floe_inlet, seed), STATE, DSET("supply", "inlet_seed"), I64},
+    {M(floe_inlet, rng), STATE, DSET("supply", "inlet_rng"), .type = FLOE_SNAP_I64, .ncomp = 4},
+    {M(floe_inlet, owed), STATE, DSET("supply", "inlet_owed"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_inlet, pending), STATE, DSET("supply", "inlet_pending"), I32, CK(FLAG)},
+    {M(floe_inlet, psize), STATE, DSET("supply", "inlet_pending_sizes"), F64(3), CK(LENGTH_NONNEG)},
+    {M(floe_inlet, inserted), STATE, DSET("supply", "inlet_inserted"), I64, CK(COUNTER)},
+    {M(floe_inlet, tries), STATE, DSET("supply", "inlet_tries"), I64, CK(COUNTER)},
+    {M(floe_inlet, failures), STATE, DSET("supply", "inlet_failures"), I64, CK(COUNTER)},
+    {M(floe_inlet, mass), STATE, DSET("supply", "inlet_mass"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_inlet, asked), STATE, DSET("supply", "inlet_asked"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_inlet, missed), STATE, DSET("supply", "inlet_missed"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_inlet, short_of_rate), STATE, DSET("supply", "inlet_short_of_rate"), I32, CK(FLAG)},
+    {M(floe_inlet, recycle), STATE, DSET("supply", "inlet_recycle"), I32, ID_OR_NONE(floe__rows_sinks)},
+    {M(floe_inlet, recycle_seen), STATE, DSET("supply", "inlet_recycle_seen"), F64(1), CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct inlet_struct = STRUCT(floe_inlet, inlet_fields);
+
+static const floe_snap_field sink_fields[] = {
+    {M(floe_sink, name), STATE, DSET("supply", "sink_name"), TEXT(floe_sink, name), .built = 1}, /* read_supply */
+    {M(floe_sink, region), STATE, DSET("supply", "sink_region"), I32, RANGE(0, 3)},
+    {M(floe_sink, group), STATE, DSET("supply", "sink_group"), I32, ID_OR_NONE(floe__rows_groups)},
+    {M(floe_sink, lo), STATE, DSET("supply", "sink_lo"), F64(3), CK(LENGTH)},
+    {M(floe_sink, hi), STATE, DSET("supply", "sink_hi"), F64(3), CK(LENGTH)},
+    {M(floe_sink, point), STATE, DSET("supply", "sink_point"), F64(3), CK(LENGTH)},
+    {M(floe_sink, normal), STATE, DSET("supply", "sink_normal"), F64(3), CK(FINITE)},
+    {M(floe_sink, t_start), STATE, DSET("supply", "sink_t_start"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_sink, t_end), STATE, DSET("supply", "sink_t_end"), F64(1), CK(NONNEG)},
+    {M(floe_sink, removed), STATE, DSET("supply", "sink_removed"), I64, CK(COUNTER)},
+    {M(floe_sink, mass), STATE, DSET("supply", "sink_mass"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_sink, energy), STATE, DSET("supply", "sink_energy"), F64(1), CK(FINITE)},
+    END,
+};
+static const floe_snap_struct sink_struct = STRUCT(floe_sink, sink_fields);
+
 /* ---- the world ------------------------------------------------------------------------------ */
 
 static const floe_snap_field world_fields[] = {
@@ -365,6 +434,13 @@ static const floe_snap_field world_fields[] = {
     COUNT(floe_world, nplanes, floe__rows_planes),
     TRANSIENT(floe_world, plcap, "capacity"),
 
+    {M(floe_world, inlets), STATE, STRUCTS(floe__rows_inlets, inlet_struct)},
+    COUNT(floe_world, ninlets, floe__rows_inlets),
+    TRANSIENT(floe_world, inlcap, "capacity"),
+    {M(floe_world, sinks), STATE, STRUCTS(floe__rows_sinks, sink_struct)},
+    COUNT(floe_world, nsinks, floe__rows_sinks),
+    TRANSIENT(floe_world, skcap, "capacity"),
+
     TRANSIENT(floe_world, events, "the last step's events: taken by the outputs before a snapshot"),
     TRANSIENT(floe_world, nevents, "the last step's events"),
     TRANSIENT(floe_world, evcap, "capacity"),
@@ -390,8 +466,8 @@ const floe_snap_struct floe__snap_world = {
     "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
-    &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct,
-    &motion_struct,    &group_struct, &geom_struct,     &contact_struct,  &pair_struct,
-    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,    &cell_struct,
+    &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct, &motion_struct,
+    &group_struct,     &geom_struct,  &contact_struct,  &pair_struct,     &bp_struct,       &sched_struct,
+    &water_struct,     &plane_struct, &cell_struct,     &inlet_struct,    &sink_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

@@ -10,6 +10,8 @@
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/step.h"
+#include "core/size_dist.h"
+#include "core/supply.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -471,6 +473,7 @@ static floe_status start(floe_world *w) {
             rmin = fmin(rmin, w->radius[i]);
             w->rmax = fmax(w->rmax, w->radius[i]);
         }
+    rmin = fmin(rmin, floe__supply_min_radius(w, NULL)); /* bodies the inlets will insert */
     w->skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
     if (w->dt_auto) {
         w->dt = w->def.dt_safety * floe__pwave_dt(w);
@@ -516,6 +519,8 @@ floe_status floe_step(floe_world *w) {
         w->time += w->dt;
         st = collide(w);
         if (st == FLOE_OK) floe__boundary_end(w);
+        /* inlets and sinks: bodies in and out after the step (supply.c) */
+        if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     }
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;

@@ -71,6 +71,42 @@ typedef struct floe_plane_counter {
     double m[2];        /* their summed mass */
 } floe_plane_counter;
 
+/* An inlet (floe_add_inlet, src/core/supply.c): its definition, flattened
+ * for the snapshot, then its random numbers and counters. */
+typedef struct floe_inlet {
+    char name[64];
+    int region, shape, by_mass, ntri, material, max_tries;
+    uint32_t groups;
+    vec3 lo, hi, base, axis; /* box; cylinder */
+    double radius;           /* cylinder */
+    double tri[FLOE_INLET_MAX_TRIANGLES * 9];
+    double rate, t_start, t_end, spread;
+    vec3 vel;
+    int dkind[3], dnpts[3], dby_mass[3]; /* the three size distributions (floe_size_dist) */
+    double dpar[12];                     /* min, max, mu, sigma of each */
+    double dsizes[3 * FLOE_SIEVE_MAX_POINTS], dpassing[3 * FLOE_SIEVE_MAX_POINTS];
+    int64_t seed;
+    int64_t rng[4]; /* xoshiro256** state (core/size_dist.h) */
+    double owed;    /* bodies (or kg) owed */
+    int pending;    /* 1: psize holds the next body's sizes */
+    double psize[3];
+    int64_t inserted, tries, failures;
+    double mass, asked, missed;
+    int short_of_rate;
+    int recycle;         /* sink whose removals this inlet re-inserts, or -1 (rate then unused) */
+    double recycle_seen; /* that sink's count (or mass) already owed */
+} floe_inlet;
+
+/* A sink (floe_add_sink, src/core/supply.c). */
+typedef struct floe_sink {
+    char name[64];
+    int region, group;
+    vec3 lo, hi, point, normal;
+    double t_start, t_end;
+    int64_t removed;
+    double mass, energy;
+} floe_sink;
+
 /* Broad-phase candidate pair; `contact` is the live contact index or -1. */
 typedef struct floe_pair {
     int32_t a, b, contact;
@@ -186,6 +222,11 @@ struct floe_world {
 
     floe_plane_counter *planes; /* crossings counted every step (measure.c) */
     int nplanes, plcap;
+
+    floe_inlet *inlets; /* bodies inserted and removed after each step (supply.c) */
+    int ninlets, inlcap;
+    floe_sink *sinks;
+    int nsinks, skcap;
 
     /* this step's bond-break loads reported by laws (floe_event_load), by
      * contact index; sorted before the events are emitted */

@@ -237,16 +237,38 @@ enum {
     NQ_DT,
     NQ_BONDED,
     NQ_BREAKS,
+    NQ_INSERTED,
+    NQ_INSERTED_MASS,
+    NQ_REMOVED,
+    NQ_REMOVED_MASS,
     NQ_CELL,
     NQ_STRAIN = NQ_CELL + 9,
     NQ_CELL_VOLUME = NQ_STRAIN + 9,
     NQ_COUNT
 };
 static const char *const counter_q[NQ_COUNT] = {
-    "contacts",  "step",      "time",      "particles", "dt",         "bonded",    "breaks",
-    "cell.xx",   "cell.xy",   "cell.xz",   "cell.yx",   "cell.yy",    "cell.yz",   "cell.zx",
-    "cell.zy",   "cell.zz",   "strain.xx", "strain.xy", "strain.xz",  "strain.yx", "strain.yy",
-    "strain.yz", "strain.zx", "strain.zy", "strain.zz", "cell.volume"};
+    "contacts",      "step",      "time",         "particles", "dt",        "bonded",     "breaks",    "inserted",
+    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",    "cell.yx",   "cell.yy",
+    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",  "strain.xz", "strain.yx",
+    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume"};
+
+/* Bodies (or their mass) that every inlet inserted / every sink removed. */
+static double supply_total(const floe_world *w, int q) {
+    double t = 0;
+    if (q == NQ_INSERTED || q == NQ_INSERTED_MASS)
+        for (int k = 0; k < floe_inlet_count(w); k++) {
+            floe_inlet_stats s;
+            floe_inlet_get(w, k, &s, NULL);
+            t += q == NQ_INSERTED ? (double)s.inserted : s.mass;
+        }
+    else
+        for (int k = 0; k < floe_sink_count(w); k++) {
+            floe_sink_stats s;
+            floe_sink_get(w, k, &s, NULL);
+            t += q == NQ_REMOVED ? (double)s.removed : s.mass;
+        }
+    return t;
+}
 
 static int counter_quantity(const char *q) {
     for (int i = 0; i < NQ_COUNT; i++)
@@ -466,8 +488,8 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
             if (counter_quantity(col->quantity) < 0) {
                 floe_io_err(err, errlen,
                             "history column '%s': unknown counter '%s' "
-                            "(contacts, step, time, particles, dt, bonded, breaks, cell.xx..zz, strain.xx..zz, "
-                            "cell.volume)",
+                            "(contacts, step, time, particles, dt, bonded, breaks, inserted, inserted_mass, removed, "
+                            "removed_mass, cell.xx..zz, strain.xx..zz, cell.volume)",
                             col->name, col->quantity);
                 return -1;
             }
@@ -594,6 +616,11 @@ static double history_value(const floe_world *w, const floe_history_column *col,
                     return floe_bonded_count(w);
                 case NQ_BREAKS:
                     return (double)floe_break_count(w);
+                case NQ_INSERTED:
+                case NQ_INSERTED_MASS:
+                case NQ_REMOVED:
+                case NQ_REMOVED_MASS:
+                    return supply_total(w, counter_quantity(col->quantity));
                 default: {
                     int q = counter_quantity(col->quantity);
                     double m[9];
@@ -654,6 +681,12 @@ const char *floe_event_type_name(floe_event_type t) {
             return "activated";
         case FLOE_EVENT_SLIP_CHANGE:
             return "slip_change";
+        case FLOE_EVENT_BODY_INSERTED:
+            return "inserted";
+        case FLOE_EVENT_BODY_REMOVED:
+            return "removed";
+        case FLOE_EVENT_INLET_SHORT:
+            return "inlet_short";
         default:
             return "unknown";
     }

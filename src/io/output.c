@@ -492,8 +492,15 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     o->series_on[SERIES_PARTICLES] = o->vtk.period != 0;
     o->series_on[SERIES_CONTACTS] = o->vtk.period != 0 && cfg->vtk_contacts;
     o->series_on[SERIES_BOUNDARIES] = o->vtk.period != 0 && cfg->vtk_boundaries;
-    /* only worlds with non-spherical bodies get a shapes series */
-    o->series_on[SERIES_SHAPES] = o->vtk.period != 0 && cfg->vtk_shapes && floe_vtk_shape_count(w) > 0;
+    /* only worlds with non-spherical bodies, or inlets that will insert
+     * them (the series then exists from the start, so that a resumed run
+     * writes the same files), get a shapes series */
+    int shape_inlet = 0;
+    for (int k = 0; k < floe_inlet_count(w); k++) {
+        floe_inlet_def id;
+        if (floe_inlet_get(w, k, NULL, &id) == FLOE_OK && id.shape != FLOE_SHAPE_SPHERE) shape_inlet = 1;
+    }
+    o->series_on[SERIES_SHAPES] = o->vtk.period != 0 && cfg->vtk_shapes && (floe_vtk_shape_count(w) > 0 || shape_inlet);
     char digits[32];
     o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
     if (o->width < 6) o->width = 6;

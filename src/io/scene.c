@@ -430,7 +430,8 @@ static int load(scene_ctx *c, floe_scene *s) {
     sy_node *root = sy_root(d);
     /* the shapes' sections between groups and meshes */
     static const char *const head[] = {"world", "run", "materials", "models", "interactions", "groups"};
-    static const char *const tail[] = {"meshes", "generators", "output", "methods", "water", "periodic"};
+    static const char *const tail[] = {"meshes", "generators", "output", "methods",
+                                       "water",  "periodic",   "inlets", "sinks"};
     const char *top[FLOE_LEN(head) + FLOE_SHAPE_COUNT + FLOE_LEN(tail)];
     int ntop = 0;
     for (int i = 0; i < FLOE_LEN(head); i++) top[ntop++] = head[i];
@@ -465,6 +466,7 @@ static int load(scene_ctx *c, floe_scene *s) {
         const scene_motion *m = &c->motions[i];
         if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK) return scene_world_error(c, m->node, "groups");
     }
+    if (scene_supply(c, root)) return -1; /* inlets and sinks (scene_supply.c) */
     if (scene_diagnose(c, s)) return -1;
     double n_steps = c->run_time ? s->duration / floe_dt(c->w) : 0;
     if (!(n_steps < 9.2e18)) { /* floe_scene_total_steps would clamp */

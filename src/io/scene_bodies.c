@@ -658,6 +658,10 @@ static int radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_di
     return 0;
 }
 
+int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
+    return radius_dist(c, n, where, dist);
+}
+
 static int add_shapes(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, floe_shape_type shape,
                       const floe_gen_body *b, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
@@ -681,7 +685,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     floe_body_def def;
     floe_random_def rd = {0};
     floe_random_shape_def sd = {0};
-    floe_size_dist dist;
+    floe_size_dist dist, shape_dist[3]; /* the radius's; a capsule's shaft, an ellipsoid's semi-axes */
     floe_shape_type shape;
     int64_t seed = 0;
     if (sy_check_keys(d, g, where, keys, NKEYS(keys)) || random_shape(c, g, where, &shape) || common(c, g, where, &def))
@@ -720,14 +724,21 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
         scene_path(p, where, "semi_axes");
         if (!sy_is_seq(n) || sy_seq_size(n) != 3)
             return sy_error(d, n,
-                            "%s: expected a list of 3 semi-axes [a, b, c], each a number or a range "
-                            "[min, max]",
+                            "%s: expected a list of 3 semi-axes [a, b, c], each a number, a range "
+                            "[min, max] or a distribution {dist: ...}",
                             p);
         double lo[3], hi[3];
         for (int k = 0; k < 3; k++) {
             char q[SCENE_PATH];
-            if (value_or_range(c, sy_seq_item(d, n, k), scene_index(q, p, k), "semi-axis", 0, &lo[k], &hi[k]))
-                return -1;
+            sy_node *it = sy_seq_item(d, n, k);
+            if (sy_is_map(it)) { /* a distribution of this semi-axis */
+                if (radius_dist(c, it, scene_index(q, p, k), &shape_dist[k])) return -1;
+                sd.dist[k] = &shape_dist[k];
+                lo[k] = shape_dist[k].min;
+                hi[k] = shape_dist[k].max;
+                continue;
+            }
+            if (value_or_range(c, it, scene_index(q, p, k), "semi-axis", 0, &lo[k], &hi[k])) return -1;
         }
         sd.amin = (floe_vec3){lo[0], lo[1], lo[2]};
         sd.amax = (floe_vec3){hi[0], hi[1], hi[2]};
@@ -736,26 +747,25 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
         if (required(c, g, where, "radius", &n)) return -1;
         scene_path(p, where, "radius");
         if (sy_is_map(n)) {
-            if (shape != FLOE_SHAPE_SPHERE)
-                return sy_error(d, n,
-                                "%s: a distribution {dist: ...} is only for shape: sphere; capsules take a "
-                                "radius or a range [rmin, rmax]",
-                                p);
             if (radius_dist(c, n, p, &dist)) return -1;
             rd.dist = &dist;
+            if (shape == FLOE_SHAPE_CAPSULE) sd.dist[0] = &dist;
             rd.rmin = dist.min;
             rd.rmax = dist.max;
         } else {
             if (sy_is_seq(n) && sy_seq_size(n) != 2)
-                return sy_error(d, n, "%s: expected a radius, a range [rmin, rmax]%s", p,
-                                shape == FLOE_SHAPE_SPHERE ? " or a distribution {dist: ...}" : "");
+                return sy_error(d, n, "%s: expected a radius, a range [rmin, rmax] or a distribution {dist: ...}", p);
             if (value_or_range(c, n, p, "radius", 0, &rd.rmin, &rd.rmax)) return -1;
         }
         bound = rd.rmax;
         if (shape == FLOE_SHAPE_CAPSULE) {
-            if (required(c, g, where, "shaft", &n) ||
-                value_or_range(c, n, scene_path(p, where, "shaft"), "shaft", 1, &sd.smin, &sd.smax))
-                return -1;
+            if (required(c, g, where, "shaft", &n)) return -1;
+            if (sy_is_map(n)) { /* a distribution of the shaft */
+                if (radius_dist(c, n, scene_path(p, where, "shaft"), &shape_dist[1])) return -1;
+                sd.dist[1] = &shape_dist[1];
+                sd.smin = shape_dist[1].min;
+                sd.smax = shape_dist[1].max;
+            } else if (value_or_range(c, n, scene_path(p, where, "shaft"), "shaft", 1, &sd.smin, &sd.smax)) return -1;
             sd.rmin = rd.rmin;
             sd.rmax = rd.rmax;
             bound = rd.rmax + 0.5 * sd.smax;

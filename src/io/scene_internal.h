@@ -84,6 +84,10 @@ typedef struct scene_clear {
 int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
 int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
 void scene_clear_free(scene_clear *s);
+/* scene_supply.c: the inlets and sinks sections (after the bodies). */
+int scene_supply(scene_ctx *c, sy_node *root);
+/* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
+int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
 
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */

@@ -16,12 +16,13 @@ void scene_output_init(floe_output_config *out) {
     out->vtk_shapes = 1;
     out->final_state = 1;
     /* by default only bond breaks: created/deleted rows swamp granular runs */
-    out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN);
+    out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_INLET_SHORT);
 }
 
 /* `events: all | none | [created, deleted, broken, activated, slip_change]` */
 static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
-    static const char *const names[FLOE_EVENT_COUNT] = {"created", "deleted", "broken", "activated", "slip_change"};
+    static const char *const names[FLOE_EVENT_COUNT] = {"created",     "deleted",  "broken",  "activated",
+                                                        "slip_change", "inserted", "removed", "inlet_short"};
     sy_doc *d = c->d;
     if (sy_is_text(n, "all")) {
         out->events_skip = 0;
@@ -34,7 +35,7 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
     if (!sy_is_seq(n))
         return sy_error(d, n,
                         "output.events: expected all, none or a list of event types "
-                        "(created, deleted, broken, activated, slip_change)");
+                        "(created, deleted, broken, activated, slip_change, inserted, removed, inlet_short)");
     out->events_skip = ~0u;
     for (int i = 0; i < sy_seq_size(n); i++) {
         sy_node *it = sy_seq_item(d, n, i);
@@ -44,7 +45,8 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
         if (t < 0)
             return sy_error(
                 d, it,
-                "output.events[%d]: unknown event type; expected created, deleted, broken, activated or slip_change",
+                "output.events[%d]: unknown event type; expected created, deleted, broken, activated, slip_change, "
+                "inserted, removed or inlet_short",
                 i);
         out->events_skip &= ~(1u << t);
     }
@@ -205,12 +207,12 @@ static const char *const body_quantities[] = {
 static const char *const group_quantities[] = {"force.x",  "force.y",  "force.z",  "torque.x", "torque.y",
                                                "torque.z", "stress.x", "stress.y", "stress.z"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
-/* the periodic cell's (docs/periodic.md): H, its strain, its volume */
-static const char *const counters[] = {"contacts",  "step",       "time",      "particles", "dt",        "bonded",
-                                       "breaks",    "cell.xx",    "cell.xy",   "cell.xz",   "cell.yx",   "cell.yy",
-                                       "cell.yz",   "cell.zx",    "cell.zy",   "cell.zz",   "strain.xx", "strain.xy",
-                                       "strain.xz", "strain.yx",  "strain.yy", "strain.yz", "strain.zx", "strain.zy",
-                                       "strain.zz", "cell.volume"};
+/* the run's counters, the inlets' and sinks' (docs/supply.md), the periodic cell's (docs/periodic.md) */
+static const char *const counters[] = {
+    "contacts",      "step",      "time",         "particles", "dt",        "bonded",     "breaks",    "inserted",
+    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",    "cell.yx",   "cell.yy",
+    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",  "strain.xz", "strain.yx",
+    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;

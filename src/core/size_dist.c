@@ -1,0 +1,192 @@
+/* Random numbers and size distributions (see size_dist.h). */
+#include "core/size_dist.h"
+#include "core/world.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Writes the message into err and returns -1. */
+static int dist_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- random numbers ------------------------------------------------------- */
+
+uint64_t floe_splitmix64(uint64_t x) {
+    uint64_t z = x + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+double floe_u01(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+void floe_rng_seed(floe_rng *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++) r->s[i] = floe_splitmix64(seed + (uint64_t)i);
+}
+
+uint64_t floe_rng_next(floe_rng *r) {
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double floe_rng_uniform(floe_rng *r) { return floe_u01(floe_rng_next(r)); }
+
+/* ---- radius distributions ------------------------------------------------------ */
+
+/* Standard normal by Marsaglia's polar method (only log and sqrt, both
+ * correctly rounded in the usual libms); the second value is dropped so
+ * that every draw starts from the generator's state alone. */
+static double std_normal(floe_rng *r) {
+    for (;;) {
+        double x = 2 * floe_rng_uniform(r) - 1, y = 2 * floe_rng_uniform(r) - 1, s = x * x + y * y;
+        if (s > 0 && s < 1) return x * sqrt(-2 * log(s) / s);
+    }
+}
+
+/* Fraction of N(0, 1) between a and b. */
+static double normal_mass(double a, double b) { return 0.5 * (erfc(a / sqrt(2.0)) - erfc(b / sqrt(2.0))); }
+
+#define DIST_MIN_MASS 1e-3 /* truncated normals: rejection needs this much mass inside [min, max] */
+
+int floe_size_dist_check(const floe_size_dist *d, char *err, size_t errlen) {
+    if (d->kind == FLOE_DIST_SIEVE) {
+        int n = d->npts;
+        if (n < 2 || n > FLOE_SIEVE_MAX_POINTS)
+            return dist_err(err, errlen, "sizes has %d points; a sieve table needs 2 to %d", n, FLOE_SIEVE_MAX_POINTS);
+        for (int i = 0; i < n; i++) {
+            if (!(d->sizes[i] > 0 && d->sizes[i] <= 1e12))
+                return dist_err(err, errlen, "sizes[%d] = %g is out of range (0, 1e+12]", i, d->sizes[i]);
+            if (i > 0 && !(d->sizes[i] > d->sizes[i - 1]))
+                return dist_err(err, errlen,
+                                "sizes[%d] = %g is not above sizes[%d] = %g (sizes must be strictly increasing)", i,
+                                d->sizes[i], i - 1, d->sizes[i - 1]);
+            if (!(d->passing[i] >= 0 && d->passing[i] <= 1))
+                return dist_err(err, errlen, "passing[%d] = %g is out of range [0, 1]", i, d->passing[i]);
+            if (i > 0 && d->passing[i] < d->passing[i - 1])
+                return dist_err(err, errlen,
+                                "passing[%d] = %g is below passing[%d] = %g (passing must be non-decreasing)", i,
+                                d->passing[i], i - 1, d->passing[i - 1]);
+        }
+        if (d->passing[0] != 0)
+            return dist_err(err, errlen,
+                            "passing[0] = %g must be 0 (the first size is the smallest radius in the packing)",
+                            d->passing[0]);
+        if (d->passing[n - 1] != 1)
+            return dist_err(err, errlen,
+                            "passing[%d] = %g must be 1 (the last size is the largest radius in the packing)", n - 1,
+                            d->passing[n - 1]);
+        return 0;
+    }
+    if (!(d->min > 0 && d->min <= 1e12)) return dist_err(err, errlen, "min = %g is out of range (0, 1e+12]", d->min);
+    if (!(d->max <= 1e12)) return dist_err(err, errlen, "max = %g is out of range (0, 1e+12]", d->max);
+    if (!(d->min <= d->max))
+        return dist_err(err, errlen, "min = %g is above max = %g (need 0 < min <= max)", d->min, d->max);
+    if (d->kind == FLOE_DIST_NORMAL) {
+        if (!(d->sigma > 0 && d->sigma <= 1e12))
+            return dist_err(err, errlen, "std = %g is out of range (0, 1e+12]", d->sigma);
+        double m = normal_mass((d->min - d->mu) / d->sigma, (d->max - d->mu) / d->sigma);
+        if (!(m >= DIST_MIN_MASS))
+            return dist_err(err, errlen,
+                            "[min, max] = [%g, %g] holds a fraction %.3g of the normal distribution (mean = %g, "
+                            "std = %g); truncation by rejection needs at least %g",
+                            d->min, d->max, m, d->mu, d->sigma, DIST_MIN_MASS);
+    } else if (d->kind == FLOE_DIST_LOGNORMAL) {
+        if (!(d->sigma > 0 && d->sigma <= 10))
+            return dist_err(err, errlen, "sigma = %g is out of range (0, 10]", d->sigma);
+        if (!isfinite(d->mu)) return dist_err(err, errlen, "median or mean must be in (0, 1e+12]");
+        double m = normal_mass((log(d->min) - d->mu) / d->sigma, (log(d->max) - d->mu) / d->sigma);
+        if (!(m >= DIST_MIN_MASS))
+            return dist_err(err, errlen,
+                            "[min, max] = [%g, %g] holds a fraction %.3g of the log-normal distribution (median = "
+                            "%g, sigma = %g); truncation by rejection needs at least %g",
+                            d->min, d->max, m, exp(d->mu), d->sigma, DIST_MIN_MASS);
+    } else if (d->kind != FLOE_DIST_UNIFORM) {
+        return dist_err(err, errlen, "unknown distribution kind %d", (int)d->kind);
+    }
+    return 0;
+}
+
+/* Sieve table: the radius at which the number CDF reaches u. By number the
+ * CDF is linear between points. By mass the table's mass CDF M is linear,
+ * so the mass density is c_k = dM_k / dr_k on interval k and the number
+ * density c_k / r^3: interval k holds a number share c_k (a^-2 - b^-2) / 2
+ * and, inside it, N(r) ∝ a^-2 - r^-2, inverted in closed form. */
+static double sieve_sample(const floe_size_dist *d, double u) {
+    int n = d->npts;
+    double w[FLOE_SIEVE_MAX_POINTS] = {0}, tot = 0;
+    for (int k = 0; k + 1 < n; k++) {
+        double a = d->sizes[k], b = d->sizes[k + 1], dm = d->passing[k + 1] - d->passing[k];
+        w[k] = d->by_mass ? dm / (b - a) * (1 / (a * a) - 1 / (b * b)) : dm;
+        tot += w[k];
+    }
+    int last = n - 2;
+    while (last > 0 && !(w[last] > 0)) last--;
+    double target = u * tot, acc = 0;
+    int k = 0;
+    for (; k < last; k++) { /* the last weighted interval takes the rest (round-off) */
+        if (w[k] > 0 && target < acc + w[k]) break;
+        acc += w[k];
+    }
+    double a = d->sizes[k], b = d->sizes[k + 1], v = (target - acc) / w[k];
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    if (!d->by_mass) return a + (b - a) * v;
+    double ia = 1 / (a * a), ib = 1 / (b * b), r = 1 / sqrt(ia - v * (ia - ib));
+    return r < a ? a : r > b ? b : r;
+}
+
+double floe__size_sample(const floe_size_dist *d, floe_rng *r) {
+    switch (d->kind) {
+        case FLOE_DIST_NORMAL:
+        case FLOE_DIST_LOGNORMAL:
+            /* truncation by rejection; the check guarantees at least 1e-3 of the
+         * mass inside, so 10^6 rejections in a row (probability below
+         * e^-1000) do not happen: the uniform fallback only keeps the loop
+         * bounded */
+            for (int t = 0; t < 1000000; t++) {
+                double z = d->mu + d->sigma * std_normal(r);
+                double x = d->kind == FLOE_DIST_NORMAL ? z : exp(z);
+                if (x >= d->min && x <= d->max) return x;
+            }
+            return d->min + (d->max - d->min) * floe_rng_uniform(r);
+        case FLOE_DIST_SIEVE:
+            return sieve_sample(d, floe_rng_uniform(r));
+        default:
+            return d->min + (d->max - d->min) * floe_rng_uniform(r);
+    }
+}
+
+double floe__size_max(const floe_size_dist *d) { return d->kind == FLOE_DIST_SIEVE ? d->sizes[d->npts - 1] : d->max; }
+
+double floe__supply_min_radius(const floe_world *w, int *mat) {
+    double r = INFINITY;
+    for (int k = 0; k < w->ninlets; k++) {
+        const floe_inlet *in = &w->inlets[k];
+        int n = in->shape == FLOE_SHAPE_ELLIPSOID ? 3 : 1; /* a capsule's radius, not its shaft */
+        for (int j = 0; j < n; j++) {
+            double m = in->dkind[j] == FLOE_DIST_SIEVE ? in->dsizes[j * FLOE_SIEVE_MAX_POINTS] : in->dpar[4 * j];
+            if (m < r) {
+                r = m;
+                if (mat) *mat = in->material;
+            }
+        }
+    }
+    return r;
+}

@@ -1,0 +1,852 @@
+/* Inlets and sinks: bodies inserted into and removed from a running world
+ * (docs/supply.md), and the removal of bodies (floe_remove_bodies), which
+ * compacts the particle arrays. Everything here runs serially after a step
+ * (floe__supply_step), in a fixed order, so runs are deterministic for any
+ * thread count and a resumed run repeats the uninterrupted one. */
+#include "core/bodyforces.h"
+#include "core/energy.h"
+#include "core/size_dist.h"
+#include "core/supply.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INLET_COOKIE 0x1e7a11
+#define SINK_COOKIE 0x5e7c0d
+
+/* ---- events ---------------------------------------------------------------- */
+
+static int room_for_events(floe_world *w, int n) {
+    if (n > INT_MAX - w->nevents || !floe__grow((void **)&w->events, &w->evcap, w->nevents + n, sizeof *w->events)) {
+        floe__error(w, "out of memory for %d events at step %lld", n, (long long)w->step);
+        return 0;
+    }
+    return 1;
+}
+
+/* Appends an event (room made before). */
+static floe_event *push_event(floe_world *w, floe_event_type type, int a, int b) {
+    floe_event *ev = &w->events[w->nevents++];
+    memset(ev, 0, sizeof *ev);
+    ev->type = type;
+    ev->step = w->step;
+    ev->time = w->time;
+    ev->a = a;
+    ev->b = b;
+    return ev;
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+static int name_ok(floe_world *w, const char *fn, const char *name, const char *what, int exists) {
+    if (!name || !*name || strlen(name) >= 64) {
+        floe__error(w, "%s: the %s's name must be 1 to 63 characters", fn, what);
+        return 0;
+    }
+    if (exists) {
+        floe__error(w, "%s: an %s named '%s' exists already", fn, what, name);
+        return 0;
+    }
+    return 1;
+}
+
+static int coord_ok(double x) { return fabs(x) <= FLOE_MAX_COORD; }
+static int vec_ok(vec3 v) { return coord_ok(v.x) && coord_ok(v.y) && coord_ok(v.z); }
+
+/* ---- inlets ------------------------------------------------------------------ */
+
+floe_inlet_def floe_default_inlet_def(void) {
+    floe_inlet_def d;
+    memset(&d, 0, sizeof d);
+    d.region = FLOE_REGION_BOX;
+    d.rate = 1;
+    d.t_start = 0;
+    d.t_end = INFINITY;
+    d.shape = FLOE_SHAPE_SPHERE;
+    for (int k = 0; k < 3; k++) d.size[k] = (floe_size_dist){.kind = FLOE_DIST_UNIFORM, .min = 1e-3, .max = 1e-3};
+    d.max_tries = 100;
+    d.recycle = -1;
+    d.internal_cookie = INLET_COOKIE;
+    return d;
+}
+
+int floe_inlet_count(const floe_world *w) { return w->ninlets; }
+
+int floe_find_inlet(const floe_world *w, const char *name) {
+    for (int i = 0; name && i < w->ninlets; i++)
+        if (!strcmp(w->inlets[i].name, name)) return i;
+    return -1;
+}
+
+/* How many of the three sizes a shape draws, and what they are called. */
+static int nsizes(int shape) { return shape == FLOE_SHAPE_SPHERE ? 1 : shape == FLOE_SHAPE_CAPSULE ? 2 : 3; }
+static const char *size_name(int shape, int k) {
+    static const char *const caps[2] = {"radius", "shaft"}, *const ell[3] = {"semi-axis x", "semi-axis y",
+                                                                             "semi-axis z"};
+    return shape == FLOE_SHAPE_SPHERE ? "radius" : shape == FLOE_SHAPE_CAPSULE ? caps[k] : ell[k];
+}
+
+static void dist_to_inlet(floe_inlet *in, int k, const floe_size_dist *d) {
+    in->dkind[k] = (int)d->kind;
+    in->dnpts[k] = d->npts;
+    in->dby_mass[k] = d->by_mass;
+    in->dpar[4 * k + 0] = d->min;
+    in->dpar[4 * k + 1] = d->max;
+    in->dpar[4 * k + 2] = d->mu;
+    in->dpar[4 * k + 3] = d->sigma;
+    memcpy(&in->dsizes[k * FLOE_SIEVE_MAX_POINTS], d->sizes, sizeof d->sizes);
+    memcpy(&in->dpassing[k * FLOE_SIEVE_MAX_POINTS], d->passing, sizeof d->passing);
+}
+
+static floe_size_dist dist_of_inlet(const floe_inlet *in, int k) {
+    floe_size_dist d;
+    memset(&d, 0, sizeof d);
+    d.kind = (floe_size_dist_kind)in->dkind[k];
+    d.npts = in->dnpts[k];
+    d.by_mass = in->dby_mass[k];
+    d.min = in->dpar[4 * k + 0];
+    d.max = in->dpar[4 * k + 1];
+    d.mu = in->dpar[4 * k + 2];
+    d.sigma = in->dpar[4 * k + 3];
+    memcpy(d.sizes, &in->dsizes[k * FLOE_SIEVE_MAX_POINTS], sizeof d.sizes);
+    memcpy(d.passing, &in->dpassing[k * FLOE_SIEVE_MAX_POINTS], sizeof d.passing);
+    return d;
+}
+
+static double tri_area(const floe_vec3 *v) { return 0.5 * vlen(vcross(vsub(v[1], v[0]), vsub(v[2], v[0]))); }
+
+/* The first thing wrong with an inlet def, as the world's error; 0 if none. */
+static int bad_inlet(floe_world *w, const char *fn, const char *name, const floe_inlet_def *d) {
+#define BAD(...) return floe__error(w, __VA_ARGS__), 1
+    if (d->internal_cookie != INLET_COOKIE)
+        BAD("%s: '%s': the def was not made by floe_default_inlet_def() (start from it, then change fields)", fn, name);
+    switch (d->region) {
+        case FLOE_REGION_BOX:
+            if (!(vec_ok(d->lo) && vec_ok(d->hi) && d->lo.x <= d->hi.x && d->lo.y <= d->hi.y && d->lo.z <= d->hi.z))
+                BAD("%s: '%s': box lo (%g, %g, %g) and hi (%g, %g, %g) must be finite with lo <= hi", fn, name, d->lo.x,
+                    d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z);
+            break;
+        case FLOE_REGION_CYLINDER:
+            if (!(vec_ok(d->base) && vec_ok(d->axis) && vlen2(d->axis) > 0))
+                BAD("%s: '%s': cylinder base and axis must be finite, the axis not zero", fn, name);
+            if (!(d->radius > 0 && d->radius <= FLOE_MAX_COORD))
+                BAD("%s: '%s': cylinder radius = %g m is out of range (0, %g]", fn, name, d->radius, FLOE_MAX_COORD);
+            break;
+        case FLOE_REGION_TRIANGLES:
+            if (d->ntri < 1 || d->ntri > FLOE_INLET_MAX_TRIANGLES)
+                BAD("%s: '%s': %d triangles; an inlet takes 1 to %d", fn, name, d->ntri, FLOE_INLET_MAX_TRIANGLES);
+            for (int t = 0; t < d->ntri; t++) {
+                for (int j = 0; j < 3; j++)
+                    if (!vec_ok(d->tri[t][j])) BAD("%s: '%s': triangle %d: a vertex is not finite", fn, name, t);
+                if (!(tri_area(d->tri[t]) > 0)) BAD("%s: '%s': triangle %d has no area", fn, name, t);
+            }
+            break;
+        default:
+            BAD("%s: '%s': region %d is not a box, a cylinder or triangles", fn, name, (int)d->region);
+    }
+    if (!(d->rate > 0 && d->rate <= 1e12))
+        BAD("%s: '%s': rate = %g %s is out of range (0, 1e12]", fn, name, d->rate, d->by_mass ? "kg/s" : "bodies/s");
+    if (d->by_mass != 0 && d->by_mass != 1) BAD("%s: '%s': by_mass = %d must be 0 or 1", fn, name, d->by_mass);
+    if (!(d->t_start >= 0 && isfinite(d->t_start) && !(d->t_end < d->t_start) && !isnan(d->t_end)))
+        BAD("%s: '%s': the window [t_start, t_end) = [%g, %g) s needs 0 <= t_start <= t_end", fn, name, d->t_start,
+            d->t_end);
+    if (d->shape != FLOE_SHAPE_SPHERE && d->shape != FLOE_SHAPE_CAPSULE && d->shape != FLOE_SHAPE_ELLIPSOID)
+        BAD("%s: '%s': shape %d: an inlet makes spheres, capsules or ellipsoids", fn, name, (int)d->shape);
+    for (int k = 0; k < nsizes(d->shape); k++) {
+        char msg[256];
+        if (floe_size_dist_check(&d->size[k], msg, sizeof msg))
+            BAD("%s: '%s': %s: %s", fn, name, size_name(d->shape, k), msg);
+    }
+    if (!vec_ok(d->vel) || !(d->vel_spread >= 0 && d->vel_spread <= FLOE_MAX_COORD))
+        BAD("%s: '%s': vel must be finite and vel_spread in [0, %g] m/s", fn, name, FLOE_MAX_COORD);
+    if (d->material < 0 || d->material >= w->nmats)
+        BAD("%s: '%s': material %d is out of range [0, %d]", fn, name, d->material, w->nmats - 1);
+    if (w->ngroups < 32 && (d->groups >> w->ngroups))
+        BAD("%s: '%s': groups 0x%x name a group beyond the world's %d", fn, name, d->groups, w->ngroups);
+    if (d->max_tries < 1 || d->max_tries > 1000000)
+        BAD("%s: '%s': max_tries = %d is out of range [1, 1000000]", fn, name, d->max_tries);
+    if (d->recycle < -1 || d->recycle >= w->nsinks)
+        BAD("%s: '%s': recycle = %d names no sink (the world has %d; -1: no recycling)", fn, name, d->recycle,
+            w->nsinks);
+#undef BAD
+    return 0;
+}
+
+int floe_add_inlet(floe_world *w, const char *name, const floe_inlet_def *d) {
+    const char *fn = "floe_add_inlet";
+    if (!name_ok(w, fn, name, "inlet", floe_find_inlet(w, name) >= 0)) return -1;
+    if (!d) {
+        floe__error(w, "%s: '%s': the def is NULL", fn, name);
+        return -1;
+    }
+    if (w->ninlets >= FLOE_MAX_INLETS) {
+        floe__error(w, "%s: at most %d inlets", fn, FLOE_MAX_INLETS);
+        return -1;
+    }
+    if (bad_inlet(w, fn, name, d)) return -1;
+    if (!floe__grow((void **)&w->inlets, &w->inlcap, w->ninlets + 1, sizeof *w->inlets)) {
+        floe__error(w, "%s: out of memory", fn);
+        return -1;
+    }
+    floe_inlet *in = &w->inlets[w->ninlets];
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", name);
+    in->region = (int)d->region;
+    in->shape = (int)d->shape;
+    in->by_mass = d->by_mass;
+    in->ntri = d->region == FLOE_REGION_TRIANGLES ? d->ntri : 0;
+    in->material = d->material;
+    in->max_tries = d->max_tries;
+    in->groups = d->groups;
+    in->lo = d->lo;
+    in->hi = d->hi;
+    in->base = d->base;
+    in->axis = d->axis;
+    in->radius = d->radius;
+    for (int t = 0; t < in->ntri; t++)
+        for (int j = 0; j < 3; j++) {
+            in->tri[9 * t + 3 * j + 0] = d->tri[t][j].x;
+            in->tri[9 * t + 3 * j + 1] = d->tri[t][j].y;
+            in->tri[9 * t + 3 * j + 2] = d->tri[t][j].z;
+        }
+    in->rate = d->rate;
+    in->t_start = d->t_start;
+    in->t_end = d->t_end;
+    in->spread = d->vel_spread;
+    in->vel = d->vel;
+    for (int k = 0; k < 3; k++) dist_to_inlet(in, k, k < nsizes(d->shape) ? &d->size[k] : &d->size[0]);
+    in->seed = (int64_t)d->seed;
+    in->recycle = d->recycle;
+    if (d->recycle >= 0) {
+        const floe_sink *sk = &w->sinks[d->recycle];
+        in->recycle_seen = d->by_mass ? sk->mass : (double)sk->removed;
+    }
+    floe_rng r;
+    floe_rng_seed(&r, d->seed);
+    memcpy(in->rng, r.s, sizeof r.s);
+    return w->ninlets++;
+}
+
+floe_status floe_inlet_get(const floe_world *w, int id, floe_inlet_stats *out, floe_inlet_def *def) {
+    CHECK_ID((floe_world *)w, id, w->ninlets, "inlet", FLOE_ERR_ARG);
+    const floe_inlet *in = &w->inlets[id];
+    if (out)
+        *out = (floe_inlet_stats){in->name,   in->inserted, in->mass,     in->asked,
+                                  in->missed, in->tries,    in->failures, in->short_of_rate};
+    if (def) {
+        floe_inlet_def d = floe_default_inlet_def();
+        d.region = (floe_region_kind)in->region;
+        d.lo = in->lo;
+        d.hi = in->hi;
+        d.base = in->base;
+        d.axis = in->axis;
+        d.radius = in->radius;
+        d.ntri = in->ntri;
+        for (int t = 0; t < in->ntri; t++)
+            for (int j = 0; j < 3; j++)
+                d.tri[t][j] = v3(in->tri[9 * t + 3 * j], in->tri[9 * t + 3 * j + 1], in->tri[9 * t + 3 * j + 2]);
+        d.rate = in->rate;
+        d.by_mass = in->by_mass;
+        d.t_start = in->t_start;
+        d.t_end = in->t_end;
+        d.shape = (floe_shape_type)in->shape;
+        for (int k = 0; k < 3; k++) d.size[k] = dist_of_inlet(in, k);
+        d.vel = in->vel;
+        d.vel_spread = in->spread;
+        d.material = in->material;
+        d.groups = in->groups;
+        d.seed = (uint64_t)in->seed;
+        d.max_tries = in->max_tries;
+        d.recycle = in->recycle;
+        *def = d;
+    }
+    return FLOE_OK;
+}
+
+/* ---- sinks ------------------------------------------------------------------- */
+
+floe_sink_def floe_default_sink_def(void) {
+    floe_sink_def d;
+    memset(&d, 0, sizeof d);
+    d.region = FLOE_REGION_HALFSPACE;
+    d.normal = v3(0, 0, -1);
+    d.group = -1;
+    d.t_end = INFINITY;
+    d.internal_cookie = SINK_COOKIE;
+    return d;
+}
+
+int floe_sink_count(const floe_world *w) { return w->nsinks; }
+
+int floe_find_sink(const floe_world *w, const char *name) {
+    for (int i = 0; name && i < w->nsinks; i++)
+        if (!strcmp(w->sinks[i].name, name)) return i;
+    return -1;
+}
+
+int floe_add_sink(floe_world *w, const char *name, const floe_sink_def *d) {
+    const char *fn = "floe_add_sink";
+    if (!name_ok(w, fn, name, "sink", floe_find_sink(w, name) >= 0)) return -1;
+#define BAD(...) return floe__error(w, __VA_ARGS__), -1
+    if (!d) BAD("%s: '%s': the def is NULL", fn, name);
+    if (d->internal_cookie != SINK_COOKIE)
+        BAD("%s: '%s': the def was not made by floe_default_sink_def() (start from it, then change fields)", fn, name);
+    if (w->nsinks >= FLOE_MAX_SINKS) BAD("%s: at most %d sinks", fn, FLOE_MAX_SINKS);
+    vec3 nn = v3(0, 0, 0);
+    if (d->region == FLOE_REGION_BOX) {
+        if (!(vec_ok(d->lo) && vec_ok(d->hi) && d->lo.x <= d->hi.x && d->lo.y <= d->hi.y && d->lo.z <= d->hi.z))
+            BAD("%s: '%s': box lo (%g, %g, %g) and hi (%g, %g, %g) must be finite with lo <= hi", fn, name, d->lo.x,
+                d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z);
+    } else if (d->region == FLOE_REGION_HALFSPACE) {
+        double big = fmax(fabs(d->normal.x), fmax(fabs(d->normal.y), fabs(d->normal.z)));
+        if (!(vec_ok(d->point) && vec_ok(d->normal) && big > 0))
+            BAD("%s: '%s': point and normal must be finite, the normal not zero", fn, name);
+        nn = vnormalize(vscale(d->normal, 1.0 / big));
+    } else {
+        BAD("%s: '%s': region %d: a sink is a box or a half-space", fn, name, (int)d->region);
+    }
+    if (d->group != -1) CHECK_ID(w, d->group, w->ngroups, "group", -1);
+    if (!(d->t_start >= 0 && isfinite(d->t_start) && !(d->t_end < d->t_start) && !isnan(d->t_end)))
+        BAD("%s: '%s': the window [t_start, t_end) = [%g, %g) s needs 0 <= t_start <= t_end", fn, name, d->t_start,
+            d->t_end);
+    if (!floe__grow((void **)&w->sinks, &w->skcap, w->nsinks + 1, sizeof *w->sinks)) BAD("%s: out of memory", fn);
+#undef BAD
+    floe_sink *s = &w->sinks[w->nsinks];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->region = (int)d->region;
+    s->group = d->group;
+    s->lo = d->lo;
+    s->hi = d->hi;
+    s->point = d->point;
+    s->normal = nn;
+    s->t_start = d->t_start;
+    s->t_end = d->t_end;
+    return w->nsinks++;
+}
+
+floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats *out, floe_sink_def *def) {
+    CHECK_ID((floe_world *)w, id, w->nsinks, "sink", FLOE_ERR_ARG);
+    const floe_sink *s = &w->sinks[id];
+    if (out) *out = (floe_sink_stats){s->name, s->removed, s->mass, s->energy};
+    if (def) {
+        floe_sink_def d = floe_default_sink_def();
+        d.region = (floe_region_kind)s->region;
+        d.lo = s->lo;
+        d.hi = s->hi;
+        d.point = s->point;
+        d.normal = s->normal;
+        d.group = s->group;
+        d.t_start = s->t_start;
+        d.t_end = s->t_end;
+        *def = d;
+    }
+    return FLOE_OK;
+}
+
+/* ---- removal ------------------------------------------------------------------ */
+
+/* The body's energy as the balance counts it: kinetic and rotational at the
+ * current time, and the potential of the body forces (buoyancy). */
+static double body_energy(const floe_world *w, int i, uint32_t loaded) {
+    double t = 0, r = 0;
+    floe__body_kinetic(w, i, loaded, &t, &r);
+    return floe__body_forces_on(w) ? t + r + floe__body_potential(w, i) : t + r;
+}
+
+/* The elastic energy a contact stores, from its force and stiffnesses:
+ * exact for linear springs (the Linear model's normal and shear springs,
+ * and twist and rolling springs), the linear-spring estimate for the
+ * others (docs/decisions.md#removed-bodies-leave-through-the-boundary-term). */
+static double contact_elastic(const floe_contact *c) {
+    double e = 0;
+    if (c->kn > 0) e += 0.5 * c->f.x * c->f.x / c->kn;
+    if (c->kt > 0) e += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
+    if (c->kw > 0) e += 0.5 * c->m.x * c->m.x / c->kw;
+    if (c->kr > 0) e += 0.5 * (c->m.y * c->m.y + c->m.z * c->m.z) / c->kr;
+    return isfinite(e) ? e : 0;
+}
+
+/* Takes contact c's force and torques off the body `side` (0: A, 1: B). */
+static void unapply_contact(floe_world *w, const floe_contact *c, int side) {
+    const floe_geom *g = &c->g;
+    vec3 t2 = floe_geom_t2(g);
+    vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
+    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
+    if (side == 0) {
+        w->force[c->a] = vsub(w->force[c->a], F);
+        w->torque[c->a] = vsub(w->torque[c->a], vadd(vcross(vsub(g->c, w->pos[c->a]), F), M));
+    } else {
+        w->force[c->b] = vadd(w->force[c->b], F);
+        w->torque[c->b] = vsub(w->torque[c->b], vsub(vcross(vsub(g->c, w->pos[c->b]), vneg(F)), M));
+    }
+}
+
+static inline void *cstate_of(const floe_world *w, int k) { return w->cstate + (size_t)k * w->cstride; }
+
+/* Removes the bodies marked in `dead` (np entries, 1: removed; n of them),
+ * after the checks. sink: the sink removing them (-1: the API). *energy:
+ * the energy taken out. 0, or FLOE_ERR_MEMORY before anything changed. */
+static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n, int sink, double *energy) {
+    int ncut = 0, nbr_bodies = 0;
+    for (int k = 0; k < w->ncon; k++) ncut += dead[w->con[k].a] || dead[w->con[k].b];
+    if (!room_for_events(w, ncut + n)) return FLOE_ERR_MEMORY;
+    int *newid = malloc(sizeof(int) * ((size_t)w->np + 1));
+    int *touched = malloc(sizeof(int) * (2 * (size_t)ncut + 1));
+    if (!newid || !touched) {
+        free(newid);
+        free(touched);
+        floe__error(w, "out of memory removing %d bodies", n);
+        return FLOE_ERR_MEMORY;
+    }
+    uint32_t loaded = floe__loaded_groups(w);
+    double out = 0;
+    /* surviving bodies whose contact with a removed one goes: the force of
+     * that contact leaves their force arrays, and the change of their
+     * kinetic energy at t is booked too */
+    unsigned char *mark = calloc((size_t)w->np + 1, 1);
+    if (!mark) {
+        free(newid);
+        free(touched);
+        floe__error(w, "out of memory removing %d bodies", n);
+        return FLOE_ERR_MEMORY;
+    }
+    for (int k = 0; k < w->ncon; k++) {
+        const floe_contact *c = &w->con[k];
+        if (!(dead[c->a] || dead[c->b])) continue;
+        for (int s = 0; s < 2; s++) {
+            int i = s ? c->b : c->a;
+            if (!dead[i] && !mark[i]) {
+                mark[i] = 1;
+                touched[nbr_bodies++] = i;
+            }
+        }
+    }
+    double before = 0, after = 0;
+    if (w->started)
+        for (int j = 0; j < nbr_bodies; j++) before += body_energy(w, touched[j], loaded);
+    /* contacts: events in contact order, elastic energy, forces off the survivors */
+    double elastic = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        floe_contact *c = &w->con[k];
+        if (!(dead[c->a] || dead[c->b])) continue;
+        floe_event *ev = push_event(w, FLOE_EVENT_CONTACT_DELETED, c->a, c->b);
+        ev->force = c->f;
+        ev->torque = c->m;
+        const floe_model *m = w->insts[c->inst].m;
+        if (m && m->event_values) m->event_values(c, cstate_of(w, k), FLOE_EVENT_CONTACT_DELETED, ev->value);
+        elastic += contact_elastic(c);
+        if (!dead[c->a]) unapply_contact(w, c, 0);
+        if (!dead[c->b]) unapply_contact(w, c, 1);
+    }
+    if (w->started) {
+        for (int j = 0; j < nbr_bodies; j++) after += body_energy(w, touched[j], loaded);
+        out += elastic + (before - after);
+    }
+    w->e_elastic -= elastic;
+    /* bodies: events, energy, then the arrays compacted in order */
+    int id = 0;
+    for (int i = 0; i < w->np; i++) {
+        if (!dead[i]) {
+            newid[i] = id++;
+            continue;
+        }
+        newid[i] = -1;
+        double e = w->started ? body_energy(w, i, loaded) : 0;
+        out += e;
+        floe_event *ev = push_event(w, FLOE_EVENT_BODY_REMOVED, i, sink);
+        ev->value[0] = w->mass[i];
+        ev->value[1] = e;
+    }
+    if (w->started) w->e_boundary -= out;
+    /* shape records: the removed bodies' rows go, the others keep their order */
+    for (int t = 0; t < FLOE_SHAPE_COUNT; t++) {
+        floe_shape_store *st = &w->store[t];
+        if (!st->size || !st->n) continue;
+        int *row = calloc((size_t)st->n, sizeof *row); /* 1: removed */
+        if (!row) { /* cannot happen for small stores in practice; keep the world whole */
+            floe__error(w, "out of memory removing %d bodies", n);
+            free(newid);
+            free(touched);
+            free(mark);
+            return FLOE_ERR_MEMORY;
+        }
+        for (int i = 0; i < w->np; i++)
+            if (dead[i] && w->shape[i] == t) row[w->shape_idx[i]] = 1;
+        int r = 0;
+        for (int q = 0; q < st->n; q++) {
+            if (row[q]) {
+                row[q] = -1;
+                continue;
+            }
+            if (r != q) memmove(st->rec + (size_t)r * st->size, st->rec + (size_t)q * st->size, st->size);
+            row[q] = r++;
+        }
+        for (int i = 0; i < w->np; i++)
+            if (!dead[i] && w->shape[i] == t) w->shape_idx[i] = row[w->shape_idx[i]];
+        st->n = r;
+        free(row);
+    }
+    for (int i = 0; i < w->np; i++) {
+        int j = newid[i];
+        if (j < 0 || j == i) continue;
+        w->pos[j] = w->pos[i];
+        w->vel[j] = w->vel[i];
+        w->angvel[j] = w->angvel[i];
+        w->force[j] = w->force[i];
+        w->torque[j] = w->torque[i];
+        w->ori[j] = w->ori[i];
+        w->mass[j] = w->mass[i];
+        w->radius[j] = w->radius[i];
+        w->inertia[j] = w->inertia[i];
+        w->angmom[j] = w->angmom[i];
+        w->bound[j] = w->bound[i];
+        w->shape[j] = w->shape[i];
+        w->shape_idx[j] = w->shape_idx[i];
+        w->mat[j] = w->mat[i];
+        w->blocked[j] = w->blocked[i];
+        w->groups[j] = w->groups[i];
+        w->bp.ref_pos[j] = w->bp.ref_pos[i];
+        w->bp.ref_ori[j] = w->bp.ref_ori[i];
+    }
+    w->np -= n;
+    /* contacts: the others keep their order and state, renumbered */
+    int kk = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        floe_contact c = w->con[k];
+        if (newid[c.a] < 0 || newid[c.b] < 0) continue;
+        c.a = newid[c.a];
+        c.b = newid[c.b];
+        c.nbr = -1;
+        if (kk != k) memmove(cstate_of(w, kk), cstate_of(w, k), w->cstride);
+        w->con[kk++] = c;
+    }
+    w->ncon = kk;
+    /* the pair list names old ids: rebuilt at the next step */
+    w->bp.valid = 0;
+    w->bp.npairs = 0;
+    if (energy) *energy = out;
+    free(newid);
+    free(touched);
+    free(mark);
+    return FLOE_OK;
+}
+
+static int removable(const floe_world *w, int i) {
+    int s = w->shape[i];
+    return s == FLOE_SHAPE_SPHERE || s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID;
+}
+
+floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy) {
+    const char *fn = "floe_remove_bodies";
+    if (energy) *energy = 0;
+    if (n < 0 || (n > 0 && !ids)) {
+        floe__error(w, "%s: n = %d must be >= 0 with ids not NULL", fn, n);
+        return FLOE_ERR_ARG;
+    }
+    if (n == 0) return FLOE_OK;
+    unsigned char *dead = calloc((size_t)w->np + 1, 1);
+    if (!dead) {
+        floe__error(w, "%s: out of memory", fn);
+        return FLOE_ERR_MEMORY;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = ids[k];
+        if (i < 0 || i >= w->np) {
+            free(dead);
+            return (floe_status)floe__bad_id(w, fn, "particle", i, w->np);
+        }
+        if (dead[i] || !removable(w, i)) {
+            floe__error(w, "%s: particle %d %s", fn, i,
+                        dead[i] ? "is listed twice" : "is not a sphere, capsule or ellipsoid (boundaries stay)");
+            free(dead);
+            return FLOE_ERR_ARG;
+        }
+        dead[i] = 1;
+    }
+    floe_status st = remove_marked(w, dead, n, -1, energy);
+    free(dead);
+    return st;
+}
+
+/* ---- inserting ------------------------------------------------------------------ */
+
+/* Uniform on SO(3): a point uniform in the 4-ball projected onto S^3
+ * (rejection: + - * / and sqrt only, the same on every IEEE-754 platform). */
+static quat random_rotation(floe_rng *r) {
+    for (int k = 0; k < 1000; k++) {
+        double q[4], s = 0;
+        for (int i = 0; i < 4; i++) {
+            q[i] = 2 * floe_rng_uniform(r) - 1;
+            s += q[i] * q[i];
+        }
+        if (s > 1e-6 && s <= 1) {
+            double n = sqrt(s);
+            return (quat){q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+        }
+    }
+    return (quat){1, 0, 0, 0};
+}
+
+/* A centre uniform in the inlet's region. */
+static vec3 random_centre(const floe_inlet *in, floe_rng *r) {
+    if (in->region == FLOE_REGION_BOX) {
+        double u = floe_rng_uniform(r), v = floe_rng_uniform(r), s = floe_rng_uniform(r);
+        return v3(in->lo.x + u * (in->hi.x - in->lo.x), in->lo.y + v * (in->hi.y - in->lo.y),
+                  in->lo.z + s * (in->hi.z - in->lo.z));
+    }
+    if (in->region == FLOE_REGION_CYLINDER) {
+        vec3 a = vnormalize(in->axis);
+        vec3 e1 = vnormalize(vcross(a, fabs(a.x) < 0.9 ? v3(1, 0, 0) : v3(0, 1, 0)));
+        vec3 e2 = vcross(a, e1);
+        double x, y; /* uniform in the unit disc by rejection (no sin, cos) */
+        do {
+            x = 2 * floe_rng_uniform(r) - 1;
+            y = 2 * floe_rng_uniform(r) - 1;
+        } while (x * x + y * y > 1);
+        double s = floe_rng_uniform(r);
+        return vadd(vadd(in->base, vscale(in->axis, s)), vadd(vscale(e1, in->radius * x), vscale(e2, in->radius * y)));
+    }
+    /* triangles: one by area, then a point uniform in it */
+    double tot = 0;
+    for (int t = 0; t < in->ntri; t++) {
+        const double *p = &in->tri[9 * t];
+        vec3 v[3] = {v3(p[0], p[1], p[2]), v3(p[3], p[4], p[5]), v3(p[6], p[7], p[8])};
+        tot += tri_area(v);
+    }
+    double target = floe_rng_uniform(r) * tot, acc = 0;
+    int t = 0;
+    vec3 v[3];
+    for (;; t++) {
+        const double *p = &in->tri[9 * t];
+        v[0] = v3(p[0], p[1], p[2]);
+        v[1] = v3(p[3], p[4], p[5]);
+        v[2] = v3(p[6], p[7], p[8]);
+        acc += tri_area(v);
+        if (target < acc || t == in->ntri - 1) break;
+    }
+    double u = floe_rng_uniform(r), s = floe_rng_uniform(r);
+    if (u + s > 1) {
+        u = 1 - u;
+        s = 1 - s;
+    }
+    return vadd(v[0], vadd(vscale(vsub(v[1], v[0]), u), vscale(vsub(v[2], v[0]), s)));
+}
+
+/* The shape's parameters from the drawn sizes. */
+static int params_of(const floe_inlet *in, const double *sz, double *p) {
+    for (int k = 0; k < nsizes(in->shape); k++) p[k] = sz[k];
+    return nsizes(in->shape);
+}
+
+/* Record, mass of a body of the inlet's shape with sizes sz at pose; 0, or
+ * -1 if the class refuses it. rec: room for any record. */
+static int make_record(const floe_world *w, const floe_inlet *in, const double *sz, const floe_pose *pose, double *rec,
+                       double *mass) {
+    const floe_shape_class *c = floe_shape_class_get(in->shape);
+    double p[3];
+    params_of(in, sz, p);
+    char msg[128];
+    if (c->size > 64 * sizeof(double) || c->init(rec, p, pose, msg, sizeof msg)) return -1;
+    vec3 I;
+    c->mass(rec, w->mats[in->material].p[MAT_DENSITY], mass, &I);
+    return 0;
+}
+
+/* Whether a body (shape, record rec, pose, bounding radius bound) touches
+ * any body of the world. */
+static int touches_any(const floe_world *w, int shape, const void *rec, const floe_pose *pose, double bound) {
+    for (int j = 0; j < w->np; j++) {
+        if (w->bound[j] > 0) {
+            double rr = w->bound[j] + bound;
+            if (vlen2(vsub(w->pos[j], pose->x)) > rr * rr) continue;
+        }
+        floe_pose pj = floe__pose(w, j);
+        floe_raw_contact raw;
+        floe_collide_fn *fn = floe_narrowphase(shape, w->shape[j]);
+        if (fn) {
+            if (fn(rec, pose, floe__shape_data(w, j), &pj, NULL, 0, &raw)) return 1;
+            continue;
+        }
+        fn = floe_narrowphase(w->shape[j], shape);
+        if (fn && fn(floe__shape_data(w, j), &pj, rec, pose, NULL, 0, &raw)) return 1;
+    }
+    return 0;
+}
+
+/* One inlet after a step. */
+static floe_status run_inlet(floe_world *w, int id) {
+    floe_inlet *in = &w->inlets[id];
+    if (!(w->time > in->t_start && w->time - w->dt < in->t_end)) return FLOE_OK;
+    /* the part of the step inside the window */
+    double t0 = fmax(w->time - w->dt, in->t_start), t1 = fmin(w->time, in->t_end);
+    double add = in->rate * (t1 - t0);
+    if (in->recycle >= 0) { /* what the sink removed since the last step (sinks run first) */
+        const floe_sink *sk = &w->sinks[in->recycle];
+        double now = in->by_mass ? sk->mass : (double)sk->removed;
+        add = now - in->recycle_seen;
+        in->recycle_seen = now;
+    }
+    in->owed += add;
+    in->asked += add;
+    floe_rng r;
+    memcpy(r.s, in->rng, sizeof r.s);
+    const floe_shape_class *cls = floe_shape_class_get(in->shape);
+    floe_status st = FLOE_OK;
+    for (;;) {
+        if (!in->pending) {
+            for (int k = 0; k < nsizes(in->shape); k++) {
+                floe_size_dist d = dist_of_inlet(in, k);
+                in->psize[k] = floe__size_sample(&d, &r);
+            }
+            in->pending = 1;
+        }
+        double rec[64], mass = 0;
+        floe_pose pose = {v3(0, 0, 0), (quat){1, 0, 0, 0}};
+        if (make_record(w, in, in->psize, &pose, rec, &mass)) {
+            floe__error(w, "inlet '%s': the class refused a drawn body", in->name);
+            st = FLOE_ERR_ARG;
+            break;
+        }
+        double q = in->by_mass ? mass : 1;
+        if (in->owed < q) break;
+        int placed = 0;
+        for (int t = 0; t < in->max_tries && !placed; t++) {
+            in->tries++;
+            pose.x = random_centre(in, &r);
+            pose.q = in->shape == FLOE_SHAPE_SPHERE ? (quat){1, 0, 0, 0} : random_rotation(&r);
+            if (make_record(w, in, in->psize, &pose, rec, &mass)) continue;
+            double bound = cls->bound(rec);
+            placed = !touches_any(w, in->shape, rec, &pose, bound);
+        }
+        if (!placed) {
+            in->failures++;
+            if (in->owed > q) in->missed += in->owed - q;
+            in->owed = q;
+            if (!in->short_of_rate) {
+                in->short_of_rate = 1;
+                if (room_for_events(w, 1)) {
+                    floe_event *ev = push_event(w, FLOE_EVENT_INLET_SHORT, -1, id);
+                    ev->value[0] = in->asked;
+                    ev->value[1] = in->by_mass ? in->mass : (double)in->inserted;
+                }
+            }
+            break;
+        }
+        floe_body_def d = floe_default_body_def();
+        d.pos = pose.x;
+        d.ori = pose.q;
+        d.material = in->material;
+        d.groups = in->groups;
+        d.vel = in->vel;
+        if (in->spread > 0) {
+            d.vel.x += in->spread * (2 * floe_rng_uniform(&r) - 1);
+            d.vel.y += in->spread * (2 * floe_rng_uniform(&r) - 1);
+            d.vel.z += in->spread * (2 * floe_rng_uniform(&r) - 1);
+        }
+        double p[3];
+        params_of(in, in->psize, p);
+        int b = floe_add_body(w, &d, (floe_shape_type)in->shape, p);
+        if (b < 0) {
+            st = FLOE_ERR_MEMORY;
+            break;
+        }
+        in->pending = 0;
+        in->owed -= q;
+        in->inserted++;
+        in->mass += w->mass[b];
+        if (!room_for_events(w, 1)) {
+            st = FLOE_ERR_MEMORY;
+            break;
+        }
+        floe_event *ev = push_event(w, FLOE_EVENT_BODY_INSERTED, b, id);
+        ev->value[0] = w->mass[b];
+    }
+    memcpy(in->rng, r.s, sizeof r.s);
+    return st;
+}
+
+/* Whether body i's centre is in sink s. */
+static int in_sink(const floe_world *w, const floe_sink *s, int i) {
+    if (!removable(w, i) || w->blocked[i] == FLOE_DOF_ALL) return 0;
+    if (s->group >= 0 && !(w->groups[i] & (1u << s->group))) return 0;
+    vec3 x = w->pos[i];
+    if (s->region == FLOE_REGION_BOX)
+        return x.x >= s->lo.x && x.x <= s->hi.x && x.y >= s->lo.y && x.y <= s->hi.y && x.z >= s->lo.z && x.z <= s->hi.z;
+    return vdot(vsub(x, s->point), s->normal) > 0;
+}
+
+static floe_status run_sink(floe_world *w, int id) {
+    floe_sink *s = &w->sinks[id];
+    if (!(w->time >= s->t_start && w->time < s->t_end)) return FLOE_OK;
+    int n = 0;
+    for (int i = 0; i < w->np; i++) n += in_sink(w, s, i);
+    if (!n) return FLOE_OK;
+    unsigned char *dead = calloc((size_t)w->np + 1, 1);
+    if (!dead) {
+        floe__error(w, "sink '%s': out of memory", s->name);
+        return FLOE_ERR_MEMORY;
+    }
+    double m = 0;
+    for (int i = 0; i < w->np; i++)
+        if (in_sink(w, s, i)) {
+            dead[i] = 1;
+            m += w->mass[i];
+        }
+    double e = 0;
+    floe_status st = remove_marked(w, dead, n, id, &e);
+    free(dead);
+    if (st == FLOE_OK) {
+        s->removed += n;
+        s->mass += m;
+        s->energy += e;
+    }
+    return st;
+}
+
+floe_status floe__supply_step(floe_world *w) {
+    floe_status st = FLOE_OK;
+    for (int k = 0; k < w->nsinks && st == FLOE_OK; k++) st = run_sink(w, k);
+    for (int k = 0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k);
+    return st;
+}
+
+int floe__supply_check(const floe_world *w, char *why, size_t len) {
+    for (int k = 0; k < w->ninlets; k++) {
+        const floe_inlet *in = &w->inlets[k];
+        if (in->shape != FLOE_SHAPE_SPHERE && in->shape != FLOE_SHAPE_CAPSULE && in->shape != FLOE_SHAPE_ELLIPSOID)
+            return snprintf(why, len, "/supply/inlet_shape: inlet %d: shape %d is not a sphere, capsule or ellipsoid",
+                            k, in->shape),
+                   -1;
+        if (in->region == FLOE_REGION_TRIANGLES && in->ntri < 1)
+            return snprintf(why, len, "/supply/inlet_ntri: inlet %d has no triangles", k), -1;
+        if (in->region == FLOE_REGION_CYLINDER && !(in->radius > 0 && vlen2(in->axis) > 0))
+            return snprintf(why, len, "/supply: inlet %d: a cylinder without radius or axis", k), -1;
+        if (in->region == FLOE_REGION_BOX && !(in->lo.x <= in->hi.x && in->lo.y <= in->hi.y && in->lo.z <= in->hi.z))
+            return snprintf(why, len, "/supply/inlet_lo: inlet %d: lo is above hi", k), -1;
+        if (!(in->t_end >= in->t_start))
+            return snprintf(why, len, "/supply/inlet_t_end: inlet %d: end before start", k), -1;
+        for (int j = 0; j < nsizes(in->shape); j++) {
+            floe_size_dist d = dist_of_inlet(in, j);
+            char msg[256];
+            if (floe_size_dist_check(&d, msg, sizeof msg))
+                return snprintf(why, len, "/supply/inlet_dist_*: inlet %d, %s: %s", k, size_name(in->shape, j), msg),
+                       -1;
+        }
+    }
+    for (int k = 0; k < w->nsinks; k++) {
+        const floe_sink *s = &w->sinks[k];
+        if (s->region != FLOE_REGION_BOX && s->region != FLOE_REGION_HALFSPACE)
+            return snprintf(why, len, "/supply/sink_region: sink %d: region %d is not a box or a half-space", k,
+                            s->region),
+                   -1;
+        if (s->region == FLOE_REGION_HALFSPACE && !(fabs(vlen2(s->normal) - 1) < 1e-9))
+            return snprintf(why, len, "/supply/sink_normal: sink %d: the normal is not a unit vector", k), -1;
+        if (!(s->t_end >= s->t_start))
+            return snprintf(why, len, "/supply/sink_t_end: sink %d: end before start", k), -1;
+    }
+    return 0;
+}
