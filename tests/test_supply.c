@@ -490,7 +490,35 @@ static void test_recycle(void) {
     floe_world_destroy(w);
 }
 
+/* Removal moves every per-particle array with its body: in a cell periodic
+ * in x ([0, 0.1)), sphere 2 moving at 1 m/s wraps once in 0.06 s; after
+ * sphere 0 is removed it is sphere 1 and keeps its wrap count, position,
+ * velocity and radius. */
+static void test_removal_keeps_rows(void) {
+    floe_world *w = make_world((floe_vec3){0, 0, 0}, 1e-4);
+    CHECK(floe_world_set_periodic(w, 0, 0.0, 0.1) == FLOE_OK);
+    floe_body_def b = floe_default_body_def();
+    for (int k = 0; k < 3; k++) {
+        b.pos = (floe_vec3){0.05, 0.03 * k, 0};
+        b.vel = (floe_vec3){k == 2 ? 1.0 : 0.0, 0, 0};
+        floe_add_sphere(w, &b, 0.005 + 0.001 * k);
+    }
+    CHECK(floe_run(w, 600) == FLOE_OK);
+    int n[3];
+    CHECK(floe_particle_wraps(w, 2, n) == FLOE_OK && n[0] == 1);
+    floe_vec3 p2 = floe_positions(w)[2];
+    int dead = 0;
+    CHECK(floe_remove_bodies(w, &dead, 1, NULL) == FLOE_OK);
+    CHECK(floe_particle_count(w) == 2);
+    CHECK(floe_particle_wraps(w, 1, n) == FLOE_OK && n[0] == 1 && n[1] == 0);
+    CHECK(floe_positions(w)[1].x == p2.x && floe_velocities(w)[1].x == 1.0);
+    CHECK(floe_radii(w)[1] == 0.007);
+    CHECK(floe_particle_wraps(w, 0, n) == FLOE_OK && n[0] == 0);
+    floe_world_destroy(w);
+}
+
 int main(void) {
+    test_removal_keeps_rows();
     test_errors();
     test_rates();
     test_sizes();

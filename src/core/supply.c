@@ -493,24 +493,9 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
     for (int i = 0; i < w->np; i++) {
         int j = newid[i];
         if (j < 0 || j == i) continue;
-        w->pos[j] = w->pos[i];
-        w->vel[j] = w->vel[i];
-        w->angvel[j] = w->angvel[i];
-        w->force[j] = w->force[i];
-        w->torque[j] = w->torque[i];
-        w->ori[j] = w->ori[i];
-        w->mass[j] = w->mass[i];
-        w->radius[j] = w->radius[i];
-        w->inertia[j] = w->inertia[i];
-        w->angmom[j] = w->angmom[i];
-        w->bound[j] = w->bound[i];
-        w->shape[j] = w->shape[i];
-        w->shape_idx[j] = w->shape_idx[i];
-        w->mat[j] = w->mat[i];
-        w->blocked[j] = w->blocked[i];
-        w->groups[j] = w->groups[i];
-        w->bp.ref_pos[j] = w->bp.ref_pos[i];
-        w->bp.ref_ori[j] = w->bp.ref_ori[i];
+#define MOVE(arr) w->arr[j] = w->arr[i];
+        FLOE_PARTICLE_ARRAYS(MOVE)
+#undef MOVE
     }
     w->np -= n;
     /* contacts: the others keep their order and state, renumbered */

@@ -148,6 +148,14 @@ typedef struct floe_cell {
  * the shape store's records through the classes, snapshot_shapes.c) as
  * state, a count, derived or transient: a new member needs its line there
  * (tests/test_snapshot.c fails until it has one). */
+/* Every array with one row per particle, for the code that grows, moves or
+ * compacts them all (world_api.c, supply.c): an array added to the world
+ * joins this list and is then never left behind. */
+#define FLOE_PARTICLE_ARRAYS(X)                                                                                     \
+    X(pos)                                                                                                          \
+    X(vel) X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) X(blocked) \
+        X(groups) X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
+
 struct floe_world {
     floe_world_def def;
     char err[1024];
@@ -175,6 +183,7 @@ struct floe_world {
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
     floe_img *wraps; /* times each body was wrapped back into the periodic cell, per cell vector */
+    /* (every array above has one row per particle: FLOE_PARTICLE_ARRAYS) */
 
     floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 

@@ -433,26 +433,8 @@ static int grow_particles(floe_world *w, int nc) {
         void *q_ = realloc(w->arr, (size_t)nc * sizeof *w->arr); \
         if (q_) w->arr = q_;                                     \
         else ok = 0;                                             \
-    } while (0)
-    GROW(pos);
-    GROW(vel);
-    GROW(angvel);
-    GROW(force);
-    GROW(torque);
-    GROW(ori);
-    GROW(mass);
-    GROW(inertia);
-    GROW(radius);
-    GROW(shape);
-    GROW(shape_idx);
-    GROW(mat);
-    GROW(blocked);
-    GROW(groups);
-    GROW(bp.ref_pos);
-    GROW(bp.ref_ori);
-    GROW(angmom);
-    GROW(bound);
-    GROW(wraps);
+    } while (0);
+    FLOE_PARTICLE_ARRAYS(GROW)
 #undef GROW
     if (ok) w->pcap = nc;
     return ok;
