@@ -53,7 +53,20 @@ typedef struct floe_group {
     int has_motion, has_load;
     floe_motion motion;
     vec3 load_f, load_t; /* external load on each member */
+    /* phases (src/core/motion.c): the current one, and what its triggers
+     * and servo measure from its start */
+    int phase;       /* index among the group's phases; -1: before the first */
+    double phase_t0; /* time the current phase began */
+    double peak;     /* largest measured force since then (FORCE_DROP) */
+    vec3 ref;        /* mean member position then (DISPLACEMENT) */
+    double servo[3]; /* last step's servo: measured, target, velocity */
 } floe_group;
+
+/* One phase of a group (floe_group_set_phases), kept in group order. */
+typedef struct floe_phase_row {
+    int group;
+    floe_phase p;
+} floe_phase_row;
 
 /* The records of one shape (shapes/shape.h), in shape index order. */
 typedef struct floe_shape_store {
@@ -160,6 +173,9 @@ struct floe_world {
 
     floe_scheduled *sched;
     int nsched, schedcap; /* model methods to apply at given steps */
+
+    floe_phase_row *phases; /* every group's phases, by group then order (motion.c) */
+    int nphases, phcap;
 
     floe_plane_counter *planes; /* crossings counted every step (measure.c) */
     int nplanes, plcap;
