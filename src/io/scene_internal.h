@@ -23,6 +23,8 @@ typedef struct scene_motion {
     int group;
     sy_node *node;
     floe_motion m;
+    floe_phase phases[FLOE_MAX_PHASES]; /* nphases > 0: these instead of m (scene_phases.c) */
+    int nphases;
 } scene_motion;
 
 /* Where particles came from, for messages about them: ids first.. (up to
@@ -64,6 +66,10 @@ typedef struct scene_ctx {
  * particles, capsules, ellipsoids, cylinders, walls, facets; or meshes or
  * generators). */
 int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
+
+/* scene_phases.c: a group's `phases` list or its `load` key (item: the
+ * group's map) into m->phases; 0 if it has neither (m->nphases stays 0). */
+int scene_group_phases(scene_ctx *c, sy_node *item, const char *where, scene_motion *m);
 
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
