@@ -30,7 +30,8 @@
  *    the energy balance closes (error < 1e-6).
  * 6. A body in two motion-controlled groups is refused (API, first step),
  *    naming both groups; a load-only group is not motion control.
- * 7. A snapshot in the middle of a phased servo run continues bitwise. */
+ * 7. A snapshot in the middle of a phased servo run continues bitwise.
+ * 8. A servo run gives the same bits with 1 and 2 threads. */
 #include "check.h"
 #include "core/snapshot_bytes.h"
 #include "pile.h"
@@ -423,6 +424,19 @@ static void test_restart_mid_run(void) {
     floe_world_destroy(b);
 }
 
+/* ---- 8. threads ---- */
+static void test_threads(void) {
+    floe_world *a = servo_pack(2000, 1), *b = servo_pack(2000, 2);
+    CHECK(floe_run(a, 12000) == FLOE_OK);
+    CHECK(floe_run(b, 12000) == FLOE_OK);
+    int np = floe_particle_count(a), same = 1;
+    for (int i = 0; i < np; i++) same &= !memcmp(&floe_positions(a)[i], &floe_positions(b)[i], sizeof(floe_vec3));
+    REPORT("threads: servo run with 1 and 2 threads bitwise equal: %s\n", same ? "yes" : "no");
+    CHECK(same);
+    floe_world_destroy(a);
+    floe_world_destroy(b);
+}
+
 int main(void) {
     test_rotation_circle();
     test_rotation_objectivity();
@@ -431,5 +445,6 @@ int main(void) {
     test_servo();
     test_two_groups();
     test_restart_mid_run();
+    test_threads();
     return CHECK_DONE();
 }
