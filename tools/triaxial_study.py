@@ -33,7 +33,7 @@ ZETAS = (0, 2)
 AREA = 0.02 * 0.02                  # platen area [m^2]
 HEIGHT = 0.04                       # specimen height [m]
 SPEED = 0.1                         # platen speed [m/s]
-T_LOAD = 0.006                      # loading starts [s]
+T_LOAD = 0.009                      # loading starts [s]
 
 
 def variant(text, sigma3, zeta):
