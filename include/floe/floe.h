@@ -353,14 +353,17 @@ typedef struct floe_motion {
 
 floe_motion floe_default_motion(void);
 /* Every member becomes fully blocked and follows the motion; outside the
- * active window its velocity is zero. */
+ * active window its velocity is zero. FLOE_ERR_ARG also for a group with
+ * phases (floe_group_set_phases) and for a member that is in another
+ * motion-controlled group (the message names both groups). */
 floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
 /* 1 if group g has a prescribed motion (copied to *out, which may be NULL),
  * 0 if not, -1 for a bad group id. A body added to such a group later is
  * not blocked by floe_add_*: give it FLOE_DOF_ALL to make it follow. */
 int floe_group_motion(const floe_world *w, int g, floe_motion *out);
 /* A constant external force and torque on every member of the group (added
- * to contact forces and gravity on free DOFs; its work counts as boundary work). */
+ * to contact forces and gravity on free DOFs; its work counts as boundary
+ * work). A group with phases sets its load itself from its first phase on. */
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
 /* Sum of contact forces and of torques about the origin on the group's
  * members; NaN components for a bad group id. */
