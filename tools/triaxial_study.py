@@ -33,7 +33,7 @@ ZETAS = (0, 2)
 AREA = 0.02 * 0.02                  # platen area [m^2]
 HEIGHT = 0.04                       # specimen height [m]
 SPEED = 0.1                         # platen speed [m/s]
-T_LOAD = 0.009                      # loading starts [s]
+T_LOAD = 0.012                      # loading starts [s]
 
 
 def variant(text, sigma3, zeta):
@@ -91,13 +91,18 @@ def main():
     ap.add_argument("--out", default=os.path.join(root, "out", "triaxial"))
     ap.add_argument("--png", default=os.path.join(root, "docs", "img", "triaxial.png"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--zetas", default="0,2", help="softening factors, comma-separated")
+    ap.add_argument("--reuse", action="store_true", help="reuse the runs already in --out")
     args = ap.parse_args()
+    global ZETAS
+    ZETAS = tuple(float(z) for z in args.zetas.split(","))
     with open(os.path.join(root, "examples", "triaxial.yaml")) as f:
         text = f.read()
     cases = [(s3, z) for z in ZETAS for s3 in SIGMA3]
     dirs = {c: os.path.join(args.out, "zeta%g_s3_%g" % (c[1], c[0] / 1e6)) for c in cases}
     with ThreadPoolExecutor(args.jobs) as ex:
-        list(ex.map(lambda c: run(args.floe, variant(text, *c), dirs[c]), cases))
+        todo = [c for c in cases if not (args.reuse and os.path.exists(os.path.join(dirs[c], "history.csv")))]
+        list(ex.map(lambda c: run(args.floe, variant(text, *c), dirs[c]), todo))
     curves, peaks = {}, {}
     for c in cases:
         eps, q, lat = curve(dirs[c], c[0])
@@ -120,6 +125,9 @@ def main():
         fits[z] = fit(pts)
         a, N, phi, c = fits[z]
         print("| %g | %.2f | %.2f | %.1f | %.2f |" % (z, a / 1e6, N, phi, c / 1e6))
+        if not N > 1:
+            print("zeta %g: N = %.2f <= 1: the peak stress does not grow with the confinement, no Mohr-Coulomb "
+                  "envelope" % (z, N))
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -143,12 +151,16 @@ def main():
         xs = [s3 / 1e6 for s3 in SIGMA3]
         ax[1].plot(xs, [(peaks[(s3, z)][0] + s3) / 1e6 for s3 in SIGMA3], "o",
                    color="C0" if z == ZETAS[-1] else "C2")
-        ax[1].plot(xs, [(a + N * s3) / 1e6 for s3 in SIGMA3], "-" if z == ZETAS[-1] else "--",
-                   color="C0" if z == ZETAS[-1] else "C2",
-                   label="$\\zeta$ = %g: $\\phi$ = %.1f°, c = %.2f MPa" % (z, phi, cc / 1e6))
+        if N > 1:
+            ax[1].plot(xs, [(a + N * s3) / 1e6 for s3 in SIGMA3], "-" if z == ZETAS[-1] else "--",
+                       color="C0" if z == ZETAS[-1] else "C2",
+                       label="$\\zeta$ = %g: $\\phi$ = %.1f°, c = %.2f MPa" % (z, phi, cc / 1e6))
     ax[1].set_xlabel("$\\sigma_3$ (MPa)")
     ax[1].set_ylabel("peak $\\sigma_1$ (MPa)")
-    ax[1].legend(fontsize=8)
+    if any(fits[z][1] > 1 for z in ZETAS):
+        ax[1].legend(fontsize=8)
+    else:
+        ax[1].set_title("no envelope: the loose specimen collapses under confinement", fontsize=9)
     ax[1].grid(alpha=0.3)
     fig.suptitle("Soft-bonded specimen, servo-controlled triaxial tests (examples/triaxial.yaml)")
     fig.tight_layout()
