@@ -150,16 +150,15 @@ def main():
         a, N, phi, cc = fits[z]
         xs = [s3 / 1e6 for s3 in SIGMA3]
         ax[1].plot(xs, [(peaks[(s3, z)][0] + s3) / 1e6 for s3 in SIGMA3], "o",
-                   color="C0" if z == ZETAS[-1] else "C2")
+                   color="C0" if z == ZETAS[-1] else "C2", label="peaks, $\\zeta$ = %g" % z)
         if N > 1:
             ax[1].plot(xs, [(a + N * s3) / 1e6 for s3 in SIGMA3], "-" if z == ZETAS[-1] else "--",
                        color="C0" if z == ZETAS[-1] else "C2",
                        label="$\\zeta$ = %g: $\\phi$ = %.1f°, c = %.2f MPa" % (z, phi, cc / 1e6))
     ax[1].set_xlabel("$\\sigma_3$ (MPa)")
     ax[1].set_ylabel("peak $\\sigma_1$ (MPa)")
-    if any(fits[z][1] > 1 for z in ZETAS):
-        ax[1].legend(fontsize=8)
-    else:
+    ax[1].legend(fontsize=8)
+    if not any(fits[z][1] > 1 for z in ZETAS):
         ax[1].set_title("no envelope: the loose specimen collapses under confinement", fontsize=9)
     ax[1].grid(alpha=0.3)
     fig.suptitle("Soft-bonded specimen, servo-controlled triaxial tests (examples/triaxial.yaml)")
