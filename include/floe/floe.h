@@ -434,19 +434,99 @@ typedef struct floe_motion {
 
 floe_motion floe_default_motion(void);
 /* Every member becomes fully blocked and follows the motion; outside the
- * active window its velocity is zero. */
+ * active window its velocity is zero. FLOE_ERR_ARG also for a group with
+ * phases (floe_group_set_phases) and for a member that is in another
+ * motion-controlled group (the message names both groups). */
 floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
 /* 1 if group g has a prescribed motion (copied to *out, which may be NULL),
  * 0 if not, -1 for a bad group id. A body added to such a group later is
  * not blocked by floe_add_*: give it FLOE_DOF_ALL to make it follow. */
 int floe_group_motion(const floe_world *w, int g, floe_motion *out);
 /* A constant external force and torque on every member of the group (added
- * to contact forces and gravity on free DOFs; its work counts as boundary work). */
+ * to contact forces and gravity on free DOFs; its work counts as boundary
+ * work). A group with phases sets its load itself from its first phase on. */
 floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
 /* Sum of contact forces and of torques about the origin on the group's
  * members; NaN components for a bad group id. */
 floe_vec3 floe_group_force(const floe_world *w, int g);
 floe_vec3 floe_group_torque(const floe_world *w, int g);
+
+/* ---- phased motion and servo control (docs/laboratory.md) ---------------
+ *
+ * A group may follow a list of phases instead of one motion. Each phase
+ * starts when its trigger is met (checked at the start of every step, in
+ * list order: phase k + 1 can start only once phase k has) and lasts until
+ * the next one starts. Before the first phase starts the members keep
+ * their own blocked DOFs. A body may be in at most one motion-controlled
+ * group (a group with a motion, or with phases other than loads only):
+ * floe_group_set_motion / floe_group_set_phases and the first step refuse
+ * a body in two. */
+
+typedef enum floe_phase_kind {
+    FLOE_PHASE_FREE,     /* members free (every DOF; in 2D those of the plane) */
+    FLOE_PHASE_VELOCITY, /* blocked; vel, angvel about each body's own centre */
+    FLOE_PHASE_ROTATE,   /* blocked; rigid rotation angvel about the axis through point */
+    FLOE_PHASE_SERVO,    /* blocked; moves along servo_dir to hold a force or stress */
+    FLOE_PHASE_LOAD,     /* free; force + force_rate (t - t0) and torque alike on every member */
+    FLOE_PHASE_KINDS
+} floe_phase_kind;
+
+typedef enum floe_phase_trigger {
+    FLOE_AT_TIME,         /* time >= at [s] */
+    FLOE_AT_STEP,         /* step >= at */
+    FLOE_AT_FORCE_ABOVE,  /* measured force >= at [N] */
+    FLOE_AT_FORCE_DROP,   /* measured force < at * its peak since the current phase began (0 < at < 1) */
+    FLOE_AT_DISPLACEMENT, /* mean displacement of the members since the current phase began passes at [m] */
+    FLOE_AT_KINDS
+} floe_phase_trigger;
+
+typedef struct floe_phase {
+    int kind;    /* floe_phase_kind */
+    int trigger; /* floe_phase_trigger */
+    double at;   /* the trigger's value (units above) */
+    /* force and displacement triggers: the component along this direction
+     * (normalised; the displacement passes `at` upwards for at >= 0,
+     * downwards for at < 0); zero: the magnitude. The force is the summed
+     * contact force on the members (floe_group_force). */
+    floe_vec3 measure_dir;
+    floe_vec3 vel;           /* VELOCITY [m/s] */
+    floe_vec3 angvel;        /* VELOCITY: about each body's centre; ROTATE: rotation vector about the axis [rad/s] */
+    floe_vec3 point;         /* ROTATE: a point of the axis [m] */
+    floe_vec3 force, torque; /* LOAD: on each member at the phase's start [N, N m] */
+    floe_vec3 force_rate, torque_rate; /* LOAD: their change per second [N/s, N m/s] */
+    /* SERVO: the members move along servo_dir (normalised), the direction
+     * in which they press on the material, at v = gain * (target - F),
+     * |v| <= max_speed, F = -(group force) . servo_dir (the force the
+     * material pushes back with). target is a force [N], or a stress [Pa]
+     * when area > 0 (F / area is then compared). gain [m/(s N)] > 0 is
+     * used as given; 0 chooses alpha / (K dt) each step, K the summed
+     * normal stiffness of the members' contacts, projected on servo_dir. */
+    floe_vec3 servo_dir;
+    double target, area, gain, alpha, max_speed;
+} floe_phase;
+
+#define FLOE_MAX_PHASES 16 /* per group */
+
+floe_phase floe_default_phase(void); /* FREE at time 0; alpha 0.5, max_speed 1 m/s */
+/* Replaces the group's phases (n = 0 removes them); the group starts
+ * before its first phase again. FLOE_ERR_ARG (the message names the phase
+ * and the value) for a bad id, n outside [0, FLOE_MAX_PHASES], a kind or
+ * trigger out of range, a non-finite or unbounded value, a zero rotation
+ * or servo direction, alpha outside (0, 1), a negative gain, a max_speed
+ * not positive, a FORCE_DROP fraction outside (0, 1), a group that also
+ * has a floe_group_set_motion motion, or a member that is in another
+ * motion-controlled group (the message names both groups). */
+floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int n);
+/* The number of phases of group g (copied to out[0..cap-1]), -1 for a bad id. */
+int floe_group_phases(const floe_world *w, int g, floe_phase *out, int cap);
+/* The index of the group's current phase: -1 before the first, or for a
+ * group without phases or a bad id. */
+int floe_group_phase(const floe_world *w, int g);
+/* The servo of group g in its last step: out[0] the measured value, out[1]
+ * the target (both N, or Pa for a stress target), out[2] the velocity
+ * along servo_dir [m/s]; zeros when the current phase is not a servo.
+ * FLOE_ERR_ARG for a bad id. */
+floe_status floe_group_servo(const floe_world *w, int g, double out[3]);
 
 /* ---- contacts ---------------------------------------------------------- */
 

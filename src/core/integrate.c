@@ -5,6 +5,7 @@
 #include "core/broadphase.h"
 #include "core/energy.h"
 #include "core/integrate.h"
+#include "core/motion.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,17 +117,9 @@ floe_status floe__integrate(floe_world *w) {
     if (!(w->box_reach2 > 0)) set_domain(w);
     const double dt = w->dt, D = w->def.damping;
     const vec3 grav = w->def.gravity;
-    /* velocities imposed by group motions at this time */
-    vec3 mv[FLOE_MAX_GROUPS], mw[FLOE_MAX_GROUPS];
-    uint32_t moving = 0, loaded = floe__loaded_groups(w);
-    for (int g = 0; g < w->ngroups; g++) {
-        const floe_group *gr = &w->groups_[g];
-        if (!gr->has_motion) continue;
-        moving |= 1u << g;
-        int active = w->time >= gr->motion.t_start && w->time < gr->motion.t_end;
-        mv[g] = active ? gr->motion.vel : v3(0, 0, 0);
-        mw[g] = active ? gr->motion.angvel : v3(0, 0, 0);
-    }
+    /* velocities imposed by group motions and phases at this time (motion.c) */
+    floe_drive dr[FLOE_MAX_GROUPS];
+    uint32_t moving = floe__drives(w, dr), loaded = floe__loaded_groups(w);
     int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
     const int bodyf = floe__body_forces_on(w); /* water: buoyancy, drag, wind */
     integ_acc *accs = floe__scratch(w, SCR_INTEG_ACC, (size_t)(nb > 0 ? nb : 1) * sizeof *accs);
@@ -148,9 +141,7 @@ floe_status floe__integrate(floe_world *w) {
             uint32_t bl = w->blocked[i];
             vec3 v = w->vel[i], om = w->angvel[i];
             if (bl == FLOE_DOF_ALL && (w->groups[i] & moving)) {
-                int g = __builtin_ctz(w->groups[i] & moving);
-                v = mv[g];
-                om = mw[g];
+                floe__drive_body(&dr[__builtin_ctz(w->groups[i] & moving)], w->pos[i], dt, &v, &om);
             }
             int spun = 0; /* orientation already advanced (aspherical integrator) */
             floe_bf bf = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};

@@ -627,6 +627,22 @@ static void read_supply(rd *R) {
                          sizeof w->sinks->name);
 }
 
+/* Group phases (motion.c): rows of every item of "phases". */
+static void read_phases(rd *R) {
+    floe_snap_in *in = &R->in;
+    floe_world *w = R->w;
+    long n = floe__snap_rows_of(in, "phases", "group");
+    if (in->bad) return;
+    floe_phase_row *p = calloc((size_t)n + 1, sizeof *p);
+    if (!p) floe__snap_fail(in, "out of memory for %ld phases", n);
+    if (in->bad) return;
+    free(w->phases);
+    w->phases = p;
+    w->phcap = (int)n + 1;
+    w->nphases = (int)n;
+    read_items(R, w, &floe__rows_phases, 0, 0);
+}
+
 /* Copies column `col` (nc values wide) of n rows of buf (rows of `cols`
  * 64-bit values: doubles, or integers narrowed to t) to the rows at base.
  * -1, or the index in buf of the first integer that does not fit (its row
@@ -868,6 +884,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     if (!in->bad) read_schedule(R);
     if (!in->bad) read_planes(R);
     if (!in->bad) read_supply(R);
+    if (!in->bad) read_phases(R);
     if (!in->bad) read_items(R, R->w, NULL, 0, 1);
     floe_world *w = R->w;
     if (!in->bad) {

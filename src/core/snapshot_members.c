@@ -52,6 +52,7 @@ const floe_snap_rows floe__rows_groups = {"group", offsetof(floe_world, ngroups)
 const floe_snap_rows floe__rows_contacts = {"contact", offsetof(floe_world, ncon), "contacts/a"};
 const floe_snap_rows floe__rows_pairs = {"pair", offsetof(floe_world, bp.npairs), "broadphase/pairs"};
 const floe_snap_rows floe__rows_schedule = {"entry", offsetof(floe_world, nsched), "schedule/step"};
+const floe_snap_rows floe__rows_phases = {"phase", offsetof(floe_world, nphases), "phases/group"};
 const floe_snap_rows floe__rows_planes = {"plane counter", offsetof(floe_world, nplanes), "measure/plane_name"};
 const floe_snap_rows floe__rows_inlets = {"inlet", offsetof(floe_world, ninlets), "supply/inlet_name"};
 const floe_snap_rows floe__rows_sinks = {"sink", offsetof(floe_world, nsinks), "supply/sink_name"};
@@ -128,9 +129,45 @@ static const floe_snap_field group_fields[] = {
     {M(floe_group, motion), NESTED(motion_struct)},
     {M(floe_group, load_f), STATE, DSET("groups", "load_force"), F64(3), CK(FINITE)},
     {M(floe_group, load_t), STATE, DSET("groups", "load_torque"), F64(3), CK(FINITE)},
+    {M(floe_group, phase), STATE, DSET("groups", "phase"), I32, RANGE(-1, FLOE_MAX_PHASES - 1)},
+    {M(floe_group, phase_t0), STATE, DSET("groups", "phase_t0"), F64(1), CK(FINITE)},
+    {M(floe_group, peak), STATE, DSET("groups", "phase_peak"), F64(1), CK(FINITE)},
+    {M(floe_group, ref), STATE, DSET("groups", "phase_ref"), F64(3), CK(FINITE)},
+    {M(floe_group, servo), STATE, DSET("groups", "servo"), F64(3), CK(FINITE)},
     END,
 };
 static const floe_snap_struct group_struct = STRUCT(floe_group, group_fields);
+
+/* ---- phases (motion.c) ------------------------------------------------------------------ */
+
+static const floe_snap_field phase_fields[] = {
+    {M(floe_phase, kind), STATE, DSET("phases", "kind"), I32, RANGE(0, FLOE_PHASE_KINDS - 1)},
+    {M(floe_phase, trigger), STATE, DSET("phases", "trigger"), I32, RANGE(0, FLOE_AT_KINDS - 1)},
+    {M(floe_phase, at), STATE, DSET("phases", "at"), F64(1), CK(FINITE)},
+    {M(floe_phase, measure_dir), STATE, DSET("phases", "measure_dir"), F64(3), CK(FINITE)},
+    {M(floe_phase, vel), STATE, DSET("phases", "vel"), F64(3), CK(FINITE)},
+    {M(floe_phase, angvel), STATE, DSET("phases", "angvel"), F64(3), CK(FINITE)},
+    {M(floe_phase, point), STATE, DSET("phases", "point"), F64(3), CK(FINITE)},
+    {M(floe_phase, force), STATE, DSET("phases", "force"), F64(3), CK(FINITE)},
+    {M(floe_phase, torque), STATE, DSET("phases", "torque"), F64(3), CK(FINITE)},
+    {M(floe_phase, force_rate), STATE, DSET("phases", "force_rate"), F64(3), CK(FINITE)},
+    {M(floe_phase, torque_rate), STATE, DSET("phases", "torque_rate"), F64(3), CK(FINITE)},
+    {M(floe_phase, servo_dir), STATE, DSET("phases", "servo_dir"), F64(3), CK(FINITE)},
+    {M(floe_phase, target), STATE, DSET("phases", "servo"), F64(1), .col = 0, CK(FINITE)},
+    {M(floe_phase, area), STATE, DSET("phases", "servo"), F64(1), .col = 1, CK(FINITE_NONNEG)},
+    {M(floe_phase, gain), STATE, DSET("phases", "servo_gain"), F64(1), .col = 0, CK(FINITE_NONNEG)},
+    {M(floe_phase, alpha), STATE, DSET("phases", "servo_gain"), F64(1), .col = 1, CK(FINITE_NONNEG)},
+    {M(floe_phase, max_speed), STATE, DSET("phases", "servo_gain"), F64(1), .col = 2, CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct phase_struct = STRUCT(floe_phase, phase_fields);
+
+static const floe_snap_field phase_row_fields[] = {
+    {M(floe_phase_row, group), STATE, DSET("phases", "group"), I32, ID(floe__rows_groups)},
+    {M(floe_phase_row, p), NESTED(phase_struct)},
+    END,
+};
+static const floe_snap_struct phase_row_struct = STRUCT(floe_phase_row, phase_row_fields);
 
 /* ---- contacts ------------------------------------------------------------------------ */
 
@@ -429,6 +466,9 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, e_body_work), STATE, ATTR("energy", "body_work"), F64(1), CK(FINITE)},
 
     {M(floe_world, cell), NESTED(cell_struct)},
+    {M(floe_world, phases), STATE, STRUCTS(floe__rows_phases, phase_row_struct)},
+    COUNT(floe_world, nphases, floe__rows_phases),
+    TRANSIENT(floe_world, phcap, "capacity"),
 
     {M(floe_world, planes), STATE, STRUCTS(floe__rows_planes, plane_struct)},
     COUNT(floe_world, nplanes, floe__rows_planes),
@@ -466,8 +506,9 @@ const floe_snap_struct floe__snap_world = {
     "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
-    &floe__snap_world, &def_struct,   &material_struct, &instance_struct, &override_struct, &motion_struct,
-    &group_struct,     &geom_struct,  &contact_struct,  &pair_struct,     &bp_struct,       &sched_struct,
-    &water_struct,     &plane_struct, &cell_struct,     &inlet_struct,    &sink_struct,
+    &floe__snap_world, &def_struct,   &material_struct, &instance_struct,  &override_struct,
+    &motion_struct,    &group_struct, &geom_struct,     &contact_struct,   &pair_struct,
+    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,     &cell_struct,
+    &inlet_struct,     &sink_struct,  &phase_struct,    &phase_row_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

@@ -9,6 +9,7 @@
 #include "core/energy.h"
 #include "core/integrate.h"
 #include "core/measure.h"
+#include "core/motion.h"
 #include "core/step.h"
 #include "core/size_dist.h"
 #include "core/supply.h"
@@ -466,6 +467,8 @@ static floe_status collide(floe_world *w) {
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     w->nthreads = floe__resolve_threads(w);
+    floe_status ms = floe__motion_check(w); /* a body in two motion-controlled groups */
+    if (ms != FLOE_OK) return ms;
     double rmin = INFINITY;
     w->rmax = 0;
     for (int i = 0; i < w->np; i++)
@@ -508,6 +511,7 @@ floe_status floe_step(floe_world *w) {
         const floe_scheduled *s = &w->sched[i];
         if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
     }
+    if (st == FLOE_OK) st = floe__motion_update(w); /* phases, servos, ramped loads */
     /* plane counters compare each body's side before and after the motion */
     int planes = w->nplanes > 0 && st == FLOE_OK;
     if (planes) st = floe__planes_before(w);

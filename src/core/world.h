@@ -53,7 +53,20 @@ typedef struct floe_group {
     int has_motion, has_load;
     floe_motion motion;
     vec3 load_f, load_t; /* external load on each member */
+    /* phases (src/core/motion.c): the current one, and what its triggers
+     * and servo measure from its start */
+    int phase;       /* index among the group's phases; -1: before the first */
+    double phase_t0; /* time the current phase began */
+    double peak;     /* largest measured force since then (FORCE_DROP) */
+    vec3 ref;        /* mean member position then (DISPLACEMENT) */
+    double servo[3]; /* last step's servo: measured, target, velocity */
 } floe_group;
+
+/* One phase of a group (floe_group_set_phases), kept in group order. */
+typedef struct floe_phase_row {
+    int group;
+    floe_phase p;
+} floe_phase_row;
 
 /* The records of one shape (shapes/shape.h), in shape index order. */
 typedef struct floe_shape_store {
@@ -151,10 +164,11 @@ typedef struct floe_cell {
 /* Every array with one row per particle, for the code that grows, moves or
  * compacts them all (world_api.c, supply.c): an array added to the world
  * joins this list and is then never left behind. */
-#define FLOE_PARTICLE_ARRAYS(X)                                                                                     \
-    X(pos)                                                                                                          \
-    X(vel) X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) X(blocked) \
-        X(groups) X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
+#define FLOE_PARTICLE_ARRAYS(X)                                                                                        \
+    X(pos)                                                                                                             \
+    X(vel)                                                                                                             \
+    X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) X(blocked) X(groups) \
+        X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
 
 struct floe_world {
     floe_world_def def;
@@ -227,7 +241,9 @@ struct floe_world {
     floe_scheduled *sched;
     int nsched, schedcap; /* model methods to apply at given steps */
 
-    floe_cell cell; /* periodic cell (cell.c) */
+    floe_cell cell;         /* periodic cell (cell.c) */
+    floe_phase_row *phases; /* every group's phases, by group then order (motion.c) */
+    int nphases, phcap;
 
     floe_plane_counter *planes; /* crossings counted every step (measure.c) */
     int nplanes, plcap;

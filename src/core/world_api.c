@@ -3,6 +3,7 @@
 #include "core/cell.h"
 #include "core/bodyforces.h"
 #include "core/energy.h"
+#include "core/motion.h"
 #include "shapes/shape.h"
 
 #include <limits.h>
@@ -114,7 +115,7 @@ void floe_world_destroy(floe_world *w) {
                       w->shape_idx,     w->mat,        w->blocked, w->groups, w->mats,     w->insts,
                       w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
                       w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
-                      w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks};
+                      w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
@@ -763,6 +764,7 @@ int floe_add_group(floe_world *w, const char *name) {
     }
     floe_group *gr = &w->groups_[w->ngroups];
     memset(gr, 0, sizeof *gr);
+    gr->phase = -1; /* no phases yet (motion.c) */
     snprintf(gr->name, sizeof gr->name, "%s", name);
     return w->ngroups++;
 }
@@ -788,6 +790,14 @@ floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m) {
                     w->groups_[g].name, FLOE_MAX_COORD);
         return FLOE_ERR_ARG;
     }
+    if (floe_group_phases(w, g, NULL, 0) > 0) {
+        floe__error(w,
+                    "floe_group_set_motion: group '%s' has phases (floe_group_set_phases); give the motion as a "
+                    "velocity phase instead",
+                    w->groups_[g].name);
+        return FLOE_ERR_ARG;
+    }
+    if (floe__motion_conflict(w, g, "floe_group_set_motion")) return FLOE_ERR_ARG;
     w->groups_[g].has_motion = 1;
     w->groups_[g].motion = *m;
     for (int i = 0; i < w->np; i++)

@@ -280,6 +280,12 @@ static int group_quantity(const char *q, int *k) {
     if ((*k = vec_component(q, "force")) >= 0) return 0;
     if ((*k = vec_component(q, "torque")) >= 0) return 1;
     if ((*k = vec_component(q, "stress")) >= 0) return 2; /* force / area */
+    /* a servo's last step (floe_group_servo) and the current phase */
+    static const char *const servo[] = {"servo.measured", "servo.target", "servo.velocity"};
+    for (*k = 0; *k < 3; ++*k)
+        if (!strcmp(q, servo[*k])) return 3;
+    *k = 0;
+    if (!strcmp(q, "phase")) return 4;
     return -1;
 }
 
@@ -460,7 +466,7 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
             if (group_quantity(col->quantity, &k) < 0) {
                 floe_io_err(err, errlen,
                             "history column '%s': unknown group quantity '%s' "
-                            "(force|torque|stress.x|y|z)",
+                            "(force|torque|stress.x|y|z, servo.measured|target|velocity, phase)",
                             col->name, col->quantity);
                 return -1;
             }
@@ -591,6 +597,12 @@ static double history_value(const floe_world *w, const floe_history_column *col,
             int q = group_quantity(col->quantity, &k);
             if (q < 0 || col->group < 0 || col->group >= floe_group_count(w)) return NAN;
             if (q == 2) return vcomp(floe_group_stress(w, col->group, col->area), k);
+            if (q == 3) {
+                double sv[3];
+                floe_group_servo(w, col->group, sv);
+                return sv[k];
+            }
+            if (q == 4) return floe_group_phase(w, col->group);
             return vcomp(q == 0 ? floe_group_force(w, col->group) : floe_group_torque(w, col->group), k);
         }
         case FLOE_HIST_ENERGY: {

@@ -288,12 +288,12 @@ done:
 static int parse_groups(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
     if (sy_want_seq(d, sec, "groups")) return -1;
-    static const char *const keys[] = {"name", "velocity", "angular_velocity", "start", "end"};
+    static const char *const keys[] = {"name", "velocity", "angular_velocity", "start", "end", "phases", "load"};
     for (int i = 0; i < sy_seq_size(sec); i++) {
         sy_node *item = sy_seq_item(d, sec, i);
         char where[SCENE_PATH], p[SCENE_PATH];
         scene_index(where, "groups", i);
-        if (sy_check_keys(d, item, where, keys, 5)) return -1;
+        if (sy_check_keys(d, item, where, keys, 7)) return -1;
         sy_node *nn = sy_get(d, item, "name");
         const char *name;
         if (!nn) return sy_missing(d, item, where, "name");
@@ -309,9 +309,24 @@ static int parse_groups(scene_ctx *c, sy_node *sec) {
         if (an && sy_vec3(d, an, scene_path(p, where, "angular_velocity"), &m.angvel)) return -1;
         if (sn && sy_number_in(d, sn, scene_path(p, where, "start"), &m.t_start, 0, INFINITY, 0, 1)) return -1;
         if (en && sy_number_in(d, en, scene_path(p, where, "end"), &m.t_end, m.t_start, INFINITY, 1, 0)) return -1;
-        if (has) {
+        scene_motion *sm = &c->motions[c->n_motions];
+        memset(sm, 0, sizeof *sm);
+        if (scene_group_phases(c, item, where, sm)) return -1;
+        if (sm->nphases && has)
+            return sy_error(d,
+                            vn   ? vn
+                            : an ? an
+                            : sn ? sn
+                                 : en,
+                            "%s: give either phases/load or velocity, "
+                            "angular_velocity, start, end (the one-phase shorthand), not both",
+                            where);
+        if (has || sm->nphases) {
             /* Applied after every body exists: motion blocks the members. */
-            c->motions[c->n_motions++] = (scene_motion){g, item, m};
+            sm->group = g;
+            sm->node = item;
+            sm->m = m;
+            c->n_motions++;
         }
     }
     return 0;
@@ -464,7 +479,9 @@ static int load(scene_ctx *c, floe_scene *s) {
                         (long long)c->added);
     for (int i = 0; i < c->n_motions; i++) {
         const scene_motion *m = &c->motions[i];
-        if (floe_group_set_motion(c->w, m->group, &m->m) != FLOE_OK) return scene_world_error(c, m->node, "groups");
+        floe_status st = m->nphases ? floe_group_set_phases(c->w, m->group, m->phases, m->nphases)
+                                    : floe_group_set_motion(c->w, m->group, &m->m);
+        if (st != FLOE_OK) return scene_world_error(c, m->node, "groups");
     }
     if (scene_supply(c, root)) return -1; /* inlets and sinks (scene_supply.c) */
     if (scene_diagnose(c, s)) return -1;

@@ -23,6 +23,8 @@ typedef struct scene_motion {
     int group;
     sy_node *node;
     floe_motion m;
+    floe_phase phases[FLOE_MAX_PHASES]; /* nphases > 0: these instead of m (scene_phases.c) */
+    int nphases;
 } scene_motion;
 
 /* Where particles came from, for messages about them: ids first.. (up to
@@ -88,6 +90,9 @@ void scene_clear_free(scene_clear *s);
 int scene_supply(scene_ctx *c, sy_node *root);
 /* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
 int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
+/* scene_phases.c: a group's `phases` list or its `load` key (item: the
+ * group's map) into m->phases; 0 if it has neither (m->nphases stays 0). */
+int scene_group_phases(scene_ctx *c, sy_node *item, const char *where, scene_motion *m);
 
 /* scene_output.c */
 void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */

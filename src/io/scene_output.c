@@ -204,8 +204,9 @@ static int measure_planes(scene_ctx *c, sy_node *n) {
 static const char *const body_quantities[] = {
     "pos.x",   "pos.y",   "pos.z",    "vel.x",    "vel.y",    "vel.z", "angvel.x", "angvel.y", "angvel.z", "force.x",
     "force.y", "force.z", "torque.x", "torque.y", "torque.z", "ori.w", "ori.x",    "ori.y",    "ori.z"};
-static const char *const group_quantities[] = {"force.x",  "force.y",  "force.z",  "torque.x", "torque.y",
-                                               "torque.z", "stress.x", "stress.y", "stress.z"};
+static const char *const group_quantities[] = {
+    "force.x",  "force.y",  "force.z",        "torque.x",     "torque.y",       "torque.z", "stress.x",
+    "stress.y", "stress.z", "servo.measured", "servo.target", "servo.velocity", "phase"};
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 /* the run's counters, the inlets' and sinks' (docs/supply.md), the periodic cell's (docs/periodic.md) */
 static const char *const counters[] = {
