@@ -157,19 +157,19 @@ typedef struct floe_cell {
     double servo_stress[3], servo_gain[3], servo_max[3];
 } floe_cell;
 
+/* Every array with one row per particle, for the code that grows, moves or
+ * compacts them all (world_api.c, supply.c): an array added to the world
+ * joins this list and is then never left behind. */
+// clang-format off
+#define FLOE_PARTICLE_ARRAYS(X) \
+    X(pos) X(vel) X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) \
+    X(blocked) X(groups) X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
+// clang-format on
+
 /* Every member is listed in the snapshot's table (src/core/snapshot_members.c;
  * the shape store's records through the classes, snapshot_shapes.c) as
  * state, a count, derived or transient: a new member needs its line there
  * (tests/test_snapshot.c fails until it has one). */
-/* Every array with one row per particle, for the code that grows, moves or
- * compacts them all (world_api.c, supply.c): an array added to the world
- * joins this list and is then never left behind. */
-#define FLOE_PARTICLE_ARRAYS(X)                                                                                        \
-    X(pos)                                                                                                             \
-    X(vel)                                                                                                             \
-    X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) X(blocked) X(groups) \
-        X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
-
 struct floe_world {
     floe_world_def def;
     char err[1024];
