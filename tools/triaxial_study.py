@@ -222,7 +222,7 @@ def main():
         ax[2].plot([1e3 * x for x in d], f, ls=styles[z], color="C%d" % (i + 4),
                    label="$\\zeta$ = %g: BTS = %.2f MPa, UCS/BTS = %.2f" % (z, bts[z][1] / 1e6,
                                                                           peaks[(0.0, z)][0] / bts[z][1]))
-    ax[2].set_xlabel("jaw closure since contact (mm)")
+    ax[2].set_xlabel("jaw closure since the first jaw touched (mm)")
     ax[2].set_ylabel("jaw force F (N)")
     ax[2].legend(fontsize=8)
     ax[2].grid(alpha=0.3)
