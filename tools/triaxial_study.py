@@ -1,23 +1,32 @@
 #!/usr/bin/python3
-"""Servo-controlled triaxial tests on a soft-bonded specimen: Mohr-Coulomb fit.
+"""Triaxial and Brazilian tests on a dense soft-bonded specimen: Mohr-Coulomb fit, UCS/BTS.
 
-Runs examples/triaxial.yaml (servo side walls at the confining stress
-sigma_3, top platen loading at 0.1 m/s; docs/laboratory.md) at
-sigma_3 = 0 (unconfined: the side walls never touch), 0.5, 1 and 2 MPa, for
-the softening factors zeta = sb_soft = 0 and 2. For each run the peak axial
-stress sigma_1 = mean platen force / (20 mm)^2 is read from history.csv; the
-least-squares line sigma_1 = sigma_c + N sigma_3 through the four peaks is
-the Mohr-Coulomb envelope, with
+Runs examples/triaxial.yaml (dense specimen, servo side walls at the
+confining stress sigma_3, top platen loading at 0.3 m/s after 2.5 ms of
+consolidation; docs/laboratory.md) unconfined (sigma_3 = 0: the side walls
+are moved 10 mm away and never close in) and at sigma_3 = 0.5, 1 and
+1.5 MPa, and examples/brazilian.yaml (a disc between curved jaws), for the
+softening factors zeta = sb_soft given with --zetas.
+
+Triaxial: sigma_1 = mean platen force / (12 mm)^2; the strength is the
+largest sigma_1 while the platen loads (phase 1) and at least half of the
+bonds present at the start of the loading remain. Unconfined, that is the
+peak before the force drop; confined, the curve has a knee where the bonds
+break, and after it the debonded granular remnant hardens by friction as
+it compacts (q still rising at 4 % strain); that hardening is not the
+bonded material's strength, so the table also lists the largest q of the
+run for comparison. The least-squares line sigma_1 = sigma_c + N sigma_3 through
+the four strengths is the Mohr-Coulomb envelope, with
 
     N = (1 + sin phi) / (1 - sin phi),   sigma_c = 2 c sqrt(N),
 
-so phi = asin((N - 1) / (N + 1)) and c = sigma_c / (2 sqrt(N)). Prints the
-markdown table of docs/laboratory.md and draws the deviatoric stress
-against axial strain with the envelope.
+so phi = asin((N - 1) / (N + 1)) and c = sigma_c / (2 sqrt(N)).
+Brazilian: BTS = 2 F / (pi D t) for the peak jaw force F (mean of the two
+jaws), D = 20 mm, t = 6 mm. UCS/BTS uses the measured unconfined strength.
 
 usage: /usr/bin/python3 tools/triaxial_study.py [--floe build/floe] [--out out/triaxial]
-                                                [--png docs/img/triaxial.png] [--jobs 2]
-Needs Debian's python3-matplotlib (hence /usr/bin/python3).
+                                                [--png docs/img/triaxial.png] [--jobs 2] [--zetas 0,2,4]
+Needs Debian's python3-matplotlib (hence /usr/bin/python3) for the plot.
 """
 import argparse
 import csv
@@ -28,20 +37,31 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-SIGMA3 = (0.0, 0.5e6, 1.0e6, 2.0e6)  # confining stresses [Pa]
-ZETAS = (0, 2)
-AREA = 0.02 * 0.02                  # platen area [m^2]
-HEIGHT = 0.04                       # specimen height [m]
-SPEED = 0.1                         # platen speed [m/s]
-T_LOAD = 0.012                      # loading starts [s]
+SIGMA3 = (0.0, 0.5e6, 1.0e6, 1.5e6)  # confining stresses [Pa]
+AREA = 0.012 * 0.012                # platen area [m^2]
+HEIGHT = 0.024                      # specimen height [m]
+SPEED = 0.3                         # platen speed [m/s]
+T_LOAD = 0.0025                     # loading starts [s]
+DISC_D, DISC_T = 0.02, 0.006        # Brazilian disc diameter and thickness [m]
+HALF = 0.5                          # strength: largest sigma_1 while this fraction of the bonds remains
 
 
-def variant(text, sigma3, zeta):
-    out, n1 = re.subn(r"stress: [0-9.e+-]+", "stress: %g" % sigma3, text)
-    out, n2 = re.subn(r"sb_soft: [0-9.e+-]+", "sb_soft: %g" % zeta, out)
-    if (n1, n2) != (5, 1):
-        sys.exit("triaxial_study: the scene no longer has five servo stresses and one sb_soft")
+def set_zeta(text, zeta):
+    out, n = re.subn(r"sb_soft: [0-9.e+-]+", "sb_soft: %g" % zeta, text)
+    if n != 1:
+        sys.exit("triaxial_study: the scene no longer has one sb_soft")
     return out
+
+
+def triaxial_variant(text, sigma3, zeta):
+    out, n = re.subn(r"stress: [0-9.e+-]+", "stress: %g" % sigma3, text)
+    if n != 5:
+        sys.exit("triaxial_study: the scene no longer has five servo stresses")
+    if sigma3 == 0:   # unconfined: side walls far away and still
+        for v in ("0.2, 0, 0", "-0.2, 0, 0", "0, 0.2, 0", "0, -0.2, 0"):
+            out = out.replace("velocity: [%s]" % v, "velocity: [0, 0, 0]")
+        out = out.replace("pos: -0.00015", "pos: -0.01").replace("pos: 0.01215", "pos: 0.022")
+    return set_zeta(out, zeta)
 
 
 def run(floe, text, outdir):
@@ -54,19 +74,38 @@ def run(floe, text, outdir):
                        stderr=subprocess.STDOUT, check=True)
 
 
-def curve(outdir, sigma3):
-    """Axial strain and deviatoric stress q = sigma_1 - sigma_3 while loading (phase 1)."""
-    eps, q, lateral = [], [], []
+def rows(outdir):
     with open(os.path.join(outdir, "history.csv"), newline="") as f:
-        for row in csv.DictReader(f):
-            if row["top_phase"] != "1":
-                continue
-            t = float(row["t"])
-            s1 = 0.5 * (float(row["top_fz"]) - float(row["bottom_fz"])) / AREA
-            eps.append(SPEED * (t - T_LOAD) / HEIGHT)
-            q.append(s1 - sigma3)
-            lateral.append(0.5 * (float(row["sx"]) + float(row["sy"])))
-    return eps, q, lateral
+        return list(csv.DictReader(f))
+
+
+def triaxial_curve(outdir, sigma3):
+    """Axial strain, deviatoric stress q = sigma_1 - sigma_3, side-wall stress, bonds while loading."""
+    eps, q, lateral, bonds = [], [], [], []
+    for row in rows(outdir):
+        if row["top_phase"] != "1":
+            continue
+        t = float(row["t"])
+        s1 = 0.5 * (float(row["top_fz"]) - float(row["bottom_fz"])) / AREA
+        eps.append(SPEED * (t - T_LOAD) / HEIGHT)
+        q.append(s1 - sigma3)
+        lateral.append(0.5 * (float(row["sx"]) + float(row["sy"])))
+        bonds.append(int(row["bonded"]))
+    return eps, q, lateral, bonds
+
+
+def brazilian_curve(outdir):
+    """Jaw closure (m) and mean jaw force (N) from first contact; bonds at the start."""
+    d, f, b0 = [], [], None
+    for row in rows(outdir):
+        b0 = b0 if b0 is not None else int(row["bonded"])
+        if row["phase"] == "0":
+            continue
+        gap = float(row["right_x"]) - float(row["left_x"])
+        d.append(gap)
+        f.append(0.5 * (float(row["right_fx"]) - float(row["left_fx"])))
+    d = [d[0] - x for x in d]
+    return d, f, b0
 
 
 def fit(points):
@@ -91,43 +130,65 @@ def main():
     ap.add_argument("--out", default=os.path.join(root, "out", "triaxial"))
     ap.add_argument("--png", default=os.path.join(root, "docs", "img", "triaxial.png"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--zetas", default="0,2", help="softening factors, comma-separated")
+    ap.add_argument("--zetas", default="0,2,4", help="softening factors, comma-separated")
     ap.add_argument("--reuse", action="store_true", help="reuse the runs already in --out")
     args = ap.parse_args()
-    global ZETAS
-    ZETAS = tuple(float(z) for z in args.zetas.split(","))
+    zetas = tuple(float(z) for z in args.zetas.split(","))
     with open(os.path.join(root, "examples", "triaxial.yaml")) as f:
-        text = f.read()
-    cases = [(s3, z) for z in ZETAS for s3 in SIGMA3]
-    dirs = {c: os.path.join(args.out, "zeta%g_s3_%g" % (c[1], c[0] / 1e6)) for c in cases}
+        tri = f.read()
+    with open(os.path.join(root, "examples", "brazilian.yaml")) as f:
+        braz = f.read()
+    jobs = {}
+    for z in zetas:
+        for s3 in SIGMA3:
+            jobs[("tri", s3, z)] = (os.path.join(args.out, "zeta%g_s3_%g" % (z, s3 / 1e6)), triaxial_variant(tri, s3, z))
+        jobs[("braz", 0, z)] = (os.path.join(args.out, "zeta%g_brazilian" % z), set_zeta(braz, z))
+    todo = [k for k in jobs if not (args.reuse and os.path.exists(os.path.join(jobs[k][0], "history.csv")))]
     with ThreadPoolExecutor(args.jobs) as ex:
-        todo = [c for c in cases if not (args.reuse and os.path.exists(os.path.join(dirs[c], "history.csv")))]
-        list(ex.map(lambda c: run(args.floe, variant(text, *c), dirs[c]), todo))
-    curves, peaks = {}, {}
-    for c in cases:
-        eps, q, lat = curve(dirs[c], c[0])
-        k = max(range(len(q)), key=lambda i: q[i])
-        curves[c] = (eps, q)
-        peaks[c] = (q[k], eps[k], lat[k])
-    print("| zeta | sigma_3 (MPa) | peak q (MPa) | sigma_1 at peak (MPa) | axial strain at peak (%) | "
-          "side-wall stress at peak (MPa) |")
-    print("|---|---|---|---|---|---|")
-    for c in cases:
-        q, e, lat = peaks[c]
-        print("| %g | %.1f | %.2f | %.2f | %.2f | %.2f |" % (c[1], c[0] / 1e6, q / 1e6, (q + c[0]) / 1e6, 100 * e,
-                                                           lat / 1e6))
+        list(ex.map(lambda k: run(args.floe, jobs[k][1], jobs[k][0]), todo))
+
+    curves, peaks, bcurves, bts = {}, {}, {}, {}
+    for z in zetas:
+        for s3 in SIGMA3:
+            eps, q, lat, bonds = triaxial_curve(jobs[("tri", s3, z)][0], s3)
+            # the bonded specimen's strength: the largest q while at least half the bonds remain
+            n = next((i for i in range(len(q)) if bonds[i] < HALF * bonds[0]), len(q))
+            k = max(range(n), key=lambda i: q[i])
+            m = max(range(len(q)), key=lambda i: q[i])
+            curves[(s3, z)] = (eps, q)
+            peaks[(s3, z)] = (q[k], eps[k], lat[k], bonds[0], bonds[k], q[m], eps[m])
+        d, f, b0 = brazilian_curve(jobs[("braz", 0, z)][0])
+        k = max(range(len(f)), key=lambda i: f[i])
+        bcurves[z] = (d, f)
+        bts[z] = (f[k], 2 * f[k] / (math.pi * DISC_D * DISC_T), d[k], b0)
+    out = []
+    out.append("| ζ | σ_3 (MPa) | peak q (MPa) | σ_1 at peak (MPa) | axial strain at peak (%) | "
+               "side-wall stress at peak (MPa) | bonds at loading start / at peak | largest q in the run (MPa) "
+               "at strain (%) |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for z in zetas:
+        for s3 in SIGMA3:
+            q, e, lat, b0, bk, qm, em = peaks[(s3, z)]
+            out.append("| %g | %.1f | %.2f | %.2f | %.2f | %.2f | %d / %d | %.2f at %.2f |" % (
+                z, s3 / 1e6, q / 1e6, (q + s3) / 1e6, 100 * e, lat / 1e6, b0, bk, qm / 1e6, 100 * em))
     fits = {}
-    print()
-    print("| zeta | sigma_c (MPa) | N | friction angle (deg) | cohesion (MPa) |")
-    print("|---|---|---|---|---|")
-    for z in ZETAS:
+    out.append("")
+    out.append("| ζ | UCS measured (MPa) | σ_c fit (MPa) | N | φ (°) | c (MPa) | peak F Brazilian (N) | BTS (MPa) | "
+               "UCS/BTS |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for z in zetas:
         pts = [(s3, peaks[(s3, z)][0] + s3) for s3 in SIGMA3]
         fits[z] = fit(pts)
         a, N, phi, c = fits[z]
-        print("| %g | %.2f | %.2f | %.1f | %.2f |" % (z, a / 1e6, N, phi, c / 1e6))
-        if not N > 1:
-            print("zeta %g: N = %.2f <= 1: the peak stress does not grow with the confinement, no Mohr-Coulomb "
-                  "envelope" % (z, N))
+        ucs = peaks[(0.0, z)][0]
+        F, b, _, _ = bts[z]
+        out.append("| %g | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f | %.2f | %.2f |" % (
+            z, ucs / 1e6, a / 1e6, N, phi, c / 1e6, F, b / 1e6, ucs / b))
+    text = "\n".join(out)
+    print(text)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "table.md"), "w") as f:
+        f.write(text + "\n")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -135,35 +196,40 @@ def main():
     except ImportError:
         print("no matplotlib: no plot", file=sys.stderr)
         return
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.4))
     colours = dict(zip(SIGMA3, ("k", "C0", "C1", "C3")))
-    for c in cases:
-        eps, q = curves[c]
-        ax[0].plot([100 * e for e in eps], [v / 1e6 for v in q], color=colours[c[0]],
-                   ls="-" if c[1] == ZETAS[-1] else "--",
-                   label="$\\sigma_3$ = %.1f MPa, $\\zeta$ = %g" % (c[0] / 1e6, c[1]))
+    styles = dict(zip(zetas, ("--", "-", ":", "-.")))
+    for (s3, z), (eps, q) in curves.items():
+        ax[0].plot([100 * e for e in eps], [v / 1e6 for v in q], color=colours[s3], ls=styles[z],
+                   label="$\\sigma_3$ = %.1f MPa, $\\zeta$ = %g" % (s3 / 1e6, z))
     ax[0].set_xlabel("axial strain (%)")
     ax[0].set_ylabel("deviatoric stress $q = \\sigma_1 - \\sigma_3$ (MPa)")
-    ax[0].legend(fontsize=7)
+    ax[0].legend(fontsize=6, ncol=2)
     ax[0].grid(alpha=0.3)
-    for z in ZETAS:
+    for i, z in enumerate(zetas):
         a, N, phi, cc = fits[z]
         xs = [s3 / 1e6 for s3 in SIGMA3]
-        ax[1].plot(xs, [(peaks[(s3, z)][0] + s3) / 1e6 for s3 in SIGMA3], "o",
-                   color="C0" if z == ZETAS[-1] else "C2", label="peaks, $\\zeta$ = %g" % z)
-        if N > 1:
-            ax[1].plot(xs, [(a + N * s3) / 1e6 for s3 in SIGMA3], "-" if z == ZETAS[-1] else "--",
-                       color="C0" if z == ZETAS[-1] else "C2",
-                       label="$\\zeta$ = %g: $\\phi$ = %.1f°, c = %.2f MPa" % (z, phi, cc / 1e6))
+        col = "C%d" % (i + 4)
+        ax[1].plot(xs, [(peaks[(s3, z)][0] + s3) / 1e6 for s3 in SIGMA3], "o", color=col)
+        ax[1].plot(xs, [(a + N * s3) / 1e6 for s3 in SIGMA3], ls=styles[z], color=col,
+                   label="$\\zeta$ = %g: $\\phi$ = %.1f°, c = %.2f MPa" % (z, phi, cc / 1e6))
     ax[1].set_xlabel("$\\sigma_3$ (MPa)")
     ax[1].set_ylabel("peak $\\sigma_1$ (MPa)")
     ax[1].legend(fontsize=8)
-    if not any(fits[z][1] > 1 for z in ZETAS):
-        ax[1].set_title("no envelope: the loose specimen collapses under confinement", fontsize=9)
     ax[1].grid(alpha=0.3)
-    fig.suptitle("Soft-bonded specimen, servo-controlled triaxial tests (examples/triaxial.yaml)")
+    for i, z in enumerate(zetas):
+        d, f = bcurves[z]
+        ax[2].plot([1e3 * x for x in d], f, ls=styles[z], color="C%d" % (i + 4),
+                   label="$\\zeta$ = %g: BTS = %.2f MPa, UCS/BTS = %.2f" % (z, bts[z][1] / 1e6,
+                                                                          peaks[(0.0, z)][0] / bts[z][1]))
+    ax[2].set_xlabel("jaw closure since the first jaw touched (mm)")
+    ax[2].set_ylabel("jaw force F (N)")
+    ax[2].legend(fontsize=8)
+    ax[2].grid(alpha=0.3)
+    fig.suptitle("Dense soft-bonded specimen: servo triaxial tests (examples/triaxial.yaml) and Brazilian tests "
+                 "(examples/brazilian.yaml)")
     fig.tight_layout()
-    fig.savefig(args.png, dpi=110)
+    fig.savefig(args.png, dpi=100)
     print("wrote", args.png)
 
 
