@@ -46,6 +46,7 @@ static int has_events(const World *self) {
 
 /* Bodies written through the views are checked before the engine steps. */
 static int check_written(World *self) {
+    if (floe_py_supply_guard(self)) return -1;
     if (!self->wrote || !self->anchor) return 0;
     return floe_py_check(self, floe_check_bodies(self->sc.world));
 }

@@ -777,8 +777,8 @@ static PyMethodDef World_methods[] = {
 static PyMethodDef all_methods[128];
 
 static int join_methods(void) {
-    PyMethodDef *parts[] = {World_methods,       floe_py_body_methods, floe_py_array_methods,
-                            floe_py_run_methods, floe_py_file_methods, floe_py_lab_methods};
+    PyMethodDef *parts[] = {World_methods,        floe_py_body_methods, floe_py_array_methods,  floe_py_run_methods,
+                            floe_py_file_methods, floe_py_lab_methods,  floe_py_motion_methods, floe_py_supply_methods};
     int n = 0;
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++) {
