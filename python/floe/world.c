@@ -52,7 +52,7 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
             }
         } else if (floe_py_double(dt, "dt", &def.dt)) return -1;
         else if (!(def.dt > 0)) {
-            PyErr_Format(ArgumentError, "dt = %g must be > 0 (or 'auto')", def.dt);
+            floe_py_arg_error("dt = %g must be > 0 (or 'auto')", def.dt);
             return -1;
         }
     }
