@@ -88,6 +88,14 @@ int floe_py_record(World *self);      /* appends a history row if one is due */
 extern PyMethodDef floe_py_body_methods[];
 extern PyMethodDef floe_py_lab_methods[]; /* lab.c: water and the world's environment */
 
+/* motion.c: phased group motion and servo */
+extern PyMethodDef floe_py_motion_methods[];
+
+/* supply.c: inlets, sinks, removal, the dense generator */
+extern PyMethodDef floe_py_supply_methods[];
+void floe_py_arg_error(const char *fmt, ...); /* ArgumentError with a printf message (%g works) */
+int floe_py_supply_guard(World *self);        /* refuses stepping a world with inlets or sinks while views are alive */
+
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];
 

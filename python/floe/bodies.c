@@ -331,7 +331,7 @@ static int value_or_range(PyObject *o, const char *what, double *lo, double *hi)
              floe_py_double(PySequence_Fast_GET_ITEM(seq, 1), what, hi);
     Py_DECREF(seq);
     if (!rc && !(*lo <= *hi)) {
-        PyErr_Format(ArgumentError, "%s: the range (%g, %g) must have min <= max", what, *lo, *hi);
+        floe_py_arg_error("%s: the range (%g, %g) must have min <= max", what, *lo, *hi);
         return -1;
     }
     return rc ? -1 : 0;
@@ -383,9 +383,8 @@ static PyObject *add_lattice(World *self, PyObject *args, PyObject *kw) {
     const double sp[3] = {ld.spacing.x, ld.spacing.y, ld.spacing.z}, ji[3] = {ld.jitter.x, ld.jitter.y, ld.jitter.z};
     for (int k = 0; k < 3; k++)
         if (!(sp[k] > 0 && sp[k] <= 1e12) || !(ji[k] >= 0 && ji[k] <= 1e12)) {
-            PyErr_Format(ArgumentError,
-                         "add_lattice: spacing must be in (0, 1e12] and jitter in [0, 1e12] m (got %g, %g)", sp[k],
-                         ji[k]);
+            floe_py_arg_error("add_lattice: spacing must be in (0, 1e12] and jitter in [0, 1e12] m (got %g, %g)", sp[k],
+                              ji[k]);
             return NULL;
         }
     double total = (double)ld.counts[0] * (double)ld.counts[1] * (double)ld.counts[2];

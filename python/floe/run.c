@@ -46,6 +46,7 @@ static int has_events(const World *self) {
 
 /* Bodies written through the views are checked before the engine steps. */
 static int check_written(World *self) {
+    if (floe_py_supply_guard(self)) return -1;
     if (!self->wrote || !self->anchor) return 0;
     return floe_py_check(self, floe_check_bodies(self->sc.world));
 }
@@ -215,7 +216,7 @@ static PyObject *World_run(World *self, PyObject *args, PyObject *kw) {
         double t;
         if (floe_py_double(time_o, "run: time", &t)) return NULL;
         if (!(t >= 0) || !isfinite(t)) {
-            PyErr_Format(ArgumentError, "run: time = %g s must be finite and >= 0", t);
+            floe_py_arg_error("run: time = %g s must be finite and >= 0", t);
             return NULL;
         }
         if (floe_dt_is_auto(w)) p.end_time = t > 0 ? floe_time(w) + t : -INFINITY;

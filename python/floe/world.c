@@ -52,7 +52,7 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
             }
         } else if (floe_py_double(dt, "dt", &def.dt)) return -1;
         else if (!(def.dt > 0)) {
-            PyErr_Format(ArgumentError, "dt = %g must be > 0 (or 'auto')", def.dt);
+            floe_py_arg_error("dt = %g must be > 0 (or 'auto')", def.dt);
             return -1;
         }
     }
@@ -777,8 +777,8 @@ static PyMethodDef World_methods[] = {
 static PyMethodDef all_methods[128];
 
 static int join_methods(void) {
-    PyMethodDef *parts[] = {World_methods,       floe_py_body_methods, floe_py_array_methods,
-                            floe_py_run_methods, floe_py_file_methods, floe_py_lab_methods};
+    PyMethodDef *parts[] = {World_methods,        floe_py_body_methods, floe_py_array_methods,  floe_py_run_methods,
+                            floe_py_file_methods, floe_py_lab_methods,  floe_py_motion_methods, floe_py_supply_methods};
     int n = 0;
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++) {
