@@ -12,7 +12,11 @@ the free surface is the highest bead top (y + r) in bins of width 2 d along
 x; on each side of the crest a straight line is fitted by least squares to
 the surface points between 20 % and 80 % of the half base (this leaves out
 the rounded crest under the pour and the toe at the base's end); the angle
-is the mean of the two sides' slopes, atan(|s|).
+is the mean of the two sides' slopes, atan(|s|). A second, integral
+measure: the area A under the surface (bins of one diameter, above the
+base's top) set equal to a triangle's on the same base, tan(theta_A) =
+A / L_h^2 (L_h the half base); it includes the rounded crest, so it lies
+above the slope angle on a convex heap, but it is far less noisy.
 
 Runs a grid of sliding friction mu and rolling friction mu_r (Hertz-Mindlin
 with the elastic-plastic rolling spring, docs/models/hertz.md), writes
@@ -115,6 +119,18 @@ def heap_angle(xs, ys, rs, half_width, d=D, lo=0.2, hi=0.8):
     return 0.5 * (sides[0] + sides[1]), sides[0], sides[1], pts
 
 
+def area_angle(xs, ys, rs, half_width, d=D):
+    nb = int(round(half_width / d))
+    top = [R] * (2 * nb)                      # the base's top
+    for x, y, r in zip(xs, ys, rs):
+        if y < 0 or abs(x) >= half_width:
+            continue
+        b = int(math.floor((x + half_width) / d))
+        top[b] = max(top[b], y + r)
+    a = sum((t - R) * d for t in top)
+    return math.degrees(math.atan(a / half_width ** 2))
+
+
 # Published bands for frictional monosized spheres (see docs/repose.md):
 # DEM without rolling resistance 20-25 deg; with mu_r 0.05-0.1, 30-35 deg
 # (mu >= 0.5); experiments with glass beads 22-28 deg.
@@ -159,20 +175,21 @@ def main():
     for (mu, mur), d in zip(grid, dirs):
         xs, ys, rs = read_beads(os.path.join(d, "particles.csv"))
         ang, left, right, pts = heap_angle(xs, ys, rs, hw)
+        aa = area_angle(xs, ys, rs, hw)
         lo, hi = band(mu, mur)
-        rows.append(dict(mu=mu, mu_r=mur, beads=len(xs), angle=ang, left=left, right=right, band_lo=lo, band_hi=hi,
-                         pts=pts))
-        print(f"mu={mu} mu_r={mur} beads={len(xs)} angle={ang:.1f} (left {left:.1f}, right {right:.1f}) "
+        rows.append(dict(mu=mu, mu_r=mur, beads=len(xs), angle=ang, left=left, right=right, area=aa, band_lo=lo,
+                         band_hi=hi, pts=pts))
+        print(f"mu={mu} mu_r={mur} beads={len(xs)} angle={ang:.1f} (left {left:.1f}, right {right:.1f}) area {aa:.1f} "
               f"band {lo:.0f}-{hi:.0f}", flush=True)
     if a.only:
         return
     os.makedirs(a.img, exist_ok=True)
     with open(os.path.join(a.img, "repose.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["mu", "mu_r", "beads", "angle_deg", "left_deg", "right_deg", "band_lo", "band_hi"])
+        w.writerow(["mu", "mu_r", "beads", "angle_deg", "left_deg", "right_deg", "area_angle_deg", "band_lo", "band_hi"])
         for r in rows:
             w.writerow([r["mu"], r["mu_r"], r["beads"], f"{r['angle']:.1f}", f"{r['left']:.1f}",
-                        f"{r['right']:.1f}", r["band_lo"], r["band_hi"]])
+                        f"{r['right']:.1f}", f"{r['area']:.1f}", r["band_lo"], r["band_hi"]])
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -183,7 +200,9 @@ def main():
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     for mur, c in zip((0.0, 0.05, 0.1), ("C0", "C1", "C2")):
         sel = [r for r in rows if r["mu_r"] == mur]
-        ax1.plot([r["mu"] for r in sel], [r["angle"] for r in sel], "o-", color=c, label=f"floe, $\\mu_r$ = {mur}")
+        ax1.plot([r["mu"] for r in sel], [r["angle"] for r in sel], "o-", color=c, label=f"slope fit, $\\mu_r$ = {mur}")
+        ax1.plot([r["mu"] for r in sel], [r["area"] for r in sel], "s--", color=c, mfc="none",
+                 label=f"area angle, $\\mu_r$ = {mur}")
         ax1.fill_between([r["mu"] for r in sel], [r["band_lo"] for r in sel], [r["band_hi"] for r in sel],
                          color=c, alpha=0.15)
     ax1.set_xlabel("sliding friction $\\mu$")
