@@ -131,15 +131,13 @@ def area_angle(xs, ys, rs, half_width, d=D):
     return math.degrees(math.atan(a / half_width ** 2))
 
 
-# Published bands for frictional monosized spheres (see docs/repose.md):
-# DEM without rolling resistance 20-25 deg; with mu_r 0.05-0.1, 30-35 deg
-# (mu >= 0.5); experiments with glass beads 22-28 deg.
+# Published bands for frictional monosized spheres (docs/repose.md): DEM
+# without rolling resistance 20-25 deg (mu >= 0.3); with mu_r 0.05-0.1,
+# 30-35 deg. Glass beads in experiments: 22-28 deg.
 def band(mu, mur):
     if mur == 0:
-        return (18.0, 26.0) if mu >= 0.3 else (12.0, 22.0)
-    if mur < 0.075:
-        return (25.0, 33.0)
-    return (28.0, 38.0)
+        return (20.0, 25.0)
+    return (30.0, 35.0)
 
 
 def main():
