@@ -207,9 +207,10 @@ def main():
     ax1.set_ylabel("angle of repose [deg]")
     ax1.set_title("2D fixed-base heap; shaded: published bands")
     ax1.legend(fontsize=8)
+    colour = {0.0: "C0", 0.05: "C1", 0.1: "C2"}
     for r in rows:
         if r["mu"] == 0.5:
-            ax2.plot([p[0] * 1e3 for p in r["pts"]], [p[1] * 1e3 for p in r["pts"]], ".-",
+            ax2.plot([p[0] * 1e3 for p in r["pts"]], [p[1] * 1e3 for p in r["pts"]], ".-", color=colour.get(r["mu_r"]),
                      label=f"$\\mu_r$ = {r['mu_r']}: {r['angle']:.1f}°")
     ax2.axvspan(-0.8 * hw * 1e3, -0.2 * hw * 1e3, color="grey", alpha=0.1)
     ax2.axvspan(0.2 * hw * 1e3, 0.8 * hw * 1e3, color="grey", alpha=0.1)
