@@ -19,12 +19,12 @@
  *     values for frictional spheres without rolling resistance: DEM
  *     20-25 degrees, glass beads in experiments 22-28 degrees (Zhou et al.
  *     2002; the band is widened by 2 degrees each side for a heap of ~150
- *     beads, whose two sides differ by up to 6 degrees). Measured 24.3.
+ *     beads, whose two sides differ by up to 6 degrees). Measured 20.65.
  *  2. Rolling resistance raises the angle (Zhou et al. 2002: the angle grows
  *     with mu_r): the area angle with mu_r = 0.2 exceeds the one without by
- *     at least 3 degrees. Measured 27.9 and 35.0 (129 and 170 beads on the
- *     base; the slope angles 24.3 and 23.6 are within the slope fit's
- *     noise on a heap this small). With the rolling resistance ignored both runs are the
+ *     at least 3 degrees. Measured 28.3 and 34.9 (128 and 166 beads on the
+ *     base; the slope angles, 20.7 and 33.5, are noisier: a pour of 1.2 s
+ *     instead of 1.0 s gave 24.3 and 23.6). With the rolling resistance ignored both runs are the
  *     same run and the difference is 0. */
 #include "io/generate.h" /* links libfloe-io (the scene loader) */
 
@@ -47,13 +47,13 @@ static const char *scene_fmt = "world: {dimension: 2, gravity: [0, -9.81, 0], dt
                                "materials:\n"
                                "  - {name: bead, model: hertz, density: 2500, young: 1e6, poisson: 0.25,\n"
                                "     restitution: 0.5, tan_phi: 0.5, rolling_friction: %g}\n"
-                               "run: {time: 2.2}\n"
+                               "run: {time: 1.7}\n"
                                "groups: [{name: base}, {name: beads}]\n"
                                "generators:\n"
                                "  - lattice: {origin: [-0.045, 0, 0], spacing: 0.003, counts: [31, 1, 1],\n"
                                "              radius: 0.0015, fixed: true, material: bead, group: base}\n"
                                "inlets:\n"
-                               "  - {name: pour, box: [[-0.003, 0.0408, 0], [0.003, 0.0438, 0]], rate: 300, end: 1.2,\n"
+                               "  - {name: pour, box: [[-0.003, 0.0408, 0], [0.003, 0.0438, 0]], rate: 300, end: 1.0,\n"
                                "     radius: [0.0012, 0.0018], vel: [0, -0.3, 0], vel_spread: 0.05,\n"
                                "     material: bead, group: beads, seed: 1}\n"
                                "sinks:\n"
