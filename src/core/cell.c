@@ -181,8 +181,11 @@ static void wrap(floe_world *w, int count) {
         vec3 s = floe__mat_vec(c->h, v3(n.n[0], n.n[1], n.n[2]));
         w->pos[i] = vsub(w->pos[i], s);
         w->bp.ref_pos[i] = vsub(w->bp.ref_pos[i], s);
-        /* the body becomes its image, which moves at v - L H n */
-        w->vel[i] = vsub(w->vel[i], floe__mat_vec(c->l, s));
+        /* the body becomes its image, which moves at v - L H n; the change
+         * of its kinetic energy comes from outside (the cell's motion) */
+        vec3 v0 = w->vel[i];
+        w->vel[i] = vsub(v0, floe__mat_vec(c->l, s));
+        if (count && w->started) w->e_boundary += 0.5 * w->mass[i] * (vlen2(w->vel[i]) - vlen2(v0));
         if (count)
             for (int k = 0; k < 3; k++) w->wraps[i].n[k] += n.n[k];
         if (!delta) delta = calloc((size_t)w->np, sizeof *delta);
@@ -278,6 +281,23 @@ static void cell_stress_diag(const floe_world *w, double s[3]) {
     for (int k = 0; k < 3; k++) s[k] /= v;
 }
 
+/* Work the deforming cell did on the bodies this step: B's image moves
+ * with the extra velocity u = L H n that B lacks, so a contact through an
+ * image takes F_A . u dt more from outside than its two bodies gave it (F_A
+ * the force on A) -- the energy balance books it as boundary work
+ * (docs/periodic.md). */
+static double image_work(const floe_world *w) {
+    double work = 0;
+    for (int k = 0; k < w->ncon; k++) {
+        const floe_contact *ct = &w->con[k];
+        if (floe__img_zero(ct->img) || !(w->bound[ct->a] > 0)) continue;
+        const floe_geom *g = &ct->g;
+        vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
+        work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, ct->img)));
+    }
+    return work * w->dt;
+}
+
 void floe__cell_advance(floe_world *w) {
     floe_cell *c = &w->cell;
     if (!c->axes) return;
@@ -293,6 +313,7 @@ void floe__cell_advance(floe_world *w) {
     int moving = 0;
     for (int k = 0; k < 9; k++) moving |= c->l[k] != 0;
     if (moving) {
+        w->e_boundary += image_work(w);
         deform(c->h, c->l, w->dt);
         deform(c->hu, c->l, w->dt);
         reduce(w);

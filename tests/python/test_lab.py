@@ -124,3 +124,40 @@ def test_periodic_refuses_bad_input():
         w.set_periodic("x", 1.0, 0.0)
     with pytest.raises(floe.ArgumentError, match="axis"):
         w.set_periodic("w", 0.0, 1.0)
+
+
+def jittered_lattice(seed, n=4, d=0.0199):
+    w = floe.World(dt=1e-6, threads=1)
+    w.add_material("m", "linear", density=2500, young=1e7, tan_phi=0.5)
+    for ax in "xyz":
+        w.set_periodic(ax, 0.0, n * d)
+    g = (np.arange(n) + 0.5) * d
+    rng = np.random.default_rng(seed)
+    pos = np.array([(x, y, z) for x in g for y in g for z in g]) + rng.uniform(-1e-4, 1e-4, (n**3, 3))
+    w.add_spheres(pos, 0.01, material="m")
+    return w
+
+
+@pytest.mark.parametrize("kind", ["compression", "shear"])
+def test_deforming_cell_closes_the_energy_balance(kind):
+    """A deforming cell does work on the bodies through the contacts with
+    images (F_A . L H n per contact) and through the velocity jumps at wraps;
+    both are booked as boundary work, so the balance closes (docs/periodic.md).
+    64 jittered spheres, no damping: isotropic compression L = -20 I for 3000
+    steps (the elastic energy grows from 0.2 to 24 J; error measured 1.4e-4,
+    0.96 before the work was booked) and simple shear L_xy = 5 /s for 20000
+    steps with wraps (error 1.1e-5, 0.40 before); bound 1e-3."""
+    w = jittered_lattice(1 if kind == "compression" else 2)
+    L = np.zeros((3, 3))
+    if kind == "compression":
+        L = -20.0 * np.eye(3)
+        steps = 3000
+    else:
+        L[0, 1] = 5.0
+        steps = 20000
+    w.set_velocity_gradient(L)
+    w.affine_velocities()
+    w.run(steps=steps)
+    e = w.energy
+    assert e["boundary"] > 0.1
+    assert abs(e["error"]) < 1e-3, e
