@@ -61,6 +61,23 @@ static double std_normal(floe_rng *r) {
     }
 }
 
+floe_quat floe_rng_rotation(floe_rng *r) {
+    for (int k = 0; k < 1000; k++) {
+        double q[4], s = 0;
+        for (int i = 0; i < 4; i++) {
+            q[i] = 2 * floe_rng_uniform(r) - 1;
+            s += q[i] * q[i];
+        }
+        /* antipodal quaternions are the same rotation: uniform on S^3 is
+         * uniform on SO(3) */
+        if (s > 1e-6 && s <= 1) {
+            double n = sqrt(s);
+            return (floe_quat){q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+        }
+    }
+    return (floe_quat){1, 0, 0, 0};
+}
+
 /* Fraction of N(0, 1) between a and b. */
 static double normal_mass(double a, double b) { return 0.5 * (erfc(a / sqrt(2.0)) - erfc(b / sqrt(2.0))); }
 

@@ -21,6 +21,10 @@ typedef struct floe_rng {
 void floe_rng_seed(floe_rng *r, uint64_t seed);
 uint64_t floe_rng_next(floe_rng *r);
 double floe_rng_uniform(floe_rng *r); /* [0, 1) */
+/* A rotation uniform on SO(3): a point uniform in the 4-ball (by rejection)
+ * projected onto S^3; + - * / and sqrt only, so every IEEE-754 platform
+ * draws the same one. */
+floe_quat floe_rng_rotation(floe_rng *r);
 
 /* One size drawn from a checked distribution (floe_size_dist_check): the
  * sampler of the random generators and of the inlets, shared with their

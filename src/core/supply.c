@@ -559,23 +559,6 @@ floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *ene
 
 /* ---- inserting ------------------------------------------------------------------ */
 
-/* Uniform on SO(3): a point uniform in the 4-ball projected onto S^3
- * (rejection: + - * / and sqrt only, the same on every IEEE-754 platform). */
-static quat random_rotation(floe_rng *r) {
-    for (int k = 0; k < 1000; k++) {
-        double q[4], s = 0;
-        for (int i = 0; i < 4; i++) {
-            q[i] = 2 * floe_rng_uniform(r) - 1;
-            s += q[i] * q[i];
-        }
-        if (s > 1e-6 && s <= 1) {
-            double n = sqrt(s);
-            return (quat){q[0] / n, q[1] / n, q[2] / n, q[3] / n};
-        }
-    }
-    return (quat){1, 0, 0, 0};
-}
-
 /* A centre uniform in the inlet's region. */
 static vec3 random_centre(const floe_inlet *in, floe_rng *r) {
     if (in->region == FLOE_REGION_BOX) {
@@ -702,7 +685,7 @@ static floe_status run_inlet(floe_world *w, int id) {
         for (int t = 0; t < in->max_tries && !placed; t++) {
             in->tries++;
             pose.x = random_centre(in, &r);
-            pose.q = in->shape == FLOE_SHAPE_SPHERE ? (quat){1, 0, 0, 0} : random_rotation(&r);
+            pose.q = in->shape == FLOE_SHAPE_SPHERE ? (quat){1, 0, 0, 0} : floe_rng_rotation(&r);
             if (make_record(w, in, in->psize, &pose, rec, &mass)) continue;
             double bound = cls->bound(rec);
             placed = !touches_any(w, in->shape, rec, &pose, bound);

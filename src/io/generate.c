@@ -152,25 +152,6 @@ done:
 
 /* ---- random packings of capsules and ellipsoids ------------------------------ */
 
-/* Uniform on SO(3): a point uniform in the 4-ball, projected onto the unit
- * sphere (rejection instead of Shoemake's sin/cos keeps every platform's
- * libm out of the result). Antipodal quaternions are the same rotation, so
- * uniform on S^3 is uniform on SO(3). */
-static floe_quat random_rotation(floe_rng *r) {
-    for (int k = 0; k < 1000; k++) {
-        double q[4], s = 0;
-        for (int i = 0; i < 4; i++) {
-            q[i] = 2 * floe_rng_uniform(r) - 1;
-            s += q[i] * q[i];
-        }
-        if (s > 1e-6 && s <= 1) {
-            double n = sqrt(s);
-            return (floe_quat){q[0] / n, q[1] / n, q[2] / n, q[3] / n};
-        }
-    }
-    return (floe_quat){1, 0, 0, 0}; /* unreachable for a working generator */
-}
-
 double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b) {
     if (shape == FLOE_SHAPE_ELLIPSOID) return fmax(b->semi.x, fmax(b->semi.y, b->semi.z));
     return b->radius + 0.5 * b->shaft;
@@ -386,7 +367,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
         floe_gen_body b = drawn[order[i].index];
         int ok = 0;
         for (int t = 0; t < FLOE_GEN_MAX_TRIES && !ok; t++) {
-            b.ori = random_rotation(&rng);
+            b.ori = floe_rng_rotation(&rng);
             floe_vec3 h = half_extent(d->shape, &b);
             /* the bounding box lies inside the box: h <= bound <= half a side */
             b.pos = (floe_vec3){d->lo.x + h.x + fmax(0, ex - 2 * h.x) * floe_rng_uniform(&rng),
