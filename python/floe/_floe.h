@@ -70,6 +70,11 @@ int floe_py_material(World *self, PyObject *o, int *mat);
 int floe_py_group(World *self, PyObject *o, int create, int *g);
 int floe_py_groups(World *self, PyObject *o, uint32_t *mask);
 PyObject *floe_py_vec3_obj(floe_vec3 v); /* a numpy array of 3 */
+/* The size keywords given (radius, shaft, semi_axes: 1 if given) are those
+ * of the shape, all of them; else ArgumentError (one too many) or TypeError
+ * (one missing), naming fn. */
+int floe_py_shape_sizes(const char *fn, const char *shape_name, floe_shape_type shape, int radius, int shaft,
+                        int semi_axes);
 
 /* world.c */
 int floe_py_world_setup(void);            /* joins the World's method tables; before PyType_Ready */

@@ -454,25 +454,7 @@ static PyObject *add_random(World *self, PyObject *args, PyObject *kw) {
     if (GIVEN(seed_o) && floe_py_int(seed_o, "seed", 0, INT64_MAX, &seed)) return NULL;
     sd.seed = (uint64_t)seed;
     /* the size keys of the shape, and only those (as in the scene) */
-    const char *bad = shape == FLOE_SHAPE_ELLIPSOID ? (GIVEN(ro)    ? "radius"
-                                                       : GIVEN(sho) ? "shaft"
-                                                                    : NULL)
-                      : shape == FLOE_SHAPE_SPHERE  ? (GIVEN(sho)  ? "shaft"
-                                                       : GIVEN(ao) ? "semi_axes"
-                                                                   : NULL)
-                                                    : (GIVEN(ao) ? "semi_axes" : NULL);
-    if (bad) {
-        PyErr_Format(ArgumentError, "add_random: %s is not a size of shape '%s'", bad, shape_name);
-        return NULL;
-    }
-    const char *missing = shape == FLOE_SHAPE_ELLIPSOID                ? (!GIVEN(ao) ? "semi_axes" : NULL)
-                          : !GIVEN(ro)                                 ? "radius"
-                          : shape == FLOE_SHAPE_CAPSULE && !GIVEN(sho) ? "shaft"
-                                                                       : NULL;
-    if (missing) {
-        PyErr_Format(PyExc_TypeError, "add_random: shape '%s' needs %s=", shape_name, missing);
-        return NULL;
-    }
+    if (floe_py_shape_sizes("add_random", shape_name, shape, GIVEN(ro), GIVEN(sho), GIVEN(ao))) return NULL;
     if (GIVEN(ro) && value_or_range(ro, "radius", &sd.rmin, &sd.rmax)) return NULL;
     if (GIVEN(sho) && value_or_range(sho, "shaft", &sd.smin, &sd.smax)) return NULL;
     if (GIVEN(ao)) {

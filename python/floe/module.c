@@ -407,3 +407,27 @@ PyMODINIT_FUNC PyInit__floe(void) {
         return NULL;
     return m;
 }
+
+int floe_py_shape_sizes(const char *fn, const char *shape_name, floe_shape_type shape, int radius, int shaft,
+                        int semi_axes) {
+    const char *bad = shape == FLOE_SHAPE_ELLIPSOID ? (radius  ? "radius"
+                                                       : shaft ? "shaft"
+                                                               : NULL)
+                      : shape == FLOE_SHAPE_SPHERE  ? (shaft       ? "shaft"
+                                                       : semi_axes ? "semi_axes"
+                                                                   : NULL)
+                                                    : (semi_axes ? "semi_axes" : NULL);
+    if (bad) {
+        PyErr_Format(ArgumentError, "%s: %s is not a size of shape '%s'", fn, bad, shape_name);
+        return -1;
+    }
+    const char *missing = shape == FLOE_SHAPE_ELLIPSOID           ? (!semi_axes ? "semi_axes" : NULL)
+                          : !radius                               ? "radius"
+                          : shape == FLOE_SHAPE_CAPSULE && !shaft ? "shaft"
+                                                                  : NULL;
+    if (missing) {
+        PyErr_Format(PyExc_TypeError, "%s: shape '%s' needs %s=", fn, shape_name, missing);
+        return -1;
+    }
+    return 0;
+}

@@ -320,25 +320,7 @@ static PyObject *World_add_inlet(World *self, PyObject *args, PyObject *kw) {
     floe_shape_type shape;
     if (shape_from(shape_name, fn, &shape)) return NULL;
     d.shape = shape;
-    const char *bad = shape == FLOE_SHAPE_ELLIPSOID ? (GIVEN(rad)   ? "radius"
-                                                       : GIVEN(sho) ? "shaft"
-                                                                    : NULL)
-                      : shape == FLOE_SHAPE_SPHERE  ? (GIVEN(sho)  ? "shaft"
-                                                       : GIVEN(ao) ? "semi_axes"
-                                                                   : NULL)
-                                                    : (GIVEN(ao) ? "semi_axes" : NULL);
-    if (bad) {
-        PyErr_Format(ArgumentError, "add_inlet: %s is not a size of shape '%s'", bad, shape_name);
-        return NULL;
-    }
-    const char *missing = shape == FLOE_SHAPE_ELLIPSOID                ? (!GIVEN(ao) ? "semi_axes" : NULL)
-                          : !GIVEN(rad)                                ? "radius"
-                          : shape == FLOE_SHAPE_CAPSULE && !GIVEN(sho) ? "shaft"
-                                                                       : NULL;
-    if (missing) {
-        PyErr_Format(ArgumentError, "add_inlet: shape '%s' needs %s=", shape_name, missing);
-        return NULL;
-    }
+    if (floe_py_shape_sizes("add_inlet", shape_name, shape, GIVEN(rad), GIVEN(sho), GIVEN(ao))) return NULL;
     if (GIVEN(rad) && size_from(rad, "radius", &d.size[0])) return NULL;
     if (GIVEN(sho) && size_from(sho, "shaft", &d.size[1])) return NULL;
     if (GIVEN(ao)) {
