@@ -172,8 +172,9 @@ static int cmd_check(const char *path) {
     }
     if (sc.warnings) fputs(sc.warnings, stderr); /* likely mistakes that do not stop a run */
     int est = sc.duration > 0 && floe_dt_is_auto(sc.world);
-    printf("%s: ok: %d particles, %d materials, %d groups, %s%lld steps of %s%.4g s%s\n", path,
-           floe_particle_count(sc.world), floe_material_count(sc.world), floe_group_count(sc.world), est ? "~" : "",
+    int np = floe_particle_count(sc.world), nm = floe_material_count(sc.world), ng = floe_group_count(sc.world);
+    printf("%s: ok: %d particle%s, %d material%s, %d group%s, %s%lld steps of %s%.4g s%s\n", path, np,
+           np == 1 ? "" : "s", nm, nm == 1 ? "" : "s", ng, ng == 1 ? "" : "s", est ? "~" : "",
            (long long)floe_scene_total_steps(&sc), est ? "~" : "", floe_dt(sc.world),
            est ? " (dt: auto, estimate: the step changes during the run)" : "");
     floe_scene_free(&sc);
