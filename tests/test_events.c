@@ -2,7 +2,9 @@
  * after floe_start; any number of readers (here the output layer writing
  * events.csv and two plain readers) see the same list, and reading takes
  * nothing away; the sequence is the same for 1 and 2 threads; a step that
- * breaks 100 000 bonds lists all of them, and the next step starts empty. */
+ * breaks 100 000 bonds lists all of them, and the next step starts empty;
+ * a world told to record only some event types (floe_set_event_types)
+ * lists exactly those of the full sequence, and counts breaks the same. */
 #include "check.h"
 #include "io/output.h"
 #include "pile.h"
@@ -154,8 +156,10 @@ static void test_readers(const char *tmp) {
     floe_world_destroy(w);
 }
 
-static seq run(int threads) {
+static seq run_types(int threads, uint32_t types) {
     floe_world *w = gas(threads);
+    CHECK(floe_event_types(w) == FLOE_EVENTS_ALL);
+    CHECK(floe_set_event_types(w, types) == FLOE_OK && floe_event_types(w) == types);
     seq s = {0};
     CHECK(floe_start(w) == FLOE_OK);
     seq_add(&s, floe_events(w));
@@ -168,6 +172,8 @@ static seq run(int threads) {
     return s;
 }
 
+static seq run(int threads) { return run_types(threads, FLOE_EVENTS_ALL); }
+
 /* The same events in the same order, bit for bit, for 1 and 2 threads. */
 static void test_threads(void) {
     seq a = run(1), b = run(2);
@@ -177,10 +183,39 @@ static void test_threads(void) {
     free(b.ev);
 }
 
+static floe_world *chain(int N);
+
+/* Deletions only: the full sequence filtered to them, bit for bit; none:
+ * an empty list every step; a mask beyond the event types is refused. */
+static void test_types(void) {
+    seq all = run(1), del = run_types(2, 1u << FLOE_EVENT_CONTACT_DELETED), none = run_types(1, 0);
+    int n = 0, same = 1;
+    for (int i = 0; i < all.n; i++) {
+        if (all.ev[i].type != FLOE_EVENT_CONTACT_DELETED) continue;
+        same = same && n < del.n && memcmp(&all.ev[i], &del.ev[n], sizeof all.ev[i]) == 0;
+        n++;
+    }
+    CHECK(n > 100 && n == del.n && same);
+    CHECK(none.n == 0);
+    floe_world *w = pair();
+    CHECK(floe_set_event_types(w, FLOE_EVENTS_ALL + 1) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "beyond the 8 event types") != NULL);
+    CHECK(floe_event_types(w) == FLOE_EVENTS_ALL);
+    floe_world_destroy(w);
+    /* breaks are counted whatever is recorded */
+    w = chain(10);
+    CHECK(floe_set_event_types(w, 0) == FLOE_OK);
+    CHECK(floe_step(w) == FLOE_OK && floe_step(w) == FLOE_OK);
+    CHECK(floe_break_count(w) == 10 && floe_events(w).count == 0);
+    floe_world_destroy(w);
+    free(all.ev);
+    free(del.ev);
+    free(none.ev);
+}
+
 /* A chain of N + 1 touching ice spheres, bonded at step 0 (breakable in
  * tension only), pulled apart so that every bond breaks in step 1. */
-static void test_break_storm(void) {
-    enum { N = 100000 };
+static floe_world *chain(int N) {
     floe_world_def def = floe_default_world_def();
     def.dt = 1e-5;
     floe_world *w = floe_world_create(&def);
@@ -194,6 +229,12 @@ static void test_break_storm(void) {
         bd.vel = (floe_vec3){100.0 * i, 0, 0}; /* each bond: 1 mm per step, 10x its breaking elongation */
         floe_add_sphere(w, &bd, 0.5);
     }
+    return w;
+}
+
+static void test_break_storm(void) {
+    enum { N = 100000 };
+    floe_world *w = chain(N);
     CHECK(floe_start(w) == FLOE_OK);
     floe_event_list l = floe_events(w);
     CHECK(l.count == N && floe_contact_count(w) == N);
@@ -221,6 +262,7 @@ int main(void) {
     test_start();
     test_readers(tmp);
     test_threads();
+    test_types();
     test_break_storm();
     rmdir(tmp);
     return CHECK_DONE();

@@ -596,6 +596,17 @@ typedef struct floe_event_list {
     uint64_t serial; /* 0 before the first floe_step / floe_start */
 } floe_event_list;
 floe_event_list floe_events(const floe_world *w);
+/* Which event types the world records: bit t for type t (1u <<
+ * FLOE_EVENT_...); a new world records all (FLOE_EVENTS_ALL). Events of
+ * other types are neither kept nor counted in floe_events. A run that
+ * nobody reads the contact events of saves their memory: the first step
+ * of a dense packing creates every contact at once (100k spheres: ~230k
+ * creation events, ~24 MB). Counters such as floe_bond_breaks are kept
+ * whatever the mask. The mask is a setting of the run, not state: a
+ * restart does not keep it. */
+#define FLOE_EVENTS_ALL ((1u << FLOE_EVENT_COUNT) - 1u)
+floe_status floe_set_event_types(floe_world *w, uint32_t mask);
+uint32_t floe_event_types(const floe_world *w);
 int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
 double floe_dt(const floe_world *w);      /* current step; resolves auto dt */

@@ -485,6 +485,8 @@ static const floe_snap_field world_fields[] = {
     TRANSIENT(floe_world, nevents, "the last step's events"),
     TRANSIENT(floe_world, evcap, "capacity"),
     TRANSIENT(floe_world, event_serial, "counts event lists handed out; a new world starts its own"),
+    TRANSIENT(floe_world, event_mask,
+              "a setting of the run, as the thread count: set again by whoever reads the events"),
 
     {M(floe_world, sched), STATE, STRUCTS(floe__rows_schedule, sched_struct)},
     COUNT(floe_world, nsched, floe__rows_schedule),

@@ -122,6 +122,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
  * contact's). */
 static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uint32_t detail,
                  const floe_event_load *ld) {
+    if (!(w->event_mask >> type & 1u)) return;
     floe_event *ev = &w->events[w->nevents++];
     memset(ev, 0, sizeof *ev); /* padding too: the list's bytes depend on the run only */
     ev->type = type;
@@ -136,10 +137,21 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev->value);
 }
 
-/* Events a flagged contact produces: one per transient flag. */
-static int event_count(uint32_t flags) {
-    return !!(flags & CF_NEW) + !!(flags & CF_ACTIVATED) + !!(flags & CF_SLIP) + !!(flags & CF_BROKE) +
-           !!(flags & CF_DELETE);
+/* Events a flagged contact produces: one per transient flag whose type the
+ * world records (mask: floe_set_event_types). */
+static int event_count(uint32_t flags, uint32_t mask) {
+    static const struct {
+        uint32_t flag;
+        floe_event_type type;
+    } kinds[] = {{CF_NEW, FLOE_EVENT_CONTACT_CREATED},
+                 {CF_ACTIVATED, FLOE_EVENT_CONTACT_ACTIVATED},
+                 {CF_SLIP, FLOE_EVENT_SLIP_CHANGE},
+                 {CF_BROKE, FLOE_EVENT_BOND_BROKEN},
+                 {CF_DELETE, FLOE_EVENT_CONTACT_DELETED}};
+    int n = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        n += (flags & kinds[i].flag) && (mask >> kinds[i].type & 1u);
+    return n;
 }
 
 /* A new list for floe_events: the last step's events are dropped. */
@@ -334,7 +346,7 @@ static floe_status finish_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     /* room for this step's events first, so that nothing below can fail */
     int need = 0;
-    for (int j = 0; j < w->nflagged; j++) need += event_count(w->con[flagged[j]].flags);
+    for (int j = 0; j < w->nflagged; j++) need += event_count(w->con[flagged[j]].flags, w->event_mask);
     if (need > INT_MAX - w->nevents ||
         !floe__grow((void **)&w->events, &w->evcap, w->nevents + need, sizeof *w->events)) {
         floe__error(w, "out of memory for the %d events of step %lld", need, (long long)w->step);

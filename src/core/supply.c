@@ -27,9 +27,12 @@ static int room_for_events(floe_world *w, int n) {
     return 1;
 }
 
-/* Appends an event (room made before). */
+/* Appends an event (room made before); one of a type the world does not
+ * record (floe_set_event_types) goes to a scratch record the caller may
+ * fill as usual. */
 static floe_event *push_event(floe_world *w, floe_event_type type, int a, int b) {
-    floe_event *ev = &w->events[w->nevents++];
+    static _Thread_local floe_event discarded;
+    floe_event *ev = w->event_mask >> type & 1u ? &w->events[w->nevents++] : &discarded;
     memset(ev, 0, sizeof *ev);
     ev->type = type;
     ev->step = w->step;

@@ -237,6 +237,7 @@ struct floe_world {
     floe_event *events;
     int nevents, evcap;
     uint64_t event_serial; /* times the list was cleared */
+    uint32_t event_mask;   /* bit t: events of type t are recorded (floe_set_event_types) */
 
     floe_scheduled *sched;
     int nsched, schedcap; /* model methods to apply at given steps */

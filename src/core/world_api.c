@@ -105,6 +105,7 @@ floe_world *floe_world_create(const floe_world_def *def) {
     w->ninsts = nm;
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) w->store[t].size = floe_shape_class_get(t)->size;
     floe__cell_reset(&w->cell);
+    w->event_mask = FLOE_EVENTS_ALL;
     return w;
 }
 
@@ -123,6 +124,18 @@ void floe_world_destroy(floe_world *w) {
 }
 
 int floe_thread_count(const floe_world *w) { return w->started ? w->nthreads : floe__resolve_threads(w); }
+
+floe_status floe_set_event_types(floe_world *w, uint32_t mask) {
+    if (mask & ~FLOE_EVENTS_ALL) {
+        floe__error(w, "floe_set_event_types: mask 0x%x has bits beyond the %d event types (allowed: 0 to 0x%x)", mask,
+                    FLOE_EVENT_COUNT, FLOE_EVENTS_ALL);
+        return FLOE_ERR_ARG;
+    }
+    w->event_mask = mask;
+    return FLOE_OK;
+}
+
+uint32_t floe_event_types(const floe_world *w) { return w->event_mask; }
 
 floe_status floe_set_threads(floe_world *w, int threads) {
     if (threads < 0 || threads > FLOE_MAX_THREADS) {
