@@ -18,6 +18,10 @@ typedef struct geo_lanes {
     floe_lanes law;
 } geo_lanes;
 
+/* lmin: the shorter lens, the runaway threshold. Without legacy lens the
+ * lens of a sphere pair are its two radii (floe_l6geom_create of
+ * floe_sphere_pair: r1 = ra, r2 = rb), which are gathered anyway: the
+ * cold record is not read for it (tests/test_batch.c checks the equality). */
 static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
     int a = c->a, b = c->b;
     put3(L->xa, j, w->pos[a]);
@@ -31,7 +35,8 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->n, j, c->g.n);
     put3(L->t1, j, c->g.t1);
     put3(L->c, j, c->g.c);
-    L->lmin[j] = floe_geom_lmin(&c->g);
+    if (w->def.legacy_lens) L->lmin[j] = floe_geom_lmin(&w->ccold[c - w->con].sz);
+    else L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
 }
 
 /* Sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) and
@@ -94,6 +99,7 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         in.c[j] = c;
+        in.cold[j] = kernel->cold ? &w->ccold[ks[j]] : NULL;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, j, L);
@@ -119,7 +125,7 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
             continue;
         }
         c->f = get3(L->law.f, j);
-        if (kernel->torque) c->m = get3(L->law.m, j);
+        if (kernel->torque) w->ccold[ks[j]].m = get3(L->law.m, j);
         *o = (floe_batch_out){.F = get3(L->F, j),
                               .mA = get3(L->mA, j),
                               .mB = get3(L->mB, j),
