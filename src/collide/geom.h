@@ -17,24 +17,16 @@ typedef struct floe_raw_contact {
 
 /* Contact geometry (L6Geom): local frame carried with the contact, what
  * every step updates. The second tangent is n x t1 (floe_geom_t2). The
- * sizes fixed at creation (area, lens) are kept apart, in floe_geom_size:
- * the per-step pass does not stream them (docs/performance.md#contact-storage). */
+ * sizes set once at creation (area, lens) are kept elsewhere: the per-step
+ * pass does not stream them (docs/performance.md#contact-storage). */
 typedef struct floe_geom {
     vec3 n, t1; /* frame: normal (A->B) and first tangent, global */
     vec3 c;     /* contact point */
     double uN;  /* gap, < 0 is overlap */
 } floe_geom;
 
-/* The sizes of a contact, set once at creation. */
-typedef struct floe_geom_size {
-    double area;    /* contact area contA */
-    double lens[2]; /* lengths of A and B that deform */
-} floe_geom_size;
-
 static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }
 /* The shorter lens: an overlap beyond it is a runaway. */
-static inline double floe_geom_lmin(const floe_geom_size *z) {
-    return z->lens[0] < z->lens[1] ? z->lens[0] : z->lens[1];
-}
+static inline double floe_geom_lmin(const double lens[2]) { return lens[0] < lens[1] ? lens[0] : lens[1]; }
 
 #endif

@@ -35,7 +35,7 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->n, j, c->g.n);
     put3(L->t1, j, c->g.t1);
     put3(L->c, j, c->g.c);
-    if (w->def.legacy_lens) L->lmin[j] = floe_geom_lmin(&w->ccold[c - w->con].sz);
+    if (w->def.legacy_lens) L->lmin[j] = floe_geom_lmin(w->ccold[c - w->con].lens);
     else L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
 }
 
@@ -99,7 +99,7 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         in.c[j] = c;
-        in.cold[j] = kernel->cold ? &w->ccold[ks[j]] : NULL;
+        in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, j, L);
@@ -125,7 +125,7 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
             continue;
         }
         c->f = get3(L->law.f, j);
-        if (kernel->torque) w->ccold[ks[j]].m = get3(L->law.m, j);
+        if (kernel->torque) w->cwarm[ks[j]].m = get3(L->law.m, j);
         *o = (floe_batch_out){.F = get3(L->F, j),
                               .mA = get3(L->mA, j),
                               .mB = get3(L->mB, j),

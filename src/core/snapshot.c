@@ -340,7 +340,7 @@ static void put_docs(out *o, const floe_world *w) {
         for (size_t k = 0, j = 0; !o->bad && k < n; k++) {
             if (w->insts[w->con[k].inst].model != m) continue;
             idx[j] = (int32_t)k;
-            mod->get_state(&w->con[k], &w->ccold[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
+            mod->get_state(&w->con[k], &w->cwarm[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
             j++;
         }
         char g[96];
@@ -762,12 +762,14 @@ static void read_contacts(rd *R) {
     if (in->bad) return;
     size_t n = (size_t)nc;
     floe_contact *con = calloc(n + 1, sizeof *con);
+    floe_contact_warm *warm = calloc(n + 1, sizeof *warm);
     floe_contact_cold *cold = calloc(n + 1, sizeof *cold);
     unsigned char *cs = calloc(n + 1, w->cstride),
                   *fs = (size_t)fstride == w->cstride ? malloc(1) : malloc(n * (size_t)fstride + 1);
     uint16_t *fi = malloc(sizeof *fi * (n + 1));
-    if (!con || !cold || !cs || !fs || !fi) {
+    if (!con || !warm || !cold || !cs || !fs || !fi) {
         free(con);
+        free(warm);
         free(cold);
         free(cs);
         free(fs);
@@ -776,9 +778,11 @@ static void read_contacts(rd *R) {
         return;
     }
     free(w->con);
+    free(w->cwarm);
     free(w->ccold);
     free(w->cstate);
     w->con = con;
+    w->cwarm = warm;
     w->ccold = cold;
     w->cstate = cs;
     w->ccap = nc + 1;
@@ -1199,7 +1203,7 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
                          (long long)x->step_created, (long long)w->step);
     const floe_model *m = floe_registry_get(w->insts[ct->inst].model);
     if (m->get_state && m->info.n_state > 0) {
-        m->get_state(ct, x, w->cstate + (size_t)k * w->cstride, vals);
+        m->get_state(ct, &w->cwarm[k], w->cstate + (size_t)k * w->cstride, vals);
         for (int j = 0; j < m->info.n_state; j++)
             if (!isfinite(vals[j]))
                 return (void)bad(c, "/contacts/state", "contact %d: %s state '%s' is %g", k, m->info.name,

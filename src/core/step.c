@@ -23,11 +23,14 @@ static inline void *state_of(const floe_world *w, int k) { return w->cstate + (s
 
 static int reserve_contacts(floe_world *w, int need) {
     if (need <= w->ccap) return 1;
-    /* three arrays, one capacity */
+    /* four arrays, one capacity */
     int nc = (int)floe__grown((size_t)(w->ccap ? w->ccap : 1024), (size_t)need, INT_MAX);
     floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
     if (!c) return 0;
     w->con = c;
+    floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
+    if (!cw) return 0;
+    w->cwarm = cw;
     floe_contact_cold *cc = realloc(w->ccold, (size_t)nc * sizeof *cc);
     if (!cc) return 0;
     w->ccold = cc;
@@ -75,7 +78,8 @@ static int by_contact(const void *x, const void *y) {
  * overlap larger than a particle). */
 static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
-    floe_contact_cold *x = &w->ccold[k]; /* read here for the torque; most contacts take the batch */
+    floe_contact_warm *wm = &w->cwarm[k];
+    floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
     const floe_instance *in = &w->insts[c->inst];
@@ -91,7 +95,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 pb = floe__img_pos(w, b, x->img), vb = floe__img_vel(w, b, x->img); /* B's periodic image (cell.h) */
     if (fresh) {
         floe__collide_img(w, fn, a, b, x->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
-        floe_l6geom_create(g, &x->sz, &raw, w->def.legacy_lens);
+        floe_l6geom_create(g, &wm->area, x->lens, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
          * in LAMMPS, and the shear spring takes that step's displacement. */
@@ -114,11 +118,11 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     }
     vec3 t2 = floe_geom_t2(g);
     vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
-    vec3 M = vadd(vadd(vscale(g->n, x->m.x), vscale(g->t1, x->m.y)), vscale(t2, x->m.z));
+    vec3 M = vadd(vadd(vscale(g->n, wm->m.x), vscale(g->t1, wm->m.y)), vscale(t2, wm->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
-    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(&x->sz));
+    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(x->lens));
 }
 
 /* Appends an event to the world's list, which finish_contacts has made
@@ -135,10 +139,10 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     ev->b = c->b;
     ev->force = ld ? ld->f : c->f;
     const int k = (int)(c - w->con);
-    ev->torque = ld ? ld->m : w->ccold[k].m;
+    ev->torque = ld ? ld->m : w->cwarm[k].m;
     ev->detail = detail;
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
-    if (m->event_values) m->event_values(c, &w->ccold[k], state_of(w, k), type, ev->value);
+    if (m->event_values) m->event_values(c, &w->cwarm[k], state_of(w, k), type, ev->value);
 }
 
 /* Events a flagged contact produces: one per transient flag. */
@@ -311,8 +315,8 @@ static floe_status process_contacts(floe_world *w) {
         floe__runaway_cause(w, c, -1, cause, sizeof cause);
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
-                    c->g.uN < -floe_geom_lmin(&w->ccold[first_bad].sz) ? "an overlap larger than the particle size"
-                                                                       : "a non-finite force",
+                    c->g.uN < -floe_geom_lmin(w->ccold[first_bad].lens) ? "an overlap larger than the particle size"
+                                                                        : "a non-finite force",
                     c->g.uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
@@ -348,7 +352,6 @@ static floe_status finish_contacts(floe_world *w) {
     int nb = 0; /* the next break load (both lists ascend by contact) */
     for (int j = 0; j < w->nflagged; j++) {
         floe_contact *c = &w->con[flagged[j]];
-        const floe_contact_cold *x = &w->ccold[flagged[j]];
         const floe_event_load *ld = NULL;
         while (nb < w->nbrk && w->brk[nb].k < flagged[j]) nb++;
         if (nb < w->nbrk && w->brk[nb].k == flagged[j]) ld = &w->brk[nb].ld;
@@ -360,10 +363,10 @@ static floe_status finish_contacts(floe_world *w) {
                 w->dt_recheck = 1;
         }
         if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0, NULL);
-        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (x->detail >> 8) & 0xff, NULL);
+        if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff, NULL);
         if (c->flags & CF_BROKE) {
             w->n_breaks++;
-            emit(w, FLOE_EVENT_BOND_BROKEN, c, x->detail & 0xff, ld);
+            emit(w, FLOE_EVENT_BOND_BROKEN, c, c->detail & 0xff, ld);
         }
         if (c->flags & CF_DELETE) emit(w, FLOE_EVENT_CONTACT_DELETED, c, 0, NULL);
         else c->flags &= ~CF_TRANSIENT;
@@ -375,6 +378,7 @@ static floe_status finish_contacts(floe_world *w) {
         int last = --w->ncon;
         if (k != last) {
             w->con[k] = w->con[last];
+            w->cwarm[k] = w->cwarm[last];
             w->ccold[k] = w->ccold[last];
             memcpy(state_of(w, k), state_of(w, last), w->cstride);
             if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = k;
@@ -428,6 +432,7 @@ static floe_status contact_phase(floe_world *w) {
             floe_contact *c = &w->con[k];
             floe_contact_cold *x = &w->ccold[k];
             memset(c, 0, sizeof *c);
+            memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
             memset(x, 0, sizeof *x);
             memset(state_of(w, k), 0, w->cstride);
             c->a = bp->pairs[p].a;

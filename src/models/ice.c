@@ -105,8 +105,8 @@ static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma
 static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     ice_state *s = state;
     const floe_geom *g = &c->g;
-    floe_contact_cold *x = ctx->cold;
-    double la = x->sz.lens[0], lb = x->sz.lens[1], A = x->sz.area;
+    floe_contact_warm *x = ctx->warm;
+    double la = ctx->cold->lens[0], lb = ctx->cold->lens[1], A = x->area;
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
     c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
@@ -128,7 +128,7 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
 
 static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     ice_state *s = state;
-    floe_contact_cold *x = ctx->cold; /* torque, kw, kr, area: Ice reads its cold record every step */
+    floe_contact_warm *x = ctx->warm; /* torque, kw, kr, area */
     vec3 f0 = c->f, m0 = x->m;
     /* 1. trial values */
     ice_trial(ctx->dt, c->kn, c->kt, x->kw, x->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &x->m);
@@ -140,7 +140,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
         c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
-        x->detail = over;    /* the senses that broke: BOND_N, _T, _W, _R bits */
+        c->detail = over;    /* the senses that broke: BOND_N, _T, _W, _R bits */
         if (ctx->event_load) /* the event reports the load that broke the bond, not the limited one */
             *ctx->event_load = (floe_event_load){c->f, x->m, 1};
     }
@@ -153,7 +153,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     }
     /* 4. plastic limits on unbonded senses */
     int b = s->bonds;
-    double slip = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), x->sz.area, c->kt, x->kw, x->kr, s, f0, m0,
+    double slip = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), x->area, c->kt, x->kw, x->kr, s, f0, m0,
                               &c->f, &x->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
@@ -161,7 +161,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     return 1;
 }
 
-static void ice_get_state(const floe_contact *c, const floe_contact_cold *x, const void *state, double *out) {
+static void ice_get_state(const floe_contact *c, const floe_contact_warm *x, const void *state, double *out) {
     (void)c;
     const ice_state *s = state;
     double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, x->kw, x->kr, s->fnb, s->ftb, s->twb, s->trb};
@@ -189,11 +189,11 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
     const double dt = in->dt;
     for (int j = 0; j < n; j++) {
         const floe_contact *c = in->c[j];
-        const floe_contact_cold *x = in->cold[j];
+        const floe_contact_warm *x = in->warm[j];
         const ice_state *s = in->state[j];
         M->f0[0][j] = c->f.x, M->f0[1][j] = c->f.y, M->f0[2][j] = c->f.z;
         M->m0[0][j] = x->m.x, M->m0[1][j] = x->m.y, M->m0[2][j] = x->m.z;
-        M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = x->sz.area;
+        M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = x->area;
         int b = s->bonds, brk = b & (b >> 4);
         M->brk[0][j] = brk & BOND_N, M->brk[1][j] = brk & BOND_T, M->brk[2][j] = brk & BOND_W;
         M->brk[3][j] = brk & BOND_R;
@@ -227,7 +227,7 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
     /* the state does not change in an ordinary step: nothing to write back */
 }
 
-static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1, .cold = 1};
+static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1, .warm = 1};
 
 const floe_model floe_model_ice = {
     .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, 11, law_params,

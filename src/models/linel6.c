@@ -24,8 +24,8 @@ typedef struct linel6_state {
 
 static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linel6_state *s = state;
-    floe_contact_cold *x = ctx->cold;
-    c->kn = floe_series_kn(x->sz.lens[0], x->sz.lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->sz.area);
+    floe_contact_warm *x = ctx->warm;
+    c->kn = floe_series_kn(ctx->cold->lens[0], ctx->cold->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->area);
     c->kt = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
     s->kw = x->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
     s->kb = x->kr = ctx->lp[LP_CHAR_LEN] * c->kt;
@@ -34,7 +34,7 @@ static void linel6_create(const floe_law_ctx *ctx, const double *ma, const doubl
 static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     linel6_state *s = state;
     const floe_geom *g = &c->g;
-    floe_contact_cold *x = ctx->cold;
+    floe_contact_warm *x = ctx->warm;
     double dt = ctx->dt;
     c->f.x = c->kn * g->uN; /* total formulation in the normal sense */
     c->f.y += dt * c->kt * ctx->vel.y;
@@ -50,8 +50,8 @@ static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     return 1; /* never deletes: the contact lives while the geometry says so */
 }
 
-static void linel6_get_state(const floe_contact *c, const floe_contact_cold *cold, const void *state, double *out) {
-    (void)c, (void)cold;
+static void linel6_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+    (void)c, (void)warm;
     const linel6_state *s = state;
     out[0] = s->kw;
     out[1] = s->kb;
