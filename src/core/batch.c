@@ -18,10 +18,6 @@ typedef struct geo_lanes {
     floe_lanes law;
 } geo_lanes;
 
-/* lmin: the shorter lens, the runaway threshold. Without legacy lens the
- * lens of a sphere pair are its two radii (floe_l6geom_create of
- * floe_sphere_pair: r1 = ra, r2 = rb), which are gathered anyway: the
- * cold record is not read for it (tests/test_batch.c checks the equality). */
 static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
     int a = c->a, b = c->b;
     put3(L->xa, j, w->pos[a]);
@@ -35,8 +31,6 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->n, j, c->g.n);
     put3(L->t1, j, c->g.t1);
     put3(L->c, j, c->g.c);
-    if (w->def.legacy_lens) L->lmin[j] = floe_geom_lmin(w->ccold[c - w->con].lens);
-    else L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
 }
 
 /* Sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) and
@@ -99,11 +93,20 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         in.c[j] = c;
-        in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, j, L);
     }
+    for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
+    /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
+     * the lens of a sphere pair are its two radii (floe_l6geom_create of
+     * floe_sphere_pair: r1 = ra, r2 = rb), which are gathered anyway: the
+     * cold record stays out of the step (tests/test_batch.c checks the
+     * equality) */
+    if (w->def.legacy_lens)
+        for (int j = 0; j < n; j++) L->lmin[j] = floe_geom_lmin(w->ccold[ks[j]].lens);
+    else
+        for (int j = 0; j < n; j++) L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j]; /* vectorized */
     const double dt = w->dt;
     for (int j = 0; j < n; j++) update_geo(L, j, dt); /* vectorized */
     kernel->run(&in, &L->law);
