@@ -147,11 +147,16 @@ static int same(const floe_world *a, const floe_world *b, const char *model) {
     SAMEMEM(a->mass, b->mass, n * sizeof(double), "mass");
     for (int k = 0; k < a->ncon && ok; k++) {
         const floe_contact *x = &a->con[k], *y = &b->con[k];
+        const floe_contact_warm *xw = &a->cwarm[k], *yw = &b->cwarm[k];
+        const floe_contact_cold *xc = &a->ccold[k], *yc = &b->ccold[k];
         SAMEMEM(&x->g, &y->g, sizeof x->g, "contact geometry");
-        SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&x->m, &y->m, sizeof x->m), "contact forces");
-        SAME(x->kn == y->kn && x->kt == y->kt && x->kw == y->kw && x->kr == y->kr, "contact stiffness");
-        SAME(x->a == y->a && x->b == y->b && x->nbr == y->nbr && x->inst == y->inst && x->flags == y->flags &&
-                 x->detail == y->detail && x->step_created == y->step_created,
+        SAME(!memcmp(xc->lens, yc->lens, sizeof xc->lens) && !memcmp(&xw->area, &yw->area, sizeof xw->area),
+             "contact sizes");
+        SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&xw->m, &yw->m, sizeof xw->m), "contact forces");
+        SAME(x->kn == y->kn && x->kt == y->kt && xw->kw == yw->kw && xw->kr == yw->kr, "contact stiffness");
+        SAME(x->a == y->a && x->b == y->b && xc->nbr == yc->nbr && x->inst == y->inst && x->flags == y->flags &&
+                 x->imaged == y->imaged && x->detail == y->detail && xc->step_created == yc->step_created &&
+                 !memcmp(&xc->img, &yc->img, sizeof xc->img),
              "contact ids and flags");
         size_t ss = floe_registry_get(a->insts[x->inst].model)->state_size;
         SAMEMEM(a->cstate + (size_t)k * a->cstride, b->cstate + (size_t)k * b->cstride, ss, "contact model state");

@@ -15,18 +15,18 @@ typedef struct floe_raw_contact {
     double r1, r2; /* radii controlling lens and area */
 } floe_raw_contact;
 
-/* Contact geometry (L6Geom): local frame carried with the contact. The
- * second tangent is n x t1 (floe_geom_t2). */
+/* Contact geometry (L6Geom): local frame carried with the contact, what
+ * every step updates. The second tangent is n x t1 (floe_geom_t2). The
+ * sizes set once at creation (area, lens) are kept elsewhere: the per-step
+ * pass does not stream them (docs/performance.md#contact-storage). */
 typedef struct floe_geom {
-    vec3 n, t1;     /* frame: normal (A->B) and first tangent, global */
-    vec3 c;         /* contact point */
-    double uN;      /* gap, < 0 is overlap */
-    double area;    /* contact area contA */
-    double lens[2]; /* lengths of A and B that deform */
+    vec3 n, t1; /* frame: normal (A->B) and first tangent, global */
+    vec3 c;     /* contact point */
+    double uN;  /* gap, < 0 is overlap */
 } floe_geom;
 
 static inline vec3 floe_geom_t2(const floe_geom *g) { return vcross(g->n, g->t1); }
 /* The shorter lens: an overlap beyond it is a runaway. */
-static inline double floe_geom_lmin(const floe_geom *g) { return g->lens[0] < g->lens[1] ? g->lens[0] : g->lens[1]; }
+static inline double floe_geom_lmin(const double lens[2]) { return lens[0] < lens[1] ? lens[0] : lens[1]; }
 
 #endif

@@ -5,8 +5,8 @@
 
 #include "collide/geom.h"
 
-/* First step of a contact: frame from the normal, lens and area. */
-void floe_l6geom_create(floe_geom *g, const floe_raw_contact *r, int legacy_lens);
+/* First step of a contact: frame from the normal into g, its area and lens. */
+void floe_l6geom_create(floe_geom *g, double *area, double lens[2], const floe_raw_contact *r, int legacy_lens);
 
 /* Relative velocity of B with respect to A at the (mid-step) contact point
  * cm and relative angular velocity, in the frame (n, t1, t2). Positions are

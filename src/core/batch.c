@@ -31,7 +31,6 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->n, j, c->g.n);
     put3(L->t1, j, c->g.t1);
     put3(L->c, j, c->g.c);
-    L->lmin[j] = floe_geom_lmin(&c->g);
 }
 
 /* Sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) and
@@ -98,6 +97,16 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, j, L);
     }
+    for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
+    /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
+     * the lens of a sphere pair are its two radii (floe_l6geom_create of
+     * floe_sphere_pair: r1 = ra, r2 = rb), which are gathered anyway: the
+     * cold record stays out of the step (tests/test_batch.c checks the
+     * equality) */
+    if (w->def.legacy_lens)
+        for (int j = 0; j < n; j++) L->lmin[j] = floe_geom_lmin(w->ccold[ks[j]].lens);
+    else
+        for (int j = 0; j < n; j++) L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j]; /* vectorized */
     const double dt = w->dt;
     for (int j = 0; j < n; j++) update_geo(L, j, dt); /* vectorized */
     kernel->run(&in, &L->law);
@@ -119,7 +128,7 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
             continue;
         }
         c->f = get3(L->law.f, j);
-        if (kernel->torque) c->m = get3(L->law.m, j);
+        if (kernel->torque) w->cwarm[ks[j]].m = get3(L->law.m, j);
         *o = (floe_batch_out){.F = get3(L->F, j),
                               .mA = get3(L->mA, j),
                               .mB = get3(L->mB, j),

@@ -39,8 +39,9 @@ static inline int floe_batch_inst_kind(const floe_instance *in) {
 /* Whether contact c may be batched this step: between two spheres and past
  * its first step (creation). Renormalization steps batch nothing. */
 static inline int floe_batch_eligible(const floe_contact *c) {
-    /* contacts with a periodic image take the per-contact path (cell.h) */
-    return (c->flags & (CF_SPHERES | CF_NEW)) == CF_SPHERES && !(c->img.n[0] | c->img.n[1] | c->img.n[2]);
+    /* contacts with a periodic image take the per-contact path (cell.h);
+     * `imaged` tells it without reading the cold record */
+    return (c->flags & (CF_SPHERES | CF_NEW)) == CF_SPHERES && !c->imaged;
 }
 
 /* The kernel contact c goes through this step, or 0 for none. */

@@ -76,7 +76,7 @@ static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
 /* Links existing contacts to the new pairs through a temporary hash. */
 static int link_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    for (int k = 0; k < w->ncon; k++) w->con[k].nbr = -1;
+    for (int k = 0; k < w->ncon; k++) w->ccold[k].nbr = -1;
     if (w->ncon == 0) return 1;
     size_t cap = 16;
     while (cap < 2 * (size_t)w->ncon) cap *= 2;
@@ -96,7 +96,7 @@ static int link_contacts(floe_world *w) {
             floe_contact *c = &w->con[table[h]];
             if (c->a == bp->pairs[p].a && c->b == bp->pairs[p].b) {
                 bp->pairs[p].contact = table[h];
-                c->nbr = p;
+                w->ccold[table[h]].nbr = p;
                 break;
             }
         }
@@ -130,13 +130,19 @@ static void sort_contacts(floe_world *w) {
         bp->pairs[p].contact = j++;
     }
     for (int k = 0; k < n; k++)
-        if (w->con[k].nbr < 0) dest[k] = j++;
+        if (w->ccold[k].nbr < 0) dest[k] = j++;
     for (int k = 0; k < n; k++)
         while (dest[k] != k) { /* swap k into its place d; k receives d's contact */
             int d = dest[k];
             floe_contact c = w->con[d];
             w->con[d] = w->con[k];
             w->con[k] = c;
+            floe_contact_warm y = w->cwarm[d];
+            w->cwarm[d] = w->cwarm[k];
+            w->cwarm[k] = y;
+            floe_contact_cold x = w->ccold[d];
+            w->ccold[d] = w->ccold[k];
+            w->ccold[k] = x;
             unsigned char *sk = w->cstate + (size_t)k * w->cstride, *sd = w->cstate + (size_t)d * w->cstride;
             memcpy(tmp, sd, w->cstride);
             memcpy(sd, sk, w->cstride);

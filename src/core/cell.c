@@ -200,8 +200,10 @@ static void wrap(floe_world *w, int count) {
      * contacts and pairs stay with B itself */
     for (int k = 0; k < w->ncon; k++) {
         floe_contact *ct = &w->con[k];
+        floe_contact_cold *x = &w->ccold[k];
         if (!(w->bound[ct->a] > 0)) continue;
-        for (int j = 0; j < 3; j++) ct->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
+        for (int j = 0; j < 3; j++) x->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
+        ct->imaged = !floe__img_zero(x->img);
     }
     for (int p = 0; p < w->bp.npairs; p++) {
         floe_pair *pr = &w->bp.pairs[p];
@@ -227,7 +229,10 @@ static void reduce(floe_world *w) {
             if (m == 0 || !isfinite(m)) continue;
             int32_t mi = (int32_t)m;
             for (int r = 0; r < 3; r++) c->h[3 * r + j] -= m * c->h[3 * r + i];
-            for (int k = 0; k < w->ncon; k++) w->con[k].img.n[i] += mi * w->con[k].img.n[j];
+            for (int k = 0; k < w->ncon; k++) {
+                w->ccold[k].img.n[i] += mi * w->ccold[k].img.n[j];
+                w->con[k].imaged = !floe__img_zero(w->ccold[k].img);
+            }
             for (int p = 0; p < w->bp.npairs; p++) w->bp.pairs[p].img.n[i] += mi * w->bp.pairs[p].img.n[j];
             for (int p = 0; p < w->np; p++) w->wraps[p].n[i] += mi * w->wraps[p].n[j];
             c->flips++;
@@ -272,7 +277,7 @@ static void cell_stress_diag(const floe_world *w, double s[3]) {
         if (!(w->bound[ct->a] > 0) || !(w->bound[ct->b] > 0)) continue;
         const floe_geom *g = &ct->g;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
-        vec3 l = vsub(floe__img_pos(w, ct->b, ct->img), w->pos[ct->a]);
+        vec3 l = vsub(floe__img_pos(w, ct->b, w->ccold[k].img), w->pos[ct->a]);
         s[0] += l.x * f.x;
         s[1] += l.y * f.y;
         s[2] += l.z * f.z;
@@ -290,10 +295,10 @@ static double image_work(const floe_world *w) {
     double work = 0;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *ct = &w->con[k];
-        if (floe__img_zero(ct->img) || !(w->bound[ct->a] > 0)) continue;
+        if (!ct->imaged || !(w->bound[ct->a] > 0)) continue;
         const floe_geom *g = &ct->g;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
-        work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, ct->img)));
+        work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, w->ccold[k].img)));
     }
     return work * w->dt;
 }

@@ -110,14 +110,16 @@ double floe__pwave_dt(const floe_world *w) {
  * between translation across the normal and rotation (its force kt acts at
  * the lever arm l, so the pair's stiffness matrix holds kt l off the
  * diagonal). */
-static void contact_stiffness(const floe_contact *c, int side, vec3 *kt, vec3 *kr, vec3 *kc) {
+static void contact_stiffness(const floe_world *w, int k, int side, vec3 *kt, vec3 *kr, vec3 *kc) {
+    const floe_contact *c = &w->con[k];
+    const floe_contact_warm *x = &w->cwarm[k];
     vec3 n = c->g.n, n2 = vmul(n, n);
     vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
     vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
     /* twist and rolling springs (Woo leaves them out, which lets dt grow
      * past the stability limit of stiff bonds) */
-    vec3 spring = vadd(vscale(n2, c->kw), vscale(rot, c->kr));
-    double l = c->g.lens[side];
+    vec3 spring = vadd(vscale(n2, x->kw), vscale(rot, x->kr));
+    double l = w->ccold[k].lens[side];
     *kt = vadd(*kt, dk);
     *kr = vadd(*kr, vadd(vscale(rot, l * l * c->kt), spring));
     *kc = vadd(*kc, vscale(rot, l * c->kt));
@@ -152,8 +154,8 @@ double floe__crit_dt(const floe_world *w) {
     vec3 *kr = kt + w->np, *kc = kr + w->np;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
-        contact_stiffness(c, 0, &kt[c->a], &kr[c->a], &kc[c->a]);
-        contact_stiffness(c, 1, &kt[c->b], &kr[c->b], &kc[c->b]);
+        contact_stiffness(w, k, 0, &kt[c->a], &kr[c->a], &kc[c->a]);
+        contact_stiffness(w, k, 1, &kt[c->b], &kr[c->b], &kc[c->b]);
     }
     double best = INFINITY;
     for (int i = 0; i < w->np; i++) best = fmin(best, body_ratio(w, i, kt[i], kr[i], kc[i]));
@@ -170,7 +172,7 @@ double floe__contact_crit_dt(const floe_world *w, const floe_contact *c) {
     int ids[2] = {c->a, c->b};
     for (int s = 0; s < 2; s++) {
         vec3 kt = v3(0, 0, 0), kr = v3(0, 0, 0), kc = v3(0, 0, 0);
-        contact_stiffness(c, s, &kt, &kr, &kc);
+        contact_stiffness(w, (int)(c - w->con), s, &kt, &kr, &kc);
         best = fmin(best, body_ratio(w, ids[s], kt, kr, kc));
     }
     return sqrt(2.0 * best);
@@ -203,9 +205,9 @@ void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particl
     /* a contact that exists since the start of the run: the bodies were
      * placed overlapping (for a particle, the first such contact it has) */
     for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
-        if ((w->con[k].a == particle || w->con[k].b == particle) && w->con[k].step_created == 0 && w->con[k].g.uN < 0)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->ccold[k].step_created == 0 && w->con[k].g.uN < 0)
             c = &w->con[k];
-    if (c && c->step_created == 0 && w->step <= 1)
+    if (c && w->ccold[c - w->con].step_created == 0 && w->step <= 1)
         ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
             "positions and sizes",
             c->a, c->b);

@@ -9,6 +9,7 @@
  * rules between tables. What the API builds and checks (materials, model
  * instances, groups' names, particles' shapes, the schedule) is rebuilt
  * through it, by model name and parameter key. */
+#include "core/cell.h"
 #include "core/snapshot.h"
 
 #include "core/snapshot_members.h"
@@ -339,7 +340,7 @@ static void put_docs(out *o, const floe_world *w) {
         for (size_t k = 0, j = 0; !o->bad && k < n; k++) {
             if (w->insts[w->con[k].inst].model != m) continue;
             idx[j] = (int32_t)k;
-            mod->get_state(&w->con[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
+            mod->get_state(&w->con[k], &w->cwarm[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
             j++;
         }
         char g[96];
@@ -761,11 +762,15 @@ static void read_contacts(rd *R) {
     if (in->bad) return;
     size_t n = (size_t)nc;
     floe_contact *con = calloc(n + 1, sizeof *con);
+    floe_contact_warm *warm = calloc(n + 1, sizeof *warm);
+    floe_contact_cold *cold = calloc(n + 1, sizeof *cold);
     unsigned char *cs = calloc(n + 1, w->cstride),
                   *fs = (size_t)fstride == w->cstride ? malloc(1) : malloc(n * (size_t)fstride + 1);
     uint16_t *fi = malloc(sizeof *fi * (n + 1));
-    if (!con || !cs || !fs || !fi) {
+    if (!con || !warm || !cold || !cs || !fs || !fi) {
         free(con);
+        free(warm);
+        free(cold);
         free(cs);
         free(fs);
         free(fi);
@@ -773,12 +778,17 @@ static void read_contacts(rd *R) {
         return;
     }
     free(w->con);
+    free(w->cwarm);
+    free(w->ccold);
     free(w->cstate);
     w->con = con;
+    w->cwarm = warm;
+    w->ccold = cold;
     w->cstate = cs;
     w->ccap = nc + 1;
     w->ncon = nc;
     read_items(R, w, &floe__rows_contacts, 0, 0);
+    for (size_t k = 0; k < n; k++) w->con[k].imaged = !floe__img_zero(w->ccold[k].img); /* derived */
     floe__snap_get(in, "contacts", "instance", 0, FLOE_SNAP_U16, n, 1, fi);
     for (size_t k = 0; !in->bad && k < n; k++) {
         if (fi[k] >= R->ninst || R->inst_map[fi[k]] < 0)
@@ -1187,12 +1197,13 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
     int spheres = w->shape[ct->a] == FLOE_SHAPE_SPHERE && w->shape[ct->b] == FLOE_SHAPE_SPHERE;
     if ((ct->flags & ~127u) || !!(ct->flags & CF_SPHERES) != spheres)
         return (void)bad(c, "/contacts/flags", "contact %d: 0x%x is not a valid flag set for its bodies", k, ct->flags);
-    if (ct->step_created > w->step)
+    const floe_contact_cold *x = &w->ccold[k];
+    if (x->step_created > w->step)
         return (void)bad(c, "/contacts/step_created", "contact %d: %lld is outside [0, step = %lld]", k,
-                         (long long)ct->step_created, (long long)w->step);
+                         (long long)x->step_created, (long long)w->step);
     const floe_model *m = floe_registry_get(w->insts[ct->inst].model);
     if (m->get_state && m->info.n_state > 0) {
-        m->get_state(ct, w->cstate + (size_t)k * w->cstride, vals);
+        m->get_state(ct, &w->cwarm[k], w->cstate + (size_t)k * w->cstride, vals);
         for (int j = 0; j < m->info.n_state; j++)
             if (!isfinite(vals[j]))
                 return (void)bad(c, "/contacts/state", "contact %d: %s state '%s' is %g", k, m->info.name,
@@ -1205,14 +1216,14 @@ static void check_contact_rules(ck *c, const floe_world *w) {
     const floe_broadphase *bp = &w->bp;
     for (int p = 0; p < bp->npairs && !c->bad; p++) {
         const floe_pair *pr = &bp->pairs[p];
-        if (pr->contact >= 0 && w->con[pr->contact].nbr != p)
+        if (pr->contact >= 0 && w->ccold[pr->contact].nbr != p)
             bad(c, "/broadphase/pairs", "pair %d (%d, %d, contact %d): the contact does not name this pair", p, pr->a,
                 pr->b, pr->contact);
     }
     for (int k = 0; k < w->ncon && !c->bad; k++)
-        if (w->con[k].nbr >= 0 && bp->pairs[w->con[k].nbr].contact != k)
-            bad(c, "/contacts/pair", "contact %d names pair %d, which names contact %d", k, w->con[k].nbr,
-                bp->pairs[w->con[k].nbr].contact);
+        if (w->ccold[k].nbr >= 0 && bp->pairs[w->ccold[k].nbr].contact != k)
+            bad(c, "/contacts/pair", "contact %d names pair %d, which names contact %d", k, w->ccold[k].nbr,
+                bp->pairs[w->ccold[k].nbr].contact);
     if (c->bad) return;
     int nmax = 1;
     for (int i = 0; i < floe_registry_count(); i++)

@@ -176,32 +176,45 @@ static const floe_snap_field geom_fields[] = {
     {M(floe_geom, t1), STATE, DSET("contacts", "t1"), F64(3), CK(FINITE)},
     {M(floe_geom, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
     {M(floe_geom, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
-    {M(floe_geom, area), STATE, DSET("contacts", "area"), F64(1), CK(FINITE_NONNEG)},
-    {M(floe_geom, lens), STATE, DSET("contacts", "lens"), F64(2), CK(FINITE_NONNEG)},
     END,
 };
 static const floe_snap_struct geom_struct = STRUCT(floe_geom, geom_fields);
 
+/* A contact's hot, warm and cold records (models/model.h) are arrays of
+ * the same rows; the file keeps one table of contacts, as before the split. */
 static const floe_snap_field contact_fields[] = {
     {M(floe_contact, a), STATE, DSET("contacts", "a"), I32, ID(floe__rows_particles)},
     {M(floe_contact, b), STATE, DSET("contacts", "b"), I32, ID(floe__rows_particles)},
     /* the file's instance rows are mapped to the world's on load */
     {M(floe_contact, inst), STATE, DSET("contacts", "instance"), U16, ID(floe__rows_instances), .built = 1},
     {M(floe_contact, flags), STATE, DSET("contacts", "flags"), U8}, /* floe__snapshot_check: bits and bodies */
+    DERIVED(floe_contact, imaged, "whether the cold img is not zero: set where img is (read_contacts on load)"),
     {M(floe_contact, detail), STATE, DSET("contacts", "detail"), U32},
     {M(floe_contact, g), NESTED(geom_struct)},
     {M(floe_contact, kn), STATE, DSET("contacts", "kn"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_contact, kt), STATE, DSET("contacts", "kt"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_contact, f), STATE, DSET("contacts", "force"), F64(3), CK(FINITE)},
-    {M(floe_contact, m), STATE, DSET("contacts", "torque"), F64(3), CK(FINITE)},
-    {M(floe_contact, kw), STATE, DSET("contacts", "kw"), F64(1), CK(FINITE_NONNEG)},
-    {M(floe_contact, kr), STATE, DSET("contacts", "kr"), F64(1), CK(FINITE_NONNEG)},
-    {M(floe_contact, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
-    {M(floe_contact, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
-    {M(floe_contact, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct contact_struct = STRUCT(floe_contact, contact_fields);
+
+static const floe_snap_field contact_warm_fields[] = {
+    {M(floe_contact_warm, m), STATE, DSET("contacts", "torque"), F64(3), CK(FINITE)},
+    {M(floe_contact_warm, kw), STATE, DSET("contacts", "kw"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact_warm, kr), STATE, DSET("contacts", "kr"), F64(1), CK(FINITE_NONNEG)},
+    {M(floe_contact_warm, area), STATE, DSET("contacts", "area"), F64(1), CK(FINITE_NONNEG)},
+    END,
+};
+static const floe_snap_struct contact_warm_struct = STRUCT(floe_contact_warm, contact_warm_fields);
+
+static const floe_snap_field contact_cold_fields[] = {
+    {M(floe_contact_cold, lens), STATE, DSET("contacts", "lens"), F64(2), CK(FINITE_NONNEG)},
+    {M(floe_contact_cold, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
+    {M(floe_contact_cold, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
+    {M(floe_contact_cold, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
+    END,
+};
+static const floe_snap_struct contact_cold_struct = STRUCT(floe_contact_cold, contact_cold_fields);
 
 /* ---- broad phase ------------------------------------------------------------------------ */
 
@@ -440,6 +453,8 @@ static const floe_snap_field world_fields[] = {
     COUNT(floe_world, ngroups, floe__rows_groups),
 
     {M(floe_world, con), STATE, STRUCTS(floe__rows_contacts, contact_struct)},
+    {M(floe_world, cwarm), STATE, STRUCTS(floe__rows_contacts, contact_warm_struct)},
+    {M(floe_world, ccold), STATE, STRUCTS(floe__rows_contacts, contact_cold_struct)},
     COUNT(floe_world, ncon, floe__rows_contacts),
     TRANSIENT(floe_world, ccap, "capacity"),
     /* raw, exact; floe__snapshot_check: finite as the model exports it */
@@ -508,9 +523,9 @@ const floe_snap_struct floe__snap_world = {
     "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
-    &floe__snap_world, &def_struct,   &material_struct, &instance_struct,  &override_struct,
-    &motion_struct,    &group_struct, &geom_struct,     &contact_struct,   &pair_struct,
-    &bp_struct,        &sched_struct, &water_struct,    &plane_struct,     &cell_struct,
-    &inlet_struct,     &sink_struct,  &phase_struct,    &phase_row_struct,
+    &floe__snap_world, &def_struct,   &material_struct,  &instance_struct, &override_struct,     &motion_struct,
+    &group_struct,     &geom_struct,  &contact_struct,   &pair_struct,     &contact_warm_struct, &contact_cold_struct,
+    &bp_struct,        &sched_struct, &water_struct,     &plane_struct,    &cell_struct,         &inlet_struct,
+    &sink_struct,      &phase_struct, &phase_row_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

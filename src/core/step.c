@@ -23,11 +23,17 @@ static inline void *state_of(const floe_world *w, int k) { return w->cstate + (s
 
 static int reserve_contacts(floe_world *w, int need) {
     if (need <= w->ccap) return 1;
-    /* two arrays, one capacity */
+    /* four arrays, one capacity */
     int nc = (int)floe__grown((size_t)(w->ccap ? w->ccap : 1024), (size_t)need, INT_MAX);
     floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
     if (!c) return 0;
     w->con = c;
+    floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
+    if (!cw) return 0;
+    w->cwarm = cw;
+    floe_contact_cold *cc = realloc(w->ccold, (size_t)nc * sizeof *cc);
+    if (!cc) return 0;
+    w->ccold = cc;
     unsigned char *s = realloc(w->cstate, (size_t)nc * w->cstride);
     if (!s) return 0;
     w->cstate = s;
@@ -72,6 +78,8 @@ static int by_contact(const void *x, const void *y) {
  * overlap larger than a particle). */
 static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
+    floe_contact_warm *wm = &w->cwarm[k];
+    floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
     const floe_instance *in = &w->insts[c->inst];
@@ -84,10 +92,10 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     ctx.event_load = &ld;
     floe_raw_contact raw;
     floe_geom *g = &c->g;
-    vec3 pb = floe__img_pos(w, b, c->img), vb = floe__img_vel(w, b, c->img); /* B's periodic image (cell.h) */
+    vec3 pb = floe__img_pos(w, b, x->img), vb = floe__img_vel(w, b, x->img); /* B's periodic image (cell.h) */
     if (fresh) {
-        floe__collide_img(w, fn, a, b, c->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
-        floe_l6geom_create(g, &raw, w->def.legacy_lens);
+        floe__collide_img(w, fn, a, b, x->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
+        floe_l6geom_create(g, &wm->area, x->lens, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
          * in LAMMPS, and the shear spring takes that step's displacement. */
@@ -98,7 +106,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
         if (fn == floe_collide_sphere_sphere) floe_sphere_sphere(w->pos[a], w->radius[a], pb, w->radius[b], c, 0, &raw);
         else if (fn == floe_collide_wall_sphere)
             floe_wall_sphere(floe__shape_data(w, a), w->pos[a], w->pos[b], w->radius[b], c, 0, &raw);
-        else floe__collide_img(w, fn, a, b, c->img, c, 0, &raw);
+        else floe__collide_img(w, fn, a, b, x->img, c, 0, &raw);
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], pb, vb, w->angvel[b], &ctx.vel,
                            &ctx.angvel);
     }
@@ -110,11 +118,11 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     }
     vec3 t2 = floe_geom_t2(g);
     vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
-    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
+    vec3 M = vadd(vadd(vscale(g->n, wm->m.x), vscale(g->t1, wm->m.y)), vscale(t2, wm->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
     accumulate(f, t, a, b, F, mA, mB);
-    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(g));
+    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(x->lens));
 }
 
 /* Appends an event to the world's list, which finish_contacts has made
@@ -131,10 +139,11 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     ev->a = c->a;
     ev->b = c->b;
     ev->force = ld ? ld->f : c->f;
-    ev->torque = ld ? ld->m : c->m;
+    const int k = (int)(c - w->con);
+    ev->torque = ld ? ld->m : w->cwarm[k].m;
     ev->detail = detail;
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
-    if (m->event_values) m->event_values(c, state_of(w, (int)(c - w->con)), type, ev->value);
+    if (m->event_values) m->event_values(c, &w->cwarm[k], state_of(w, k), type, ev->value);
 }
 
 /* Events a flagged contact produces: one per transient flag whose type the
@@ -318,8 +327,8 @@ static floe_status process_contacts(floe_world *w) {
         floe__runaway_cause(w, c, -1, cause, sizeof cause);
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
-                    c->g.uN < -floe_geom_lmin(&c->g) ? "an overlap larger than the particle size"
-                                                     : "a non-finite force",
+                    c->g.uN < -floe_geom_lmin(w->ccold[first_bad].lens) ? "an overlap larger than the particle size"
+                                                                        : "a non-finite force",
                     c->g.uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
@@ -377,12 +386,14 @@ static floe_status finish_contacts(floe_world *w) {
     for (int j = w->nflagged - 1; j >= 0; j--) {
         int k = flagged[j];
         if (!(w->con[k].flags & CF_DELETE)) continue;
-        if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = -1;
+        if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = -1;
         int last = --w->ncon;
         if (k != last) {
             w->con[k] = w->con[last];
+            w->cwarm[k] = w->cwarm[last];
+            w->ccold[k] = w->ccold[last];
             memcpy(state_of(w, k), state_of(w, last), w->cstride);
-            if (w->con[k].nbr >= 0) bp->pairs[w->con[k].nbr].contact = k;
+            if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = k;
         }
     }
     return FLOE_OK;
@@ -431,14 +442,18 @@ static floe_status contact_phase(floe_world *w) {
             if (!reserve_contacts(w, w->ncon + 1)) goto oom;
             int k = w->ncon++;
             floe_contact *c = &w->con[k];
+            floe_contact_cold *x = &w->ccold[k];
             memset(c, 0, sizeof *c);
+            memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
+            memset(x, 0, sizeof *x);
             memset(state_of(w, k), 0, w->cstride);
             c->a = bp->pairs[p].a;
             c->b = bp->pairs[p].b;
-            c->nbr = p;
-            c->img = bp->pairs[p].img;
+            x->nbr = p;
+            x->img = bp->pairs[p].img;
+            c->imaged = !floe__img_zero(x->img);
             c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
-            c->step_created = w->step;
+            x->step_created = w->step;
             c->flags = CF_NEW;
             if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
             bp->pairs[p].contact = k;

@@ -364,21 +364,22 @@ static double body_energy(const floe_world *w, int i, uint32_t loaded) {
  * exact for linear springs (the Linear model's normal and shear springs,
  * and twist and rolling springs), the linear-spring estimate for the
  * others (docs/decisions.md#removed-bodies-leave-through-the-boundary-term). */
-static double contact_elastic(const floe_contact *c) {
+static double contact_elastic(const floe_contact *c, const floe_contact_warm *x) {
     double e = 0;
     if (c->kn > 0) e += 0.5 * c->f.x * c->f.x / c->kn;
     if (c->kt > 0) e += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
-    if (c->kw > 0) e += 0.5 * c->m.x * c->m.x / c->kw;
-    if (c->kr > 0) e += 0.5 * (c->m.y * c->m.y + c->m.z * c->m.z) / c->kr;
+    if (x->kw > 0) e += 0.5 * x->m.x * x->m.x / x->kw;
+    if (x->kr > 0) e += 0.5 * (x->m.y * x->m.y + x->m.z * x->m.z) / x->kr;
     return isfinite(e) ? e : 0;
 }
 
 /* Takes contact c's force and torques off the body `side` (0: A, 1: B). */
 static void unapply_contact(floe_world *w, const floe_contact *c, int side) {
     const floe_geom *g = &c->g;
+    const vec3 m = w->cwarm[c - w->con].m;
     vec3 t2 = floe_geom_t2(g);
     vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
-    vec3 M = vadd(vadd(vscale(g->n, c->m.x), vscale(g->t1, c->m.y)), vscale(t2, c->m.z));
+    vec3 M = vadd(vadd(vscale(g->n, m.x), vscale(g->t1, m.y)), vscale(t2, m.z));
     if (side == 0) {
         w->force[c->a] = vsub(w->force[c->a], F);
         w->torque[c->a] = vsub(w->torque[c->a], vadd(vcross(vsub(g->c, w->pos[c->a]), F), M));
@@ -438,10 +439,11 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         if (!(dead[c->a] || dead[c->b])) continue;
         floe_event *ev = push_event(w, FLOE_EVENT_CONTACT_DELETED, c->a, c->b);
         ev->force = c->f;
-        ev->torque = c->m;
+        ev->torque = w->cwarm[k].m;
         const floe_model *m = w->insts[c->inst].m;
-        if (m && m->event_values) m->event_values(c, cstate_of(w, k), FLOE_EVENT_CONTACT_DELETED, ev->value);
-        elastic += contact_elastic(c);
+        if (m && m->event_values)
+            m->event_values(c, &w->cwarm[k], cstate_of(w, k), FLOE_EVENT_CONTACT_DELETED, ev->value);
+        elastic += contact_elastic(c, &w->cwarm[k]);
         if (!dead[c->a]) unapply_contact(w, c, 0);
         if (!dead[c->b]) unapply_contact(w, c, 1);
     }
@@ -508,8 +510,11 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         if (newid[c.a] < 0 || newid[c.b] < 0) continue;
         c.a = newid[c.a];
         c.b = newid[c.b];
-        c.nbr = -1;
+        floe_contact_cold x = w->ccold[k];
+        x.nbr = -1;
         if (kk != k) memmove(cstate_of(w, kk), cstate_of(w, k), w->cstride);
+        w->cwarm[kk] = w->cwarm[k];
+        w->ccold[kk] = x;
         w->con[kk++] = c;
     }
     w->ncon = kk;

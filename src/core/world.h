@@ -213,8 +213,11 @@ struct floe_world {
     floe_group groups_[FLOE_MAX_GROUPS];
     int ngroups;
 
-    /* contacts */
+    /* contacts: hot, warm and cold records of one index (models/model.h),
+     * grown, moved and removed together with the model states */
     floe_contact *con;
+    floe_contact_warm *cwarm;
+    floe_contact_cold *ccold;
     int ncon, ccap;
     unsigned char *cstate;
     size_t cstride;
@@ -343,6 +346,8 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
     ctx->event_load = NULL;
+    ctx->warm = &w->cwarm[c - w->con];
+    ctx->cold = &w->ccold[c - w->con];
     /* radii of curvature, for the models whose law depends on them (Hertz):
      * only in the creation step, where create reads them */
     if (fresh) {

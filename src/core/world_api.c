@@ -116,7 +116,8 @@ void floe_world_destroy(floe_world *w) {
                       w->shape_idx,     w->mat,        w->blocked, w->groups, w->mats,     w->insts,
                       w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
                       w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
-                      w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases};
+                      w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases,
+                      w->cwarm,         w->ccold};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
@@ -866,6 +867,8 @@ int64_t floe_break_count(const floe_world *w) { return w->n_breaks; }
 floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     CHECK_ID(w, i, w->ncon, "contact", FLOE_ERR_ARG);
     const floe_contact *c = &w->con[i];
+    const floe_contact_cold *x = &w->ccold[i];
+    const floe_contact_warm *wm = &w->cwarm[i];
     const floe_geom *g = &c->g;
     o->a = c->a;
     o->b = c->b;
@@ -873,17 +876,17 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->normal = g->n;
     o->point = g->c;
     o->uN = g->uN;
-    o->lens[0] = g->lens[0];
-    o->lens[1] = g->lens[1];
-    o->area = g->area;
+    o->lens[0] = x->lens[0];
+    o->lens[1] = x->lens[1];
+    o->area = wm->area;
     o->force = c->f;
-    o->torque = c->m;
+    o->torque = wm->m;
     o->force_global = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(floe_geom_t2(g), c->f.z));
     o->kn = c->kn;
     o->kt = c->kt;
-    o->step_created = c->step_created;
+    o->step_created = x->step_created;
     o->bonded = (c->flags & CF_BONDED) != 0;
-    for (int k = 0; k < 3; k++) o->image[k] = c->img.n[k];
+    for (int k = 0; k < 3; k++) o->image[k] = x->img.n[k];
     return FLOE_OK;
 }
 
@@ -900,7 +903,7 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
     const floe_model *m = floe_registry_get(w->insts[w->con[i].inst].model);
     double buf[64];
     int n = m->info.n_state < 64 ? m->info.n_state : 64;
-    m->get_state(&w->con[i], w->cstate + (size_t)i * w->cstride, buf);
+    m->get_state(&w->con[i], &w->cwarm[i], w->cstate + (size_t)i * w->cstride, buf);
     if (n > cap) n = cap;
     memcpy(out, buf, sizeof(double) * (size_t)n);
     return n;

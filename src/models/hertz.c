@@ -74,8 +74,9 @@ static double mat_min(const double *ma, const double *mb, int k) { return fmin(m
 
 static void hertz_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     hertz_state *s = state;
-    const floe_geom *g = &c->g;
-    double ra = curvature(ctx->curv[0], g->lens[0]), rb = curvature(ctx->curv[1], g->lens[1]);
+    (void)c;
+    const double *lens = ctx->cold->lens;
+    double ra = curvature(ctx->curv[0], lens[0]), rb = curvature(ctx->curv[1], lens[1]);
     /* 1/R* = 1/R_A + 1/R_B; a flat body adds nothing */
     s->rstar = 1.0 / ((isinf(ra) ? 0 : 1.0 / ra) + (isinf(rb) ? 0 : 1.0 / rb));
     double na = ma[M_POISSON], nb = mb[M_POISSON], ea = ma[MAT_YOUNG], eb = mb[MAT_YOUNG];
@@ -159,7 +160,8 @@ static int hertz_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe
     double kr = s->roll_c * s->kh * sd, my = 0, mz = 0;
     int rlim = 0;
     if (s->roll_c > 0)
-        lost += spring2(s->kr, kr, c->m.y, c->m.z, w.y * dt, w.z * dt, s->roll_lim * -fe, &my, &mz, &rlim);
+        lost += spring2(s->kr, kr, ctx->warm->m.y, ctx->warm->m.z, w.y * dt, w.z * dt, s->roll_lim * -fe, &my, &mz,
+                        &rlim);
 
     /* energies: the Hertz spring stores 2/5 F delta; damping work by the
      * trapezoid of this and the last step's force, as leapfrog applies them */
@@ -169,7 +171,7 @@ static int hertz_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe
     e->dashpot += 0.5 * ((s->fdn + fdn) * v.x + (fdy0 + fdy) * v.y + (fdz0 + fdz) * v.z) * dt;
 
     c->f = v3(fe + fdn, fy + fdy, fz + fdz);
-    c->m = v3(0, my, mz);
+    ctx->warm->m = v3(0, my, mz);
     s->fy = fy;
     s->fz = fz;
     s->st = st;
@@ -181,16 +183,16 @@ static int hertz_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe
     double sp = sqrt(peak_overlap(ctx, s, delta)), z = s->gam > 0 ? s->gam / (2.0 * sqrt(floe_contact_mass(ctx))) : 0;
     c->kn = damped(1.5 * s->kh * sp, z);
     c->kt = damped(s->st_c * sp, z);
-    c->kr = s->roll_c * s->kh * sp;
+    ctx->warm->kr = s->roll_c * s->kh * sp;
     return 1;
 }
 
-static void hertz_get_state(const floe_contact *c, const void *state, double *out) {
+static void hertz_get_state(const floe_contact *c, const floe_contact_warm *x, const void *state, double *out) {
     const hertz_state *s = state;
     double delta = c->g.uN < 0 ? -c->g.uN : 0, sd = sqrt(delta);
     double fe = s->kh * delta * sd, dy = c->f.y - s->fy, dz = c->f.z - s->fz;
     double ft2 = s->fy * s->fy + s->fz * s->fz, lim = s->tan_phi * fe;
-    double m2 = c->m.y * c->m.y + c->m.z * c->m.z, mlim = s->roll_lim * fe;
+    double m2 = x->m.y * x->m.y + x->m.z * x->m.z, mlim = s->roll_lim * fe;
     out[0] = s->rstar;
     out[1] = 1.5 * s->kh * sd;
     out[2] = s->st_c * sd;

@@ -105,14 +105,15 @@ static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma
 static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     ice_state *s = state;
     const floe_geom *g = &c->g;
-    double la = g->lens[0], lb = g->lens[1], A = g->area;
+    floe_contact_warm *x = ctx->warm;
+    double la = ctx->cold->lens[0], lb = ctx->cold->lens[1], A = x->area;
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
     c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
     /* min, like Woo's code: docs/decisions.md#ice-pair-averages-minimum-friction-i1 */
     s->mu = fmin(ma[M_MU], mb[M_MU]);
-    c->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
-    c->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
+    x->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
+    x->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
     double cn = mean(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
     s->fnb = cn * A;
     s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
@@ -127,41 +128,43 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
 
 static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     ice_state *s = state;
-    vec3 f0 = c->f, m0 = c->m;
+    floe_contact_warm *x = ctx->warm; /* torque, kw, kr, area */
+    vec3 f0 = c->f, m0 = x->m;
     /* 1. trial values */
-    ice_trial(ctx->dt, c->kn, c->kt, c->kw, c->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &c->m);
+    ice_trial(ctx->dt, c->kn, c->kt, x->kw, x->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &x->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int was_bonded = s->bonds & BONDED_ALL;
     int brk = s->bonds & (s->bonds >> 4);
-    uint32_t over = (uint32_t)ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, s, c->f, c->m);
+    uint32_t over = (uint32_t)ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, s, c->f, x->m);
     int broke = over != 0;
     if (broke) {
         s->bonds &= ~BONDED_ALL; /* forces are kept; plasticity limits them below */
         c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
         c->detail = over;    /* the senses that broke: BOND_N, _T, _W, _R bits */
         if (ctx->event_load) /* the event reports the load that broke the bond, not the limited one */
-            *ctx->event_load = (floe_event_load){c->f, c->m, 1};
+            *ctx->event_load = (floe_event_load){c->f, x->m, 1};
     }
     /* 3. unbonded in the normal sense and in tension: the contact goes */
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
         /* a bond lets go of real energy; an unbonded contact opening at its
          * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, ice_elastic(c->kn, c->kt, c->kw, c->kr, f0, m0));
+        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, ice_elastic(c->kn, c->kt, x->kw, x->kr, f0, m0));
         return 0;
     }
     /* 4. plastic limits on unbonded senses */
     int b = s->bonds;
-    double slip = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), c->g.area, c->kt, c->kw, c->kr, s, f0, m0,
-                              &c->f, &c->m);
+    double slip = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), x->area, c->kt, x->kw, x->kr, s, f0, m0,
+                              &c->f, &x->m);
     if (broke) e->broken += slip; /* what the broken bond released */
     else e->plastic += slip;
-    e->elastic += ice_elastic(c->kn, c->kt, c->kw, c->kr, c->f, c->m);
+    e->elastic += ice_elastic(c->kn, c->kt, x->kw, x->kr, c->f, x->m);
     return 1;
 }
 
-static void ice_get_state(const floe_contact *c, const void *state, double *out) {
+static void ice_get_state(const floe_contact *c, const floe_contact_warm *x, const void *state, double *out) {
+    (void)c;
     const ice_state *s = state;
-    double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, c->kw, c->kr, s->fnb, s->ftb, s->twb, s->trb};
+    double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, x->kw, x->kr, s->fnb, s->ftb, s->twb, s->trb};
     for (int i = 0; i < 9; i++) out[i] = v[i];
 }
 
@@ -186,16 +189,17 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
     const double dt = in->dt;
     for (int j = 0; j < n; j++) {
         const floe_contact *c = in->c[j];
+        const floe_contact_warm *x = in->warm[j];
         const ice_state *s = in->state[j];
         M->f0[0][j] = c->f.x, M->f0[1][j] = c->f.y, M->f0[2][j] = c->f.z;
-        M->m0[0][j] = c->m.x, M->m0[1][j] = c->m.y, M->m0[2][j] = c->m.z;
-        M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = c->g.area;
+        M->m0[0][j] = x->m.x, M->m0[1][j] = x->m.y, M->m0[2][j] = x->m.z;
+        M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = x->area;
         int b = s->bonds, brk = b & (b >> 4);
         M->brk[0][j] = brk & BOND_N, M->brk[1][j] = brk & BOND_T, M->brk[2][j] = brk & BOND_W;
         M->brk[3][j] = brk & BOND_R;
         M->free[0][j] = !(b & BOND_T), M->free[1][j] = !(b & BOND_W), M->free[2][j] = !(b & BOND_R);
         M->open_n[j] = !(b & BOND_N);
-        M->uN0[j] = s->uN0, M->kw[j] = c->kw, M->kr[j] = c->kr, M->fnb[j] = s->fnb, M->ftb[j] = s->ftb;
+        M->uN0[j] = s->uN0, M->kw[j] = x->kw, M->kr[j] = x->kr, M->fnb[j] = s->fnb, M->ftb[j] = s->ftb;
         M->twb[j] = s->twb, M->trb[j] = s->trb, M->tan_phi[j] = s->tan_phi, M->mu[j] = s->mu;
     }
     for (int j = 0; j < n; j++) { /* vectorized */
@@ -223,7 +227,7 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
     /* the state does not change in an ordinary step: nothing to write back */
 }
 
-static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1};
+static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1, .warm = 1};
 
 const floe_model floe_model_ice = {
     .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, 11, law_params,

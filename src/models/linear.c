@@ -71,7 +71,7 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     }
     linear_energy le;
     c->f = linear_force(ctx->dt, c->kn, c->kt, u, ctx->vel, lp[LP_NO_SLIP], lp[LP_DP_MODE], s, &le);
-    c->m = v3(0, 0, 0);
+    ctx->warm->m = v3(0, 0, 0);
     e->plastic += le.plastic;
     e->dashpot += le.dashpot;
     e->elastic += le.elastic;
@@ -101,8 +101,9 @@ static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
 static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linear_state *s = state;
     const floe_geom *g = &c->g;
+    const double *lens = ctx->cold->lens;
     const double *lp = ctx->lp;
-    c->kn = lp[LP_KN] > 0 ? lp[LP_KN] : floe_series_kn(g->lens[0], g->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], g->area);
+    c->kn = lp[LP_KN] > 0 ? lp[LP_KN] : floe_series_kn(lens[0], lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], ctx->warm->area);
     c->kt = lp[LP_KT] > 0 ? lp[LP_KT] : 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
     s->uN0 = lp[LP_INI_EQLB] != 0 ? g->uN : 0.0;
@@ -113,7 +114,8 @@ static void linear_create(const floe_law_ctx *ctx, const double *ma, const doubl
 
 /* fd_n, fd_s: the dashpot parts of the contact force (its total less the
  * springs); slipping: the shear spring sits on the Coulomb limit. */
-static void linear_get_state(const floe_contact *c, const void *state, double *out) {
+static void linear_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+    (void)warm;
     const linear_state *s = state;
     double fn = c->kn * (c->g.uN - s->uN0), dy = c->f.y - s->fy, dz = c->f.z - s->fz;
     double ft2 = s->fy * s->fy + s->fz * s->fz, lim = fabs(fn) * s->tan_phi;

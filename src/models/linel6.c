@@ -24,32 +24,34 @@ typedef struct linel6_state {
 
 static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linel6_state *s = state;
-    const floe_geom *g = &c->g;
-    c->kn = floe_series_kn(g->lens[0], g->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], g->area);
+    floe_contact_warm *x = ctx->warm;
+    c->kn = floe_series_kn(ctx->cold->lens[0], ctx->cold->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->area);
     c->kt = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
-    s->kw = c->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
-    s->kb = c->kr = ctx->lp[LP_CHAR_LEN] * c->kt;
+    s->kw = x->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
+    s->kb = x->kr = ctx->lp[LP_CHAR_LEN] * c->kt;
 }
 
 static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     linel6_state *s = state;
     const floe_geom *g = &c->g;
+    floe_contact_warm *x = ctx->warm;
     double dt = ctx->dt;
     c->f.x = c->kn * g->uN; /* total formulation in the normal sense */
     c->f.y += dt * c->kt * ctx->vel.y;
     c->f.z += dt * c->kt * ctx->vel.z;
-    c->m.x += dt * s->kw * ctx->angvel.x;
-    c->m.y += dt * s->kb * ctx->angvel.y;
-    c->m.z += dt * s->kb * ctx->angvel.z;
+    x->m.x += dt * s->kw * ctx->angvel.x;
+    x->m.y += dt * s->kb * ctx->angvel.y;
+    x->m.z += dt * s->kb * ctx->angvel.z;
     double el = 0.5 * c->f.x * c->f.x / c->kn;
     if (c->kt > 0) el += 0.5 * (c->f.y * c->f.y + c->f.z * c->f.z) / c->kt;
-    if (s->kw > 0) el += 0.5 * c->m.x * c->m.x / s->kw;
-    if (s->kb > 0) el += 0.5 * (c->m.y * c->m.y + c->m.z * c->m.z) / s->kb;
+    if (s->kw > 0) el += 0.5 * x->m.x * x->m.x / s->kw;
+    if (s->kb > 0) el += 0.5 * (x->m.y * x->m.y + x->m.z * x->m.z) / s->kb;
     e->elastic += el;
     return 1; /* never deletes: the contact lives while the geometry says so */
 }
 
-static void linel6_get_state(const floe_contact *c, const void *state, double *out) {
+static void linel6_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+    (void)c, (void)warm;
     const linel6_state *s = state;
     out[0] = s->kw;
     out[1] = s->kb;

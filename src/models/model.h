@@ -24,27 +24,45 @@ typedef struct floe_energy_acc {
     double broken;  /* released this step */
 } floe_energy_acc;
 
-/* What every contact carries besides the model's own state. Fields read
- * every step come first: a contact is streamed through the cache each step. */
 /* Integer cell offsets of a periodic image (src/core/cell.c): B's image is
  * at B's position plus H n (docs/periodic.md); all zero without a cell. */
 typedef struct floe_img {
     int32_t n[3];
 } floe_img;
 
+/* A contact is kept in three parallel arrays of one index k, so that the
+ * per-step contact pass streams only what it reads and writes:
+ * - hot (w->con[k]): what the pass reads and writes for every contact;
+ * - warm (w->cwarm[k]): the local torque and what the laws that have one
+ *   read every step (Ice, LinEl6, Hertz, soft-bond; Linear leaves it be);
+ * - cold (w->ccold[k]): read at creation, at broad-phase rebuilds, for the
+ *   time step, outputs and events.
+ * A batched Linear contact streams 136 bytes of record per step instead of
+ * 216, an Ice contact 184 (docs/performance.md#contact-storage,
+ * docs/decisions.md#hot-warm-and-cold-contact-records). */
 typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
     uint8_t flags;   /* CF_* */
+    uint8_t imaged;  /* derived: the cold img is not zero (the contact takes the per-contact path) */
     uint32_t detail; /* model event detail (e.g. senses that broke) */
-    floe_geom g;
-    double kn, kt; /* set by create; used for the critical time step */
-    vec3 f, m;     /* local force and torque acting on A */
-    double kw, kr; /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
-    int64_t step_created;
-    int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
-    floe_img img; /* the contact is with B's periodic image of these cell offsets */
+    floe_geom g;     /* frame, point, gap */
+    double kn, kt;   /* set by create; used for the critical time step */
+    vec3 f;          /* local force acting on A */
 } floe_contact;
+
+typedef struct floe_contact_warm {
+    vec3 m;        /* local torque acting on A: 0 for models without one */
+    double kw, kr; /* twist and rolling stiffness [N m/rad], 0 if none (time step) */
+    double area;   /* contact area contA, set at creation */
+} floe_contact_warm;
+
+typedef struct floe_contact_cold {
+    double lens[2]; /* lengths of A and B that deform, set at creation */
+    int64_t step_created;
+    floe_img img; /* the contact is with B's periodic image of these cell offsets */
+    int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
+} floe_contact_cold;
 
 enum {
     CF_DELETE = 1,     /* the law asked for deletion this step */
@@ -79,6 +97,8 @@ typedef struct floe_law_ctx {
                                   * know it (ellipsoid: a model may take the contact's lens); else NaN */
     floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
                                   * broke it; may be NULL */
+    floe_contact_warm *warm;     /* the contact's torque, kw, kr and area */
+    floe_contact_cold *cold;     /* the contact's lens (and what the core keeps) */
 } floe_law_ctx;
 
 /* Contact mass for dashpots: m_A m_B / (m_A + m_B), or the free body's mass. */
@@ -124,6 +144,7 @@ typedef struct floe_batch_in {
     double dt;
     int n;
     floe_contact *c[FLOE_BATCH];
+    floe_contact_warm *warm[FLOE_BATCH]; /* NULL unless the kernel sets `warm` */
     void *state[FLOE_BATCH];
     const double *lp[FLOE_BATCH];
 } floe_batch_in;
@@ -138,6 +159,7 @@ typedef struct floe_batch_kernel {
      * 0: every contact of the model is eligible. */
     uint32_t unless_params;
     int torque; /* the law sets a local torque (else the contact's m stays 0) */
+    int warm;   /* the kernel reads the warm records (floe_batch_in.warm): only then are they gathered */
 } floe_batch_kernel;
 
 typedef struct floe_model {
@@ -149,7 +171,7 @@ typedef struct floe_model {
     /* Returns 1 to keep the contact, 0 to delete it (no force is applied then). */
     int (*law)(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e);
     /* Writes info.n_state values describing the state. */
-    void (*get_state)(const floe_contact *c, const void *state, double *out);
+    void (*get_state)(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out);
     /* Optional: largest gap across which a new contact is created at `step`
      * (e.g. bonding a packing generated with small gaps); rmin is the smaller
      * radius of the pair. NULL means 0: contacts need overlap. */
@@ -163,7 +185,8 @@ typedef struct floe_model {
     int n_methods;
     /* Optional: the two floating-point arguments of an event this contact
      * raises (floe_event.value), e.g. a bond's strength and strain energy. */
-    void (*event_values)(const floe_contact *c, const void *state, int type, double out[2]);
+    void (*event_values)(const floe_contact *c, const floe_contact_warm *warm, const void *state, int type,
+                         double out[2]);
     /* Optional: the vectorized kernel of the law for sphere-sphere contacts. */
     const floe_batch_kernel *batch;
 } floe_model;

@@ -118,13 +118,13 @@ typedef struct section {
 /* Cross-section (eq. 4). R = lambda min(R1, R2) comes from the contact
  * area pi min(r1, r2)^2 of L6Geom, which also gives R1 for a sphere on a wall
  * or facet. user_area fixes A and derives R from it. 2D: unit thickness. */
-static section cross_section(int dim, const floe_geom *g, const sb_state *s, const double *lp) {
+static section cross_section(int dim, double area, const sb_state *s, const double *lp) {
     section x;
     if (s->user_area > 0) {
         x.A = s->user_area;
         x.R = dim == 2 ? 0.5 * x.A : sqrt(x.A / FLOE_PI);
     } else {
-        x.R = lp[LP_RMUL] * sqrt(g->area / FLOE_PI);
+        x.R = lp[LP_RMUL] * sqrt(area / FLOE_PI);
         x.A = dim == 2 ? 2.0 * x.R : FLOE_PI * x.R * x.R;
     }
     double R2 = x.R * x.R;
@@ -135,9 +135,9 @@ static section cross_section(int dim, const floe_geom *g, const sb_state *s, con
 
 /* Length of the deformability method, kn = emod / L
  * (docs/decisions.md#soft-bond-deformability-length-with-a-fixed-area-s8). */
-static double defo_length(int dim, const floe_geom *g, const sb_state *s) {
+static double defo_length(int dim, const double lens[2], const sb_state *s) {
     if (s->user_area > 0) return dim == 2 ? s->user_area : 2.0 * sqrt(s->user_area / FLOE_PI);
-    return g->lens[0] + g->lens[1];
+    return lens[0] + lens[1];
 }
 
 /* Spring stiffness raised for the critical time step when a dashpot of
@@ -147,11 +147,12 @@ static double damped(double k, double b) {
     return k / (d * d);
 }
 
-static void set_step_stiffness(floe_contact *c, const sb_state *s, const section *x, const double *lp) {
+static void set_step_stiffness(floe_contact *c, floe_contact_warm *warm, const sb_state *s, const section *x,
+                               const double *lp) {
     c->kn = damped(s->kn * x->A, lp[LP_DP_NRATIO]);
     c->kt = damped(s->ks * x->A, lp[LP_DP_SRATIO]);
-    c->kw = s->ks * x->J;
-    c->kr = s->kn * x->I;
+    warm->kw = s->ks * x->J;
+    warm->kr = s->kn * x->I;
 }
 
 /* PFC inheritance of kn, ks: series of two non-zero values, else the non-zero one. */
@@ -162,11 +163,11 @@ static double inherit(double a, double b) {
 
 static void sb_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     sb_state *s = state;
-    const floe_geom *g = &c->g;
+    const double *lens = ctx->cold->lens;
     const double *lp = ctx->lp;
     s->dim = (int8_t)ctx->dim;
     s->kn = inherit(ma[M_KN], mb[M_KN]);
-    if (!(s->kn > 0)) s->kn = 1.0 / (g->lens[0] / ma[MAT_YOUNG] + g->lens[1] / mb[MAT_YOUNG]);
+    if (!(s->kn > 0)) s->kn = 1.0 / (lens[0] / ma[MAT_YOUNG] + lens[1] / mb[MAT_YOUNG]);
     s->ks = inherit(ma[M_KS], mb[M_KS]);
     if (!(ma[M_KS] > 0) && !(mb[M_KS] > 0)) s->ks = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * s->kn;
     s->fric = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
@@ -174,11 +175,11 @@ static void sb_create(const floe_law_ctx *ctx, const double *ma, const double *m
     s->zeta = lp[LP_SOFT];
     s->gamma = lp[LP_CUT];
     s->mode = (int8_t)lp[LP_MODE];
-    s->L = defo_length(ctx->dim, g, s);
-    section x = cross_section(ctx->dim, g, s, lp);
+    s->L = defo_length(ctx->dim, lens, s);
+    section x = cross_section(ctx->dim, ctx->warm->area, s, lp);
     s->R = x.R;
     s->A = x.A;
-    set_step_stiffness(c, s, &x, lp);
+    set_step_stiffness(c, ctx->warm, s, &x, lp);
 }
 
 /* ---- energies ------------------------------------------------------------ */
@@ -256,13 +257,14 @@ static double shear_strength(const sb_state *s, const section *x, const double *
 static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     sb_state *s = state;
     const floe_geom *g = &c->g;
+    floe_contact_warm *warm = ctx->warm; /* torque, kw, kr, area: read and written every step */
     const double *lp = ctx->lp, dt = ctx->dt;
     const int d3 = ctx->dim != 2;
     s->dim = (int8_t)ctx->dim;
-    section x = cross_section(ctx->dim, g, s, lp);
+    section x = cross_section(ctx->dim, warm->area, s, lp);
     s->R = x.R;
     s->A = x.A;
-    set_step_stiffness(c, s, &x, lp);
+    set_step_stiffness(c, ctx->warm, s, &x, lp);
     const double Kn = s->kn * x.A, Ks = s->ks * x.A, Kb = s->kn * x.I, Kt = s->ks * x.J;
     const double tan_fa = lp[LP_FA] > 0 ? tan(lp[LP_FA] * FLOE_PI / 180.0) : 0.0;
 
@@ -295,7 +297,7 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
         s->slip = 0; /* no force, no slip: cleared without an event */
         s->active = 0;
         s->released = 0;
-        c->f = c->m = v3(0, 0, 0);
+        c->f = warm->m = v3(0, 0, 0);
         /* kept while within reach of re-activation, as PFC keeps proximity contacts */
         return !(g->uN > gap_max);
     }
@@ -476,15 +478,15 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     }
 
     c->f = v3(s->fn + fd[0], s->fs[0] + fd[1], s->fs[1] + fd[2]);
-    c->m = v3(s->mt, s->mb[0], s->mb[1]);
+    warm->m = v3(s->mt, s->mb[0], s->mb[1]);
     return 1;
 }
 
 /* ---- state for outputs --------------------------------------------------- */
 
-static void sb_get_state(const floe_contact *c, const void *state, double *out) {
+static void sb_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
     const sb_state *s = state;
-    (void)c;
+    (void)c, (void)warm;
     /* PFC reports (n, s, t) components of what acts on B. Our frame is
      * (n, t1, t2) with the values on A. 3D: s = t1, t = t2. 2D: s is the
      * out-of-plane axis (= -t2 in floe's 2D frames) and t = t1. */
@@ -601,8 +603,8 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
     if (strcmp(name, "area") == 0) {
         if (nargs != 0) return -2;
         if (!c) return 0;
-        s->user_area = cross_section(ctx->dim, &c->g, s, ctx->lp).A;
-        s->L = defo_length(ctx->dim, &c->g, s);
+        s->user_area = cross_section(ctx->dim, ctx->warm->area, s, ctx->lp).A;
+        s->L = defo_length(ctx->dim, ctx->cold->lens, s);
         return 0;
     }
     if (strcmp(name, "deformability") == 0) {
@@ -611,11 +613,11 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
         if (nargs == 2 && !(args[1] >= 0 && isfinite(args[1]))) return -2;
         if (!c) return 0;
         double kratio = nargs == 2 ? args[1] : (s->kn > 0 && s->ks > 0 ? s->kn / s->ks : 0.0);
-        s->L = defo_length(ctx->dim, &c->g, s);
+        s->L = defo_length(ctx->dim, ctx->cold->lens, s);
         s->kn = s->L > 0 ? args[0] / s->L : 0.0;
         s->ks = kratio > 0 ? s->kn / kratio : 0.0;
-        section x = cross_section(ctx->dim, &c->g, s, ctx->lp);
-        set_step_stiffness(c, s, &x, ctx->lp);
+        section x = cross_section(ctx->dim, ctx->warm->area, s, ctx->lp);
+        set_step_stiffness(c, ctx->warm, s, &x, ctx->lp);
         return 0;
     }
     return -1;
@@ -623,9 +625,10 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
 
 /* bond_break carries the failure strength (sigma_c or tau_c: a stress, which the
  * page labels a force) and the bond's strain energy at the onset of failure (S7). */
-static void sb_event_values(const floe_contact *c, const void *state, int type, double out[2]) {
+static void sb_event_values(const floe_contact *c, const floe_contact_warm *warm, const void *state, int type,
+                            double out[2]) {
     const sb_state *s = state;
-    (void)c;
+    (void)c, (void)warm;
     if (type != FLOE_EVENT_BOND_BROKEN) return;
     out[0] = s->brk_strength;
     out[1] = s->brk_energy;
