@@ -16,6 +16,19 @@
  *   pp      sphere pairs with |xi - xj| < ri + rj (LAMMPS compute contact/atom)
  *   wall    sphere-wall overlaps: distance to the plane < r, walls of the scene
  *   contacts  floe's own contact count (contacts alive after the last step)
+ *   mean_contacts  floe's contact count averaged over the timed steps (read
+ *           after every timed step: floe_contact_count is a load, so it costs
+ *           nothing in the loop); the denominator of ns per contact-step
+ *   bonds_start, bonds_end  contacts carrying a bond before the first and after
+ *           the last timed step (floe_bonded_count scans the contacts, so it
+ *           stays out of the timed loop; ns per bond-step uses their mean)
+ *
+ * Storage per contact (CONTACT line): a live contact is one floe_contact record
+ * plus one slot of the model state array, whose stride the world sets from the
+ * models in use (core/world.c); both are read here from the internal headers
+ * (floe_bench is built with -I src), so the figure follows any change of the
+ * record. pair_B is one broad-phase candidate pair; pairs_per_contact how many
+ * the list holds per live contact.
  *
  * No output files are written: I/O stays out of the measurement (the bench
  * script runs `floe run` separately for the physics check from floe's outputs).
@@ -24,8 +37,11 @@
  *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=...
  *   MEMORY rss_after_load_MB=... peak_after_load_MB=... rss_end_MB=... peak_end_MB=...
  *          (/proc/self/status VmRSS and VmHWM after loading the scene and at the end)
+ *   CONTACT record_B=... state_B=... bytes_per_contact=... pair_B=... pairs=... pairs_per_contact=...
  *   RESULT steps=S atoms=N ke=... zcm=... pp_contacts=... wall_contacts=... contacts=... ke_half=... loop_s=...
+ *          mean_contacts=... bonds_start=... bonds_end=...
  */
+#include "core/world.h"
 #include "io/scene.h"
 
 #include <floe/floe.h>
@@ -161,13 +177,19 @@ int main(int argc, char **argv) {
             fprintf(stderr, "floe_bench: warm-up step %ld: %s\n", s, floe_last_error(w));
             return 1;
         }
+    int bonds_start = floe_bonded_count(w);
+    double csum = 0;
     double t2 = now();
-    for (long s = 0; s < steps; s++)
+    for (long s = 0; s < steps; s++) {
         if (floe_step(w) != FLOE_OK) {
             fprintf(stderr, "floe_bench: step %ld: %s\n", warmup + s, floe_last_error(w));
             return 1;
         }
+        csum += floe_contact_count(w);
+    }
     double t3 = now();
+    int bonds_end = floe_bonded_count(w);
+    double mean_contacts = steps > 0 ? csum / (double)steps : floe_contact_count(w);
 
     /* physics check */
     int np = floe_particle_count(w);
@@ -205,10 +227,14 @@ int main(int argc, char **argv) {
            t1 - t0, t2 - t1, t3 - t2);
     printf("MEMORY rss_after_load_MB=%.1f peak_after_load_MB=%.1f rss_end_MB=%.1f peak_end_MB=%.1f\n", rss_load,
            hwm_load, proc_mb("VmRSS"), proc_mb("VmHWM"));
+    size_t rec = sizeof(floe_contact), st = w->cstride;
+    int ncon = floe_contact_count(w);
+    printf("CONTACT record_B=%zu state_B=%zu bytes_per_contact=%zu pair_B=%zu pairs=%d pairs_per_contact=%.3f\n", rec,
+           st, rec + st, sizeof(floe_pair), w->bp.npairs, ncon > 0 ? (double)w->bp.npairs / ncon : 0.0);
     printf("RESULT steps=%ld atoms=%d ke=%.6e zcm=%.6f pp_contacts=%ld wall_contacts=%ld contacts=%d "
-           "ke_half=%.6e loop_s=%.4f\n",
-           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, floe_contact_count(w), ke,
-           t3 - t2);
+           "ke_half=%.6e loop_s=%.4f mean_contacts=%.1f bonds_start=%d bonds_end=%d\n",
+           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, ncon, ke, t3 - t2,
+           mean_contacts, bonds_start, bonds_end);
     free(sph);
     floe_scene_free(&sc);
     return 0;
