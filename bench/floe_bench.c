@@ -34,7 +34,8 @@
  * script runs `floe run` separately for the physics check from floe's outputs).
  *
  * Output (stdout), one line each:
- *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=...
+ *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=... loop_cpu_s=...
+ *          (loop_cpu_s: CPU time of the process over the timed loop)
  *   MEMORY rss_after_load_MB=... peak_after_load_MB=... rss_end_MB=... peak_end_MB=...
  *          (/proc/self/status VmRSS and VmHWM after loading the scene and at the end)
  *   CONTACT record_B=... state_B=... bytes_per_contact=... pair_B=... pairs=... pairs_per_contact=...
@@ -54,6 +55,15 @@
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the process (all its threads): on a machine shared with other
+ * work a 1-thread loop's CPU time does not count the time slices others
+ * took, which its wall time does. */
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -179,7 +189,7 @@ int main(int argc, char **argv) {
         }
     int bonds_start = floe_bonded_count(w);
     double csum = 0;
-    double t2 = now();
+    double c2 = cpu_now(), t2 = now();
     for (long s = 0; s < steps; s++) {
         if (floe_step(w) != FLOE_OK) {
             fprintf(stderr, "floe_bench: step %ld: %s\n", warmup + s, floe_last_error(w));
@@ -187,7 +197,7 @@ int main(int argc, char **argv) {
         }
         csum += floe_contact_count(w);
     }
-    double t3 = now();
+    double t3 = now(), c3 = cpu_now();
     int bonds_end = floe_bonded_count(w);
     double mean_contacts = steps > 0 ? csum / (double)steps : floe_contact_count(w);
 
@@ -223,8 +233,8 @@ int main(int argc, char **argv) {
     long pp = count_pairs(x, r, sph, nsph);
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
-    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f\n", threads, warmup, steps,
-           t1 - t0, t2 - t1, t3 - t2);
+    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f loop_cpu_s=%.4f\n", threads,
+           warmup, steps, t1 - t0, t2 - t1, t3 - t2, c3 - c2);
     printf("MEMORY rss_after_load_MB=%.1f peak_after_load_MB=%.1f rss_end_MB=%.1f peak_end_MB=%.1f\n", rss_load,
            hwm_load, proc_mb("VmRSS"), proc_mb("VmHWM"));
     size_t rec = sizeof(floe_contact), st = w->cstride;

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Particles in memory order: would a Morton (Z-order) numbering speed floe up?
 
 usage: tools/morton_study.py [--size 100k] [--reps 3] [--warmup 200] [--steps 500]
@@ -23,7 +23,8 @@ For each order it measures
   * time: floe_bench --threads 1 --warmup W --steps S, the orders alternating
     inside each of REPS rounds (the machine is shared: alternation spreads
     the other processes' load over all orders; load1 and the cores other
-    processes used are recorded per run);
+    processes used are recorded per run); wall time and the process's CPU
+    time of the timed loop (which leaves out the time slices others took);
   * cache misses: valgrind --tool=cachegrind --cache-sim=yes over CG_STEPS
     steps, as the difference of a run of 2 + CG_STEPS steps and one of 2
     steps (both without warm-up): loading and the first steps (broad-phase
@@ -143,8 +144,9 @@ def run_bench(bench, scene, warmup, steps):
         raise SystemExit("floe_bench failed on %s:\n%s" % (scene, out.stderr))
     own = (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system)
     bg = max(0.0, ((b1 - b0) / hz - own) / wall)
-    res = dict(re.findall(r"(\w+)=([-0-9.e+]+)", out.stdout.split("RESULT", 1)[1]))
-    return dict(loop_s=float(res["loop_s"]), mean_contacts=float(res["mean_contacts"]), load1=float(load1), bg=bg)
+    res = dict(re.findall(r"(\w+)=([-0-9.e+]+)", out.stdout))
+    return dict(loop_s=float(res["loop_s"]), cpu_s=float(res.get("loop_cpu_s", "nan")),
+                mean_contacts=float(res["mean_contacts"]), load1=float(load1), bg=bg)
 
 
 def build_bench(builddir, march):
@@ -226,7 +228,8 @@ def main():
                 loc[o] = locality(pairs, perms[o])
 
     tsv = open(os.path.join(a.out, "morton_study.tsv"), "w")
-    tsv.write("kind\tsize\torder\trep\tloop_s\tms_per_step\tmean_contacts\tload1\tbg_cores\tIr\tD1_miss\tLL_miss\n")
+    tsv.write("kind\tsize\torder\trep\tloop_s\tms_per_step\tcpu_ms_per_step\tmean_contacts\tload1\tbg_cores\tIr\tD1_miss\t"
+              "LL_miss\n")
     times = {o: [] for o in ORDERS}
     if not a.no_timing:
         for rep in range(1, a.reps + 1):
@@ -235,12 +238,14 @@ def main():
             for o in seq:
                 r = run_bench(a.bench, scenes[(a.size, o)], a.warmup, a.steps)
                 times[o].append(r)
-                tsv.write("time\t%s\t%s\t%d\t%.4f\t%.4f\t%.1f\t%.2f\t%.2f\t\t\t\n" % (
-                    a.size, o, rep, r["loop_s"], r["loop_s"] / a.steps * 1e3, r["mean_contacts"], r["load1"], r["bg"]))
+                tsv.write("time\t%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.2f\t%.2f\t\t\t\n" % (
+                    a.size, o, rep, r["loop_s"], r["loop_s"] / a.steps * 1e3, r["cpu_s"] / a.steps * 1e3,
+                    r["mean_contacts"], r["load1"], r["bg"]))
                 tsv.flush()
-                print("time %s %-6s rep %d: loop %.3f s (%.2f ms/step), contacts %.0f, load1 %.2f, others %.2f cores"
-                      % (a.size, o, rep, r["loop_s"], r["loop_s"] / a.steps * 1e3, r["mean_contacts"], r["load1"],
-                         r["bg"]), file=sys.stderr)
+                print("time %s %-6s rep %d: loop %.3f s (%.2f ms/step, CPU %.2f ms/step), contacts %.0f, load1 %.2f, "
+                      "others %.2f cores" % (a.size, o, rep, r["loop_s"], r["loop_s"] / a.steps * 1e3,
+                                             r["cpu_s"] / a.steps * 1e3, r["mean_contacts"], r["load1"], r["bg"]),
+                      file=sys.stderr)
     cgr, cgdesc = {}, []
     if not a.no_cachegrind:
         for o in ORDERS:
@@ -251,7 +256,7 @@ def main():
             k = a.cg_steps
             d = {e: (e1[e] - e0[e]) / k for e in e1}
             cgr[o] = dict(Ir=d["Ir"], D1=d["D1mr"] + d["D1mw"], LL=d["DLmr"] + d["DLmw"], Dr=d["Dr"] + d["Dw"])
-            tsv.write("cachegrind\t%s\t%s\t\t\t\t\t\t\t%.0f\t%.0f\t%.0f\n" % (cg_size, o, cgr[o]["Ir"], cgr[o]["D1"],
+            tsv.write("cachegrind\t%s\t%s\t\t\t\t\t\t\t\t%.0f\t%.0f\t%.0f\n" % (cg_size, o, cgr[o]["Ir"], cgr[o]["D1"],
                                                                             cgr[o]["LL"]))
             tsv.flush()
             print("cachegrind %s %-6s: per step Ir %.3g, D1 misses %.3g, LL misses %.3g (%.0f s)"
@@ -259,22 +264,29 @@ def main():
     tsv.close()
 
     # ---- summary -----------------------------------------------------------------
-    med = {o: sorted(r["loop_s"] for r in times[o])[len(times[o]) // 2] for o in ORDERS if times[o]}
+    def median(v):
+        v = sorted(v)
+        return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+    med = {o: median(r["loop_s"] for r in times[o]) for o in ORDERS if times[o]}
+    cmed = {o: median(r["cpu_s"] for r in times[o]) for o in ORDERS if times[o]}
     print("## Particles in memory order: dense %s, 1 thread (tools/morton_study.py)\n" % a.size)
     print("Touching sphere pairs: %d. Timing: %d warm-up + %d timed steps, %d rounds, orders alternating; "
           "cachegrind: %s, %d regular steps.\n" % (pairs_n[a.size], a.warmup, a.steps, a.reps, cg_size, a.cg_steps))
-    print("| order | mean \\|i-j\\| | median | 90 % | within 64 ids | ms/step: median (runs) | vs file | "
-          "contacts | load1 | others (cores) | Ir/step | D1 misses/step | LL misses/step |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---|---|---:|---:|---:|")
+    print("| order | mean \\|i-j\\| | median | 90 % | within 64 ids | wall ms/step: median (runs) | CPU ms/step: "
+          "median (runs) | CPU vs file | contacts | load1 | others (cores) | Ir/step | D1 misses/step | LL misses/step |")
+    print("|---|---:|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---:|")
     for o in ORDERS:
         L = loc[o]
         ts = times[o]
-        ms = ", ".join("%.2f" % (r["loop_s"] / a.steps * 1e3) for r in ts)
+        ms = ", ".join("%.1f" % (r["loop_s"] / a.steps * 1e3) for r in ts)
+        cs = ", ".join("%.1f" % (r["cpu_s"] / a.steps * 1e3) for r in ts)
         c = cgr.get(o)
-        print("| %s | %.0f | %d | %d | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %.0f | %d | %d | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             o, L["mean"], L["median"], L["p90"], 100 * L["within64"],
-            "%.2f (%s)" % (med[o] / a.steps * 1e3, ms) if ts else "–",
-            "%.3f" % (med[o] / med["file"]) if ts and "file" in med else "–",
+            "%.1f (%s)" % (med[o] / a.steps * 1e3, ms) if ts else "–",
+            "%.1f (%s)" % (cmed[o] / a.steps * 1e3, cs) if ts else "–",
+            "%.3f" % (cmed[o] / cmed["file"]) if ts and "file" in cmed else "–",
             "%.0f" % ts[0]["mean_contacts"] if ts else "–",
             "/".join("%.1f" % r["load1"] for r in ts) or "–", "/".join("%.2f" % r["bg"] for r in ts) or "–",
             "%.3g" % c["Ir"] if c else "–", "%.3g" % c["D1"] if c else "–", "%.3g" % c["LL"] if c else "–"))
@@ -303,10 +315,13 @@ def main():
     if any(times.values()):
         for k, o in enumerate(ORDERS):
             ys = [r["loop_s"] / a.steps * 1e3 for r in times[o]]
-            ax[1].bar(k, med[o] / a.steps * 1e3, color=col[o], alpha=0.6)
-            ax[1].plot([k] * len(ys), ys, "k.")
+            cs = [r["cpu_s"] / a.steps * 1e3 for r in times[o]]
+            ax[1].bar(k, cmed[o] / a.steps * 1e3, color=col[o], alpha=0.6, label="CPU, median" if k == 0 else None)
+            ax[1].plot([k - 0.1] * len(cs), cs, "kx", label="CPU, runs" if k == 0 else None)
+            ax[1].plot([k + 0.1] * len(ys), ys, "k.", label="wall, runs" if k == 0 else None)
         ax[1].set_xticks(range(3), ORDERS)
         ax[1].set_ylabel("ms per step (1 thread)")
+        ax[1].legend(fontsize=8)
         ax[1].set_title("time, %d steps x %d rounds" % (a.steps, a.reps))
     if cgr:
         x = range(3)
