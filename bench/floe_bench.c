@@ -243,8 +243,8 @@ int main(int argc, char **argv) {
            st, rec + st, sizeof(floe_pair), w->bp.npairs, ncon > 0 ? (double)w->bp.npairs / ncon : 0.0);
     printf("RESULT steps=%ld atoms=%d ke=%.6e zcm=%.6f pp_contacts=%ld wall_contacts=%ld contacts=%d "
            "ke_half=%.6e loop_s=%.4f mean_contacts=%.1f bonds_start=%d bonds_end=%d\n",
-           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, ncon, ke, t3 - t2,
-           mean_contacts, bonds_start, bonds_end);
+           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, ncon, ke, t3 - t2, mean_contacts,
+           bonds_start, bonds_end);
     free(sph);
     floe_scene_free(&sc);
     return 0;

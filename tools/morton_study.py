@@ -3,7 +3,7 @@
 
 usage: tools/morton_study.py [--size 100k] [--reps 3] [--warmup 200] [--steps 500]
                              [--cg-size 100k] [--cg-steps 10] [--no-timing] [--no-cachegrind]
-                             [--ll 33554432,16,64] [--bench build-release/floe_bench]
+                             [--ll 1048576,16,64 --ll 33554432,16,64] [--bench build-release/floe_bench]
                              [--cg-bench build-cg/floe_bench] [--scenes build-bench/scenes]
                              [--out build-bench/morton] [--png docs/img/morton_study.png]
 
@@ -31,9 +31,10 @@ For each order it measures
     build, contact creation) cancel, the regular steps remain. Valgrind
     decodes no AVX-512, so this floe_bench is a separate build for x86-64-v3
     (AVX2) in build-cg/ (built here when missing, as bench/run.sh builds
-    build-release/). The simulated last level is given (--ll, default a 32 MB
-    16-way L3 slice): valgrind would otherwise take the size the virtual
-    machine reports for its L3.
+    build-release/). Cachegrind simulates two levels, so the last level is
+    given (--ll, repeatable; default twice: 1 MB, this machine's private L2,
+    and 32 MB, an L3 slice); valgrind would otherwise take the 512 MB the
+    virtual machine reports for its L3, in which everything fits.
 
 Outputs: OUT/morton_study.tsv (every run), a markdown summary on stdout, and
 the plot PNG (matplotlib). Only the standard library is needed otherwise.
@@ -190,12 +191,15 @@ def main():
     ap.add_argument("--no-cachegrind", action="store_true")
     ap.add_argument("--bench", default=os.path.join(ROOT, "build-release", "floe_bench"))
     ap.add_argument("--cg-bench", default=os.path.join(ROOT, "build-cg", "floe_bench"))
-    ap.add_argument("--ll", default="33554432,16,64", help="cachegrind's last level: size,assoc,line")
+    ap.add_argument("--ll", action="append", default=None,
+                    help="cachegrind's last level: size,assoc,line; repeat for several (default: 1 MB and 32 MB, 16-way)")
     ap.add_argument("--scenes", default=os.path.join(ROOT, "build-bench", "scenes"))
     ap.add_argument("--out", default=os.path.join(ROOT, "build-bench", "morton"))
     ap.add_argument("--png", default=os.path.join(ROOT, "docs", "img", "morton_study.png"))
     a = ap.parse_args()
     cg_size = a.cg_size or a.size
+    a.ll = a.ll or ["1048576,16,64", "33554432,16,64"]
+    llname = {ll: "%g MB" % (int(ll.split(",")[0]) / 1048576) for ll in a.ll}
     os.makedirs(a.out, exist_ok=True)
     if not a.no_timing and not os.access(a.bench, os.X_OK):
         raise SystemExit("no %s: build it as bench/run.sh does (make bench QUICK=1 builds it)" % a.bench)
@@ -229,7 +233,7 @@ def main():
 
     tsv = open(os.path.join(a.out, "morton_study.tsv"), "w")
     tsv.write("kind\tsize\torder\trep\tloop_s\tms_per_step\tcpu_ms_per_step\tmean_contacts\tload1\tbg_cores\tIr\tD1_miss\t"
-              "LL_miss\n")
+              "LL_miss\tLL_config\n")
     times = {o: [] for o in ORDERS}
     if not a.no_timing:
         for rep in range(1, a.reps + 1):
@@ -238,7 +242,7 @@ def main():
             for o in seq:
                 r = run_bench(a.bench, scenes[(a.size, o)], a.warmup, a.steps)
                 times[o].append(r)
-                tsv.write("time\t%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.2f\t%.2f\t\t\t\n" % (
+                tsv.write("time\t%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.1f\t%.2f\t%.2f\t\t\t\t\n" % (
                     a.size, o, rep, r["loop_s"], r["loop_s"] / a.steps * 1e3, r["cpu_s"] / a.steps * 1e3,
                     r["mean_contacts"], r["load1"], r["bg"]))
                 tsv.flush()
@@ -248,19 +252,23 @@ def main():
                       file=sys.stderr)
     cgr, cgdesc = {}, []
     if not a.no_cachegrind:
-        for o in ORDERS:
-            t0 = time.time()
-            e0, _ = cachegrind(a.cg_bench, scenes[(cg_size, o)], 2, a.out, "%s_%s" % (cg_size, o), a.ll)
-            e1, cgdesc = cachegrind(a.cg_bench, scenes[(cg_size, o)], 2 + a.cg_steps, a.out, "%s_%s" % (cg_size, o),
-                                    a.ll)
-            k = a.cg_steps
-            d = {e: (e1[e] - e0[e]) / k for e in e1}
-            cgr[o] = dict(Ir=d["Ir"], D1=d["D1mr"] + d["D1mw"], LL=d["DLmr"] + d["DLmw"], Dr=d["Dr"] + d["Dw"])
-            tsv.write("cachegrind\t%s\t%s\t\t\t\t\t\t\t\t%.0f\t%.0f\t%.0f\n" % (cg_size, o, cgr[o]["Ir"], cgr[o]["D1"],
-                                                                            cgr[o]["LL"]))
-            tsv.flush()
-            print("cachegrind %s %-6s: per step Ir %.3g, D1 misses %.3g, LL misses %.3g (%.0f s)"
-                  % (cg_size, o, cgr[o]["Ir"], cgr[o]["D1"], cgr[o]["LL"], time.time() - t0), file=sys.stderr)
+        for ll in a.ll:
+            for o in ORDERS:
+                t0 = time.time()
+                tag = "%s_%s_%s" % (cg_size, o, ll.split(",")[0])
+                e0, _ = cachegrind(a.cg_bench, scenes[(cg_size, o)], 2, a.out, tag, ll)
+                e1, desc = cachegrind(a.cg_bench, scenes[(cg_size, o)], 2 + a.cg_steps, a.out, tag, ll)
+                cgdesc += [x for x in desc if x not in cgdesc]
+                k = a.cg_steps
+                d = {e: (e1[e] - e0[e]) / k for e in e1}
+                c = cgr.setdefault(o, dict(Ir=d["Ir"], D1=d["D1mr"] + d["D1mw"], LL={}))
+                c["LL"][ll] = d["DLmr"] + d["DLmw"]
+                tsv.write("cachegrind\t%s\t%s\t\t\t\t\t\t\t\t%.0f\t%.0f\t%.0f\t%s\n" % (
+                    cg_size, o, d["Ir"], d["D1mr"] + d["D1mw"], c["LL"][ll], ll))
+                tsv.flush()
+                print("cachegrind %s %-6s LL %s: per step Ir %.3g, D1 misses %.3g, LL misses %.3g (%.0f s)"
+                      % (cg_size, o, llname[ll], d["Ir"], d["D1mr"] + d["D1mw"], c["LL"][ll], time.time() - t0),
+                      file=sys.stderr)
     tsv.close()
 
     # ---- summary -----------------------------------------------------------------
@@ -274,8 +282,9 @@ def main():
     print("Touching sphere pairs: %d. Timing: %d warm-up + %d timed steps, %d rounds, orders alternating; "
           "cachegrind: %s, %d regular steps.\n" % (pairs_n[a.size], a.warmup, a.steps, a.reps, cg_size, a.cg_steps))
     print("| order | mean \\|i-j\\| | median | 90 % | within 64 ids | wall ms/step: median (runs) | CPU ms/step: "
-          "median (runs) | CPU vs file | contacts | load1 | others (cores) | Ir/step | D1 misses/step | LL misses/step |")
-    print("|---|---:|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|---:|")
+          "median (runs) | CPU vs file | contacts | load1 | others (cores) | Ir/step | D1 misses/step | " +
+          " | ".join("LL misses/step (%s)" % llname[ll] for ll in a.ll) + " |")
+    print("|---|---:|---:|---:|---:|---|---|---:|---:|---|---|---:|---:|" + "---:|" * len(a.ll))
     for o in ORDERS:
         L = loc[o]
         ts = times[o]
@@ -289,7 +298,8 @@ def main():
             "%.3f" % (cmed[o] / cmed["file"]) if ts and "file" in cmed else "–",
             "%.0f" % ts[0]["mean_contacts"] if ts else "–",
             "/".join("%.1f" % r["load1"] for r in ts) or "–", "/".join("%.2f" % r["bg"] for r in ts) or "–",
-            "%.3g" % c["Ir"] if c else "–", "%.3g" % c["D1"] if c else "–", "%.3g" % c["LL"] if c else "–"))
+            "%.3g" % c["Ir"] if c else "–", "%.3g" % c["D1"] if c else "–",
+            " | ".join("%.3g" % c["LL"][ll] if c and ll in c["LL"] else "–" for ll in a.ll)))
     if cgdesc:
         print("\nCachegrind caches: " + "; ".join(cgdesc))
 
@@ -325,12 +335,16 @@ def main():
         ax[1].set_title("time, %d steps x %d rounds" % (a.steps, a.reps))
     if cgr:
         x = range(3)
-        ax[2].bar([k - 0.2 for k in x], [cgr[o]["D1"] / 1e3 for o in ORDERS], 0.4, label="D1 misses", color="C7")
-        ax[2].bar([k + 0.2 for k in x], [cgr[o]["LL"] / 1e3 for o in ORDERS], 0.4, label="LL misses", color="C1")
+        wd = 0.8 / (1 + len(a.ll))
+        ax[2].bar([k - 0.4 + wd / 2 for k in x], [cgr[o]["D1"] / 1e3 for o in ORDERS], wd, label="D1 (48 kB) misses",
+                  color="C7")
+        for j, ll in enumerate(a.ll):
+            ax[2].bar([k - 0.4 + wd * (j + 1.5) for k in x], [cgr[o]["LL"].get(ll, 0) / 1e3 for o in ORDERS], wd,
+                      label="LL misses, LL = %s" % llname[ll], color="C%d" % (1 + j))
         ax[2].set_xticks(list(x), ORDERS)
         ax[2].set_ylabel("thousand misses per step")
         ax[2].set_title("cachegrind, dense %s" % cg_size)
-        ax[2].legend()
+        ax[2].legend(fontsize=8)
     fig.tight_layout()
     os.makedirs(os.path.dirname(a.png), exist_ok=True)
     fig.savefig(a.png, dpi=90)
