@@ -273,7 +273,7 @@ else
 fi
 # ---- the committed copy: bench/results/DATE_COMMIT_{results.tsv,report.md} (full runs only) ----
 if [ "$QUICK" = 0 ] && [ "${SAVE:-1}" = 1 ]; then
-  tag=$(date -u +%F)_$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  tag=$(date -u +%F)_$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)
   mkdir -p "$HERE/results"
   cp "$RES" "$HERE/results/${tag}_results.tsv" && cp "$OUT/report.md" "$HERE/results/${tag}_report.md" &&
     say "saved: bench/results/${tag}_results.tsv and ${tag}_report.md (commit them)"
