@@ -16,16 +16,38 @@
  *   pp      sphere pairs with |xi - xj| < ri + rj (LAMMPS compute contact/atom)
  *   wall    sphere-wall overlaps: distance to the plane < r, walls of the scene
  *   contacts  floe's own contact count (contacts alive after the last step)
+ *   mean_contacts  floe's contact count averaged over the timed steps (read
+ *           after every timed step: floe_contact_count is a load, so it costs
+ *           nothing in the loop); the denominator of ns per contact-step
+ *   bonds_start, bonds_end  contacts carrying a bond before the first and after
+ *           the last timed step (floe_bonded_count scans the contacts, so it
+ *           stays out of the timed loop; ns per bond-step uses their mean)
+ *
+ * Storage per contact (CONTACT line): a live contact is a hot, a warm and a
+ * cold record (models/model.h) plus one slot of the model state array, whose
+ * stride the world sets from the models in use (core/world.c); all are read
+ * here from the internal headers (floe_bench is built with -I src), so the
+ * figures follow any change of the records. stored_B is their sum;
+ * bytes_per_contact the bytes the contact pass streams per contact and step:
+ * the hot record and the state, plus the warm record for the contacts whose
+ * batched kernel reads it (Ice), averaged over the live contacts. pair_B is
+ * one broad-phase candidate pair; pairs_per_contact how many the list holds
+ * per live contact.
  *
  * No output files are written: I/O stays out of the measurement (the bench
  * script runs `floe run` separately for the physics check from floe's outputs).
  *
  * Output (stdout), one line each:
- *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=...
+ *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=... loop_cpu_s=...
+ *          (loop_cpu_s: CPU time of the process over the timed loop)
  *   MEMORY rss_after_load_MB=... peak_after_load_MB=... rss_end_MB=... peak_end_MB=...
  *          (/proc/self/status VmRSS and VmHWM after loading the scene and at the end)
+ *   CONTACT record_B=... warm_B=... cold_B=... state_B=... stored_B=... bytes_per_contact=... pair_B=...
+ *           pairs=... pairs_per_contact=...
  *   RESULT steps=S atoms=N ke=... zcm=... pp_contacts=... wall_contacts=... contacts=... ke_half=... loop_s=...
+ *          mean_contacts=... bonds_start=... bonds_end=...
  */
+#include "core/world.h"
 #include "io/scene.h"
 
 #include <floe/floe.h>
@@ -38,6 +60,15 @@
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the process (all its threads): on a machine shared with other
+ * work a 1-thread loop's CPU time does not count the time slices others
+ * took, which its wall time does. */
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -154,6 +185,9 @@ int main(int argc, char **argv) {
     }
     floe_world *w = sc.world;
     if (threads > 0) floe_set_threads(w, (int)threads);
+    /* the events `floe run` records for this scene: those its events.csv
+     * writes, and inlet_short (app/main.c) */
+    floe_set_event_types(w, (~sc.out.events_skip & FLOE_EVENTS_ALL) | 1u << FLOE_EVENT_INLET_SHORT);
     double rss_load = proc_mb("VmRSS"), hwm_load = proc_mb("VmHWM");
     double t1 = now();
     for (long s = 0; s < warmup; s++)
@@ -161,13 +195,19 @@ int main(int argc, char **argv) {
             fprintf(stderr, "floe_bench: warm-up step %ld: %s\n", s, floe_last_error(w));
             return 1;
         }
-    double t2 = now();
-    for (long s = 0; s < steps; s++)
+    int bonds_start = floe_bonded_count(w);
+    double csum = 0;
+    double c2 = cpu_now(), t2 = now();
+    for (long s = 0; s < steps; s++) {
         if (floe_step(w) != FLOE_OK) {
             fprintf(stderr, "floe_bench: step %ld: %s\n", warmup + s, floe_last_error(w));
             return 1;
         }
-    double t3 = now();
+        csum += floe_contact_count(w);
+    }
+    double t3 = now(), c3 = cpu_now();
+    int bonds_end = floe_bonded_count(w);
+    double mean_contacts = steps > 0 ? csum / (double)steps : floe_contact_count(w);
 
     /* physics check */
     int np = floe_particle_count(w);
@@ -201,14 +241,26 @@ int main(int argc, char **argv) {
     long pp = count_pairs(x, r, sph, nsph);
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
-    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f\n", threads, warmup, steps,
-           t1 - t0, t2 - t1, t3 - t2);
+    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f loop_cpu_s=%.4f\n", threads,
+           warmup, steps, t1 - t0, t2 - t1, t3 - t2, c3 - c2);
     printf("MEMORY rss_after_load_MB=%.1f peak_after_load_MB=%.1f rss_end_MB=%.1f peak_end_MB=%.1f\n", rss_load,
            hwm_load, proc_mb("VmRSS"), proc_mb("VmHWM"));
+    size_t rec = sizeof(floe_contact), warm = sizeof(floe_contact_warm), cold = sizeof(floe_contact_cold);
+    size_t st = w->cstride;
+    int ncon = floe_contact_count(w), nwarm = 0;
+    for (int k = 0; k < ncon; k++) {
+        const floe_batch_kernel *b = w->insts[w->con[k].inst].m->batch;
+        nwarm += b && b->warm;
+    }
+    double streamed = (double)(rec + st) + (ncon > 0 ? (double)warm * nwarm / ncon : 0.0);
+    printf("CONTACT record_B=%zu warm_B=%zu cold_B=%zu state_B=%zu stored_B=%zu bytes_per_contact=%.1f pair_B=%zu "
+           "pairs=%d pairs_per_contact=%.3f\n",
+           rec, warm, cold, st, rec + warm + cold + st, streamed, sizeof(floe_pair), w->bp.npairs,
+           ncon > 0 ? (double)w->bp.npairs / ncon : 0.0);
     printf("RESULT steps=%ld atoms=%d ke=%.6e zcm=%.6f pp_contacts=%ld wall_contacts=%ld contacts=%d "
-           "ke_half=%.6e loop_s=%.4f\n",
-           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, floe_contact_count(w), ke,
-           t3 - t2);
+           "ke_half=%.6e loop_s=%.4f mean_contacts=%.1f bonds_start=%d bonds_end=%d\n",
+           warmup + steps, nsph, e[FLOE_E_KINETIC], nsph ? zsum / nsph : 0.0, pp, wc, ncon, ke, t3 - t2, mean_contacts,
+           bonds_start, bonds_end);
     free(sph);
     floe_scene_free(&sc);
     return 0;

@@ -4,7 +4,8 @@
 usage: report.py results.tsv [more.tsv ...]     (several files are pooled)
 
 Prints: the throughput table (median loop time per case over the passes,
-particle-steps/s, ns per particle-step, peak RSS, floe/peer ratio), floe
+particle-steps/s, ns per particle-step, ns per contact-step, peak RSS, RSS per
+contact, floe's bytes per contact record, floe/peer ratio), floe
 against the fastest peer, the issue-6 targets, and the physics check against
 the bands of the shared peer benchmark (outside this repository).
 """
@@ -108,6 +109,22 @@ def main(paths):
                       bg=statistics.median(bgs) if bgs else None, contended=not quiet,
                       rate=k[1] * steps / lm, ns=lm / (k[1] * steps) * 1e9,
                       rss=statistics.median(rss) if rss else None)
+    # contacts per case: floe's mean contact count over the timed steps (the same
+    # for every thread count: floe is bitwise deterministic); the peers run the
+    # same scene with the same physics, so the same count divides their times
+    ncon, recb = {}, {}
+    for r in rows:
+        if r["code"] == "floe" and r["status"] == "ok" and fnum(r.get("mean_contacts")):
+            ncon.setdefault((r["bench"], int(r["N"]), int(r["steps"])), []).append(fnum(r["mean_contacts"]))
+            if fnum(r.get("contact_B")):
+                recb[(r["bench"], int(r["N"]))] = fnum(r["contact_B"])
+    ncon = {k: statistics.median(v) for k, v in ncon.items()}
+    for k, m in med.items():
+        nc = ncon.get((k[0], k[1], m["steps"]))
+        m["ncon"] = nc
+        m["ns_con"] = m["loop"] / (nc * m["steps"]) * 1e9 if nc else None
+        m["rss_con"] = m["rss"] * 1048576 / nc if nc and m["rss"] else None
+        m["rec"] = recb.get(k[:2]) if k[3] == "floe" else None
     cases = sorted({k[:3] for k in med}, key=lambda c: (c[0] != "settle", c[1], c[2]))
     w("## Throughput (median of the timed loop over the passes)\n")
     w("particle-steps/s = N × timed steps / median loop time. *others*: median CPU (cores) that other "
@@ -116,9 +133,17 @@ def main(paths):
     if BG_MAX is not None:
         w(" Runs during which other processes took more than %.2f cores beyond the free ones are left out when "
           "the case has a quieter run (\"k of n\" runs kept)." % BG_MAX)
+    w(" *contacts*: floe's contact count averaged over the timed steps (all contacts it keeps, walls included). "
+      "*ns/contact-step* = median loop time / (contacts × timed steps) for every code, with floe's count: the "
+      "scenes are identical and the physics the same (the contact counts of the physics check below agree), so "
+      "one count serves all. *RSS B/contact*: peak RSS / contacts (the whole process: particles, neighbour "
+      "lists, everything), comparable between codes. *record B/contact* (floe only): the bytes the contact pass "
+      "reads and writes per contact and step, its hot record plus its slot of model state (plus the warm "
+      "record where the model's kernel reads it; sizeof, bench/floe_bench.c); the peers "
+      "keep contact history in neighbour-list pages that cannot be measured the same way.")
     w("")
-    w("| bench | N | threads | code | particle-steps/s | ns/particle-step | loop s: median (min–max, runs) | steps | peak RSS MB | others | floe/code |")
-    w("|---|---:|---:|---|---:|---:|---|---:|---:|---:|---:|")
+    w("| bench | N | threads | code | particle-steps/s | ns/particle-step | contacts | ns/contact-step | loop s: median (min–max, runs) | steps | peak RSS MB | RSS B/contact | record B/contact | others | floe/code |")
+    w("|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     for c in cases:
         fl = med.get(c + ("floe",))
         for code in CODE_ORDER:
@@ -130,9 +155,11 @@ def main(paths):
             rng = "%.3g (%.3g–%.3g, %s)" % (m["loop"], m["lo"], m["hi"], runs) if m["n"] > 1 else "%.3g (%s)" % (m["loop"], runs)
             if m["contended"]:
                 rng += " ⚠ busy machine"
-            w("| %s | %s | %d | %s | %s | %.0f | %s | %d | %s | %s | %s |" % (
-                c[0], size_label(c[1]), c[2], code, fmt_rate(m["rate"]), m["ns"], rng, m["steps"],
-                "%.0f" % m["rss"] if m["rss"] is not None else "–",
+            w("| %s | %s | %d | %s | %s | %.0f | %s | %s | %s | %d | %s | %s | %s | %s | %s |" % (
+                c[0], size_label(c[1]), c[2], code, fmt_rate(m["rate"]), m["ns"],
+                "%.0f" % m["ncon"] if m["ncon"] else "–", "%.1f" % m["ns_con"] if m["ns_con"] else "–",
+                rng, m["steps"], "%.0f" % m["rss"] if m["rss"] is not None else "–",
+                "%.0f" % m["rss_con"] if m["rss_con"] else "–", "%.0f" % m["rec"] if m["rec"] else "",
                 "%.2f" % m["bg"] if m["bg"] is not None else "–", ratio))
     w("")
 

@@ -38,8 +38,13 @@
 #                           any. QUIET_WAIT > 0: before each run, wait up to that
 #                           many seconds for other processes to drop below QUIET_MAX.
 #
-# Outputs in OUT: scenes/, logs/, results.tsv (one row per run), report.md
-# (the tables printed at the end), throughput.png (bench/plot.py).
+#   SAVE=1                  a full (non-quick) run copies results.tsv and report.md to
+#                           bench/results/DATE_COMMIT_results.tsv and DATE_COMMIT_report.md
+#
+# Outputs in OUT: scenes/, logs/, results.tsv (one row per run; floe rows also
+# carry floe's mean contact count over the timed steps and the bytes one
+# contact takes, see bench/floe_bench.c), report.md (the tables printed at the
+# end), throughput.png (bench/plot.py).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 HERE=$ROOT/bench
@@ -56,7 +61,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift;;
     --out) OUT=$2; shift;;
     --no-build) BUILD=0;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0;;
+    -h|--help) sed -n '2,47p' "$0"; exit 0;;
     *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2;;
   esac
   shift
@@ -166,7 +171,7 @@ STAMP=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 {
   echo "# floe bench $STAMP  floe=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)  host=$(hostname)  cpus=$JOBS  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
   echo "# reps=$REPS benches=[$BENCHES] sizes=[$SIZES] threads=[$THREADS] codes=[$RUNCODES] nwarm=$NWARM nrun=$NRUN priority=$([ -n "$HI" ] && echo autogroup-nice-20 || echo normal)"
-  printf "bench\tcode\tN\tthreads\trep\tnwarm\tsteps\tloop_s\ttotal_s\tcpu_s\trss_MB\tke\tzcm\tpp\twall\tload1\tbg_cores\tstatus\n"
+  printf "bench\tcode\tN\tthreads\trep\tnwarm\tsteps\tloop_s\ttotal_s\tcpu_s\trss_MB\tke\tzcm\tpp\twall\tload1\tbg_cores\tstatus\tmean_contacts\tcontact_B\tpairs_per_contact\n"
 } > "$RES"
 
 # ---- one run ------------------------------------------------------------------
@@ -201,7 +206,10 @@ run_case() {  # code bench size threads rep
     *) loop=$(grep -h "Loop time of" "$log.lammps" 2>/dev/null | tail -1 | awk '{print $4}');;
   esac
   local res; res=$(grep -h '^RESULT' "$log.out" "$log.lammps" 2>/dev/null | tail -1)
-  val() { grep -o "$1=[^ ]*" <<< "$res" | head -1 | cut -d= -f2; }
+  # floe only: its mean contact count over the timed steps and the bytes a contact takes
+  local con; con=$(grep -h '^CONTACT' "$log.out" 2>/dev/null | tail -1)
+  val() { grep -o "\b$1=[^ ]*" <<< "$res" | head -1 | cut -d= -f2; }
+  cval() { grep -o "\b$1=[^ ]*" <<< "$con" | head -1 | cut -d= -f2; }
   local wall_s rss
   wall_s=$(awk '/Elapsed \(wall clock\)/ {n=split($NF,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$log.time")
   rss=$(awk '/Maximum resident set size/ {printf "%.1f", $NF/1024}' "$log.time")
@@ -210,8 +218,9 @@ run_case() {  # code bench size threads rep
   # cores the other processes used while this run went on
   bg=$(awk -v d=$((b1 - b0)) -v hz="$HZ" -v own="$cpu" -v w="$wall_s" 'BEGIN{b=(d/hz-own)/w; if (b<0) b=0; printf "%.2f", b}')
   [ -n "$loop" ] || status=${status/ok/noloop}
-  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$bench" "$code" "$N" "$nt" "$rep" "$NWARM" "$nrun" \
-    "$loop" "$wall_s" "$cpu" "$rss" "$(val ke)" "$(val zcm)" "$(val pp_contacts)" "$(val wall_contacts)" "$load1" "$bg" "$status" >> "$RES"
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$bench" "$code" "$N" "$nt" "$rep" "$NWARM" "$nrun" \
+    "$loop" "$wall_s" "$cpu" "$rss" "$(val ke)" "$(val zcm)" "$(val pp_contacts)" "$(val wall_contacts)" "$load1" "$bg" "$status" \
+    "$(val mean_contacts)" "$(cval bytes_per_contact)" "$(cval pairs_per_contact)" >> "$RES"
   say "$(printf '%-7s %-5s %-9s t%s r%s  loop %8.4gs  rss %6s MB  bg %4s cores  ke %-12.6g pp %-6s wall %-5s %s' \
     "$bench" "$size" "$code" "$nt" "$rep" "${loop:-0}" "${rss:--}" "$bg" "$(val ke)" "$(val pp_contacts)" "$(val wall_contacts)" "$status")"
 }
@@ -248,7 +257,7 @@ if [ "$CLI_CHECK" = 1 ]; then
       val() { grep -o "$1=[^ ]*" <<< "$res" | head -1 | cut -d= -f2; }
       tot=$(grep -o 'steps in [0-9.]* s' "$dir.log" | awk '{print $3}')
       rss=$(awk '/Maximum resident set size/ {printf "%.1f", $NF/1024}' "$dir.time")
-      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$bench" "floe-cli" "$N" 1 1 0 "$((NWARM + NRUN))" \
+      printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\t\t\n" "$bench" "floe-cli" "$N" 1 1 0 "$((NWARM + NRUN))" \
         "" "$tot" "" "$rss" "$(val ke)" "$(val zcm)" "$(val pp_contacts)" "$(val wall_contacts)" "$load1" "" "physics-only" >> "$RES"
       say "$bench $size floe run (outputs): $res  [run loop + outputs: ${tot}s]"
     done
@@ -261,5 +270,12 @@ if $PY -c "import matplotlib" 2>/dev/null; then
   $PY "$HERE/plot.py" "$RES" "$OUT/throughput.png" && say "plot: $OUT/throughput.png"
 else
   say "python3-matplotlib missing: no plot (apt-get install python3-matplotlib)"
+fi
+# ---- the committed copy: bench/results/DATE_COMMIT_{results.tsv,report.md} (full runs only) ----
+if [ "$QUICK" = 0 ] && [ "${SAVE:-1}" = 1 ]; then
+  tag=$(date -u +%F)_$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)
+  mkdir -p "$HERE/results"
+  cp "$RES" "$HERE/results/${tag}_results.tsv" && cp "$OUT/report.md" "$HERE/results/${tag}_report.md" &&
+    say "saved: bench/results/${tag}_results.tsv and ${tag}_report.md (commit them)"
 fi
 say "results: $RES"

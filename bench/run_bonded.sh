@@ -201,6 +201,9 @@ run_floe() {  # size threads rep
   read -r l1 l5 _ < /proc/loadavg
   echo "== $tag: floe_bench $f --threads $nt --warmup $NWARM --steps $NRUN (load $l1)" | tee "$log"
   local st; st=$(timed "$log" "$tim" env OMP_NUM_THREADS="$nt" "$FLOE_BENCH" "$f" --threads "$nt" --warmup "$NWARM" --steps "$NRUN")
+  # floe_bench's own bond counts before the first and after the last timed step
+  # (bonds_start / bonds_end of its RESULT line) fill bonds_warm / bonds_end: the
+  # denominator of ns per bond-step, also without the physics run (PHYS=0)
   local res; res=$(grep '^RESULT' "$log" | tail -1)
   [ "$st" = ok ] && [ -z "$res" ] && st=noresult
   local loop; loop=$(field loop_s "$res")
@@ -211,7 +214,8 @@ run_floe() {  # size threads rep
   fi
   printf "floe\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$n" "$nt" "$rep" \
     "$NWARM" "$NRUN" "$l1" "$l5" "$(cat "$tim.bg")" "$loop" "$(wall_s "$tim")" "$(rate "$n" "$NRUN" "${loop:-0}")" "$(peak_mb "$tim")" \
-    "$(field bonds_start "$ph")" "$(field bonds_warm "$ph")" "$(field bonds_end "$ph")" "$(field broken "$ph")" \
+    "$(field bonds_start "$ph")" "$(bw=$(field bonds_start "$res"); echo "${bw:-$(field bonds_warm "$ph")}")" \
+    "$(be=$(field bonds_end "$res"); echo "${be:-$(field bonds_end "$ph")}")" "$(field broken "$ph")" \
     "$(field broken_alive "$ph")" "$(field contacts "$res")" "$(field ball_z "$ph")" "$(field ball_vz "$ph")" \
     "$(field sheet_ke "$ph")" "$(field sheet_zmin "$ph")" "$st" | addcommit >> "$RES"
   tail -1 "$RES"
@@ -290,8 +294,12 @@ for r in ok:
     groups.setdefault((r["N"], r["threads"], r["steps"]), OrderedDict()).setdefault(key, []).append(r)
 print("## Timing (median of the timed loops; %d timed steps after %s warm-up steps)\n" % (
     int(tm[0]["steps"]), tm[0]["nwarm"]))
-print("| code | N | threads | loop s (median; range) | particle-steps/s | ns/particle-step | bonds start -> end (broken) | peak RSS MB | floe/Yade | runs used (quiet/all) | other procs' cores (range) | loop s, all runs (median; range) |")
-print("|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|---:|")
+print("| code | N | threads | loop s (median; range) | particle-steps/s | ns/particle-step | bonds (mean over the timed steps) | ns/bond-step | bonds start -> end (broken) | peak RSS MB | floe/Yade | runs used (quiet/all) | other procs' cores (range) | loop s, all runs (median; range) |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---|---:|")
+def mean_bonds(rs):  # each code's own bond count, the mean of its counts at the start and the end of the timed steps
+    v = [(float(r["bonds_warm"]) + float(r["bonds_end"])) / 2 for r in rs
+         if r.get("bonds_warm", "") != "" and r.get("bonds_end", "") != ""]
+    return st.median(v) if v else None
 for (n, t, steps), codes in groups.items():
     ym = None
     if "yade" in codes:
@@ -308,13 +316,19 @@ for (n, t, steps), codes in groups.items():
         b = withb[-1] if withb else {"bonds_start": "?", "broken": "?"}
         ratio = "%.2fx" % (ym / m) if ym and code != "yade" else ("1" if code == "yade" else "")
         bg = sorted(float(r["bg_cores"]) for r in alls if r.get("bg_cores", "") != "")
-        print("| %s | %s | %s | %.3g%s | %.3g | %.0f | %s -> %s (%s) | %.0f | %s | %d/%d%s | %s | %.3g (%.3g-%.3g) |" % (
+        nb = mean_bonds(alls)
+        print("| %s | %s | %s | %.3g%s | %.3g | %.0f | %s | %s | %s -> %s (%s) | %.0f | %s | %d/%d%s | %s | %.3g (%.3g-%.3g) |" % (
             code, n, t, m, rng, int(n) * int(steps) / m, m / (int(n) * int(steps)) * 1e9,
+            "%.0f" % nb if nb else "–", "%.1f" % (m / (nb * int(steps)) * 1e9) if nb else "–",
             b["bonds_start"], "/".join(sorted(set(r["bonds_end"] for r in withb))) or "?", b["broken"], rss, ratio,
             len(quiet(alls)), len(alls), "" if isq else " (none quiet: all used)",
             "%.2f-%.2f" % (bg[0], bg[-1]) if bg else "", st.median(la), la[0], la[-1]))
 print()
 print("N counts the sheet spheres only (not the ball). floe/Yade = Yade median loop time / floe median loop time.")
+print("ns/bond-step = median loop time / (bonds x timed steps), each code with its own bond count: the mean of its")
+print("counts after the warm-up and after the last timed step (bonds only break, a few per cent of them here, so")
+print("the mean of the two ends is close to the mean over the steps); the time is the whole step")
+print("(integration, the ball's contacts) divided by the bonds.")
 print("Quiet runs: other processes used <= %s cores during the run (bg_cores in the tsv)." % qmax)
 print("floe's bond columns come from the `floe run` of the same scene and thread count (floe_bench writes")
 print("no outputs); its final contact count was checked equal to the timed run's.\n")
