@@ -38,8 +38,9 @@
  * script runs `floe run` separately for the physics check from floe's outputs).
  *
  * Output (stdout), one line each:
- *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=... loop_cpu_s=...
- *          (loop_cpu_s: CPU time of the process over the timed loop)
+ *   TIMING threads=T warmup=W steps=S warm_s=... loop_s=... load_s=... loop_cpu_s=... tuned_threads=... trials=...
+ *          (loop_cpu_s: CPU time of the process over the timed loop; tuned_threads: the
+ *          count the last trial chose, core/threads.h, and how many trials ran)
  *   MEMORY rss_after_load_MB=... peak_after_load_MB=... rss_end_MB=... peak_end_MB=...
  *          (/proc/self/status VmRSS and VmHWM after loading the scene and at the end)
  *   CONTACT record_B=... warm_B=... cold_B=... state_B=... stored_B=... bytes_per_contact=... pair_B=...
@@ -241,8 +242,9 @@ int main(int argc, char **argv) {
     long pp = count_pairs(x, r, sph, nsph);
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
-    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f loop_cpu_s=%.4f\n", threads,
-           warmup, steps, t1 - t0, t2 - t1, t3 - t2, c3 - c2);
+    printf("TIMING threads=%ld warmup=%ld steps=%ld load_s=%.4f warm_s=%.4f loop_s=%.4f loop_cpu_s=%.4f "
+           "tuned_threads=%d trials=%lld\n",
+           threads, warmup, steps, t1 - t0, t2 - t1, t3 - t2, c3 - c2, w->tune.best, (long long)w->tune.trials);
     printf("MEMORY rss_after_load_MB=%.1f peak_after_load_MB=%.1f rss_end_MB=%.1f peak_end_MB=%.1f\n", rss_load,
            hwm_load, proc_mb("VmRSS"), proc_mb("VmHWM"));
     size_t rec = sizeof(floe_contact), warm = sizeof(floe_contact_warm), cold = sizeof(floe_contact_cold);

@@ -23,6 +23,7 @@ static floe_world *make_pile_of(const char *model, int nx, int ny, int nz, doubl
     def.threads = threads;
     def.dt = 2e-6;
     floe_world *w = floe_world_create(&def);
+    floe_set_thread_tuning(w, 0); /* every step on the given count: tests compare counts */
     int m = floe_add_material(w, "grain", model);
     floe_material_set(w, m, "density", 2500);
     floe_material_set(w, m, "young", 1e7);

@@ -1,8 +1,12 @@
 /* Determinism: the same pile run with 1 and with 2 threads must give
  * bitwise identical particle states, contact forces and energies. Work is
  * split in fixed blocks and reduced in block order, so the thread count
- * cannot change the arithmetic. 2560 particles span several blocks. */
+ * cannot change the arithmetic. 2560 particles span several blocks.
+ * The thread tuner (core/threads.h): its choice from trial samples, the
+ * counts the steps of a trial use, and a tuned run equal bit for bit to
+ * one on a fixed count. */
 #include "check.h"
+#include "core/threads.h"
 #include "pile.h"
 
 #include <stdlib.h>
@@ -21,7 +25,43 @@ static floe_world *run(int threads) {
 
 #define SAME(arr) CHECK(memcmp(arr(a), arr(b), sizeof *arr(a) * (size_t)n) == 0)
 
+/* The choice: medians, and the ceiling only when at least 5 % faster. */
+static void test_choose(void) {
+    double one[5] = {10, 10, 10, 10, 10}, fast[5] = {9.4, 9.4, 9.4, 30, 1}, close[5] = {9.6, 9.6, 9.6, 1, 1};
+    CHECK(floe__threads_choose(one, fast, 5, 2) == 2);  /* median 9.4 < 9.5 */
+    CHECK(floe__threads_choose(one, close, 4, 2) == 1); /* median of 9.6, 9.6, 9.6, 1: 9.6 */
+    CHECK(floe__threads_choose(fast, one, 5, 4) == 1);
+    CHECK(floe__threads_choose(one, fast, 5, 1) == 1);
+    CHECK(floe__threads_choose(one, fast, 0, 2) == 1);
+}
+
+/* A trial's steps alternate the ceiling and 1 thread in blocks; then the
+ * choice holds until the next trial; results equal those of a fixed count. */
+static void test_tuner(void) {
+    floe_world *t = make_pile(16, 16, 4, 0.1, 0.5, 2), *f = make_pile(16, 16, 4, 0.1, 0.5, 2);
+    floe_set_thread_tuning(t, 1);
+    int used[FLOE_TUNE_STEPS + 8], ok = 1;
+    for (int s = 0; s < FLOE_TUNE_STEPS + 8; s++) {
+        CHECK(floe_step(t) == FLOE_OK && floe_step(f) == FLOE_OK);
+        used[s] = t->tune.now;
+        ok = ok && f->tune.now == 2;
+    }
+    CHECK(ok);
+    for (int s = 0; s < FLOE_TUNE_STEPS; s++) ok = ok && used[s] == (s / FLOE_TUNE_BLOCK % 2 ? 1 : 2);
+    CHECK(ok && t->tune.trials == 1 && t->tune.n1 == FLOE_TUNE_STEPS / 2 && t->tune.nn == FLOE_TUNE_STEPS / 2);
+    for (int s = FLOE_TUNE_STEPS; s < FLOE_TUNE_STEPS + 8; s++) ok = ok && used[s] == t->tune.best;
+    CHECK(ok && floe_thread_count(t) == 2);
+    int n = floe_particle_count(t);
+    CHECK(memcmp(floe_positions(t), floe_positions(f), sizeof(floe_vec3) * (size_t)n) == 0);
+    CHECK(memcmp(floe_velocities(t), floe_velocities(f), sizeof(floe_vec3) * (size_t)n) == 0);
+    REPORT("tuner: the trial chose %d thread(s) (medians over %d steps each)\n", t->tune.best, t->tune.n1);
+    floe_world_destroy(t);
+    floe_world_destroy(f);
+}
+
 int main(void) {
+    test_choose();
+    test_tuner();
     floe_world *a = run(1), *b = run(2);
     int n = floe_particle_count(a);
     CHECK(n == floe_particle_count(b));

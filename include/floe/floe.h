@@ -119,7 +119,15 @@ const char *floe_create_error(void);
 void floe_world_destroy(floe_world *w);
 /* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
 floe_status floe_set_threads(floe_world *w, int threads);
-int floe_thread_count(const floe_world *w);               /* threads the steps use (or will use) */
+int floe_thread_count(const floe_world *w); /* the most threads a step uses (or will use) */
+/* The thread count is a ceiling: every 2048 steps a trial of 64 steps
+ * alternates 1 thread and the ceiling in blocks of 8, and the steps until
+ * the next trial use whichever had the shorter median step (the ceiling
+ * only if at least 5 % shorter). Results are bitwise the same for any
+ * thread count, so this changes speed only: beside another busy process
+ * a second thread that waits for its core is dropped. on = 0: every step
+ * uses the ceiling (to measure, or to test thread counts); default 1. */
+void floe_set_thread_tuning(floe_world *w, int on);
 floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
 floe_vec3 floe_gravity(const floe_world *w);
 

@@ -15,6 +15,7 @@
 #include "core/snapshot_members.h"
 #include "core/snapshot_shapes.h"
 #include "core/supply.h"
+#include "core/threads.h"
 
 #include "shapes/shape.h"
 
@@ -899,7 +900,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     floe_world *w = R->w;
     if (!in->bad) {
         /* start() is not run again: resolve what it would have */
-        w->nthreads = floe__resolve_threads(w);
+        floe__threads_reset(w);
         char why[1024];
         if (floe__snapshot_check(w, why, sizeof why) != 0) {
             floe__snap_fail(in, "%s", why);

@@ -397,6 +397,7 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, started), STATE, ATTR("world", "started"), I32, CK(FLAG)},
     {M(floe_world, stopped), STATE, ATTR("world", "stopped"), I32, CK(FLAG)},
     DERIVED(floe_world, nthreads, "resolved from def.threads on load, as start() does"),
+    TRANSIENT(floe_world, tune, "speed only: the thread count changes no result; a run tunes afresh"),
     {M(floe_world, rmax), STATE, ATTR("world", "rmax"), F64(1), CK(LENGTH_NONNEG)},
     {M(floe_world, n_breaks), STATE, ATTR("world", "n_breaks"), I64, CK(COUNTER)},
     /* floe__snapshot_check: at most step */

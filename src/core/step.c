@@ -13,11 +13,13 @@
 #include "core/step.h"
 #include "core/size_dist.h"
 #include "core/supply.h"
+#include "core/threads.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static inline void *state_of(const floe_world *w, int k) { return w->cstate + (size_t)k * w->cstride; }
 
@@ -493,7 +495,7 @@ static floe_status collide(floe_world *w) {
  * (docs/decisions.md#forces-act-from-the-first-step-g4). */
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
-    w->nthreads = floe__resolve_threads(w);
+    floe__threads_reset(w);
     floe_status ms = floe__motion_check(w); /* a body in two motion-controlled groups */
     if (ms != FLOE_OK) return ms;
     double rmin = INFINITY;
@@ -528,12 +530,22 @@ static floe_status start(floe_world *w) {
     return FLOE_OK;
 }
 
+static double wall_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 floe_status floe_step(floe_world *w) {
     if (w->stopped) return FLOE_ERR_RUNAWAY;
     if (!w->prepared && w->started && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     clear_events(w);
     floe_status st = FLOE_OK;
     if (!w->started) st = start(w);
+    /* the thread count of this step (threads.h), timed when it decides */
+    const int64_t step0 = w->step;
+    floe__threads_before(w);
+    const double t0 = w->nthreads > 1 ? wall_seconds() : 0;
     for (int i = 0; i < w->nsched && st == FLOE_OK; i++) {
         const floe_scheduled *s = &w->sched[i];
         if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
@@ -556,6 +568,7 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
+    if (st == FLOE_OK && w->nthreads > 1) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;
 }
 

@@ -170,6 +170,16 @@ typedef struct floe_cell {
  * the shape store's records through the classes, snapshot_shapes.c) as
  * state, a count, derived or transient: a new member needs its line there
  * (tests/test_snapshot.c fails until it has one). */
+/* The thread count of each step (core/threads.h): the last trial's step
+ * times on 1 thread and on the ceiling, and its choice. */
+typedef struct floe_thread_tuner {
+    int now, best; /* the count this step uses; the last trial's choice */
+    int fixed;     /* 1: every step uses the ceiling (floe_set_thread_tuning) */
+    int n1, nn;    /* samples in t1 (1 thread) and tn (the ceiling) */
+    double t1[32], tn[32];
+    int64_t trials; /* trials decided so far */
+} floe_thread_tuner;
+
 struct floe_world {
     floe_world_def def;
     char err[1024];
@@ -177,7 +187,8 @@ struct floe_world {
     int64_t step;
     double time, dt;
     int dt_auto, prepared, started, stopped;
-    int nthreads;     /* resolved OpenMP thread count */
+    int nthreads; /* resolved OpenMP thread count: the most a step uses */
+    floe_thread_tuner tune;
     double rmax;      /* largest sphere radius (at start) */
     int64_t n_breaks; /* bonds broken so far */
     int64_t last_dyn_dt;
@@ -315,7 +326,7 @@ static inline uint32_t floe__loaded_groups(const floe_world *w) {
     return m;
 }
 
-static inline int floe__threads(const floe_world *w) { return w->nthreads; }
+static inline int floe__threads(const floe_world *w) { return w->tune.now > 0 ? w->tune.now : w->nthreads; }
 
 /* Shape data and pose of body i: what the narrow phase and the shapes'
  * other functions take (a sphere's data is its radius entry). */

@@ -4,6 +4,7 @@
 #include "core/bodyforces.h"
 #include "core/energy.h"
 #include "core/motion.h"
+#include "core/threads.h"
 #include "shapes/shape.h"
 
 #include <limits.h>
@@ -144,8 +145,13 @@ floe_status floe_set_threads(floe_world *w, int threads) {
         return FLOE_ERR_ARG;
     }
     w->def.threads = threads;
-    if (w->started) w->nthreads = floe__resolve_threads(w);
+    if (w->started) floe__threads_reset(w);
     return FLOE_OK;
+}
+
+void floe_set_thread_tuning(floe_world *w, int on) {
+    w->tune.fixed = !on;
+    if (!on) w->tune.now = w->nthreads;
 }
 
 static double all_body_energy(const floe_world *w);
