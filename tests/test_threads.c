@@ -38,7 +38,8 @@ static void test_choose(void) {
 /* A trial's steps alternate the ceiling and 1 thread in blocks; then the
  * choice holds until the next trial; results equal those of a fixed count. */
 static void test_tuner(void) {
-    floe_world *t = make_pile(16, 16, 4, 0.1, 0.5, 2), *f = make_pile(16, 16, 4, 0.1, 0.5, 2);
+    /* 72 spheres: fewer contacts than the slack of a workload change (256), so one trial */
+    floe_world *t = make_pile(6, 6, 2, 0.1, 0.5, 2), *f = make_pile(6, 6, 2, 0.1, 0.5, 2);
     floe_set_thread_tuning(t, 1);
     int used[FLOE_TUNE_STEPS + 8], ok = 1;
     for (int s = 0; s < FLOE_TUNE_STEPS + 8; s++) {
@@ -57,6 +58,18 @@ static void test_tuner(void) {
     REPORT("tuner: the trial chose %d thread(s) (medians over %d steps each)\n", t->tune.best, t->tune.n1);
     floe_world_destroy(t);
     floe_world_destroy(f);
+    /* a workload that changes starts a new trial: a stirred pile whose
+     * contacts form after the first trial */
+    t = make_pile(16, 16, 4, 0.1, 0.5, 2);
+    floe_set_thread_tuning(t, 1);
+    uint64_t seed = 5;
+    for (int i = 0; i < floe_particle_count(t); i++)
+        if (floe_particle_shape(t, i) == FLOE_SHAPE_SPHERE)
+            floe_set_velocity(t, i, (floe_vec3){10 * (pile_rand(&seed) - 0.5), 10 * (pile_rand(&seed) - 0.5), 0});
+    for (int s = 0; s < 2000 && t->tune.trials < 2; s++) CHECK(floe_step(t) == FLOE_OK);
+    CHECK(t->tune.trials == 2 && t->tune.start > 0 && t->tune.start < FLOE_TUNE_PERIOD && t->tune.ncon0 > 256);
+    REPORT("tuner: a second trial at step %lld, %d contacts\n", (long long)t->tune.start, t->tune.ncon0);
+    floe_world_destroy(t);
 }
 
 int main(void) {

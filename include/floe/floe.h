@@ -120,8 +120,9 @@ void floe_world_destroy(floe_world *w);
 /* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
 floe_status floe_set_threads(floe_world *w, int threads);
 int floe_thread_count(const floe_world *w); /* the most threads a step uses (or will use) */
-/* The thread count is a ceiling: every 2048 steps a trial of 64 steps
- * alternates 1 thread and the ceiling in blocks of 8, and the steps until
+/* The thread count is a ceiling: every 2048 steps (sooner when the contact
+ * count has halved or doubled) a trial of 64 steps alternates the ceiling
+ * and 1 thread in blocks of 8, and the steps until
  * the next trial use whichever had the shorter median step (the ceiling
  * only if at least 5 % shorter). Results are bitwise the same for any
  * thread count, so this changes speed only: beside another busy process

@@ -31,31 +31,44 @@ void floe__threads_reset(floe_world *w) {
     w->tune.fixed = fixed;
     w->tune.best = w->nthreads;
     w->tune.now = w->nthreads;
+    w->tune.start = -1; /* the next step starts a trial */
 }
 
-/* Step s of the world's count: inside a trial, which block it is in. */
-static int trial_block(int64_t step) {
-    int64_t s = step % FLOE_TUNE_PERIOD;
-    return s < FLOE_TUNE_STEPS ? (int)(s / FLOE_TUNE_BLOCK) : -1;
+/* Whether the work of a step has changed since the last trial: the contact
+ * count halved or doubled (a packing settling, a flow starting). The first
+ * trial of a run may see bodies falling freely, where a second thread does
+ * not pay; the choice must follow the work. */
+static int work_changed(const floe_world *w) {
+    int c0 = w->tune.ncon0;
+    return w->ncon > 2 * c0 + 256 || w->ncon < c0 / 2 - 256;
 }
 
 void floe__threads_before(floe_world *w) {
-    int blk = w->nthreads > 1 && !w->tune.fixed ? trial_block(w->step) : -1;
-    if (blk >= 0) w->tune.now = blk % 2 ? 1 : w->nthreads;
-    else w->tune.now = w->tune.fixed ? w->nthreads : w->tune.best;
+    floe_thread_tuner *t = &w->tune;
+    if (w->nthreads <= 1 || t->fixed) {
+        t->now = w->nthreads;
+        return;
+    }
+    int64_t s = w->step - t->start;
+    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w))) { /* a new trial */
+        t->start = w->step;
+        t->n1 = t->nn = 0;
+        t->ncon0 = w->ncon;
+        s = 0;
+    }
+    t->now = s >= FLOE_TUNE_STEPS ? t->best : (s / FLOE_TUNE_BLOCK % 2 ? 1 : w->nthreads);
 }
 
 void floe__threads_after(floe_world *w, int64_t step, double seconds) {
-    int blk = w->nthreads > 1 && !w->tune.fixed ? trial_block(step) : -1;
-    if (blk < 0) return;
     floe_thread_tuner *t = &w->tune;
-    if (step % FLOE_TUNE_PERIOD == 0) t->n1 = t->nn = 0; /* a new trial */
-    if (blk % 2) {
+    int64_t s = step - t->start;
+    if (w->nthreads <= 1 || t->fixed || t->start < 0 || s < 0 || s >= FLOE_TUNE_STEPS) return;
+    if (t->now == 1) {
         if (t->n1 < FLOE_TUNE_STEPS / 2) t->t1[t->n1++] = seconds;
     } else if (t->nn < FLOE_TUNE_STEPS / 2) {
         t->tn[t->nn++] = seconds;
     }
-    if (step % FLOE_TUNE_PERIOD == FLOE_TUNE_STEPS - 1) {
+    if (s == FLOE_TUNE_STEPS - 1) {
         int n = t->n1 < t->nn ? t->n1 : t->nn;
         t->best = floe__threads_choose(t->t1, t->tn, n, w->nthreads);
         t->trials++;

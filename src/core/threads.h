@@ -1,7 +1,8 @@
 /* How many threads each step uses. The world's thread count (explicit or
- * automatic, floe__resolve_threads) is a ceiling: every TUNE_PERIOD steps
- * a short trial runs steps alternately on 1 thread and on the ceiling, and
- * the faster count takes the steps until the next trial. Results do not
+ * automatic, floe__resolve_threads) is a ceiling: every TUNE_PERIOD steps,
+ * and sooner when the contact count has halved or doubled, a short trial
+ * runs steps alternately on 1 thread and on the ceiling, and the faster
+ * count takes the steps until the next trial. Results do not
  * depend on the thread count (every parallel sum has a fixed order), so the
  * choice only changes speed: on a machine another process keeps busy, a
  * second thread that waits for a descheduled core is dropped instead of

@@ -177,6 +177,8 @@ typedef struct floe_thread_tuner {
     int fixed;     /* 1: every step uses the ceiling (floe_set_thread_tuning) */
     int n1, nn;    /* samples in t1 (1 thread) and tn (the ceiling) */
     double t1[32], tn[32];
+    int64_t start;  /* step at which the last trial began (-1: none yet) */
+    int ncon0;      /* contacts when it began */
     int64_t trials; /* trials decided so far */
 } floe_thread_tuner;
 
