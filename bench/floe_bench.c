@@ -1,6 +1,6 @@
 /* floe_bench: times floe on a benchmark scene the way the peers are timed.
  *
- *   floe_bench SCENE [--threads T] [--warmup W] [--steps S]
+ *   floe_bench SCENE [--threads T] [--fixed-threads] [--warmup W] [--steps S]
  *
  * Loads SCENE with floe's scene loader (the same code path as `floe run`),
  * runs W untimed warm-up steps, then times S steps with CLOCK_MONOTONIC
@@ -163,18 +163,20 @@ static long count_pairs(const floe_vec3 *x, const double *r, const int *idx, int
 int main(int argc, char **argv) {
     const char *path = NULL;
     long threads = 1, warmup = 200, steps = 2000;
+    int fixed = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--threads") && i + 1 < argc) threads = parse_int(a, argv[++i]);
+        else if (!strcmp(a, "--fixed-threads")) fixed = 1;
         else if (!strcmp(a, "--warmup") && i + 1 < argc) warmup = parse_int(a, argv[++i]);
         else if (!strcmp(a, "--steps") && i + 1 < argc) steps = parse_int(a, argv[++i]);
         else if (a[0] == '-') {
-            fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--warmup W] [--steps S]\n");
+            fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--fixed-threads] [--warmup W] [--steps S]\n");
             return 2;
         } else path = a;
     }
     if (!path) {
-        fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--warmup W] [--steps S]\n");
+        fprintf(stderr, "usage: floe_bench SCENE [--threads T] [--fixed-threads] [--warmup W] [--steps S]\n");
         return 2;
     }
     double t0 = now();
@@ -186,6 +188,7 @@ int main(int argc, char **argv) {
     }
     floe_world *w = sc.world;
     if (threads > 0) floe_set_threads(w, (int)threads);
+    if (fixed) floe_set_thread_tuning(w, 0); /* every step on T threads (core/threads.h) */
     /* the events `floe run` records for this scene: those its events.csv
      * writes, and inlet_short (app/main.c) */
     floe_set_event_types(w, (~sc.out.events_skip & FLOE_EVENTS_ALL) | 1u << FLOE_EVENT_INLET_SHORT);
