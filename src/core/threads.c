@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* world.h holds the samples without this header's constants */
+_Static_assert(sizeof((floe_thread_tuner *)0)->t1 / sizeof(double) == FLOE_TUNE_STEPS / 2 &&
+                   sizeof((floe_thread_tuner *)0)->tn / sizeof(double) == FLOE_TUNE_STEPS / 2,
+               "floe_thread_tuner holds half a trial's steps on each count");
+
 static int by_value(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
