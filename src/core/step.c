@@ -542,10 +542,10 @@ floe_status floe_step(floe_world *w) {
     clear_events(w);
     floe_status st = FLOE_OK;
     if (!w->started) st = start(w);
-    /* the thread count of this step (threads.h), timed when it decides */
+    /* the thread count of this step (threads.h), timed only in a trial */
     const int64_t step0 = w->step;
-    floe__threads_before(w);
-    const double t0 = w->nthreads > 1 ? wall_seconds() : 0;
+    const int timed = floe__threads_before(w);
+    const double t0 = timed ? wall_seconds() : 0;
     for (int i = 0; i < w->nsched && st == FLOE_OK; i++) {
         const floe_scheduled *s = &w->sched[i];
         if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
@@ -568,7 +568,7 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
-    if (st == FLOE_OK && w->nthreads > 1) floe__threads_after(w, step0, wall_seconds() - t0);
+    if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;
 }
 

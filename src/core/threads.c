@@ -48,11 +48,11 @@ static int work_changed(const floe_world *w) {
     return w->ncon > 2 * c0 + 256 || w->ncon < c0 / 2 - 256;
 }
 
-void floe__threads_before(floe_world *w) {
+int floe__threads_before(floe_world *w) {
     floe_thread_tuner *t = &w->tune;
     if (w->nthreads <= 1 || t->fixed) {
         t->now = w->nthreads;
-        return;
+        return 0;
     }
     int64_t s = w->step - t->start;
     if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w))) { /* a new trial */
@@ -61,7 +61,12 @@ void floe__threads_before(floe_world *w) {
         t->ncon0 = w->ncon;
         s = 0;
     }
-    t->now = s >= FLOE_TUNE_STEPS ? t->best : (s / FLOE_TUNE_BLOCK % 2 ? 1 : w->nthreads);
+    if (s >= FLOE_TUNE_STEPS) {
+        t->now = t->best;
+        return 0;
+    }
+    t->now = s / FLOE_TUNE_BLOCK % 2 ? 1 : w->nthreads;
+    return 1;
 }
 
 void floe__threads_after(floe_world *w, int64_t step, double seconds) {

@@ -20,8 +20,9 @@ enum {
 
 /* Resolves the ceiling (w->nthreads) and starts the tuner afresh. */
 void floe__threads_reset(floe_world *w);
-/* Before a step: the count this step uses (w->tune.now). */
-void floe__threads_before(floe_world *w);
+/* Before a step: the count this step uses (w->tune.now). Returns 1 if the
+ * step belongs to a trial, whose time floe__threads_after wants. */
+int floe__threads_before(floe_world *w);
 /* After the step that began at `step` and took `seconds` of wall time. */
 void floe__threads_after(floe_world *w, int64_t step, double seconds);
 /* The count the trial's samples choose: the ceiling if its median step is
