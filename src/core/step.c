@@ -244,9 +244,11 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
 }
 
 /* Contacts and force assembly in one pass. The contacts are cut into slices
- * of FLOE_SLICE; slice s belongs to part s % FLOE_PARTS (interleaved, so that
- * costly contacts gathered in one place, like the wall contacts at the start,
- * are shared out). Each part processes its slices in contact order and sums
+ * of FLOE_SLICE; part p takes the p-th of FLOE_PARTS contiguous runs of
+ * slices. Contacts follow the pair list, which follows the particles, so a
+ * part's contacts touch mostly one range of particles: the range the same
+ * thread integrates (integrate.c), and its data stays in that core's cache
+ * (docs/decisions.md#results-independent-of-the-thread-count). Each part processes its slices in contact order and sums
  * forces into its own buffer (part 0 into the force arrays), energies per
  * slice; buffers and slices are then added in order: the same arithmetic for
  * any thread count. Contacts with events or deletions are listed for the
@@ -261,7 +263,7 @@ static floe_status process_contacts(floe_world *w) {
     vec3 *buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
     if (buf && had < nbuf) memset(buf, 0, nbuf);
     /* the flagged list, then each part's own list (room for all its slices) */
-    const size_t room = (size_t)(nsl + FLOE_PARTS - 1) / FLOE_PARTS * FLOE_SLICE;
+    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
     int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1 + room * FLOE_PARTS));
     /* per part: a slice's batched contacts, their kernels and results; then
      * the kernel of each model instance */
@@ -285,7 +287,7 @@ static floe_status process_contacts(floe_world *w) {
         sw.ks = (int *)(sw.out + FLOE_SLICE);
         sw.kind = sw.ks + FLOE_SLICE;
         int b = -1, nf = 0, *fl = flagged + (size_t)nc + 1 + room * p;
-        for (int sl = p; sl < nsl; sl += FLOE_PARTS) {
+        for (int sl = p * nsl / FLOE_PARTS; sl < (p + 1) * nsl / FLOE_PARTS; sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
             int bs = process_slice(w, k0, end, renorm, inst_kind, &sw, f, t, &accs[sl], fl, &nf);
             if (b < 0) b = bs;
@@ -407,13 +409,15 @@ static floe_status finish_contacts(floe_world *w) {
 static floe_status contact_phase(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     /* candidate pairs in chunks: per pair whether it touches, per chunk how
-     * many do, so that the serial creation below skips the quiet chunks */
+     * many do, so that the serial creation below skips the quiet chunks;
+     * static chunks, as pairs follow the particles: a thread reads the
+     * bodies it integrates */
     enum { CHUNK = 1024 };
     int np = bp->npairs, any_gap = bp->margin > 0, nch = (np + CHUNK - 1) / CHUNK;
     int *nhit = floe__scratch(w, SCR_HITS, sizeof(int) * (size_t)nch + (size_t)np + 1);
     if (!nhit) goto oom;
     unsigned char *hit = (unsigned char *)(nhit + nch);
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(dynamic, 4)
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
     for (int ch = 0; ch < nch; ch++) {
         int end = (ch + 1) * CHUNK < np ? (ch + 1) * CHUNK : np, n = 0;
         for (int p = ch * CHUNK; p < end; p++) {
