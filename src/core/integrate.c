@@ -78,6 +78,24 @@ static inline vec3 translate(vec3 v, vec3 f, vec3 fext, vec3 grav, double m, dou
     return v;
 }
 
+/* A body the general path below would treat as a free sphere: positive
+ * mass, isotropic positive inertia (no blocked DOF, load or body force is
+ * checked by the caller). Most bodies of a granular run are such. */
+static inline int free_sphere(double m, vec3 I) { return m > 0 && I.x > 0 && I.x == I.y && I.y == I.z; }
+
+/* The kicks of a free sphere: the general path's arithmetic for no blocked
+ * DOF, no external load and no body force, without its branches and zeroed
+ * terms. Bitwise the same as that path: the zero load is still added to
+ * force and torque (x + 0 turns -0 into +0 there, as it does in the general
+ * path); the boundary work of a zero load, which adds zero, is left out. */
+static inline void free_body(vec3 f, vec3 t, double m, double I, vec3 grav, double dt, double D, vec3 *v, vec3 *om,
+                             integ_acc *acc) {
+    const vec3 zero = v3(0, 0, 0);
+    *v = kick(*v, vadd(vadd(f, zero), vscale(grav, m)), m, dt, D, acc);
+    acc->gravity += m * vdot(grav, *v) * dt;
+    *om = kick(*om, vadd(t, zero), I, dt, D, acc);
+}
+
 /* Global angular velocity for angular momentum L at orientation q. */
 static inline vec3 omega_of(quat q, vec3 I, vec3 L) {
     vec3 lb = qrotate(qconj(q), L);
@@ -113,6 +131,78 @@ static vec3 rotate_aspherical(floe_world *w, int i, vec3 t, uint32_t bl, double 
     return omega_of(q, I, L);
 }
 
+/* Any other body: blocked DOFs (kept or driven by a group motion), external
+ * loads, body forces, aspherical inertia. Returns 1 if the orientation was
+ * advanced here (aspherical bodies). */
+static int general_body(floe_world *w, int i, uint32_t bl, const floe_drive *dr, uint32_t moving, uint32_t loaded,
+                        int bodyf, vec3 *vp, vec3 *omp, integ_acc *acc, int *bmoving) {
+    const double dt = w->dt, D = w->def.damping;
+    const vec3 grav = w->def.gravity;
+    vec3 v = *vp, om = *omp;
+    int spun = 0;
+    if (bl == FLOE_DOF_ALL && (w->groups[i] & moving)) {
+        floe__drive_body(&dr[__builtin_ctz(w->groups[i] & moving)], w->pos[i], dt, &v, &om);
+    }
+    floe_bf bf = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    if (bodyf) floe__body_force(w, i, &bf); /* at x(t), v(t - dt/2) */
+    if (bl != FLOE_DOF_ALL) {
+        vec3 fe = v3(0, 0, 0), te = v3(0, 0, 0);
+        if (w->groups[i] & loaded) floe__external_load(w, i, loaded, &fe, &te);
+        double m = w->mass[i];
+        vec3 I = w->inertia[i];
+        /* contact forces, plus the body forces when there are any */
+        vec3 fc = bodyf ? vadd(w->force[i], vadd(bf.f, bf.fw)) : w->force[i];
+        vec3 tc = bodyf ? vadd(w->torque[i], vadd(bf.t, bf.tw)) : w->torque[i];
+        if (!(bl & 7u) && m > 0) {
+            v = translate(v, vadd(fc, fe), fe, grav, m, dt, D, acc);
+        } else {
+            for (int k = 0; k < 3; k++) {
+                if ((bl & (1u << k)) || m <= 0) continue;
+                vset(&v, k, advance(vcomp(v, k), vcomp(fc, k), vcomp(fe, k), vcomp(grav, k), m, dt, D, acc));
+            }
+        }
+        vec3 t = vadd(tc, te);
+        if (I.x > 0 && (bl & 56u) != 56u) {
+            if (I.x != I.y || I.y != I.z) {
+                om = rotate_aspherical(w, i, t, bl, dt, D, acc);
+                spun = 1;
+            } else if (!(bl & 56u)) {
+                om = kick(om, t, I.x, dt, D, acc); /* isotropic inertia */
+            } else {
+                for (int k = 0; k < 3; k++) {
+                    if (bl & (8u << k)) continue;
+                    vset(&om, k, advance(vcomp(om, k), vcomp(tc, k), vcomp(te, k), 0, I.x, dt, D, acc));
+                }
+            }
+        }
+        /* work of drag and wind on the free DOFs, with the mean of
+         * the old and new velocities (the kinetic energy at t takes
+         * v(t) as that mean) */
+        for (int k = 0; bodyf && k < 3; k++) {
+            if (!(bl & (1u << k))) acc->body += vcomp(bf.fw, k) * 0.5 * (vcomp(v, k) + vcomp(w->vel[i], k)) * dt;
+            if (!(bl & (8u << k))) acc->body += vcomp(bf.tw, k) * 0.5 * (vcomp(om, k) + vcomp(w->angvel[i], k)) * dt;
+        }
+    }
+    /* blocked DOFs keep their velocity; the system receives their
+     * work: the mean of the forces at t and t + dt times the step's
+     * displacement (trapezoid), the half of t here, the half of
+     * t + dt by floe__boundary_end once the contacts give them */
+    for (int k = 0; bl && k < 3; k++) {
+        /* buoyancy on a driven DOF: the driver works against it */
+        if ((bl & (1u << k)) && vcomp(v, k) != 0) {
+            acc->boundary -= 0.5 * (vcomp(w->force[i], k) + vcomp(bf.f, k)) * vcomp(v, k) * dt;
+            *bmoving = 1;
+        }
+        if ((bl & (8u << k)) && vcomp(om, k) != 0) {
+            acc->boundary -= 0.5 * (vcomp(w->torque[i], k) + vcomp(bf.t, k)) * vcomp(om, k) * dt;
+            *bmoving = 1;
+        }
+    }
+    *vp = v;
+    *omp = om;
+    return spun;
+}
+
 floe_status floe__integrate(floe_world *w) {
     if (!(w->box_reach2 > 0)) set_domain(w);
     const double dt = w->dt, D = w->def.damping;
@@ -137,85 +227,44 @@ floe_status floe__integrate(floe_world *w) {
     for (int blk = 0; blk < nb; blk++) {
         integ_acc acc = {0, 0, 0, 0};
         int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
+        /* the arrays in locals: the compiler cannot know that a store into
+         * them leaves the world's pointers alone, and would reload those */
+        vec3 *pos = w->pos, *vel = w->vel, *angvel = w->angvel;
+        vec3 *force = w->force, *torque = w->torque;
+        quat *ori = w->ori;
+        const double *mass = w->mass;
+        const vec3 *inertia = w->inertia, centre = w->box_centre;
+        const uint32_t *blocked = w->blocked, *groups = w->groups;
+        const double reach2 = w->box_reach2;
+        const int renormalize = (w->step & 63) == 0;
         for (int i = blk * FLOE_BLOCK; i < end; i++) {
-            uint32_t bl = w->blocked[i];
-            vec3 v = w->vel[i], om = w->angvel[i];
-            if (bl == FLOE_DOF_ALL && (w->groups[i] & moving)) {
-                floe__drive_body(&dr[__builtin_ctz(w->groups[i] & moving)], w->pos[i], dt, &v, &om);
-            }
+            uint32_t bl = blocked[i];
+            vec3 v = vel[i], om = angvel[i];
             int spun = 0; /* orientation already advanced (aspherical integrator) */
-            floe_bf bf = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-            if (bodyf) floe__body_force(w, i, &bf); /* at x(t), v(t - dt/2) */
-            if (bl != FLOE_DOF_ALL) {
-                vec3 fe = v3(0, 0, 0), te = v3(0, 0, 0);
-                if (w->groups[i] & loaded) floe__external_load(w, i, loaded, &fe, &te);
-                double m = w->mass[i];
-                vec3 I = w->inertia[i];
-                /* contact forces, plus the body forces when there are any */
-                vec3 fc = bodyf ? vadd(w->force[i], vadd(bf.f, bf.fw)) : w->force[i];
-                vec3 tc = bodyf ? vadd(w->torque[i], vadd(bf.t, bf.tw)) : w->torque[i];
-                if (!(bl & 7u) && m > 0) {
-                    v = translate(v, vadd(fc, fe), fe, grav, m, dt, D, &acc);
-                } else {
-                    for (int k = 0; k < 3; k++) {
-                        if ((bl & (1u << k)) || m <= 0) continue;
-                        vset(&v, k, advance(vcomp(v, k), vcomp(fc, k), vcomp(fe, k), vcomp(grav, k), m, dt, D, &acc));
-                    }
-                }
-                vec3 t = vadd(tc, te);
-                if (I.x > 0 && (bl & 56u) != 56u) {
-                    if (I.x != I.y || I.y != I.z) {
-                        om = rotate_aspherical(w, i, t, bl, dt, D, &acc);
-                        spun = 1;
-                    } else if (!(bl & 56u)) {
-                        om = kick(om, t, I.x, dt, D, &acc); /* isotropic inertia */
-                    } else {
-                        for (int k = 0; k < 3; k++) {
-                            if (bl & (8u << k)) continue;
-                            vset(&om, k, advance(vcomp(om, k), vcomp(tc, k), vcomp(te, k), 0, I.x, dt, D, &acc));
-                        }
-                    }
-                }
-                /* work of drag and wind on the free DOFs, with the mean of
-                 * the old and new velocities (the kinetic energy at t takes
-                 * v(t) as that mean) */
-                for (int k = 0; bodyf && k < 3; k++) {
-                    if (!(bl & (1u << k))) acc.body += vcomp(bf.fw, k) * 0.5 * (vcomp(v, k) + vcomp(w->vel[i], k)) * dt;
-                    if (!(bl & (8u << k)))
-                        acc.body += vcomp(bf.tw, k) * 0.5 * (vcomp(om, k) + vcomp(w->angvel[i], k)) * dt;
-                }
+            if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
+                free_body(force[i], torque[i], mass[i], inertia[i].x, grav, dt, D, &v, &om, &acc);
+            } else {
+                spun = general_body(w, i, bl, dr, moving, loaded, bodyf, &v, &om, &acc, &bmoving);
             }
-            /* blocked DOFs keep their velocity; the system receives their
-             * work: the mean of the forces at t and t + dt times the step's
-             * displacement (trapezoid), the half of t here, the half of
-             * t + dt by floe__boundary_end once the contacts give them */
-            for (int k = 0; bl && k < 3; k++) {
-                /* buoyancy on a driven DOF: the driver works against it */
-                if ((bl & (1u << k)) && vcomp(v, k) != 0) {
-                    acc.boundary -= 0.5 * (vcomp(w->force[i], k) + vcomp(bf.f, k)) * vcomp(v, k) * dt;
-                    bmoving = 1;
-                }
-                if ((bl & (8u << k)) && vcomp(om, k) != 0) {
-                    acc.boundary -= 0.5 * (vcomp(w->torque[i], k) + vcomp(bf.t, k)) * vcomp(om, k) * dt;
-                    bmoving = 1;
-                }
-            }
-            w->vel[i] = v;
-            w->angvel[i] = om;
-            w->pos[i] = vmadd(w->pos[i], v, dt);
+            vel[i] = v;
+            angvel[i] = om;
+            vec3 x = vmadd(pos[i], v, dt);
+            pos[i] = x;
             /* used: the contact pass sums the next forces into zeroed arrays */
-            w->force[i] = w->torque[i] = v3(0, 0, 0);
+            force[i] = torque[i] = v3(0, 0, 0);
             if (!spun && (om.x != 0 || om.y != 0 || om.z != 0)) {
                 /* a product of unit quaternions stays unit to rounding: its
                  * drift (~1e-16 per step) is taken out every 64 steps */
-                quat q = qmul(qfrom_rotvec(om, dt), w->ori[i]);
-                w->ori[i] = (w->step & 63) == 0 ? qnormalize(q) : q;
+                quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
+                ori[i] = renormalize ? qnormalize(q) : q;
             }
             double mv_i = floe_moved2(w, i);
             if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
-            if (!visfinite(w->pos[i]) || !visfinite(v) || !visfinite(om) ||
-                vlen2(vsub(w->pos[i], w->box_centre)) > w->box_reach2)
-                bad = bad < i ? bad : i;
+            /* one test for all nine components: x * 0 is NaN only for an
+             * infinite or NaN x (visfinite, vec.h) */
+            double z = x.x * 0.0 + x.y * 0.0 + x.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0 + om.x * 0.0 + om.y * 0.0 +
+                       om.z * 0.0;
+            if (z != 0 || vlen2(vsub(x, centre)) > reach2) bad = bad < i ? bad : i;
         }
         accs[blk] = acc;
     }
