@@ -83,7 +83,7 @@ static void store_geo(floe_contact *c, const geo_lanes *L, int j) {
     c->g.uN = L->law.uN[j];
 }
 
-void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out) {
+int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum) {
     geo_lanes Lm, *L = &Lm;
     const floe_model *model = floe_registry_get(kind - 1);
     const floe_batch_kernel *kernel = model->batch;
@@ -114,29 +114,48 @@ void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_
         for (int j = 0; j < n; j++) finish_geo(L, j, 1); /* vectorized */
     else
         for (int j = 0; j < n; j++) finish_geo(L, j, 0); /* vectorized */
+    int summed = 0;
     for (int j = 0; j < n; j++) {
         floe_contact *c = in.c[j];
-        floe_batch_out *o = &out[ks[j] - k0];
         if (L->law.odd[j] != 0) { /* untouched: the per-contact path takes it */
-            *o = (floe_batch_out){.keep = 1, .ok = 1, .fallback = 1};
+            out[ks[j] - k0] = (floe_batch_out){.keep = 1, .ok = 1, .fallback = 1};
+            sum = NULL; /* it comes before the contacts after it */
             continue;
         }
         store_geo(c, L, j);
-        if (L->law.keep[j] == 0) { /* as the law: the contact goes, force and state as they were */
-            c->flags |= CF_DELETE;
-            *o = (floe_batch_out){.keep = 0, .ok = 1, .fallback = 0};
-            continue;
+        int keep = L->law.keep[j] != 0;
+        if (!keep) c->flags |= CF_DELETE; /* as the law: the contact goes, force and state as they were */
+        else {
+            c->f = get3(L->law.f, j);
+            if (kernel->torque) w->cwarm[ks[j]].m = get3(L->law.m, j);
         }
-        c->f = get3(L->law.f, j);
-        if (kernel->torque) w->cwarm[ks[j]].m = get3(L->law.m, j);
-        *o = (floe_batch_out){.F = get3(L->F, j),
-                              .mA = get3(L->mA, j),
-                              .mB = get3(L->mB, j),
-                              .elastic = L->law.elastic[j],
-                              .plastic = L->law.plastic[j],
-                              .dashpot = L->law.dashpot[j],
-                              .keep = 1,
-                              .ok = L->ok[j] != 0,
-                              .fallback = 0};
+        if (sum) { /* what the ordered assembly (step.c) does with out */
+            if (keep) {
+                vec3 F = get3(L->F, j), *f = sum->f, *t = sum->t;
+                f[c->a] = vadd(f[c->a], F);
+                f[c->b] = vsub(f[c->b], F);
+                t[c->a] = vadd(t[c->a], get3(L->mA, j));
+                t[c->b] = vadd(t[c->b], get3(L->mB, j));
+                sum->acc->plastic += L->law.plastic[j];
+                sum->acc->dashpot += L->law.dashpot[j];
+                sum->acc->elastic += L->law.elastic[j];
+                if (L->ok[j] == 0 && sum->bad < 0) sum->bad = ks[j];
+            }
+            if (c->flags & CF_TRANSIENT) sum->fl[(*sum->nf)++] = ks[j];
+            summed++;
+        } else if (!keep) {
+            out[ks[j] - k0] = (floe_batch_out){.keep = 0, .ok = 1, .fallback = 0};
+        } else {
+            out[ks[j] - k0] = (floe_batch_out){.F = get3(L->F, j),
+                                               .mA = get3(L->mA, j),
+                                               .mB = get3(L->mB, j),
+                                               .elastic = L->law.elastic[j],
+                                               .plastic = L->law.plastic[j],
+                                               .dashpot = L->law.dashpot[j],
+                                               .keep = 1,
+                                               .ok = L->ok[j] != 0,
+                                               .fallback = 0};
+        }
     }
+    return summed;
 }

@@ -49,8 +49,21 @@ static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, in
     return floe_batch_eligible(c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
 }
 
-/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind and fills
- * out[ks[j] - k0] for each. */
-void floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out);
+/* The sums a batch may add its contacts to directly, in contact order, when
+ * it holds the next contacts of its slice (step.c): forces and torques,
+ * energies, the contacts with events (fl, *nf) and the first runaway. */
+typedef struct floe_batch_sum {
+    vec3 *f, *t;
+    floe_energy_acc *acc;
+    int *fl, *nf;
+    int bad; /* -1: none yet */
+} floe_batch_sum;
+
+/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind. sum NULL: fills
+ * out[ks[j] - k0] for each, for the ordered assembly. Else ks are the
+ * next contacts of the slice, in order: they are summed into *sum, up to
+ * the first that falls back to the per-contact path, from which on out is
+ * filled. Returns how many were summed. */
+int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum);
 
 #endif

@@ -178,20 +178,30 @@ typedef struct slice_work {
     int *ks, *kind;
 } slice_work;
 
-/* Runs the n contacts ks of kernel q through it, FLOE_BATCH at a time. */
-static void run_kernel(floe_world *w, int q, const int *ks, int n, int k0, floe_batch_out *out) {
-    for (int i = 0; i < n; i += FLOE_BATCH)
-        floe_batch_run(w, q, ks + i, n - i < FLOE_BATCH ? n - i : FLOE_BATCH, k0, out);
+/* Runs the n contacts ks of kernel q through it, FLOE_BATCH at a time.
+ * sum: ks are all the slice's contacts, summed directly until one falls
+ * back to the per-contact path (batch.h). Returns how many were summed. */
+static int run_kernel(floe_world *w, int q, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum) {
+    int summed = 0;
+    for (int i = 0; i < n; i += FLOE_BATCH) {
+        int m = n - i < FLOE_BATCH ? n - i : FLOE_BATCH;
+        int d = floe_batch_run(w, q, ks + i, m, k0, out, summed == i ? sum : NULL);
+        summed += d;
+    }
+    return summed;
 }
 
 /* Contacts [k0, end): the batchable ones through their models' kernels
  * first (inst_kind: the kernel of each model instance, NULL: no batches
  * this step), then every contact in order: forces summed into f, t, energies
- * into *acc, contacts with events appended to fl. Returns the first
- * runaway, or -1. */
+ * into *acc, contacts with events appended to fl. A slice whose contacts all
+ * go through one kernel (most) is summed by the kernel as it goes, in the
+ * same order, without the results passing through sw->out. Returns the
+ * first runaway, or -1. */
 static int process_slice(floe_world *w, int k0, int end, int renorm, const int *inst_kind, slice_work *sw, vec3 *f,
                          vec3 *t, floe_energy_acc *acc, int *fl, int *nf) {
-    int bad = -1, *kind = sw->kind;
+    int bad = -1, *kind = sw->kind, from = k0; /* contacts before `from` are summed */
+    *acc = (floe_energy_acc){0, 0, 0, 0};
     if (inst_kind) {
         /* the first kernel met, in one pass; any other left for below */
         int q0 = 0, n = 0, again = end;
@@ -204,7 +214,9 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
             if (q == q0) sw->ks[n++] = k;
             else if (again == end) again = k;
         }
-        run_kernel(w, q0, sw->ks, n, k0, sw->out);
+        floe_batch_sum sum = {f, t, acc, fl, nf, -1};
+        from += run_kernel(w, q0, sw->ks, n, k0, sw->out, n == end - k0 ? &sum : NULL);
+        bad = sum.bad;
         /* a slice with contacts of more kernels: one kernel after the other
          * (those done are marked negative) */
         for (int next = again; next < end;) {
@@ -220,12 +232,11 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
                     again = k;
                 }
             }
-            run_kernel(w, q, sw->ks, n, k0, sw->out);
+            run_kernel(w, q, sw->ks, n, k0, sw->out, NULL);
             next = again;
         }
     }
-    *acc = (floe_energy_acc){0, 0, 0, 0};
-    for (int k = k0; k < end; k++) {
+    for (int k = from; k < end; k++) {
         const floe_batch_out *o = inst_kind && kind[k - k0] ? &sw->out[k - k0] : NULL;
         if (o && !o->fallback) {
             if (o->keep) {
