@@ -252,11 +252,11 @@ static void body_range(int n, int nt, int t, int *lo, int *hi) {
     *hi = b1 * FLOE_BLOCK < n ? b1 * FLOE_BLOCK : n;
 }
 
-/* Boundary s->bnd[b] against the gridded bodies: an infinite one (wall,
- * cylinder) against those of [lo, hi), in id order; a finite one (facet),
- * whose search runs over the cells its box covers, whole, if its own id
- * lies in [lo, hi). Over [0, np) this is the serial order. */
-static int boundary_pairs(const search *s, int b, int lo, int hi, pair_buf *o) {
+/* Boundary s->bnd[b] against the bodies: an infinite one (wall, cylinder)
+ * against those of [lo, hi), in id order; a finite one (facet), whose
+ * search runs over the cells its box covers, whole if `whole`, else not at
+ * all. Over [0, np) and whole this is the serial order. */
+static int boundary_pairs(const search *s, int b, int lo, int hi, int whole, pair_buf *o) {
     const floe_world *w = s->w;
     const floe_broadphase *bp = s->bp;
     const grid *g = &s->g;
@@ -264,6 +264,7 @@ static int boundary_pairs(const search *s, int b, int lo, int hi, pair_buf *o) {
     double skin = s->skin;
     int i = s->bnd[b];
     const floe_shape_class *cl = floe__class_of(w, i);
+    if (cl->nvertices && (!whole || s->ns + s->nlarge == 0)) return 1;
     const void *rec = floe__shape_data(w, i);
     floe_pose pose = floe__pose(w, i);
     if (cl->nvertices == 0) { /* infinite */
@@ -275,7 +276,6 @@ static int boundary_pairs(const search *s, int b, int lo, int hi, pair_buf *o) {
         }
         return 1;
     }
-    if (i < lo || i >= hi || s->ns + s->nlarge == 0) return 1;
     vec3 v[FLOE_SHAPE_MAX_VERTICES];
     cl->vertices(rec, &pose, v);
     for (int j = 0; s->nlarge && j < w->np; j++) { /* large bodies, off the grid */
@@ -351,8 +351,9 @@ static void copy_refs(floe_world *w, int lo, int hi) {
 
 /* The boundary pairs, then (with `gridded`) the gridded ones, into the
  * empty pair list, and then (with `gridded`) the reference poses. On
- * several threads each thread takes a range of bodies (body_range) and
- * pushes its pairs into a list of its own, noting how many each boundary
+ * several threads each thread takes a range of bodies (body_range) for
+ * the infinite boundaries and the grid, and a share of the finite
+ * boundaries, and pushes its pairs into a list of its own, noting how many each boundary
  * and the grid gave; the lists are then copied into bp->pairs boundary by
  * boundary, thread by thread: ranges ascend with the thread, so the order
  * is the serial one whatever the thread count. 0 when out of memory. */
@@ -362,7 +363,7 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
     if (nt < 2 || np <= FLOE_BLOCK) {
         pair_buf o = {bp->pairs, 0, bp->cap};
         int ok = 1;
-        for (int b = 0; ok && b < s->nbnd; b++) ok = boundary_pairs(s, b, 0, np, &o);
+        for (int b = 0; ok && b < s->nbnd; b++) ok = boundary_pairs(s, b, 0, np, 1, &o);
         if (ok && gridded) ok = grid_pairs(s, 0, np, &o);
         bp->pairs = o.p;
         bp->npairs = o.n;
@@ -383,13 +384,15 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
     }
 #pragma omp parallel num_threads(nt)
     {
-        int t = omp_get_thread_num(), lo, hi;
-        body_range(np, omp_get_num_threads(), t, &lo, &hi);
+        int t = omp_get_thread_num(), tn = omp_get_num_threads(), lo, hi;
+        body_range(np, tn, t, &lo, &hi);
+        /* finite boundaries: an equal share of their list each */
+        int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
         pair_buf *o = &bufs[t];
         int *n = cnt + (size_t)t * nseg, ok = floe__grow((void **)&o->p, &o->cap, est, sizeof *o->p);
         for (int b = 0; ok && b < s->nbnd; b++) {
             int n0 = o->n;
-            ok = boundary_pairs(s, b, lo, hi, o);
+            ok = boundary_pairs(s, b, lo, hi, b >= b0 && b < b1, o);
             n[b] = o->n - n0;
         }
         if (ok && gridded) {
