@@ -83,39 +83,59 @@ static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
     return 1;
 }
 
-/* Links existing contacts to the new pairs through a temporary hash. */
+/* A pair's hash key: no body id is negative, so no key has its top bit
+ * set, which marks an empty slot. */
+#define KEY_EMPTY UINT64_MAX
+static inline uint64_t pair_key(int a, int b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
+static inline size_t key_slot(uint64_t key, size_t cap) { return (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1); }
+
+/* Links existing contacts to the new pairs through a temporary hash of the
+ * contacts' keys (bodies A, B), which holds the keys themselves, so that a
+ * lookup reads the table and not the contacts. Threads fill it at once,
+ * each contact claiming a slot by compare-and-swap, so a key's place in
+ * its probe run depends on the timing; what a pair finds does not: the
+ * lowest contact of its key, the one a table filled in contact order gives
+ * first (and the only one: two bodies meet in one contact at most). Each
+ * pair then writes its own link and that of its contact. Static shares of
+ * the contacts and of the pairs follow the bodies' order, as the contact
+ * pass's do. */
 static int link_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    if (w->ncon == 0) return 1;
+    const int nc = w->ncon, npairs = bp->npairs;
+    if (nc == 0) return 1;
     size_t cap = 16;
-    while (cap < 2 * (size_t)w->ncon) cap *= 2;
-    int *table = malloc(cap * sizeof *table);
-    if (!table) return 0;
-    memset(table, -1, cap * sizeof *table);
-    for (int k = 0; k < w->ncon; k++) {
-        w->ccold[k].nbr = -1;
-        uint64_t key = ((uint64_t)(uint32_t)w->con[k].a << 32) | (uint32_t)w->con[k].b;
-        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        while (table[h] >= 0) h = (h + 1) & (cap - 1);
-        table[h] = k;
-    }
-    /* a contact matches one pair at most: each pair writes its own slot and
-     * that of its contact. Static halves of the pairs follow the bodies'
-     * order, as the contact pass's halves of the contacts do. */
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) if (bp->npairs > 4 * FLOE_BLOCK)
-    for (int p = 0; p < bp->npairs; p++) {
-        uint64_t key = ((uint64_t)(uint32_t)bp->pairs[p].a << 32) | (uint32_t)bp->pairs[p].b;
-        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        for (; table[h] >= 0; h = (h + 1) & (cap - 1)) {
-            floe_contact *c = &w->con[table[h]];
-            if (c->a == bp->pairs[p].a && c->b == bp->pairs[p].b) {
-                bp->pairs[p].contact = table[h];
-                w->ccold[table[h]].nbr = p;
-                break;
+    while (cap < 2 * (size_t)nc) cap *= 2;
+    uint64_t *keys = malloc(cap * (sizeof *keys + sizeof(int)));
+    if (!keys) return 0;
+    int *slot = (int *)(keys + cap);
+#pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * FLOE_BLOCK)
+    {
+#pragma omp for schedule(static)
+        for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
+#pragma omp for schedule(static)
+        for (int k = 0; k < nc; k++) {
+            w->ccold[k].nbr = -1;
+            uint64_t key = pair_key(w->con[k].a, w->con[k].b), empty = KEY_EMPTY;
+            size_t h = key_slot(key, cap);
+            while (!__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                h = (h + 1) & (cap - 1);
+                empty = KEY_EMPTY;
+            }
+            slot[h] = k;
+        }
+#pragma omp for schedule(static)
+        for (int p = 0; p < npairs; p++) {
+            uint64_t key = pair_key(bp->pairs[p].a, bp->pairs[p].b);
+            int k = -1;
+            for (size_t h = key_slot(key, cap); keys[h] != KEY_EMPTY; h = (h + 1) & (cap - 1))
+                if (keys[h] == key && (k < 0 || slot[h] < k)) k = slot[h];
+            if (k >= 0) {
+                bp->pairs[p].contact = k;
+                w->ccold[k].nbr = p;
             }
         }
     }
-    free(table);
+    free(keys);
     return 1;
 }
 
