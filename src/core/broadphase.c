@@ -117,7 +117,9 @@ static int link_contacts(floe_world *w) {
             w->ccold[k].nbr = -1;
             uint64_t key = pair_key(w->con[k].a, w->con[k].b), empty = KEY_EMPTY;
             size_t h = key_slot(key, cap);
-            while (!__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            /* a locked instruction only on a slot that looked empty */
+            while (__atomic_load_n(&keys[h], __ATOMIC_RELAXED) != KEY_EMPTY ||
+                   !__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
                 h = (h + 1) & (cap - 1);
                 empty = KEY_EMPTY;
             }
