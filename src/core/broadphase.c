@@ -110,6 +110,7 @@ static int link_contacts(floe_world *w) {
     int *slot = (int *)(keys + cap);
 #pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * FLOE_BLOCK)
     {
+        const int shared = omp_get_num_threads() > 1; /* one thread: no locked instructions */
 #pragma omp for schedule(static)
         for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
 #pragma omp for schedule(static)
@@ -119,10 +120,12 @@ static int link_contacts(floe_world *w) {
             size_t h = key_slot(key, cap);
             /* a locked instruction only on a slot that looked empty */
             while (__atomic_load_n(&keys[h], __ATOMIC_RELAXED) != KEY_EMPTY ||
-                   !__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+                   (shared &&
+                    !__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))) {
                 h = (h + 1) & (cap - 1);
                 empty = KEY_EMPTY;
             }
+            if (!shared) keys[h] = key;
             slot[h] = k;
         }
 #pragma omp for schedule(static)
