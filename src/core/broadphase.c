@@ -339,26 +339,29 @@ static int boundary_pairs(const search *s, int b, int lo, int hi, int whole, pai
  * those of higher id in the 27 cells around it; bounding spheres, then
  * oriented boxes. */
 static int grid_pairs(const search *s, int lo, int hi, pair_buf *o) {
+    /* locals: the pairs' stores cannot then alias what the loop reads */
     const floe_world *w = s->w;
-    const floe_broadphase *bp = s->bp;
-    const grid *g = &s->g;
+    const int *cell_start = s->bp->cell_start, *cell_items = s->bp->cell_items, *cell_of = s->bp->cell_of;
+    const int nx = s->g.nx, ny = s->g.ny, nz = s->g.nz;
+    const vec3 *ext = s->ext;
+    const double skin = s->skin;
     for (int i = lo; i < hi; i++) {
-        int c = bp->cell_of[i];
+        int c = cell_of[i];
         if (c < 0) continue;
-        int cx = c % g->nx, cy = (c / g->nx) % g->ny, cz = c / (g->nx * g->ny);
+        int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
         for (int dz = -1; dz <= 1; dz++) {
             int z = cz + dz;
-            if (z < 0 || z >= g->nz) continue;
+            if (z < 0 || z >= nz) continue;
             for (int dy = -1; dy <= 1; dy++) {
                 int y = cy + dy;
-                if (y < 0 || y >= g->ny) continue;
+                if (y < 0 || y >= ny) continue;
                 for (int dx = -1; dx <= 1; dx++) {
                     int x = cx + dx;
-                    if (x < 0 || x >= g->nx) continue;
-                    int cc = x + g->nx * (y + g->ny * z);
-                    for (int k = bp->cell_start[cc]; k < bp->cell_start[cc + 1]; k++) {
-                        int j = bp->cell_items[k];
-                        if (j > i && near(w, s->ext, i, j, s->skin) && !push_ordered(o, w, i, j)) return 0;
+                    if (x < 0 || x >= nx) continue;
+                    int cc = x + nx * (y + ny * z);
+                    for (int k = cell_start[cc]; k < cell_start[cc + 1]; k++) {
+                        int j = cell_items[k];
+                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(o, w, i, j)) return 0;
                     }
                 }
             }
@@ -478,10 +481,14 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
             continue;
         }
         ns++;
-        rmax = fmax(rmax, w->bound[i]);
+        /* comparisons, not fmin/fmax, which are calls here (a tenth of the
+         * rebuild); the same values: a NaN is skipped either way, and
+         * only the sign of an equal zero could differ, which no cell
+         * index sees */
+        if (w->bound[i] > rmax) rmax = w->bound[i];
         vec3 p = w->pos[i];
-        lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
-        hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+        lo = v3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
+        hi = v3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
     }
     grid g = {lo, hi, 2 * rmax + skin, 1, 1, 1};
     if (ns > 0) {
