@@ -95,14 +95,12 @@ static inline size_t key_slot(uint64_t key, size_t cap) { return (size_t)(key * 
 
 /* Links existing contacts to the new pairs through a temporary hash of the
  * contacts' keys (bodies A, B), which holds the keys themselves, so that a
- * lookup reads the table and not the contacts. Threads fill it at once,
- * each contact claiming a slot by compare-and-swap, so a key's place in
- * its probe run depends on the timing; what a pair finds does not: the
- * lowest contact of its key, the one a table filled in contact order gives
- * first (and the only one: two bodies meet in one contact at most). Each
- * pair then writes its own link and that of its contact. Static shares of
- * the contacts and of the pairs follow the bodies' order, as the contact
- * pass's do. */
+ * lookup reads the table and not the contacts. One thread fills it, in
+ * contact order (shared, the table's lines would move between the cores at
+ * every insertion); then each pair, on all threads, looks its key up and
+ * writes its own link and that of its contact (a contact has one pair at
+ * most). Static shares of the pairs follow the bodies' order, as the
+ * contact pass's shares of the contacts do. */
 static int link_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     const int nc = w->ncon, npairs = bp->npairs;
@@ -114,34 +112,26 @@ static int link_contacts(floe_world *w) {
     int *slot = (int *)(keys + cap);
 #pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * BP_BLOCK)
     {
-        const int shared = omp_get_num_threads() > 1; /* one thread: no locked instructions */
 #pragma omp for schedule(static)
         for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
-#pragma omp for schedule(static)
+#pragma omp single
         for (int k = 0; k < nc; k++) {
             w->ccold[k].nbr = -1;
-            uint64_t key = pair_key(w->con[k].a, w->con[k].b), empty = KEY_EMPTY;
+            uint64_t key = pair_key(w->con[k].a, w->con[k].b);
             size_t h = key_slot(key, cap);
-            /* a locked instruction only on a slot that looked empty */
-            while (__atomic_load_n(&keys[h], __ATOMIC_RELAXED) != KEY_EMPTY ||
-                   (shared &&
-                    !__atomic_compare_exchange_n(&keys[h], &empty, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))) {
-                h = (h + 1) & (cap - 1);
-                empty = KEY_EMPTY;
-            }
-            if (!shared) keys[h] = key;
+            while (keys[h] != KEY_EMPTY) h = (h + 1) & (cap - 1);
+            keys[h] = key;
             slot[h] = k;
         }
 #pragma omp for schedule(static)
         for (int p = 0; p < npairs; p++) {
             uint64_t key = pair_key(bp->pairs[p].a, bp->pairs[p].b);
-            int k = -1;
             for (size_t h = key_slot(key, cap); keys[h] != KEY_EMPTY; h = (h + 1) & (cap - 1))
-                if (keys[h] == key && (k < 0 || slot[h] < k)) k = slot[h];
-            if (k >= 0) {
-                bp->pairs[p].contact = k;
-                w->ccold[k].nbr = p;
-            }
+                if (keys[h] == key) {
+                    bp->pairs[p].contact = slot[h];
+                    w->ccold[slot[h]].nbr = p;
+                    break;
+                }
         }
     }
     free(keys);
