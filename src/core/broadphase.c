@@ -6,12 +6,26 @@
 #include "core/broadphase.h"
 #include "core/cell.h"
 
+#include <limits.h>
+#include <omp.h>
+
 #include <stdlib.h>
 #include <string.h>
 
-static int push_pair(floe_broadphase *bp, int a, int b) {
-    if (!floe__grow((void **)&bp->pairs, &bp->cap, bp->npairs + 1, sizeof *bp->pairs)) return 0;
-    bp->pairs[bp->npairs++] = (floe_pair){a, b, -1};
+/* The integrator's block of bodies (FLOE_BLOCK, integrate.h, which cannot
+ * be included here: the integrator uses this file). A thread searches the
+ * blocks it integrates; another size changes speed, never the results. */
+#define BP_BLOCK 1024
+
+/* A growing list of pairs: the world's own or one thread's share. */
+typedef struct pair_buf {
+    floe_pair *p;
+    int n, cap;
+} pair_buf;
+
+static int push_pair(pair_buf *o, int a, int b) {
+    if (o->n == o->cap && !floe__grow((void **)&o->p, &o->cap, o->n + 1, sizeof *o->p)) return 0;
+    o->p[o->n++] = (floe_pair){a, b, -1};
     return 1;
 }
 
@@ -73,35 +87,54 @@ static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
     return 1;
 }
 
-/* Links existing contacts to the new pairs through a temporary hash. */
+/* A pair's hash key: no body id is negative, so no key has its top bit
+ * set, which marks an empty slot. */
+#define KEY_EMPTY UINT64_MAX
+static inline uint64_t pair_key(int a, int b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
+static inline size_t key_slot(uint64_t key, size_t cap) { return (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1); }
+
+/* Links existing contacts to the new pairs through a temporary hash of the
+ * contacts' keys (bodies A, B), which holds the keys themselves, so that a
+ * lookup reads the table and not the contacts. One thread fills it, in
+ * contact order (shared, the table's lines would move between the cores at
+ * every insertion); then each pair, on all threads, looks its key up and
+ * writes its own link and that of its contact (a contact has one pair at
+ * most). Static shares of the pairs follow the bodies' order, as the
+ * contact pass's shares of the contacts do. */
 static int link_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    for (int k = 0; k < w->ncon; k++) w->ccold[k].nbr = -1;
-    if (w->ncon == 0) return 1;
+    const int nc = w->ncon, npairs = bp->npairs;
+    if (nc == 0) return 1;
     size_t cap = 16;
-    while (cap < 2 * (size_t)w->ncon) cap *= 2;
-    int *table = malloc(cap * sizeof *table);
-    if (!table) return 0;
-    memset(table, -1, cap * sizeof *table);
-    for (int k = 0; k < w->ncon; k++) {
-        uint64_t key = ((uint64_t)(uint32_t)w->con[k].a << 32) | (uint32_t)w->con[k].b;
-        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        while (table[h] >= 0) h = (h + 1) & (cap - 1);
-        table[h] = k;
-    }
-    for (int p = 0; p < bp->npairs; p++) {
-        uint64_t key = ((uint64_t)(uint32_t)bp->pairs[p].a << 32) | (uint32_t)bp->pairs[p].b;
-        size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        for (; table[h] >= 0; h = (h + 1) & (cap - 1)) {
-            floe_contact *c = &w->con[table[h]];
-            if (c->a == bp->pairs[p].a && c->b == bp->pairs[p].b) {
-                bp->pairs[p].contact = table[h];
-                w->ccold[table[h]].nbr = p;
-                break;
-            }
+    while (cap < 2 * (size_t)nc) cap *= 2;
+    uint64_t *keys = malloc(cap * (sizeof *keys + sizeof(int)));
+    if (!keys) return 0;
+    int *slot = (int *)(keys + cap);
+#pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * BP_BLOCK)
+    {
+#pragma omp for schedule(static)
+        for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
+#pragma omp single
+        for (int k = 0; k < nc; k++) {
+            w->ccold[k].nbr = -1;
+            uint64_t key = pair_key(w->con[k].a, w->con[k].b);
+            size_t h = key_slot(key, cap);
+            while (keys[h] != KEY_EMPTY) h = (h + 1) & (cap - 1);
+            keys[h] = key;
+            slot[h] = k;
+        }
+#pragma omp for schedule(static)
+        for (int p = 0; p < npairs; p++) {
+            uint64_t key = pair_key(bp->pairs[p].a, bp->pairs[p].b);
+            for (size_t h = key_slot(key, cap); keys[h] != KEY_EMPTY; h = (h + 1) & (cap - 1))
+                if (keys[h] == key) {
+                    bp->pairs[p].contact = slot[h];
+                    w->ccold[slot[h]].nbr = p;
+                    break;
+                }
         }
     }
-    free(table);
+    free(keys);
     return 1;
 }
 
@@ -181,7 +214,7 @@ static inline int near(const floe_world *w, const vec3 *ext, int i, int j, doubl
 }
 
 /* Narrow-phase order of a pair: boundaries first, then by shape, then by id. */
-static int push_ordered(floe_broadphase *bp, const floe_world *w, int i, int j) {
+static int push_ordered(pair_buf *o, const floe_world *w, int i, int j) {
     int ri = floe_shape_rank(w->shape[i]), rj = floe_shape_rank(w->shape[j]);
     if (ri > rj || (ri == rj && i > j)) {
         int t = i;
@@ -189,7 +222,7 @@ static int push_ordered(floe_broadphase *bp, const floe_world *w, int i, int j) 
         j = t;
     }
     /* pairs without a narrow phase (none exist between bodies today) never collide */
-    return floe_narrowphase(w->shape[i], w->shape[j]) ? push_pair(bp, i, j) : 1;
+    return floe_narrowphase(w->shape[i], w->shape[j]) ? push_pair(o, i, j) : 1;
 }
 
 /* The grid's cell size h: at least the largest gridded body and the search
@@ -215,8 +248,213 @@ static floe_status size_grid(floe_world *w, grid *g, int ns) {
     return FLOE_ERR_RUNAWAY;
 }
 
+/* What the pair search reads: the grid, the bodies' extents, the search
+ * distance and the boundaries. */
+typedef struct search {
+    const floe_world *w;
+    const floe_broadphase *bp;
+    grid g;
+    const vec3 *ext;
+    double skin, rmax;
+    int ns, nlarge;
+    const int *bnd; /* boundary bodies (walls, cylinders, facets), ascending */
+    int nbnd;
+} search;
+
+/* Bodies [*lo, *hi) of thread t of nt: the blocks of BP_BLOCK bodies cut
+ * as schedule(static) cuts the integrator's, so that a thread searches
+ * around the bodies it moves, whose data its core holds. */
+static void body_range(int n, int nt, int t, int *lo, int *hi) {
+    int nb = (n + BP_BLOCK - 1) / BP_BLOCK, q = nb / nt, r = nb % nt;
+    int b0 = t * q + (t < r ? t : r), b1 = b0 + q + (t < r);
+    *lo = b0 * BP_BLOCK < n ? b0 * BP_BLOCK : n;
+    *hi = b1 * BP_BLOCK < n ? b1 * BP_BLOCK : n;
+}
+
+/* Boundary s->bnd[b] against the bodies: an infinite one (wall, cylinder)
+ * against those of [lo, hi), in id order; a finite one (facet), whose
+ * search runs over the cells its box covers, whole if `whole`, else not at
+ * all. Over [0, np) and whole this is the serial order. */
+static int boundary_pairs(const search *s, int b, int lo, int hi, int whole, pair_buf *o) {
+    const floe_world *w = s->w;
+    const floe_broadphase *bp = s->bp;
+    const grid *g = &s->g;
+    const vec3 *ext = s->ext;
+    double skin = s->skin;
+    int i = s->bnd[b];
+    const floe_shape_class *cl = floe__class_of(w, i);
+    if (cl->nvertices && (!whole || s->ns + s->nlarge == 0)) return 1;
+    const void *rec = floe__shape_data(w, i);
+    floe_pose pose = floe__pose(w, i);
+    if (cl->nvertices == 0) { /* infinite */
+        for (int j = lo; j < hi; j++) {
+            if (!(w->bound[j] > 0)) continue;
+            if (cl->near(rec, &pose, NULL, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
+                !push_ordered(o, w, i, j))
+                return 0;
+        }
+        return 1;
+    }
+    vec3 v[FLOE_SHAPE_MAX_VERTICES];
+    cl->vertices(rec, &pose, v);
+    for (int j = 0; s->nlarge && j < w->np; j++) { /* large bodies, off the grid */
+        if (bp->cell_of[j] != -2) continue;
+        if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) && !push_ordered(o, w, i, j))
+            return 0;
+    }
+    if (s->ns == 0) return 1;
+    /* the corners' box, grown by the boundary's radius (a facet's half
+     * thickness), the largest gridded body and the skin */
+    double m = w->radius[i] + s->rmax + skin;
+    vec3 flo = v[0], fhi = v[0];
+    for (int k = 1; k < cl->nvertices; k++) {
+        flo = v3(fmin(flo.x, v[k].x), fmin(flo.y, v[k].y), fmin(flo.z, v[k].z));
+        fhi = v3(fmax(fhi.x, v[k].x), fmax(fhi.y, v[k].y), fmax(fhi.z, v[k].z));
+    }
+    flo = v3(flo.x - m, flo.y - m, flo.z - m);
+    fhi = v3(fhi.x + m, fhi.y + m, fhi.z + m);
+    cell_box cb;
+    if (!box_cells(g, flo, fhi, &cb)) return 1;
+    for (int cz = cb.z0; cz <= cb.z1; cz++)
+        for (int cy = cb.y0; cy <= cb.y1; cy++)
+            for (int cx = cb.x0; cx <= cb.x1; cx++) {
+                int c = cx + g->nx * (cy + g->ny * cz);
+                for (int k = bp->cell_start[c]; k < bp->cell_start[c + 1]; k++) {
+                    int j = bp->cell_items[k];
+                    if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
+                        !push_ordered(o, w, i, j))
+                        return 0;
+                }
+            }
+    return 1;
+}
+
+/* Gridded pairs of the bodies i of [lo, hi), i ascending: each against
+ * those of higher id in the 27 cells around it; bounding spheres, then
+ * oriented boxes. */
+static int grid_pairs(const search *s, int lo, int hi, pair_buf *o) {
+    /* locals: the pairs' stores cannot then alias what the loop reads */
+    const floe_world *w = s->w;
+    const int *cell_start = s->bp->cell_start, *cell_items = s->bp->cell_items, *cell_of = s->bp->cell_of;
+    const int nx = s->g.nx, ny = s->g.ny, nz = s->g.nz;
+    const vec3 *ext = s->ext;
+    const double skin = s->skin;
+    for (int i = lo; i < hi; i++) {
+        int c = cell_of[i];
+        if (c < 0) continue;
+        int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+        for (int dz = -1; dz <= 1; dz++) {
+            int z = cz + dz;
+            if (z < 0 || z >= nz) continue;
+            for (int dy = -1; dy <= 1; dy++) {
+                int y = cy + dy;
+                if (y < 0 || y >= ny) continue;
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = cx + dx;
+                    if (x < 0 || x >= nx) continue;
+                    int cc = x + nx * (y + ny * z);
+                    for (int k = cell_start[cc]; k < cell_start[cc + 1]; k++) {
+                        int j = cell_items[k];
+                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(o, w, i, j)) return 0;
+                    }
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+static void copy_refs(floe_world *w, int lo, int hi) {
+    for (int i = lo; i < hi; i++) {
+        w->bp.ref_pos[i] = w->pos[i];
+        w->bp.ref_ori[i] = w->ori[i];
+    }
+}
+
+/* The boundary pairs, then (with `gridded`) the gridded ones, into the
+ * empty pair list, and then (with `gridded`) the reference poses. On
+ * several threads each thread takes a range of bodies (body_range) for
+ * the infinite boundaries and the grid, and a share of the finite
+ * boundaries, and pushes its pairs into a list of its own, noting how many each boundary
+ * and the grid gave; the lists are then copied into bp->pairs boundary by
+ * boundary, thread by thread: ranges ascend with the thread, so the order
+ * is the serial one whatever the thread count. 0 when out of memory. */
+static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
+    floe_broadphase *bp = &w->bp;
+    int nt = floe__threads(w), np = w->np, nseg = s->nbnd + 1;
+    if (nt < 2 || np <= BP_BLOCK) {
+        pair_buf o = {bp->pairs, 0, bp->cap};
+        int ok = 1;
+        for (int b = 0; ok && b < s->nbnd; b++) ok = boundary_pairs(s, b, 0, np, 1, &o);
+        if (ok && gridded) ok = grid_pairs(s, 0, np, &o);
+        bp->pairs = o.p;
+        bp->npairs = o.n;
+        bp->cap = o.cap;
+        if (ok && gridded) copy_refs(w, 0, np);
+        return ok;
+    }
+    int est = last / nt + last / (4 * nt) + 64; /* a share of the last list's length, and some */
+    /* per thread: its pairs; per thread and segment (boundary, or the
+     * grid): how many it found, then where they go */
+    pair_buf *bufs = calloc((size_t)nt, sizeof *bufs);
+    int *cnt = calloc(2 * (size_t)nt * (size_t)nseg, sizeof(int)), *off = cnt + (size_t)nt * nseg;
+    int fail = 0;
+    if (!bufs || !cnt) {
+        free(bufs);
+        free(cnt);
+        return 0;
+    }
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), tn = omp_get_num_threads(), lo, hi;
+        body_range(np, tn, t, &lo, &hi);
+        /* finite boundaries: an equal share of their list each */
+        int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
+        pair_buf *o = &bufs[t];
+        int *n = cnt + (size_t)t * nseg, ok = floe__grow((void **)&o->p, &o->cap, est, sizeof *o->p);
+        for (int b = 0; ok && b < s->nbnd; b++) {
+            int n0 = o->n;
+            ok = boundary_pairs(s, b, lo, hi, b >= b0 && b < b1, o);
+            n[b] = o->n - n0;
+        }
+        if (ok && gridded) {
+            int n0 = o->n;
+            ok = grid_pairs(s, lo, hi, o);
+            n[s->nbnd] = o->n - n0;
+        }
+        if (!ok) {
+#pragma omp atomic write
+            fail = 1;
+        }
+#pragma omp barrier
+#pragma omp single
+        if (!fail) { /* where each thread's share of each segment goes */
+            int64_t at = 0;
+            for (int b = 0; b < nseg; b++)
+                for (int u = 0; u < nt; u++) {
+                    off[(size_t)u * nseg + b] = (int)at;
+                    at += cnt[(size_t)u * nseg + b];
+                }
+            if (at > INT_MAX || !floe__grow((void **)&bp->pairs, &bp->cap, (int)at, sizeof *bp->pairs)) fail = 1;
+            else bp->npairs = (int)at;
+        }
+        if (!fail) {
+            for (int b = 0, from = 0; b < nseg; b++) {
+                memcpy(bp->pairs + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
+                from += n[b];
+            }
+            if (gridded) copy_refs(w, lo, hi);
+        }
+    }
+    for (int t = 0; bufs && t < nt; t++) free(bufs[t].p);
+    free(bufs);
+    free(cnt);
+    return !fail;
+}
+
 floe_status floe_broadphase_rebuild(floe_world *w) {
     floe_broadphase *bp = &w->bp;
+    int last = bp->npairs;
     bp->npairs = 0;
     double skin = w->skin + bp->margin; /* search distance */
     /* Bodies much larger than the mean (an indenter on a sheet of grains)
@@ -237,10 +475,14 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
             continue;
         }
         ns++;
-        rmax = fmax(rmax, w->bound[i]);
+        /* comparisons, not fmin/fmax, which are calls here (a tenth of the
+         * rebuild); the same values: a NaN is skipped either way, and
+         * only the sign of an equal zero could differ, which no cell
+         * index sees */
+        if (w->bound[i] > rmax) rmax = w->bound[i];
         vec3 p = w->pos[i];
-        lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
-        hi = v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+        lo = v3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
+        hi = v3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
     }
     grid g = {lo, hi, 2 * rmax + skin, 1, 1, 1};
     if (ns > 0) {
@@ -254,134 +496,91 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
         return oom(w);
     vec3 *ext = floe__scratch(w, SCR_EXTENTS, sizeof(vec3) * (size_t)(w->np > 0 ? w->np : 1));
     if (!ext) return oom(w);
-    /* counting sort of gridded bodies into cells (stable: ids ascend within a cell) */
-    memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
-    for (int i = 0; i < w->np; i++) {
-        if (!(w->bound[i] > 0)) {
-            bp->cell_of[i] = -1;
-            continue;
+    /* each body's cell (-1 off the grid, -2 large), on the integrator's
+     * blocks: a thread bins the bodies it moves */
+    const int np = w->np, nb = (np + BP_BLOCK - 1) / BP_BLOCK;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) if (nb > 1)
+    for (int blk = 0; blk < nb; blk++) {
+        int end = (blk + 1) * BP_BLOCK < np ? (blk + 1) * BP_BLOCK : np;
+        for (int i = blk * BP_BLOCK; i < end; i++) {
+            if (!(w->bound[i] > 0)) {
+                bp->cell_of[i] = -1;
+                continue;
+            }
+            if (w->shape[i] != FLOE_SHAPE_SPHERE) ext[i] = half_extent(w, i);
+            if (w->bound[i] > cut) { /* large: off the grid */
+                bp->cell_of[i] = -2;
+                continue;
+            }
+            vec3 p = w->pos[i];
+            bp->cell_of[i] = cell_coord(p.x, g.lo.x, g.h, g.nx) +
+                             g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));
         }
-        if (w->shape[i] != FLOE_SHAPE_SPHERE) ext[i] = half_extent(w, i);
-        if (w->bound[i] > cut) {
-            bp->cell_of[i] = -2;
-            continue;
-        } /* large: off the grid */
-        vec3 p = w->pos[i];
-        int c = cell_coord(p.x, g.lo.x, g.h, g.nx) +
-                g.nx * (cell_coord(p.y, g.lo.y, g.h, g.ny) + g.ny * cell_coord(p.z, g.lo.z, g.h, g.nz));
-        bp->cell_of[i] = c;
-        bp->cell_start[c + 1]++;
+    }
+    /* counting sort of gridded bodies into cells (stable: ids ascend within
+     * a cell); the boundaries, listed on the way, ascend too */
+    int *bnd = NULL, nbnd = 0, bcap = 0;
+    memset(bp->cell_start, 0, sizeof(int) * (size_t)(ncells + 1));
+    for (int i = 0; i < np; i++) {
+        int c = bp->cell_of[i];
+        if (c >= 0) bp->cell_start[c + 1]++;
+        if (floe__class_of(w, i)->flags & FLOE_SHAPE_BOUNDARY) {
+            if (!floe__grow((void **)&bnd, &bcap, nbnd + 1, sizeof *bnd)) {
+                free(bnd);
+                return oom(w);
+            }
+            bnd[nbnd++] = i;
+        }
     }
     for (int c = 0; c < ncells; c++) bp->cell_start[c + 1] += bp->cell_start[c];
     {
         int *next = malloc(sizeof(int) * (size_t)ncells);
-        if (!next) return oom(w);
+        if (!next) {
+            free(bnd);
+            return oom(w);
+        }
         memcpy(next, bp->cell_start, sizeof(int) * (size_t)ncells);
-        for (int i = 0; i < w->np; i++)
+        for (int i = 0; i < np; i++)
             if (bp->cell_of[i] >= 0) bp->cell_items[next[bp->cell_of[i]]++] = i;
         free(next);
     }
-    /* boundaries (walls, cylinders, facets) against the gridded bodies */
-    for (int i = 0; i < w->np; i++) {
-        const floe_shape_class *cl = floe__class_of(w, i);
-        if (!(cl->flags & FLOE_SHAPE_BOUNDARY)) continue;
-        const void *rec = floe__shape_data(w, i);
-        floe_pose pose = floe__pose(w, i);
-        if (cl->nvertices == 0) { /* infinite */
-            for (int j = 0; j < w->np; j++) {
-                if (!(w->bound[j] > 0)) continue;
-                if (cl->near(rec, &pose, NULL, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
-                    !push_ordered(bp, w, i, j))
-                    return oom(w);
-            }
-        } else if (ns + nlarge > 0) {
-            vec3 v[FLOE_SHAPE_MAX_VERTICES];
-            cl->vertices(rec, &pose, v);
-            for (int j = 0; nlarge && j < w->np; j++) { /* large bodies, off the grid */
-                if (bp->cell_of[j] != -2) continue;
-                if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
-                    !push_ordered(bp, w, i, j))
-                    return oom(w);
-            }
+    /* boundaries (walls, cylinders, facets) against the gridded bodies,
+     * then, unless periodic, the gridded pairs */
+    search s = {w, bp, g, ext, skin, rmax, ns, nlarge, bnd, nbnd};
+    int ok = find_pairs(w, &s, !w->cell.axes, last);
+    free(bnd);
+    if (!ok) return oom(w);
+    if (w->cell.axes) { /* periodic: the pairs and their images from cell.c */
+        floe_status st = floe__cell_pairs(w, skin);
+        if (st != FLOE_OK) return st;
+        copy_refs(w, 0, np);
+    } else if (nlarge) {
+        /* large bodies: against each other, then against the cells their
+         * box (grown by the largest gridded body and the skin) covers */
+        pair_buf o = {bp->pairs, bp->npairs, bp->cap};
+        for (int i = 0; ok && i < np; i++) {
+            if (bp->cell_of[i] != -2) continue;
+            for (int j = i + 1; ok && j < np; j++)
+                if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin)) ok = push_ordered(&o, w, i, j);
             if (ns == 0) continue;
-            /* the corners' box, grown by the boundary's radius (a facet's
-             * half thickness), the largest gridded body and the skin */
-            double m = w->radius[i] + rmax + skin;
-            vec3 flo = v[0], fhi = v[0];
-            for (int k = 1; k < cl->nvertices; k++) {
-                flo = v3(fmin(flo.x, v[k].x), fmin(flo.y, v[k].y), fmin(flo.z, v[k].z));
-                fhi = v3(fmax(fhi.x, v[k].x), fmax(fhi.y, v[k].y), fmax(fhi.z, v[k].z));
-            }
-            flo = v3(flo.x - m, flo.y - m, flo.z - m);
-            fhi = v3(fhi.x + m, fhi.y + m, fhi.z + m);
+            vec3 m = vadd(extent_of(w, ext, i), v3(rmax + skin, rmax + skin, rmax + skin));
+            vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
             cell_box cb;
-            if (!box_cells(&g, flo, fhi, &cb)) continue;
+            if (!box_cells(&g, blo, bhi, &cb)) continue;
             for (int cz = cb.z0; cz <= cb.z1; cz++)
                 for (int cy = cb.y0; cy <= cb.y1; cy++)
                     for (int cx = cb.x0; cx <= cb.x1; cx++) {
                         int c = cx + g.nx * (cy + g.ny * cz);
-                        for (int s = bp->cell_start[c]; s < bp->cell_start[c + 1]; s++) {
-                            int j = bp->cell_items[s];
-                            if (cl->near(rec, &pose, v, w->pos[j], extent_of(w, ext, j), w->bound[j], skin) &&
-                                !push_ordered(bp, w, i, j))
-                                return oom(w);
+                        for (int k = bp->cell_start[c]; ok && k < bp->cell_start[c + 1]; k++) {
+                            int j = bp->cell_items[k];
+                            if (near(w, ext, i, j, skin)) ok = push_ordered(&o, w, i, j);
                         }
                     }
         }
-    }
-    if (w->cell.axes) { /* periodic: the pairs and their images from cell.c */
-        floe_status st = floe__cell_pairs(w, skin);
-        if (st != FLOE_OK) return st;
-        goto done;
-    }
-    /* gridded pairs: each body against those of higher id in the 27 cells
-     * around it; bounding spheres, then oriented boxes */
-    for (int i = 0; i < w->np; i++) {
-        int c = bp->cell_of[i];
-        if (c < 0) continue;
-        int cx = c % g.nx, cy = (c / g.nx) % g.ny, cz = c / (g.nx * g.ny);
-        for (int dz = -1; dz <= 1; dz++) {
-            int z = cz + dz;
-            if (z < 0 || z >= g.nz) continue;
-            for (int dy = -1; dy <= 1; dy++) {
-                int y = cy + dy;
-                if (y < 0 || y >= g.ny) continue;
-                for (int dx = -1; dx <= 1; dx++) {
-                    int x = cx + dx;
-                    if (x < 0 || x >= g.nx) continue;
-                    int cc = x + g.nx * (y + g.ny * z);
-                    for (int s = bp->cell_start[cc]; s < bp->cell_start[cc + 1]; s++) {
-                        int j = bp->cell_items[s];
-                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
-                    }
-                }
-            }
-        }
-    }
-    /* large bodies: against each other, then against the cells their box
-     * (grown by the largest gridded body and the skin) covers */
-    for (int i = 0; nlarge && i < w->np; i++) {
-        if (bp->cell_of[i] != -2) continue;
-        for (int j = i + 1; j < w->np; j++)
-            if (bp->cell_of[j] == -2 && near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
-        if (ns == 0) continue;
-        vec3 m = vadd(extent_of(w, ext, i), v3(rmax + skin, rmax + skin, rmax + skin));
-        vec3 blo = vsub(w->pos[i], m), bhi = vadd(w->pos[i], m);
-        cell_box cb;
-        if (!box_cells(&g, blo, bhi, &cb)) continue;
-        for (int cz = cb.z0; cz <= cb.z1; cz++)
-            for (int cy = cb.y0; cy <= cb.y1; cy++)
-                for (int cx = cb.x0; cx <= cb.x1; cx++)
-                    for (int s = bp->cell_start[cx + g.nx * (cy + g.ny * cz)];
-                         s < bp->cell_start[cx + g.nx * (cy + g.ny * cz) + 1]; s++) {
-                        int j = bp->cell_items[s];
-                        if (near(w, ext, i, j, skin) && !push_ordered(bp, w, i, j)) return oom(w);
-                    }
-    }
-done:
-    for (int i = 0; i < w->np; i++) {
-        bp->ref_pos[i] = w->pos[i];
-        bp->ref_ori[i] = w->ori[i];
+        bp->pairs = o.p;
+        bp->npairs = o.n;
+        bp->cap = o.cap;
+        if (!ok) return oom(w);
     }
     if (!link_contacts(w)) return oom(w);
     sort_contacts(w);
