@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The integrator's block of bodies (FLOE_BLOCK, integrate.h, which cannot
- * be included here: the integrator uses this file). A thread searches the
- * blocks it integrates; another size changes speed, never the results. */
-#define BP_BLOCK 1024
-
 /* A growing list of pairs: the world's own or one thread's share. */
 typedef struct pair_buf {
     floe_pair *p;
@@ -110,7 +105,7 @@ static int link_contacts(floe_world *w) {
     uint64_t *keys = malloc(cap * (sizeof *keys + sizeof(int)));
     if (!keys) return 0;
     int *slot = (int *)(keys + cap);
-#pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * BP_BLOCK)
+#pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * FLOE_BLOCK)
     {
 #pragma omp for schedule(static)
         for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
@@ -261,14 +256,14 @@ typedef struct search {
     int nbnd;
 } search;
 
-/* Bodies [*lo, *hi) of thread t of nt: the blocks of BP_BLOCK bodies cut
+/* Bodies [*lo, *hi) of thread t of nt: the blocks of FLOE_BLOCK bodies cut
  * as schedule(static) cuts the integrator's, so that a thread searches
  * around the bodies it moves, whose data its core holds. */
 static void body_range(int n, int nt, int t, int *lo, int *hi) {
-    int nb = (n + BP_BLOCK - 1) / BP_BLOCK, q = nb / nt, r = nb % nt;
+    int nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK, q = nb / nt, r = nb % nt;
     int b0 = t * q + (t < r ? t : r), b1 = b0 + q + (t < r);
-    *lo = b0 * BP_BLOCK < n ? b0 * BP_BLOCK : n;
-    *hi = b1 * BP_BLOCK < n ? b1 * BP_BLOCK : n;
+    *lo = b0 * FLOE_BLOCK < n ? b0 * FLOE_BLOCK : n;
+    *hi = b1 * FLOE_BLOCK < n ? b1 * FLOE_BLOCK : n;
 }
 
 /* Boundary s->bnd[b] against the bodies: an infinite one (wall, cylinder)
@@ -382,7 +377,7 @@ static void copy_refs(floe_world *w, int lo, int hi) {
 static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
     floe_broadphase *bp = &w->bp;
     int nt = floe__threads(w), np = w->np, nseg = s->nbnd + 1;
-    if (nt < 2 || np <= BP_BLOCK) {
+    if (nt < 2 || np <= FLOE_BLOCK) {
         pair_buf o = {bp->pairs, 0, bp->cap};
         int ok = 1;
         for (int b = 0; ok && b < s->nbnd; b++) ok = boundary_pairs(s, b, 0, np, 1, &o);
@@ -498,11 +493,11 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     if (!ext) return oom(w);
     /* each body's cell (-1 off the grid, -2 large), on the integrator's
      * blocks: a thread bins the bodies it moves */
-    const int np = w->np, nb = (np + BP_BLOCK - 1) / BP_BLOCK;
+    const int np = w->np, nb = (np + FLOE_BLOCK - 1) / FLOE_BLOCK;
 #pragma omp parallel for num_threads(floe__threads(w)) schedule(static) if (nb > 1)
     for (int blk = 0; blk < nb; blk++) {
-        int end = (blk + 1) * BP_BLOCK < np ? (blk + 1) * BP_BLOCK : np;
-        for (int i = blk * BP_BLOCK; i < end; i++) {
+        int end = (blk + 1) * FLOE_BLOCK < np ? (blk + 1) * FLOE_BLOCK : np;
+        for (int i = blk * FLOE_BLOCK; i < end; i++) {
             if (!(w->bound[i] > 0)) {
                 bp->cell_of[i] = -1;
                 continue;

@@ -4,10 +4,6 @@
 
 #include "core/world.h"
 
-/* Items per work block. Partial sums are taken per block and added in block
- * order, which makes results independent of the thread count. */
-#define FLOE_BLOCK 1024
-
 floe_status floe__integrate(floe_world *w);
 /* Books the boundary work of the step's end forces (after the contact pass
  * that follows floe__integrate). */

@@ -330,6 +330,12 @@ static inline uint32_t floe__loaded_groups(const floe_world *w) {
 
 static inline int floe__threads(const floe_world *w) { return w->tune.now > 0 ? w->tune.now : w->nthreads; }
 
+/* Bodies per work block. The integrator takes partial sums per block and
+ * adds them in block order, which makes results independent of the thread
+ * count; the broad phase cuts the same blocks among threads, so that a
+ * thread searches around the bodies it moves. */
+#define FLOE_BLOCK 1024
+
 /* Shape data and pose of body i: what the narrow phase and the shapes'
  * other functions take (a sphere's data is its radius entry). */
 static inline const void *floe__shape_data(const floe_world *w, int i) {
