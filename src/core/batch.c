@@ -83,6 +83,13 @@ static void store_geo(floe_contact *c, const geo_lanes *L, int j) {
     c->g.uN = L->law.uN[j];
 }
 
+/* How many lanes ahead the gather asks for body B's data. Contacts follow
+ * body A's order, so A's data arrives in sequence, but B is met first as
+ * the B of contacts far apart in the list: in a large packing its
+ * position and velocities have left L2 since, and the gather would wait for
+ * each. */
+#define FLOE_GATHER_AHEAD 8
+
 int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum) {
     geo_lanes Lm, *L = &Lm;
     const floe_model *model = floe_registry_get(kind - 1);
@@ -92,6 +99,12 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_b
     in.n = n;
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
+        if (j + FLOE_GATHER_AHEAD < n) { /* body B of a later lane: its data is rarely in L2 (see below) */
+            int b = w->con[ks[j + FLOE_GATHER_AHEAD]].b;
+            __builtin_prefetch(&w->pos[b]);
+            __builtin_prefetch(&w->vel[b]);
+            __builtin_prefetch(&w->angvel[b]);
+        }
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
