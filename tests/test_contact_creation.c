@@ -6,8 +6,12 @@
  *    thousands of contacts in the first step (the arrays grow in it), over
  *    many chunks of pairs; their number against a brute-force count of the
  *    overlapping pairs, their order against the pair list.
- * 2. A stirred pile: contacts made in later steps, within the arrays'
- *    capacity, compared step by step across the thread counts. */
+ * 2. That lattice beside a block whose spheres all close on their
+ *    neighbours at once: thousands of contacts made in a later step, within
+ *    the arrays' capacity.
+ * 3. A stirred pile: a few contacts made in most steps (those the last
+ *    part's thread makes alone), compared step by step across the thread
+ *    counts. */
 #include "check.h"
 #include "core/world.h"
 #include "pile.h"
@@ -17,7 +21,26 @@
 enum { NX = 20, NY = 20, NZ = 8 };
 static const double R = 0.005, SPACING = 1.98 * 0.005; /* 1 % of the diameter overlapping */
 
-static floe_world *lattice(int threads) {
+/* nx*ny*nz spheres of radius R at the given spacing from origin; with
+ * contract > 0 moving towards the block's centre at contract times their
+ * distance from it (per second), so that all neighbours close at once. */
+static void block(floe_world *w, int m, floe_vec3 origin, int nx, int ny, int nz, double spacing, double contract) {
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    const floe_vec3 mid = {origin.x + (nx - 1) * spacing / 2, origin.y + (ny - 1) * spacing / 2,
+                           origin.z + (nz - 1) * spacing / 2};
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                bd.pos = (floe_vec3){origin.x + i * spacing, origin.y + j * spacing, origin.z + k * spacing};
+                bd.vel = (floe_vec3){-contract * (bd.pos.x - mid.x), -contract * (bd.pos.y - mid.y),
+                                     -contract * (bd.pos.z - mid.z)};
+                floe_add_sphere(w, &bd, R);
+            }
+}
+
+/* The overlapping lattice, and with `closing` a block beside it. */
+static floe_world *lattice(int threads, int closing) {
     floe_world_def def = floe_default_world_def();
     def.threads = threads;
     def.dt = 2e-6;
@@ -26,14 +49,9 @@ static floe_world *lattice(int threads) {
     int m = floe_add_material(w, "grain", "linear");
     floe_material_set(w, m, "density", 2500);
     floe_material_set(w, m, "young", 1e7);
-    floe_body_def bd = floe_default_body_def();
-    bd.material = m;
-    for (int k = 0; k < NZ; k++)
-        for (int j = 0; j < NY; j++)
-            for (int i = 0; i < NX; i++) {
-                bd.pos = (floe_vec3){i * SPACING, j * SPACING, k * SPACING};
-                floe_add_sphere(w, &bd, R);
-            }
+    block(w, m, (floe_vec3){0, 0, 0}, NX, NY, NZ, SPACING, 0);
+    /* gaps of 1e-5 m closing at 0.25 m/s: all in about 20 steps */
+    if (closing) block(w, m, (floe_vec3){1, 0, 0}, NX, NY, NZ / 2, 2 * R + 1e-5, 25);
     return w;
 }
 
@@ -50,7 +68,7 @@ static int same_contacts(const floe_world *a, const floe_world *b) {
 static void test_lattice(void) {
     floe_world *w[3];
     for (int t = 0; t < 3; t++) {
-        w[t] = lattice(t + 1);
+        w[t] = lattice(t + 1, 0);
         CHECK(floe_start(w[t]) == FLOE_OK); /* the first contact pass */
     }
     /* every overlapping pair (brute force) has its contact, no other pair */
@@ -77,6 +95,32 @@ static void test_lattice(void) {
     CHECK(same_contacts(w[0], w[2]));
     REPORT("lattice: %d contacts made in one step from %d candidate pairs, %s for 1, 2, 3 threads\n", w[0]->ncon,
            w[0]->bp.npairs, same_contacts(w[0], w[1]) && same_contacts(w[0], w[2]) ? "identical" : "DIFFERENT");
+    for (int t = 0; t < 3; t++) floe_world_destroy(w[t]);
+}
+
+/* Many contacts made in one later step, within the capacity the first
+ * step gave: the parallel creation without growth. */
+static void test_closing(void) {
+    floe_world *w[3];
+    for (int t = 0; t < 3; t++) {
+        w[t] = lattice(t + 1, 1);
+        CHECK(floe_start(w[t]) == FLOE_OK);
+    }
+    int same = 1, most = 0, big_within = 0;
+    for (int s = 0; s < 60; s++) {
+        int cap = w[0]->ccap, before = w[0]->ncon;
+        for (int t = 0; t < 3; t++) CHECK(floe_step(w[t]) == FLOE_OK);
+        int fresh = 0;
+        for (int k = 0; k < w[0]->ncon; k++) fresh += w[0]->ccold[k].step_created == w[0]->step;
+        if (fresh > most) most = fresh;
+        big_within += fresh > 1024 && w[0]->ccap == cap && w[0]->ncon == before + fresh;
+        same = same && same_contacts(w[0], w[1]) && same_contacts(w[0], w[2]);
+    }
+    CHECK(same);
+    CHECK(big_within >= 1);
+    REPORT("closing block: up to %d contacts made in one step, %d such steps within the capacity, %s for 1, 2, 3 "
+           "threads\n",
+           most, big_within, same ? "identical" : "DIFFERENT");
     for (int t = 0; t < 3; t++) floe_world_destroy(w[t]);
 }
 
@@ -110,6 +154,7 @@ static void test_pile(void) {
 
 int main(void) {
     test_lattice();
+    test_closing();
     test_pile();
     return CHECK_DONE();
 }

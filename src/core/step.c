@@ -245,7 +245,10 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
 
 /* The contact phase's state shared by the threads of its parallel region
  * (contact_phase). Candidate pairs are tested in chunks of HIT_CHUNK. */
-enum { HIT_CHUNK = 1024 };
+enum {
+    HIT_CHUNK = 1024,
+    LATE_NEW = 1024 /* new contacts one thread makes rather than wait at a barrier (contact_phase) */
+};
 typedef struct contact_pass {
     int nc0, cap0;         /* contacts and their capacity before this step's new ones */
     int npairs, nch;       /* candidate pairs, their chunks */
@@ -360,12 +363,20 @@ static void new_contact(floe_world *w, int k, int p) {
     bp->pairs[p].contact = k;
 }
 
+/* The new contacts of chunk ch, from contact k on; returns the next. */
+static int create_chunk(floe_world *w, const contact_pass *cp, int ch, int k) {
+    const int np = cp->npairs, end = (ch + 1) * HIT_CHUNK < np ? (ch + 1) * HIT_CHUNK : np;
+    if (cp->nhit[ch])
+        for (int p = ch * HIT_CHUNK; p < end; p++)
+            if (cp->hit[p]) new_contact(w, k++, p);
+    return k;
+}
+
 /* In the region: a contact for every pair that starts one, appended in
  * pair order. Chunk ch's first contact is nc0 plus the hits of the chunks
  * before it, so each chunk fills its own contacts, with the indices a
  * serial pass would give. Same static chunks as find_hits. */
 static void create_contacts(floe_world *w, contact_pass *cp) {
-    const int np = cp->npairs;
     int k = 0, next = -1; /* the thread's next contact, valid for chunk `next` */
 #pragma omp for schedule(static)
     for (int ch = 0; ch < cp->nch; ch++) {
@@ -374,10 +385,7 @@ static void create_contacts(floe_world *w, contact_pass *cp) {
             for (int i = 0; i < ch; i++) k += cp->nhit[i];
         }
         next = ch + 1;
-        if (!cp->nhit[ch]) continue;
-        int end = (ch + 1) * HIT_CHUNK < np ? (ch + 1) * HIT_CHUNK : np;
-        for (int p = ch * HIT_CHUNK; p < end; p++)
-            if (cp->hit[p]) new_contact(w, k++, p);
+        k = create_chunk(w, cp, ch, k);
     }
 }
 
@@ -392,7 +400,7 @@ static void create_contacts(floe_world *w, contact_pass *cp) {
  * are then added in order (here) and slices (gather_parts): the same
  * arithmetic for any thread count. Contacts with events or deletions are
  * listed for the serial pass. */
-static void process_parts(floe_world *w, contact_pass *cp, int nc) {
+static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
     const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
@@ -405,6 +413,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc) {
         sw.ks = (int *)(sw.out + FLOE_SLICE);
         sw.kind = sw.ks + FLOE_SLICE;
         int b = -1, nf = 0, *fl = cp->flagged + (size_t)nc + 1 + room * p;
+        for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
         for (int sl = p * nsl / FLOE_PARTS; sl < (p + 1) * nsl / FLOE_PARTS; sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
             int bs = process_slice(w, k0, end, cp->renorm, cp->inst_kind, &sw, f, t, &cp->accs[sl], fl, &nf);
@@ -557,9 +566,13 @@ static floe_status contact_phase(floe_world *w) {
                 !reserve_part_lists(w, &cp, w->ccap))
                 cp.oom = 1;
         }
+        /* a few new contacts, all in the last part's slices: its thread
+         * makes them before its slices, and the other parts need not wait */
+        const int nc = cp.nc0 + added, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+        const int late = added > 0 && added <= LATE_NEW && (FLOE_PARTS - 1) * nsl / FLOE_PARTS * FLOE_SLICE <= cp.nc0;
         if (!cp.oom) {
-            if (added) create_contacts(w, &cp); /* ends in a barrier */
-            process_parts(w, &cp, cp.nc0 + added);
+            if (added && !late) create_contacts(w, &cp); /* ends in a barrier */
+            process_parts(w, &cp, nc, late);
         }
     }
     if (cp.oom) goto oom;
