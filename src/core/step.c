@@ -548,9 +548,11 @@ static floe_status finish_contacts(floe_world *w) {
  * call under OMP_WAIT_POLICY=passive), a barrier inside the region no more
  * (docs/decisions.md#one-parallel-region-for-the-contact-phase). Every
  * work-sharing loop keeps the static schedule it had as a region of its own,
- * so each thread keeps its pairs, chunks and parts. Buffers are allocated
- * before the region; only new contacts beyond the arrays' capacity grow
- * them, in a single, whose failure the threads all see after its barrier. */
+ * so each thread keeps its pairs, chunks and parts; barriers only where the
+ * data needs them (after the pair tests, after a large creation, after the
+ * parts). Buffers are allocated before the region; only new contacts
+ * beyond the arrays' capacity grow them, in a single, whose failure the
+ * threads all see after its barrier. */
 static floe_status contact_phase(floe_world *w) {
     contact_pass cp;
     if (!prepare_pass(w, &cp)) goto oom;
