@@ -423,7 +423,8 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         cp->nflag[p] = nf;
     }
     if (FLOE_PARTS > 1) {
-#pragma omp for schedule(static)
+        /* no barrier of its own: the region's end follows (contact_phase) */
+#pragma omp for schedule(static) nowait
         for (int i = 0; i < np; i++) {
             vec3 f = w->force[i], t = w->torque[i];
             for (int p = 1; p < FLOE_PARTS; p++) {
