@@ -254,60 +254,188 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
     return bad;
 }
 
-/* Contacts and force assembly in one pass. The contacts are cut into slices
- * of FLOE_SLICE; part p takes the p-th of FLOE_PARTS contiguous runs of
- * slices. Contacts follow the pair list, which follows the particles, so a
- * part's contacts touch mostly one range of particles: the range the same
- * thread integrates (integrate.c), and its data stays in that core's cache
- * (docs/decisions.md#results-independent-of-the-thread-count). Each part processes its slices in contact order and sums
- * forces into its own buffer (part 0 into the force arrays), energies per
- * slice; buffers and slices are then added in order: the same arithmetic for
- * any thread count. Contacts with events or deletions are listed for the
- * serial pass. */
-static floe_status process_contacts(floe_world *w) {
-    const int np = w->np, nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    floe_energy_acc *accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *accs * (size_t)(nsl + 1));
+/* The contact phase's state shared by the threads of its parallel region
+ * (contact_phase). Candidate pairs are tested in chunks of HIT_CHUNK. */
+enum {
+    HIT_CHUNK = 1024,
+    LATE_NEW = 1024 /* new contacts one thread makes rather than wait at a barrier (contact_phase) */
+};
+typedef struct contact_pass {
+    int nc0, cap0;         /* contacts and their capacity before this step's new ones */
+    int npairs, nch;       /* candidate pairs, their chunks */
+    int *nhit;             /* per chunk: its pairs that start a contact */
+    unsigned char *hit;    /* per pair: 1 if it starts a contact */
+    int renorm;            /* a renormalization step */
+    const int *inst_kind;  /* the kernel of each model instance, NULL: no batches */
+    unsigned char *batch;  /* per part: a slice's batched contacts, kernels, results */
+    vec3 *buf;             /* the force sums of parts 1.. */
+    floe_energy_acc *accs; /* per slice */
+    int *flagged;          /* the flagged list, then each part's own */
+    int oom;               /* growing the contact arrays failed (set in a single) */
+    int bad[FLOE_PARTS], nflag[FLOE_PARTS];
+} contact_pass;
+
+/* Room for the energy blocks and flagged lists of up to n contacts. */
+static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
+    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE, room = (nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    cp->accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *cp->accs * (nsl + 1));
+    cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1 + room * FLOE_PARTS));
+    return cp->accs && cp->flagged;
+}
+
+/* Every buffer of the phase, allocated before its parallel region: the
+ * lists sized for the contact arrays' capacity, so that only a step whose
+ * new contacts pass it grows anything inside the region. Returns 0 when
+ * out of memory. */
+static int prepare_pass(floe_world *w, contact_pass *cp) {
+    floe_broadphase *bp = &w->bp;
+    cp->nc0 = w->ncon;
+    cp->cap0 = w->ccap > w->ncon ? w->ccap : w->ncon;
+    cp->npairs = bp->npairs;
+    cp->nch = (cp->npairs + HIT_CHUNK - 1) / HIT_CHUNK;
+    cp->oom = 0;
+    cp->nhit = floe__scratch(w, SCR_HITS, sizeof(int) * (size_t)cp->nch + (size_t)cp->npairs + 1);
+    if (!cp->nhit) return 0;
+    cp->hit = (unsigned char *)(cp->nhit + cp->nch);
+    if (!reserve_part_lists(w, cp, cp->cap0)) return 0;
     /* parts 1.. sum into buffers that are kept zero between steps (zeroed
      * when allocated and as the merge reads them); part 0 into the force
      * arrays, which the integrator zeroes as it uses them */
+    const int np = w->np;
     size_t nbuf = sizeof(vec3) * 2 * (size_t)np * (FLOE_PARTS - 1) + 1, had = w->scratch_size[SCR_PART_SUMS];
-    vec3 *buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
-    if (buf && had < nbuf) memset(buf, 0, nbuf);
-    /* the flagged list, then each part's own list (room for all its slices) */
-    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
-    int *flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)nc + 1 + room * FLOE_PARTS));
+    cp->buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
+    if (!cp->buf) return 0;
+    if (had < nbuf) memset(cp->buf, 0, nbuf);
     /* per part: a slice's batched contacts, their kernels and results; then
      * the kernel of each model instance */
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
-    unsigned char *batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS + sizeof(int) * (size_t)w->ninsts);
-    if (!accs || !buf || !flagged || !batch) {
-        floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
-        return FLOE_ERR_MEMORY;
-    }
+    cp->batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS + sizeof(int) * (size_t)w->ninsts);
+    if (!cp->batch) return 0;
     /* no batches in a renormalization step (the kernels do not renormalize) */
-    const int renorm = w->step % w->def.renorm_period == 0;
-    int *inst_kind = renorm || w->batch_off ? NULL : (int *)(batch + work * FLOE_PARTS);
+    cp->renorm = w->step % w->def.renorm_period == 0;
+    int *inst_kind = cp->renorm || w->batch_off ? NULL : (int *)(cp->batch + work * FLOE_PARTS);
     for (int i = 0; inst_kind && i < w->ninsts; i++) inst_kind[i] = floe_batch_inst_kind(&w->insts[i]);
-    int bad[FLOE_PARTS], nflag[FLOE_PARTS];
-    w->nbrk = 0;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static, 1)
+    cp->inst_kind = inst_kind;
+    return 1;
+}
+
+/* In the region: per candidate pair whether it starts a contact, per chunk
+ * how many do, so that creation skips the quiet chunks. Static chunks, as
+ * pairs follow the particles: a thread reads the bodies it integrates. */
+static void find_hits(floe_world *w, contact_pass *cp) {
+    const floe_broadphase *bp = &w->bp;
+    const int np = cp->npairs, any_gap = bp->margin > 0;
+    unsigned char *hit = cp->hit;
+#pragma omp for schedule(static)
+    for (int ch = 0; ch < cp->nch; ch++) {
+        int end = (ch + 1) * HIT_CHUNK < np ? (ch + 1) * HIT_CHUNK : np, n = 0;
+        for (int p = ch * HIT_CHUNK; p < end; p++) {
+            const floe_pair *pr = &bp->pairs[p];
+            hit[p] = 0;
+            if (pr->contact >= 0) continue;
+            double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b]))
+                                 : 0;
+            floe_raw_contact raw;
+            if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
+                /* most candidate pairs are sphere pairs that do not touch: decide here */
+                double r = w->radius[pr->a] + w->radius[pr->b] + gap;
+                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, pr->img), w->pos[pr->a])) <= r * r;
+            } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
+                hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
+                                                         w->radius[pr->b], NULL, gap, &raw);
+            } else {
+                floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
+                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, pr->img, NULL, gap, &raw);
+            }
+            n += hit[p];
+        }
+        cp->nhit[ch] = n;
+    }
+}
+
+/* Contact k, new, for candidate pair p. */
+static void new_contact(floe_world *w, int k, int p) {
+    floe_broadphase *bp = &w->bp;
+    floe_contact *c = &w->con[k];
+    floe_contact_cold *x = &w->ccold[k];
+    memset(c, 0, sizeof *c);
+    memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
+    memset(x, 0, sizeof *x);
+    memset(state_of(w, k), 0, w->cstride);
+    c->a = bp->pairs[p].a;
+    c->b = bp->pairs[p].b;
+    x->nbr = p;
+    x->img = bp->pairs[p].img;
+    c->imaged = !floe__img_zero(x->img);
+    c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
+    x->step_created = w->step;
+    c->flags = CF_NEW;
+    if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
+    bp->pairs[p].contact = k;
+}
+
+/* The new contacts of chunk ch, from contact k on; returns the next. */
+static int create_chunk(floe_world *w, const contact_pass *cp, int ch, int k) {
+    const int np = cp->npairs, end = (ch + 1) * HIT_CHUNK < np ? (ch + 1) * HIT_CHUNK : np;
+    if (cp->nhit[ch])
+        for (int p = ch * HIT_CHUNK; p < end; p++)
+            if (cp->hit[p]) new_contact(w, k++, p);
+    return k;
+}
+
+/* In the region: a contact for every pair that starts one, appended in
+ * pair order. Chunk ch's first contact is nc0 plus the hits of the chunks
+ * before it, so each chunk fills its own contacts, with the indices a
+ * serial pass would give. Same static chunks as find_hits. */
+static void create_contacts(floe_world *w, contact_pass *cp) {
+    int k = 0, next = -1; /* the thread's next contact, valid for chunk `next` */
+#pragma omp for schedule(static)
+    for (int ch = 0; ch < cp->nch; ch++) {
+        if (ch != next) {
+            k = cp->nc0;
+            for (int i = 0; i < ch; i++) k += cp->nhit[i];
+        }
+        next = ch + 1;
+        k = create_chunk(w, cp, ch, k);
+    }
+}
+
+/* In the region: contacts and force assembly in one pass. The nc contacts
+ * are cut into slices of FLOE_SLICE; part p takes the p-th of FLOE_PARTS
+ * contiguous runs of slices. Contacts follow the pair list, which follows
+ * the particles, so a part's contacts touch mostly one range of particles:
+ * the range the same thread integrates (integrate.c), and its data stays in
+ * that core's cache (docs/decisions.md#results-independent-of-the-thread-count).
+ * Each part processes its slices in contact order and sums forces into its
+ * own buffer (part 0 into the force arrays), energies per slice; buffers
+ * are then added in order (here) and slices (gather_parts): the same
+ * arithmetic for any thread count. Contacts with events or deletions are
+ * listed for the serial pass. */
+static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
+    const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
+    vec3 *buf = cp->buf;
+#pragma omp for schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
         slice_work sw;
-        sw.out = (floe_batch_out *)(batch + work * p);
+        sw.out = (floe_batch_out *)(cp->batch + work * p);
         sw.ks = (int *)(sw.out + FLOE_SLICE);
         sw.kind = sw.ks + FLOE_SLICE;
-        int b = -1, nf = 0, *fl = flagged + (size_t)nc + 1 + room * p;
+        int b = -1, nf = 0, *fl = cp->flagged + (size_t)nc + 1 + room * p;
+        for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
         for (int sl = p * nsl / FLOE_PARTS; sl < (p + 1) * nsl / FLOE_PARTS; sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
-            int bs = process_slice(w, k0, end, renorm, inst_kind, &sw, f, t, &accs[sl], fl, &nf);
+            int bs = process_slice(w, k0, end, cp->renorm, cp->inst_kind, &sw, f, t, &cp->accs[sl], fl, &nf);
             if (b < 0) b = bs;
         }
-        bad[p] = b;
-        nflag[p] = nf;
+        cp->bad[p] = b;
+        cp->nflag[p] = nf;
     }
     if (FLOE_PARTS > 1) {
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
+        /* no barrier of its own: the region's end follows (contact_phase) */
+#pragma omp for schedule(static) nowait
         for (int i = 0; i < np; i++) {
             vec3 f = w->force[i], t = w->torque[i];
             for (int p = 1; p < FLOE_PARTS; p++) {
@@ -320,6 +448,16 @@ static floe_status process_contacts(floe_world *w) {
             w->torque[i] = t;
         }
     }
+}
+
+/* Serial, after the region: the slices' energies in slice order, the
+ * break loads in contact order, the first runaway, and the parts' flagged
+ * lists merged into contact order. */
+static floe_status gather_parts(floe_world *w, contact_pass *cp) {
+    const int nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    const floe_energy_acc *accs = cp->accs;
+    int *flagged = cp->flagged;
     w->e_elastic = 0;
     for (int sl = 0; sl < nsl; sl++) {
         w->e_elastic += accs[sl].elastic;
@@ -335,7 +473,7 @@ static floe_status process_contacts(floe_world *w) {
     if (w->nbrk > 1) qsort(w->brk, (size_t)w->nbrk, sizeof *w->brk, by_contact); /* contact order */
     int first_bad = -1;
     for (int p = 0; p < FLOE_PARTS; p++)
-        if (bad[p] >= 0 && (first_bad < 0 || bad[p] < first_bad)) first_bad = bad[p];
+        if (cp->bad[p] >= 0 && (first_bad < 0 || cp->bad[p] < first_bad)) first_bad = cp->bad[p];
     if (first_bad >= 0) {
         const floe_contact *c = &w->con[first_bad];
         char cause[320];
@@ -350,6 +488,7 @@ static floe_status process_contacts(floe_world *w) {
     }
     /* merge the parts' lists (each ascending) into contact order */
     int n = 0, at[FLOE_PARTS] = {0};
+    const int *nflag = cp->nflag;
     for (;;) {
         int best = -1;
         for (int p = 0; p < FLOE_PARTS; p++)
@@ -416,66 +555,43 @@ static floe_status finish_contacts(floe_world *w) {
 
 /* Creates contacts for overlapping candidate pairs, then updates every
  * contact, applies the laws, assembles particle forces and removes deleted
- * contacts. */
+ * contacts. The parallel work (pair tests, creation, parts, part-sum merge)
+ * runs in one parallel region: a fork costs a wake-up per thread (a futex
+ * call under OMP_WAIT_POLICY=passive), a barrier inside the region no more
+ * (docs/decisions.md#one-parallel-region-for-the-contact-phase). Every
+ * work-sharing loop keeps the static schedule it had as a region of its own,
+ * so each thread keeps its pairs, chunks and parts; barriers only where the
+ * data needs them (after the pair tests, after a large creation, after the
+ * parts). Buffers are allocated before the region; only new contacts
+ * beyond the arrays' capacity grow them, in a single, whose failure the
+ * threads all see after its barrier. */
 static floe_status contact_phase(floe_world *w) {
-    floe_broadphase *bp = &w->bp;
-    /* candidate pairs in chunks: per pair whether it touches, per chunk how
-     * many do, so that the serial creation below skips the quiet chunks;
-     * static chunks, as pairs follow the particles: a thread reads the
-     * bodies it integrates */
-    enum { CHUNK = 1024 };
-    int np = bp->npairs, any_gap = bp->margin > 0, nch = (np + CHUNK - 1) / CHUNK;
-    int *nhit = floe__scratch(w, SCR_HITS, sizeof(int) * (size_t)nch + (size_t)np + 1);
-    if (!nhit) goto oom;
-    unsigned char *hit = (unsigned char *)(nhit + nch);
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static)
-    for (int ch = 0; ch < nch; ch++) {
-        int end = (ch + 1) * CHUNK < np ? (ch + 1) * CHUNK : np, n = 0;
-        for (int p = ch * CHUNK; p < end; p++) {
-            const floe_pair *pr = &bp->pairs[p];
-            hit[p] = 0;
-            if (pr->contact >= 0) continue;
-            double gap = any_gap ? creation_gap(w, pr->a, pr->b, floe__pair_instance(w, w->mat[pr->a], w->mat[pr->b]))
-                                 : 0;
-            floe_raw_contact raw;
-            if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
-                /* most candidate pairs are sphere pairs that do not touch: decide here */
-                double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, pr->img), w->pos[pr->a])) <= r * r;
-            } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
-                hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
-                                                         w->radius[pr->b], NULL, gap, &raw);
-            } else {
-                floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
-                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, pr->img, NULL, gap, &raw);
-            }
-            n += hit[p];
+    contact_pass cp;
+    if (!prepare_pass(w, &cp)) goto oom;
+    w->nbrk = 0;
+#pragma omp parallel num_threads(floe__threads(w))
+    {
+        find_hits(w, &cp); /* ends in a barrier: every thread reads every chunk's count */
+        int added = 0;
+        for (int ch = 0; ch < cp.nch; ch++) added += cp.nhit[ch];
+        if (added > cp.cap0 - cp.nc0) {
+#pragma omp single
+            if (added > INT_MAX - cp.nc0 || !reserve_contacts(w, cp.nc0 + added) ||
+                !reserve_part_lists(w, &cp, w->ccap))
+                cp.oom = 1;
         }
-        nhit[ch] = n;
+        /* a few new contacts, all in the last part's slices: its thread
+         * makes them before its slices, and the other parts need not wait */
+        const int nc = cp.nc0 + added, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+        const int late = added > 0 && added <= LATE_NEW && (FLOE_PARTS - 1) * nsl / FLOE_PARTS * FLOE_SLICE <= cp.nc0;
+        if (!cp.oom) {
+            if (added && !late) create_contacts(w, &cp); /* ends in a barrier */
+            process_parts(w, &cp, nc, late);
+        }
     }
-    for (int ch = 0; ch < nch; ch++)
-        for (int p = ch * CHUNK, end = nhit[ch] ? (p + CHUNK < np ? p + CHUNK : np) : p; p < end; p++) {
-            if (!hit[p]) continue;
-            if (!reserve_contacts(w, w->ncon + 1)) goto oom;
-            int k = w->ncon++;
-            floe_contact *c = &w->con[k];
-            floe_contact_cold *x = &w->ccold[k];
-            memset(c, 0, sizeof *c);
-            memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
-            memset(x, 0, sizeof *x);
-            memset(state_of(w, k), 0, w->cstride);
-            c->a = bp->pairs[p].a;
-            c->b = bp->pairs[p].b;
-            x->nbr = p;
-            x->img = bp->pairs[p].img;
-            c->imaged = !floe__img_zero(x->img);
-            c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
-            x->step_created = w->step;
-            c->flags = CF_NEW;
-            if (w->shape[c->a] == FLOE_SHAPE_SPHERE && w->shape[c->b] == FLOE_SHAPE_SPHERE) c->flags |= CF_SPHERES;
-            bp->pairs[p].contact = k;
-        }
-    floe_status st = process_contacts(w);
+    if (cp.oom) goto oom;
+    for (int ch = 0; ch < cp.nch; ch++) w->ncon += cp.nhit[ch];
+    floe_status st = gather_parts(w, &cp);
     return st == FLOE_OK ? finish_contacts(w) : st;
 oom:
     floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
