@@ -137,8 +137,10 @@ SETI(pair_bad_contact, "/broadphase/pairs", 2, 100000)
 /* contacts */
 SETI(contact_a_out_of_range, "/contacts/a", 0, 100000)
 static int contact_twice(hid_t f) {
-    /* the second contact takes the first's particles (and no pair) */
-    int rc = h5m_copy_row(f, "/contacts/a", 0, 1, 1) | h5m_copy_row(f, "/contacts/b", 0, 1, 1);
+    /* the second contact takes the first's particles and flags (which
+     * depend on the bodies' shapes), and no pair */
+    int rc = h5m_copy_row(f, "/contacts/a", 0, 1, 1) | h5m_copy_row(f, "/contacts/b", 0, 1, 1) |
+             h5m_copy_row(f, "/contacts/flags", 0, 1, 1);
     int64_t pair = -1;
     rc |= h5m_set(f, "/contacts/pair", 1, 0, pair);
     /* and the pair that pointed at the second contact forgets it */

@@ -133,32 +133,52 @@ static int link_contacts(floe_world *w) {
     return 1;
 }
 
-/* Puts the contacts in pair-list order (the pair list follows the cell
- * grid), contacts without a pair last: neighbouring contacts then touch
- * neighbouring bodies, and the order stays deterministic. Skipped, keeping
- * the current order, if the temporary copy cannot be allocated. */
-static void sort_contacts(floe_world *w) {
+/* Where a contact goes in the sorted list: by the block of FLOE_BLOCK
+ * bodies of the body it belongs to (B when A is a boundary, which is
+ * always A, else A), within the block its boundary contacts first, then
+ * the others, each by that body. */
+static inline int sort_bucket(const floe_world *w, const floe_contact *c) {
+    int bnd = (floe__class_of(w, c->a)->flags & FLOE_SHAPE_BOUNDARY) != 0, i = bnd ? c->b : c->a;
+    return (i / FLOE_BLOCK * 2 + !bnd) * FLOE_BLOCK + i % FLOE_BLOCK;
+}
+
+/* Sorts the contacts by sort_bucket, and within a bucket in pair-list
+ * order, contacts without a pair last. The contact pass gives each thread
+ * a contiguous run of contacts (step.c), so its contacts then touch one
+ * range of bodies, the blocks it also integrates; a wall's contacts go
+ * with their spheres instead of all to the first thread. Within a block
+ * the boundary contacts, which take the per-contact path, come first,
+ * so that the slices of sphere contacts after them stay whole for the
+ * batch kernels (docs/decisions.md#results-independent-of-the-thread-count).
+ * The order stays deterministic. Skipped, keeping the current order, if
+ * the temporary arrays cannot be allocated. */
+void floe_broadphase_sort_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    int n = w->ncon;
+    int n = w->ncon, nbk = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK * 2 * FLOE_BLOCK;
     if (n < 2) return;
-    /* the new place of every contact, then the permutation applied in place
-     * by following its cycles: no second copy of the contacts (peak memory) */
-    int *dest = malloc(sizeof *dest * (size_t)n);
+    /* the new place of every contact (a stable counting sort of the paired
+     * contacts in pair order, then the others), then the permutation
+     * applied in place by following its cycles: no second copy of the
+     * contacts (peak memory) */
+    int *dest = malloc(sizeof *dest * (size_t)n), *at = calloc((size_t)nbk + 1, sizeof *at);
     unsigned char *tmp = malloc(w->cstride);
-    if (!dest || !tmp) {
+    if (!dest || !at || !tmp) {
         free(dest);
+        free(at);
         free(tmp);
         return;
     }
-    int j = 0;
+    for (int k = 0; k < n; k++) at[sort_bucket(w, &w->con[k]) + 1]++;
+    for (int i = 0; i < nbk; i++) at[i + 1] += at[i];
     for (int p = 0; p < bp->npairs; p++) {
         int k = bp->pairs[p].contact;
         if (k < 0) continue;
-        dest[k] = j;
-        bp->pairs[p].contact = j++;
+        dest[k] = at[sort_bucket(w, &w->con[k])]++;
+        bp->pairs[p].contact = dest[k];
     }
     for (int k = 0; k < n; k++)
-        if (w->ccold[k].nbr < 0) dest[k] = j++;
+        if (w->ccold[k].nbr < 0) dest[k] = at[sort_bucket(w, &w->con[k])]++;
+    free(at);
     for (int k = 0; k < n; k++)
         while (dest[k] != k) { /* swap k into its place d; k receives d's contact */
             int d = dest[k];
@@ -578,7 +598,7 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
         if (!ok) return oom(w);
     }
     if (!link_contacts(w)) return oom(w);
-    sort_contacts(w);
+    floe_broadphase_sort_contacts(w);
     bp->valid = 1;
     return FLOE_OK;
 }

@@ -618,6 +618,8 @@ static floe_status collide(floe_world *w) {
     if (floe_broadphase_needs_rebuild(w)) {
         floe_status st = floe_broadphase_rebuild(w);
         if (st != FLOE_OK) return st;
+    } else if (w->step % FLOE_SORT_PERIOD == 0) {
+        floe_broadphase_sort_contacts(w);
     }
     return contact_phase(w);
 }
