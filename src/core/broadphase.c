@@ -154,7 +154,7 @@ static inline int sort_bucket(const floe_world *w, const floe_contact *c) {
  * the temporary arrays cannot be allocated. */
 void floe_broadphase_sort_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    int n = w->ncon, nbk = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK * 2 * FLOE_BLOCK;
+    int n = w->ncon, nb = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK, nbk = nb * 2 * FLOE_BLOCK;
     if (n < 2) return;
     /* the new place of every contact (a stable counting sort of the paired
      * contacts in pair order, then the others), then the permutation
@@ -170,6 +170,9 @@ void floe_broadphase_sort_contacts(floe_world *w) {
     }
     for (int k = 0; k < n; k++) at[sort_bucket(w, &w->con[k]) + 1]++;
     for (int i = 0; i < nbk; i++) at[i + 1] += at[i];
+    /* the contacts of the blocks a first thread of two integrates (static
+     * schedule: the first half, rounded up) go to the first part (step.c) */
+    bp->split = at[(nb + 1) / 2 * 2 * FLOE_BLOCK];
     for (int p = 0; p < bp->npairs; p++) {
         int k = bp->pairs[p].contact;
         if (k < 0) continue;

@@ -277,7 +277,8 @@ typedef struct contact_pass {
 
 /* Room for the energy blocks and flagged lists of up to n contacts. */
 static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
-    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE, room = (nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE,
+                 room = (nsl + 1) * FLOE_SLICE; /* a part may take every slice */
     cp->accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *cp->accs * (nsl + 1));
     cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1 + room * FLOE_PARTS));
     return cp->accs && cp->flagged;
@@ -400,12 +401,27 @@ static void create_contacts(floe_world *w, contact_pass *cp) {
     }
 }
 
+_Static_assert(FLOE_PARTS == 2, "part_start splits the contacts in two");
+
+/* The first slice of part p (p = FLOE_PARTS: the end). Part 1 starts at
+ * the slice nearest to the contacts of the second half of the bodies as
+ * the last sort left them (bp.split), so that the thread that integrates a
+ * half of the bodies also sums their contacts; before any sort, halfway.
+ * A function of the world's state only: the same on any thread count and
+ * after a restart. */
+static int part_start(const floe_world *w, int p, int nsl) {
+    if (p <= 0) return 0;
+    if (p >= FLOE_PARTS) return nsl;
+    int s = w->bp.valid ? (w->bp.split + FLOE_SLICE / 2) / FLOE_SLICE : nsl / 2;
+    return s < nsl ? s : nsl;
+}
+
 /* In the region: contacts and force assembly in one pass. The nc contacts
- * are cut into slices of FLOE_SLICE; part p takes the p-th of FLOE_PARTS
- * contiguous runs of slices. Contacts follow the pair list, which follows
- * the particles, so a part's contacts touch mostly one range of particles:
- * the range the same thread integrates (integrate.c), and its data stays in
- * that core's cache (docs/decisions.md#results-independent-of-the-thread-count).
+ * are cut into slices of FLOE_SLICE; part p takes the contiguous run of
+ * slices from part_start(p). Contacts are sorted by the bodies they belong
+ * to, so a part's contacts touch one range of bodies: the range the same
+ * thread integrates (integrate.c), and its data stays in that core's cache
+ * (docs/decisions.md#results-independent-of-the-thread-count).
  * Each part processes its slices in contact order and sums forces into its
  * own buffer (part 0 into the force arrays), energies per slice; buffers
  * are then added in order (here) and slices (gather_parts): the same
@@ -413,7 +429,7 @@ static void create_contacts(floe_world *w, contact_pass *cp) {
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
@@ -425,7 +441,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         sw.kind = sw.ks + FLOE_SLICE;
         int b = -1, nf = 0, *fl = cp->flagged + (size_t)nc + 1 + room * p;
         for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
-        for (int sl = p * nsl / FLOE_PARTS; sl < (p + 1) * nsl / FLOE_PARTS; sl++) {
+        for (int sl = part_start(w, p, nsl); sl < part_start(w, p + 1, nsl); sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
             int bs = process_slice(w, k0, end, cp->renorm, cp->inst_kind, &sw, f, t, &cp->accs[sl], fl, &nf);
             if (b < 0) b = bs;
@@ -455,7 +471,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
  * lists merged into contact order. */
 static floe_status gather_parts(floe_world *w, contact_pass *cp) {
     const int nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl / FLOE_PARTS + 1) * FLOE_SLICE;
+    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const floe_energy_acc *accs = cp->accs;
     int *flagged = cp->flagged;
     w->e_elastic = 0;
@@ -583,7 +599,7 @@ static floe_status contact_phase(floe_world *w) {
         /* a few new contacts, all in the last part's slices: its thread
          * makes them before its slices, and the other parts need not wait */
         const int nc = cp.nc0 + added, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-        const int late = added > 0 && added <= LATE_NEW && (FLOE_PARTS - 1) * nsl / FLOE_PARTS * FLOE_SLICE <= cp.nc0;
+        const int late = added > 0 && added <= LATE_NEW && part_start(w, FLOE_PARTS - 1, nsl) * FLOE_SLICE <= cp.nc0;
         if (!cp.oom) {
             if (added && !late) create_contacts(w, &cp); /* ends in a barrier */
             process_parts(w, &cp, nc, late);

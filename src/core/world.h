@@ -136,6 +136,7 @@ typedef struct floe_broadphase {
     double margin;     /* extra pair-search distance (creation gaps) */
     double max_moved2; /* largest floe_moved2() after the last update */
     int valid;
+    int split; /* contacts [0, split) belonged to the first half of the bodies at the last sort (step.c's parts) */
 } floe_broadphase;
 
 /* The periodic cell (src/core/cell.c, docs/periodic.md): a parallelepiped
