@@ -450,19 +450,23 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         cp->nflag[p] = nf;
     }
     if (FLOE_PARTS > 1) {
-        /* no barrier of its own: the region's end follows (contact_phase) */
+        /* no barrier of its own: the region's end follows (contact_phase);
+         * by the integrator's blocks, so that a thread adds up the forces
+         * it will integrate */
+        const int nb = (np + FLOE_BLOCK - 1) / FLOE_BLOCK;
 #pragma omp for schedule(static) nowait
-        for (int i = 0; i < np; i++) {
-            vec3 f = w->force[i], t = w->torque[i];
-            for (int p = 1; p < FLOE_PARTS; p++) {
-                vec3 *bf = &buf[(size_t)2 * np * (p - 1) + i], *bt = bf + np;
-                f = vadd(f, *bf);
-                t = vadd(t, *bt);
-                *bf = *bt = v3(0, 0, 0);
+        for (int blk = 0; blk < nb; blk++)
+            for (int i = blk * FLOE_BLOCK, end = i + FLOE_BLOCK < np ? i + FLOE_BLOCK : np; i < end; i++) {
+                vec3 f = w->force[i], t = w->torque[i];
+                for (int p = 1; p < FLOE_PARTS; p++) {
+                    vec3 *bf = &buf[(size_t)2 * np * (p - 1) + i], *bt = bf + np;
+                    f = vadd(f, *bf);
+                    t = vadd(t, *bt);
+                    *bf = *bt = v3(0, 0, 0);
+                }
+                w->force[i] = f;
+                w->torque[i] = t;
             }
-            w->force[i] = f;
-            w->torque[i] = t;
-        }
     }
 }
 
