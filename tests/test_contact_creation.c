@@ -58,6 +58,7 @@ static floe_world *lattice(int threads, int closing) {
 /* The contacts of a and b, element by element and record by record. */
 static int same_contacts(const floe_world *a, const floe_world *b) {
     if (a->ncon != b->ncon) return 0;
+    if (a->ncon == 0) return 1; /* the arrays may be NULL */
     for (int k = 0; k < a->ncon; k++)
         if (a->con[k].a != b->con[k].a || a->con[k].b != b->con[k].b || a->ccold[k].nbr != b->ccold[k].nbr) return 0;
     size_t n = (size_t)a->ncon;

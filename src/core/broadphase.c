@@ -458,7 +458,8 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         }
         if (!fail) {
             for (int b = 0, from = 0; b < nseg; b++) {
-                memcpy(bp->pairs + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
+                if (n[b]) /* with no pairs at all the list may still be NULL */
+                    memcpy(bp->pairs + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
                 from += n[b];
             }
             if (gridded) copy_refs(w, lo, hi);
