@@ -155,7 +155,10 @@ static inline int sort_bucket(const floe_world *w, const floe_contact *c) {
 void floe_broadphase_sort_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
     int n = w->ncon, nb = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK, nbk = nb * 2 * FLOE_BLOCK;
-    if (n < 2) return;
+    if (n < 2) {
+        bp->split = 0; /* none: step.c cuts halfway */
+        return;
+    }
     /* the new place of every contact (a stable counting sort of the paired
      * contacts in pair order, then the others), then the permutation
      * applied in place by following its cycles: no second copy of the

@@ -406,13 +406,15 @@ _Static_assert(FLOE_PARTS == 2, "part_start splits the contacts in two");
 /* The first slice of part p (p = FLOE_PARTS: the end). Part 1 starts at
  * the slice nearest to the contacts of the second half of the bodies as
  * the last sort left them (bp.split), so that the thread that integrates a
- * half of the bodies also sums their contacts; before any sort, halfway.
+ * half of the bodies also sums their contacts; halfway while no sort has
+ * seen contacts (split 0: the first rebuild comes before the first contacts,
+ * and a trial of the thread tuner at the start must see two threads work).
  * A function of the world's state only: the same on any thread count and
  * after a restart. */
 static int part_start(const floe_world *w, int p, int nsl) {
     if (p <= 0) return 0;
     if (p >= FLOE_PARTS) return nsl;
-    int s = w->bp.valid ? (w->bp.split + FLOE_SLICE / 2) / FLOE_SLICE : nsl / 2;
+    int s = w->bp.split > 0 ? (w->bp.split + FLOE_SLICE / 2) / FLOE_SLICE : nsl / 2;
     return s < nsl ? s : nsl;
 }
 
