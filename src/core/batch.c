@@ -144,11 +144,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_b
         }
         if (sum) { /* what the ordered assembly (step.c) does with out */
             if (keep) {
-                vec3 F = get3(L->F, j), *f = sum->f, *t = sum->t;
-                f[c->a] = vadd(f[c->a], F);
-                f[c->b] = vsub(f[c->b], F);
-                t[c->a] = vadd(t[c->a], get3(L->mA, j));
-                t[c->b] = vadd(t[c->b], get3(L->mB, j));
+                floe_accumulate(sum->f, sum->t, c->a, c->b, get3(L->F, j), get3(L->mA, j), get3(L->mB, j));
                 sum->acc->plastic += L->law.plastic[j];
                 sum->acc->dashpot += L->law.dashpot[j];
                 sum->acc->elastic += L->law.elastic[j];

@@ -49,6 +49,16 @@ static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, in
     return floe_batch_eligible(c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
 }
 
+/* A contact's global force F on A (and -F on B) and torques on A and B
+ * added to the force and torque sums: the one place both the per-contact
+ * path and the batch kernels (floe_batch_run) sum into the bodies. */
+static inline void floe_accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, vec3 mB) {
+    f[a] = vadd(f[a], F);
+    f[b] = vsub(f[b], F);
+    t[a] = vadd(t[a], mA);
+    t[b] = vadd(t[b], mB);
+}
+
 /* The sums a batch may add its contacts to directly, in contact order, when
  * it holds the next contacts of its slice (step.c): forces and torques,
  * energies, the contacts with events (fl, *nf) and the first runaway. */

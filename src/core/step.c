@@ -52,13 +52,6 @@ static double creation_gap(const floe_world *w, int a, int b, const floe_instanc
     return m->creation_gap(in->lp, w->step, rmin);
 }
 
-static inline void accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, vec3 mB) {
-    f[a] = vadd(f[a], F);
-    f[b] = vsub(f[b], F);
-    t[a] = vadd(t[a], mA);
-    t[b] = vadd(t[b], mB);
-}
-
 /* Keeps the load law reported for the break event of contact k (rare:
  * one lock per break). */
 static void keep_break_load(floe_world *w, int k, const floe_event_load *ld) {
@@ -123,7 +116,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 M = vadd(vadd(vscale(g->n, wm->m.x), vscale(g->t1, wm->m.y)), vscale(t2, wm->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
-    accumulate(f, t, a, b, F, mA, mB);
+    floe_accumulate(f, t, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(x->lens));
 }
 
@@ -240,7 +233,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
         const floe_batch_out *o = inst_kind && kind[k - k0] ? &sw->out[k - k0] : NULL;
         if (o && !o->fallback) {
             if (o->keep) {
-                accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
+                floe_accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
                 acc->plastic += o->plastic;
                 acc->dashpot += o->dashpot;
                 acc->elastic += o->elastic;
