@@ -4,11 +4,13 @@
  * cannot change the arithmetic. 2560 particles span several blocks.
  * The thread tuner (core/threads.h): its choice from trial samples, the
  * counts the steps of a trial use, and a tuned run equal bit for bit to
- * one on a fixed count. */
+ * one on a fixed count. Where threads cut the bodies (floe__work_cut):
+ * the block boundaries nearest equal shares of the estimated work. */
 #include "check.h"
 #include "core/threads.h"
 #include "pile.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,36 @@ static void test_choose(void) {
     CHECK(floe__threads_choose(fast, one, 5, 4) == 1);
     CHECK(floe__threads_choose(one, fast, 5, 1) == 1);
     CHECK(floe__threads_choose(one, fast, 0, 2) == 1);
+}
+
+/* Cuts of a cumulative work load: the boundary nearest t / nt of the
+ * whole, monotone in t, from 0 to nb; worked by hand below. */
+static void test_work_cut(void) {
+    const double even[] = {0, 1, 2, 3, 4};
+    CHECK(floe__work_cut(even, 4, 0, 2) == 0 && floe__work_cut(even, 4, 1, 2) == 2 &&
+          floe__work_cut(even, 4, 2, 2) == 4);
+    /* thirds: 4/3 lies nearer 1 than 2, 8/3 nearer 3 than 2 */
+    CHECK(floe__work_cut(even, 4, 1, 3) == 1 && floe__work_cut(even, 4, 2, 3) == 3);
+    /* a pile in the first block (10 of 14): alone it is nearer half than nothing */
+    const double pile[] = {0, 10, 11, 12, 13, 14};
+    CHECK(floe__work_cut(pile, 5, 1, 2) == 1);
+    CHECK(floe__work_cut(pile, 5, 1, 1) == 5 && floe__work_cut(pile, 5, 0, 1) == 0);
+    /* random loads: monotone, and no boundary nearer the target than the one chosen */
+    uint64_t seed = 7;
+    for (int trial = 0; trial < 200; trial++) {
+        double load[33] = {0};
+        int nb = 1 + trial % 32;
+        for (int b = 0; b < nb; b++) load[b + 1] = load[b] + 1 + 50 * pile_rand(&seed) * (b % 3 == 0);
+        for (int nt = 1; nt <= 5; nt++)
+            for (int t = 0, prev = 0; t <= nt; t++) {
+                int c = floe__work_cut(load, nb, t, nt);
+                double target = load[nb] * t / nt;
+                CHECK(c >= prev && c >= 0 && c <= nb);
+                for (int b = 0; t > 0 && t < nt && b <= nb; b++)
+                    CHECK(fabs(load[c] - target) <= fabs(load[b] - target));
+                prev = c;
+            }
+    }
 }
 
 /* A trial's steps alternate the ceiling and 1 thread in blocks; then the
@@ -74,6 +106,7 @@ static void test_tuner(void) {
 
 int main(void) {
     test_choose();
+    test_work_cut();
     test_tuner();
     floe_world *a = run(1), *b = run(2);
     int n = floe_particle_count(a);

@@ -5,6 +5,7 @@
  * Pairs are produced in a deterministic order, in narrow-phase (A, B) order. */
 #include "core/broadphase.h"
 #include "core/cell.h"
+#include "core/threads.h"
 
 #include <limits.h>
 #include <omp.h>
@@ -142,6 +143,37 @@ static inline int sort_bucket(const floe_world *w, const floe_contact *c) {
     return (i / FLOE_BLOCK * 2 + !bnd) * FLOE_BLOCK + i % FLOE_BLOCK;
 }
 
+/* A contact's work in units of a body's, as measured rather than counted:
+ * the instructions per contact over those per body are about 2 (dense
+ * packing), but with 2 the settle scene's cut gave the falling grains'
+ * thread too many bodies (2 threads 2000 steps, 0.54-0.59 s against
+ * 0.51-0.53 s for the even cut), with 1 it gained (settle 100k, late
+ * steps, 2.01-2.20 -> 1.93-2.01 s) and lost nothing elsewhere. Each
+ * turning body also costs more than a falling one, which the estimate
+ * does not see. */
+#define CONTACT_WORK 1.0
+
+/* bp.load from the sort's bucket offsets `at` (each block's contacts are
+ * its 2 * FLOE_BLOCK buckets): per block its bodies and CONTACT_WORK per
+ * contact, so that a thread whose bodies hold the contacts (a pile under
+ * falling grains) takes fewer bodies. Left as it was if out of memory:
+ * it only places work. */
+static void set_load(floe_world *w, const int *at, int nb) {
+    floe_broadphase *bp = &w->bp;
+    if (bp->load_nb != nb) {
+        double *l = realloc(bp->load, sizeof *l * ((size_t)nb + 1));
+        if (!l) return;
+        bp->load = l;
+        bp->load_nb = nb;
+    }
+    bp->load[0] = 0;
+    for (int b = 0; b < nb; b++) {
+        int bodies = w->np - b * FLOE_BLOCK < FLOE_BLOCK ? w->np - b * FLOE_BLOCK : FLOE_BLOCK;
+        int contacts = at[(b + 1) * 2 * FLOE_BLOCK] - at[b * 2 * FLOE_BLOCK];
+        bp->load[b + 1] = bp->load[b] + bodies + CONTACT_WORK * contacts;
+    }
+}
+
 /* Sorts the contacts by sort_bucket, and within a bucket in pair-list
  * order, contacts without a pair last. The contact pass gives each thread
  * a contiguous run of contacts (step.c), so its contacts then touch one
@@ -173,9 +205,12 @@ void floe_broadphase_sort_contacts(floe_world *w) {
     }
     for (int k = 0; k < n; k++) at[sort_bucket(w, &w->con[k]) + 1]++;
     for (int i = 0; i < nbk; i++) at[i + 1] += at[i];
-    /* the contacts of the blocks a first thread of two integrates (static
-     * schedule: the first half, rounded up) go to the first part (step.c) */
-    bp->split = at[(nb + 1) / 2 * 2 * FLOE_BLOCK];
+    set_load(w, at, nb);
+    /* the contacts of the blocks a first thread of two takes go to the
+     * first part (step.c), the others to the second */
+    int b0, b1;
+    floe__thread_blocks(w, 0, 2, &b0, &b1);
+    bp->split = at[b1 * 2 * FLOE_BLOCK];
     for (int p = 0; p < bp->npairs; p++) {
         int k = bp->pairs[p].contact;
         if (k < 0) continue;
@@ -282,12 +317,12 @@ typedef struct search {
     int nbnd;
 } search;
 
-/* Bodies [*lo, *hi) of thread t of nt: the blocks of FLOE_BLOCK bodies cut
- * as schedule(static) cuts the integrator's, so that a thread searches
- * around the bodies it moves, whose data its core holds. */
-static void body_range(int n, int nt, int t, int *lo, int *hi) {
-    int nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK, q = nb / nt, r = nb % nt;
-    int b0 = t * q + (t < r ? t : r), b1 = b0 + q + (t < r);
+/* Bodies [*lo, *hi) of thread t of nt: the blocks the thread also
+ * integrates (floe__thread_blocks), so that it searches around the bodies
+ * it moves, whose data its core holds. */
+static void body_range(const floe_world *w, int nt, int t, int *lo, int *hi) {
+    int b0, b1, n = w->np;
+    floe__thread_blocks(w, t, nt, &b0, &b1);
     *lo = b0 * FLOE_BLOCK < n ? b0 * FLOE_BLOCK : n;
     *hi = b1 * FLOE_BLOCK < n ? b1 * FLOE_BLOCK : n;
 }
@@ -428,7 +463,7 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num(), tn = omp_get_num_threads(), lo, hi;
-        body_range(np, tn, t, &lo, &hi);
+        body_range(w, tn, t, &lo, &hi);
         /* finite boundaries: an equal share of their list each */
         int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
         pair_buf *o = &bufs[t];
@@ -520,11 +555,12 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     if (!ext) return oom(w);
     /* each body's cell (-1 off the grid, -2 large), on the integrator's
      * blocks: a thread bins the bodies it moves */
-    const int np = w->np, nb = (np + FLOE_BLOCK - 1) / FLOE_BLOCK;
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) if (nb > 1)
-    for (int blk = 0; blk < nb; blk++) {
-        int end = (blk + 1) * FLOE_BLOCK < np ? (blk + 1) * FLOE_BLOCK : np;
-        for (int i = blk * FLOE_BLOCK; i < end; i++) {
+    const int np = w->np;
+#pragma omp parallel num_threads(floe__threads(w)) if (np > FLOE_BLOCK)
+    {
+        int i0, i1;
+        body_range(w, omp_get_num_threads(), omp_get_thread_num(), &i0, &i1);
+        for (int i = i0; i < i1; i++) {
             if (!(w->bound[i] > 0)) {
                 bp->cell_of[i] = -1;
                 continue;

@@ -6,6 +6,9 @@
 #include "core/energy.h"
 #include "core/integrate.h"
 #include "core/motion.h"
+#include "core/threads.h"
+
+#include <omp.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -219,61 +222,66 @@ floe_status floe__integrate(floe_world *w) {
     }
     int bad = n, bmoving = 0;
     double worst = 0;
+    /* each thread its own blocks (floe__thread_blocks): the bodies whose
+     * contacts and pairs it also handles */
     /* clang-format would split the OpenMP clauses at their colons */
     /* clang-format off */
-#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) \
-    reduction(min : bad) reduction(max : worst) reduction(| : bmoving)
+#pragma omp parallel num_threads(floe__threads(w)) reduction(min : bad) reduction(max : worst) reduction(| : bmoving)
     /* clang-format on */
-    for (int blk = 0; blk < nb; blk++) {
-        integ_acc acc = {0, 0, 0, 0};
-        int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
-        /* the arrays in locals: the compiler cannot know that a store into
+    {
+        int b0, b1;
+        floe__thread_blocks(w, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
+        for (int blk = b0; blk < b1; blk++) {
+            integ_acc acc = {0, 0, 0, 0};
+            int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
+            /* the arrays in locals: the compiler cannot know that a store into
          * them leaves the world's pointers alone, and would reload those */
-        vec3 *pos = w->pos, *vel = w->vel, *angvel = w->angvel;
-        vec3 *force = w->force, *torque = w->torque;
-        quat *ori = w->ori;
-        const double *mass = w->mass;
-        const vec3 *inertia = w->inertia, centre = w->box_centre;
-        const uint32_t *blocked = w->blocked, *groups = w->groups;
-        const double reach2 = w->box_reach2;
-        const vec3 *ref_pos = w->bp.ref_pos;
-        const uint8_t *shape = w->shape;
-        const int renormalize = (w->step & 63) == 0;
-        for (int i = blk * FLOE_BLOCK; i < end; i++) {
-            uint32_t bl = blocked[i];
-            vec3 v = vel[i], om = angvel[i];
-            int spun = 0; /* orientation already advanced (aspherical integrator) */
-            if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
-                free_body(force[i], torque[i], mass[i], inertia[i].x, grav, dt, D, &v, &om, &acc);
-            } else {
-                spun = general_body(w, i, bl, dr, moving, loaded, bodyf, &v, &om, &acc, &bmoving);
-            }
-            vel[i] = v;
-            angvel[i] = om;
-            vec3 x = vmadd(pos[i], v, dt);
-            pos[i] = x;
-            /* used: the contact pass sums the next forces into zeroed arrays */
-            force[i] = torque[i] = v3(0, 0, 0);
-            if (!spun && (om.x != 0 || om.y != 0 || om.z != 0)) {
-                /* a product of unit quaternions stays unit to rounding: its
+            vec3 *pos = w->pos, *vel = w->vel, *angvel = w->angvel;
+            vec3 *force = w->force, *torque = w->torque;
+            quat *ori = w->ori;
+            const double *mass = w->mass;
+            const vec3 *inertia = w->inertia, centre = w->box_centre;
+            const uint32_t *blocked = w->blocked, *groups = w->groups;
+            const double reach2 = w->box_reach2;
+            const vec3 *ref_pos = w->bp.ref_pos;
+            const uint8_t *shape = w->shape;
+            const int renormalize = (w->step & 63) == 0;
+            for (int i = blk * FLOE_BLOCK; i < end; i++) {
+                uint32_t bl = blocked[i];
+                vec3 v = vel[i], om = angvel[i];
+                int spun = 0; /* orientation already advanced (aspherical integrator) */
+                if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
+                    free_body(force[i], torque[i], mass[i], inertia[i].x, grav, dt, D, &v, &om, &acc);
+                } else {
+                    spun = general_body(w, i, bl, dr, moving, loaded, bodyf, &v, &om, &acc, &bmoving);
+                }
+                vel[i] = v;
+                angvel[i] = om;
+                vec3 x = vmadd(pos[i], v, dt);
+                pos[i] = x;
+                /* used: the contact pass sums the next forces into zeroed arrays */
+                force[i] = torque[i] = v3(0, 0, 0);
+                if (!spun && (om.x != 0 || om.y != 0 || om.z != 0)) {
+                    /* a product of unit quaternions stays unit to rounding: its
                  * drift (~1e-16 per step) is taken out every 64 steps */
-                quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
-                ori[i] = renormalize ? qnormalize(q) : q;
-            }
-            /* floe_moved2 from the new position in hand: through w it
+                    quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
+                    ori[i] = renormalize ? qnormalize(q) : q;
+                }
+                /* floe_moved2 from the new position in hand: through w it
              * would reload w->pos and w->bp (a store into pos[i] may, for
              * all the compiler knows, have changed them), and on two
              * threads those reloads stalled the loop */
-            double mv_i = vlen2(vsub(x, ref_pos[i]));
-            if (shape[i] != FLOE_SHAPE_SPHERE) mv_i = floe__moved2_shape(w, i, mv_i);
-            if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
-            /* one test for all nine components: x * 0 is NaN only for an
+                double mv_i = vlen2(vsub(x, ref_pos[i]));
+                if (shape[i] != FLOE_SHAPE_SPHERE) mv_i = floe__moved2_shape(w, i, mv_i);
+                if (!(mv_i <= worst)) worst = isnan(mv_i) ? INFINITY : mv_i; /* NaN forces a rebuild */
+                /* one test for all nine components: x * 0 is NaN only for an
              * infinite or NaN x (visfinite, vec.h) */
-            double z = x.x * 0.0 + x.y * 0.0 + x.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0 + om.x * 0.0 + om.y * 0.0 +
-                       om.z * 0.0;
-            if (z != 0 || vlen2(vsub(x, centre)) > reach2) bad = bad < i ? bad : i;
+                double z = x.x * 0.0 + x.y * 0.0 + x.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0 + om.x * 0.0 +
+                           om.y * 0.0 + om.z * 0.0;
+                if (z != 0 || vlen2(vsub(x, centre)) > reach2) bad = bad < i ? bad : i;
+            }
+            accs[blk] = acc;
         }
-        accs[blk] = acc;
     }
     w->bp.max_moved2 = worst;
     w->boundary_moving = bmoving;

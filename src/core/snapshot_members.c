@@ -248,6 +248,8 @@ static const floe_snap_field bp_fields[] = {
     {M(floe_broadphase, max_moved2), STATE, ATTR("broadphase", "max_moved2"), F64(1), CK(NONNEG)}, /* inf: rebuild */
     {M(floe_broadphase, valid), STATE, ATTR("broadphase", "valid"), I32, CK(FLAG)},
     {M(floe_broadphase, split), STATE, ATTR("broadphase", "split"), I32, RANGE(0, 2147483647)},
+    TRANSIENT(floe_broadphase, load, "where threads cut the bodies: speed only, remade at the next sort"),
+    TRANSIENT(floe_broadphase, load_nb, "the blocks of load"),
     END,
 };
 static const floe_snap_struct bp_struct = STRUCT(floe_broadphase, bp_fields);

@@ -16,6 +16,7 @@
 #include "core/threads.h"
 
 #include <limits.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,9 +398,9 @@ static void create_contacts(floe_world *w, contact_pass *cp) {
 _Static_assert(FLOE_PARTS == 2, "part_start splits the contacts in two");
 
 /* The first slice of part p (p = FLOE_PARTS: the end). Part 1 starts at
- * the slice nearest to the contacts of the second half of the bodies as
- * the last sort left them (bp.split), so that the thread that integrates a
- * half of the bodies also sums their contacts; halfway while no sort has
+ * the slice nearest to the contacts of the second thread's bodies as the
+ * last sort left them (bp.split), so that the thread that integrates a
+ * range of bodies also sums their contacts; halfway while no sort has
  * seen contacts (split 0: the first rebuild comes before the first contacts,
  * and a trial of the thread tuner at the start must see two threads work).
  * A function of the world's state only: the same on any thread count and
@@ -448,9 +449,9 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         /* no barrier of its own: the region's end follows (contact_phase);
          * by the integrator's blocks, so that a thread adds up the forces
          * it will integrate */
-        const int nb = (np + FLOE_BLOCK - 1) / FLOE_BLOCK;
-#pragma omp for schedule(static) nowait
-        for (int blk = 0; blk < nb; blk++)
+        int b0, b1;
+        floe__thread_blocks(w, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
+        for (int blk = b0; blk < b1; blk++)
             for (int i = blk * FLOE_BLOCK, end = i + FLOE_BLOCK < np ? i + FLOE_BLOCK : np; i < end; i++) {
                 vec3 f = w->force[i], t = w->torque[i];
                 for (int p = 1; p < FLOE_PARTS; p++) {

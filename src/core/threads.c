@@ -29,6 +29,33 @@ int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling)
     return median(tn, n) < 0.95 * median(t1, n) ? ceiling : 1;
 }
 
+int floe__work_cut(const double *load, int nb, int t, int nt) {
+    if (t <= 0 || nb <= 0) return 0;
+    if (t >= nt) return nb;
+    const double target = load[nb] * t / nt;
+    int lo = 0, hi = nb; /* the first boundary whose load reaches the target */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (load[mid] >= target) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo > 0 && target - load[lo - 1] < load[lo] - target ? lo - 1 : lo;
+}
+
+void floe__thread_blocks(const floe_world *w, int t, int nt, int *b0, int *b1) {
+    const int nb = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK;
+    if (w->bp.load && w->bp.load_nb == nb && w->bp.load[nb] > 0) {
+        *b0 = floe__work_cut(w->bp.load, nb, t, nt);
+        *b1 = floe__work_cut(w->bp.load, nb, t + 1, nt);
+        if (*b1 < *b0) *b1 = *b0;
+        return;
+    }
+    /* as schedule(static) cuts nb iterations */
+    int q = nb / nt, r = nb % nt;
+    *b0 = t * q + (t < r ? t : r);
+    *b1 = *b0 + q + (t < r);
+}
+
 void floe__threads_reset(floe_world *w) {
     int fixed = w->tune.fixed;
     w->nthreads = floe__resolve_threads(w);

@@ -29,4 +29,16 @@ void floe__threads_after(floe_world *w, int64_t step, double seconds);
  * at least 5 % shorter than on 1 thread, else 1 (pure: tests call it). */
 int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling);
 
+/* The blocks [*b0, *b1) of FLOE_BLOCK bodies thread t of nt takes in every
+ * loop over the bodies (integrator, broad phase, force merge): contiguous
+ * ranges of equal estimated work (bp.load, set by the contact sort), or of
+ * equal numbers of blocks before the first sort. The same bodies stay with
+ * the same thread from one pass to the next, so their data stays in its
+ * core's cache. The cut decides where work runs, never a result. */
+void floe__thread_blocks(const floe_world *w, int t, int nt, int *b0, int *b1);
+/* Where thread t of nt begins in the cumulative work load[0..nb]: the
+ * block boundary whose load is nearest t / nt of the whole (pure: the
+ * contact sort uses it for the cut between the contact parts). */
+int floe__work_cut(const double *load, int nb, int t, int nt);
+
 #endif

@@ -136,7 +136,13 @@ typedef struct floe_broadphase {
     double margin;     /* extra pair-search distance (creation gaps) */
     double max_moved2; /* largest floe_moved2() after the last update */
     int valid;
-    int split; /* contacts [0, split) belonged to the first half of the bodies at the last sort (step.c's parts) */
+    int split; /* contacts [0, split) belonged to the first thread's bodies at the last sort (step.c's parts) */
+    /* the work of the bodies of blocks [0, b) of FLOE_BLOCK, b = 0..load_nb,
+     * estimated at the last contact sort: where threads cut the bodies
+     * (floe__thread_blocks); NULL or stale (load_nb not the block count):
+     * cut evenly */
+    double *load;
+    int load_nb;
 } floe_broadphase;
 
 /* The periodic cell (src/core/cell.c, docs/periodic.md): a parallelepiped
