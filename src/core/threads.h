@@ -1,8 +1,9 @@
 /* How many threads each step uses. The world's thread count (explicit or
  * automatic, floe__resolve_threads) is a ceiling: every TUNE_PERIOD steps,
  * and sooner when the contact count has halved or doubled, a short trial
- * runs steps alternately on 1 thread and on the ceiling, and the faster
- * count takes the steps until the next trial. Results do not
+ * runs steps alternately on 1 thread and on the ceiling, and the count
+ * with the shorter mean step takes the steps until the next trial (a
+ * ceiling that clearly loses ends the trial early). Results do not
  * depend on the thread count (every parallel sum has a fixed order), so the
  * choice only changes speed: on a machine another process keeps busy, a
  * second thread that waits for a descheduled core is dropped instead of
@@ -25,9 +26,12 @@ void floe__threads_reset(floe_world *w);
 int floe__threads_before(floe_world *w);
 /* After the step that began at `step` and took `seconds` of wall time. */
 void floe__threads_after(floe_world *w, int64_t step, double seconds);
-/* The count the trial's samples choose: the ceiling if its median step is
+/* The count the trial's samples choose: the ceiling if its mean step is
  * at least 5 % shorter than on 1 thread, else 1 (pure: tests call it). */
 int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling);
+/* Whether the ceiling's samples so far clearly lose: over twice the time
+ * of as many steps on 1 thread; the trial then ends early on 1 thread. */
+int floe__threads_lose(const double *t1, const double *tn, int n);
 
 /* The blocks [*b0, *b1) of FLOE_BLOCK bodies thread t of nt takes in every
  * loop over the bodies (integrator, broad phase, force merge): contiguous

@@ -185,6 +185,7 @@ typedef struct floe_thread_tuner {
     int n1, nn;    /* samples in t1 (1 thread) and tn (the ceiling) */
     double t1[32], tn[32];
     int64_t start;  /* step at which the last trial began (-1: none yet) */
+    int cut_short;  /* 1: the last trial ended early, its ceiling clearly slower */
     int ncon0;      /* contacts when it began */
     int64_t trials; /* trials decided so far */
 } floe_thread_tuner;
