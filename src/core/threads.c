@@ -15,15 +15,15 @@ static double sum(const double *v, int n) {
     return s;
 }
 
-/* The sum without the n / 16 largest samples: 2 of a trial's 32, the
- * steps that rebuilt the pair list (every 30 steps or so in a settling
- * packing, 1.5 ms against 0.15), which fall into either count's samples
- * by chance and would decide alone; a busy machine's long steps come far
- * more often and still count. */
+/* The sum without the largest 1 in 16 samples, at least one: 2 of a
+ * trial's 32, the steps that rebuilt the pair list (every 30 steps or so
+ * in a settling packing, 1.5 ms against 0.15) or that the system held up
+ * once, which fall into either count's samples by chance and would decide
+ * alone; a busy machine's long steps come far more often and still count. */
 static double trimmed_sum(const double *v, int n) {
     double s = sum(v, n);
     unsigned char out[FLOE_TUNE_STEPS] = {0};
-    for (int k = 0; k < n / 16; k++) {
+    for (int k = 0; k < (n + 15) / 16; k++) {
         int m = -1;
         for (int i = 0; i < n; i++)
             if (!out[i] && (m < 0 || v[i] > v[m])) m = i;
@@ -33,7 +33,9 @@ static double trimmed_sum(const double *v, int n) {
     return s;
 }
 
-int floe__threads_lose(const double *t1, const double *tn, int n) { return n > 0 && sum(tn, n) > 2 * sum(t1, n); }
+int floe__threads_lose(const double *t1, const double *tn, int n) {
+    return n > 1 && trimmed_sum(tn, n) > 2 * trimmed_sum(t1, n);
+}
 
 int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling) {
     if (ceiling <= 1 || n <= 0) return 1;
@@ -81,6 +83,15 @@ void floe__threads_reset(floe_world *w) {
     w->tune.best = w->nthreads;
     w->tune.now = w->nthreads;
     w->tune.start = -1; /* the next step starts a trial */
+    w->tune.room = w->nthreads;
+    w->tune.others = -1;
+    w->tune.since = floe__cpu_sample();
+}
+
+int floe__threads_room(int ceiling, int cores, double others) {
+    if (others < 0) return ceiling; /* unknown */
+    int room = cores - (int)(others + 0.5);
+    return room < 1 ? 1 : room < ceiling ? room : ceiling;
 }
 
 /* Whether the work of a step has changed since the last trial: the contact
@@ -99,18 +110,40 @@ int floe__threads_before(floe_world *w) {
         return 0;
     }
     int64_t s = w->step - t->start;
-    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w))) { /* a new trial */
+    /* a new trial: the first, then every period, when the work changed,
+     * and once the first reading of the others' use is due if the trials
+     * before it, blind to them, chose more threads */
+    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w)) ||
+        (s >= FLOE_TUNE_STEPS && t->others < 0 && t->best > 1 && floe__cpu_wall() - t->since.wall >= 0.2)) {
         t->start = w->step;
         t->n1 = t->nn = 0;
         t->cut_short = 0;
         t->ncon0 = w->ncon;
         s = 0;
+        /* what other processes used since the last reading at least 0.2 s
+         * ago (/proc/stat counts in hundredths; a nearer trial keeps that
+         * reading's answer): a team larger than the cores they leave waits
+         * for the scheduler every step, which a trial of a few ms does not
+         * see (the scheduler shares the cores out over longer times), so
+         * it is not offered */
+        floe_cpu_sample now = floe__cpu_sample();
+        double others = floe__cpu_others(t->since, now, 0.2);
+        if (others >= 0) {
+            t->others = others;
+            t->since = now;
+        }
+        t->room = floe__threads_room(w->nthreads, floe__cpu_count(), t->others);
+        if (t->room <= 1) {
+            t->best = 1;
+            t->trials++;
+            t->cut_short = 1;
+        }
     }
     if (s >= FLOE_TUNE_STEPS || t->cut_short) {
         t->now = t->best;
         return 0;
     }
-    t->now = s / FLOE_TUNE_BLOCK % 2 ? 1 : w->nthreads;
+    t->now = s / FLOE_TUNE_BLOCK % 2 ? 1 : t->room;
     return 1;
 }
 
@@ -125,7 +158,7 @@ void floe__threads_after(floe_world *w, int64_t step, double seconds) {
     }
     int n = t->n1 < t->nn ? t->n1 : t->nn;
     if (s == FLOE_TUNE_STEPS - 1) {
-        t->best = floe__threads_choose(t->t1, t->tn, n, w->nthreads);
+        t->best = floe__threads_choose(t->t1, t->tn, n, t->room);
         t->trials++;
     } else if (s % (2 * FLOE_TUNE_BLOCK) == 2 * FLOE_TUNE_BLOCK - 1 && floe__threads_lose(t->t1, t->tn, n)) {
         /* beside a busy process each step of the ceiling may wait a whole

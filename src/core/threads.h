@@ -3,7 +3,8 @@
  * and sooner when the contact count has halved or doubled, a short trial
  * runs steps alternately on 1 thread and on the ceiling, and the count
  * with the shorter mean step takes the steps until the next trial (a
- * ceiling that clearly loses ends the trial early). Results do not
+ * ceiling that clearly loses ends the trial early). A trial offers no more
+ * threads than the cores other processes left free since the last one. Results do not
  * depend on the thread count (every parallel sum has a fixed order), so the
  * choice only changes speed: on a machine another process keeps busy, a
  * second thread that waits for a descheduled core is dropped instead of
@@ -29,8 +30,13 @@ void floe__threads_after(floe_world *w, int64_t step, double seconds);
 /* The count the trial's samples choose: the ceiling if its mean step is
  * at least 5 % shorter than on 1 thread, else 1 (pure: tests call it). */
 int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling);
+/* The most threads worth offering: the cores that other processes leave
+ * (`others`: the cores they kept busy on average, -1 unknown), at least 1,
+ * at most the ceiling (pure: tests call it). */
+int floe__threads_room(int ceiling, int cores, double others);
 /* Whether the ceiling's samples so far clearly lose: over twice the time
- * of as many steps on 1 thread; the trial then ends early on 1 thread. */
+ * of as many steps on 1 thread, the longest of each left out; the trial
+ * then ends early on 1 thread. */
 int floe__threads_lose(const double *t1, const double *tn, int n);
 
 /* The blocks [*b0, *b1) of FLOE_BLOCK bodies thread t of nt takes in every
