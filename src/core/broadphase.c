@@ -191,9 +191,11 @@ void floe_broadphase_sort_contacts(floe_world *w) {
             floe_contact c = w->con[d];
             w->con[d] = w->con[k];
             w->con[k] = c;
-            floe_contact_warm y = w->cwarm[d];
-            w->cwarm[d] = w->cwarm[k];
-            w->cwarm[k] = y;
+            if (w->cwarm) {
+                floe_contact_warm y = w->cwarm[d];
+                w->cwarm[d] = w->cwarm[k];
+                w->cwarm[k] = y;
+            }
             floe_contact_cold x = w->ccold[d];
             w->ccold[d] = w->ccold[k];
             w->ccold[k] = x;

@@ -354,7 +354,46 @@ static void put_docs(out *o, const floe_world *w) {
     }
 }
 
+/* The world as the snapshot's walkers read it: a world that keeps no warm
+ * records (core/world.h, floe__warm) is read through a copy that holds the
+ * records its contacts imply, so that files, checks and comparisons see the
+ * same rows whether a world keeps them or not. Returns w itself, or the
+ * copy (release it with warm_view_free), or NULL when out of memory. */
+static const floe_world *warm_view(const floe_world *w) {
+    if (w->cwarm || w->ncon == 0) return w;
+    floe_world *v = malloc(sizeof *v);
+    floe_contact_warm *x = malloc(sizeof *x * (size_t)w->ncon);
+    if (!v || !x) {
+        free(v);
+        free(x);
+        return NULL;
+    }
+    memcpy(v, w, sizeof *v);
+    for (int k = 0; k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+    v->cwarm = x;
+    return v;
+}
+
+static void warm_view_free(const floe_world *w, const floe_world *v) {
+    if (!v || v == w) return;
+    free(v->cwarm);
+    free((void *)v);
+}
+
+static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
+
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
+    const floe_world *v = warm_view(w);
+    if (!v) {
+        out o = {wr, err, errlen, 0, NULL, 0};
+        return out_fail(&o, "out of memory");
+    }
+    int rc = snapshot_write(v, wr, err, errlen);
+    warm_view_free(w, v);
+    return rc;
+}
+
+static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
     out o = {wr, err, errlen, 0, NULL, 0};
     table *t = malloc(sizeof *t);
     if (!t) return out_fail(&o, "out of memory");
@@ -784,6 +823,7 @@ static void read_contacts(rd *R) {
     free(w->cstate);
     w->con = con;
     w->cwarm = warm;
+    w->warm_kept = 1; /* until the records read prove to be the implied ones (below) */
     w->ccold = cold;
     w->cstate = cs;
     w->ccap = nc + 1;
@@ -816,6 +856,19 @@ static void read_contacts(rd *R) {
     free(fs);
     free(fi);
     if (in->bad) w->ncon = 0;
+    /* no warm records kept where the world cannot need them and every
+     * contact's is the one it implies (core/world.h): the file's then
+     * loses nothing */
+    int implied = !in->bad && !floe__warm_needed(w);
+    for (size_t k = 0; implied && k < n; k++) {
+        floe_contact_warm x = floe__warm_implied(&w->ccold[k]);
+        implied = !memcmp(&x, &w->cwarm[k], sizeof x);
+    }
+    if (implied) {
+        free(w->cwarm);
+        w->cwarm = NULL;
+        w->warm_kept = 0;
+    }
 }
 
 static void read_pairs(rd *R) {
@@ -1268,7 +1321,20 @@ out:
     free(list);
 }
 
+static int snapshot_check(const floe_world *w, char *err, size_t errlen);
+
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
+    const floe_world *v = warm_view(w);
+    if (!v) {
+        ck c = {err, errlen, 0};
+        return bad(&c, "/", "out of memory"), -1;
+    }
+    int rc = snapshot_check(v, err, errlen);
+    warm_view_free(w, v);
+    return rc;
+}
+
+static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
     ck c = {err, errlen, 0};
     table *t = malloc(sizeof *t);
     if (!t) return bad(&c, "/", "out of memory"), -1;
@@ -1284,7 +1350,19 @@ int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
 
 /* ---- comparing two worlds ------------------------------------------------------------------ */
 
+static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
+
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
+    const floe_world *va = warm_view(a), *vb = warm_view(b);
+    int diff = 1;
+    if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
+    else snprintf(what, whatlen, "out of memory");
+    warm_view_free(a, va);
+    warm_view_free(b, vb);
+    return diff;
+}
+
+static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
     table *t = malloc(sizeof *t);
     if (!t) {
         snprintf(what, whatlen, "out of memory");

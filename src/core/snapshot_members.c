@@ -459,6 +459,9 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, ccold), STATE, STRUCTS(floe__rows_contacts, contact_cold_struct)},
     COUNT(floe_world, ncon, floe__rows_contacts),
     TRANSIENT(floe_world, ccap, "capacity"),
+    DERIVED(floe_world, warm_kept,
+            "whether cwarm is stored (floe__prepare, a body that is not a sphere or a wall, the contacts read: "
+            "floe__warm_keep); a world without is written with the records its contacts imply"),
     /* raw, exact; floe__snapshot_check: finite as the model exports it */
     {M(floe_world, cstate), STATE, DSET("contacts", "state"), .type = FLOE_SNAP_U8, ROWS(floe__rows_contacts),
      .conv = FLOE_CONV_STATE},

@@ -25,14 +25,16 @@ static inline void *state_of(const floe_world *w, int k) { return w->cstate + (s
 
 static int reserve_contacts(floe_world *w, int need) {
     if (need <= w->ccap) return 1;
-    /* four arrays, one capacity */
+    /* four arrays (three without warm records), one capacity */
     int nc = (int)floe__grown((size_t)(w->ccap ? w->ccap : 1024), (size_t)need, INT_MAX);
     floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
     if (!c) return 0;
     w->con = c;
-    floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
-    if (!cw) return 0;
-    w->cwarm = cw;
+    if (w->warm_kept) {
+        floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
+        if (!cw) return 0;
+        w->cwarm = cw;
+    }
     floe_contact_cold *cc = realloc(w->ccold, (size_t)nc * sizeof *cc);
     if (!cc) return 0;
     w->ccold = cc;
@@ -73,7 +75,6 @@ static int by_contact(const void *x, const void *y) {
  * overlap larger than a particle). */
 static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
-    floe_contact_warm *wm = &w->cwarm[k];
     floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
@@ -83,6 +84,12 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
+    floe_contact_warm own; /* the implied record, when the world keeps none */
+    if (!ctx.warm) {
+        own = floe__warm_implied(x);
+        ctx.warm = &own;
+    }
+    floe_contact_warm *wm = ctx.warm;
     floe_event_load ld = {.set = 0};
     ctx.event_load = &ld;
     floe_raw_contact raw;
@@ -135,10 +142,12 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     ev->b = c->b;
     ev->force = ld ? ld->f : c->f;
     const int k = (int)(c - w->con);
-    ev->torque = ld ? ld->m : w->cwarm[k].m;
+    floe_contact_warm own;
+    const floe_contact_warm *wm = floe__warm(w, k, &own);
+    ev->torque = ld ? ld->m : wm->m;
     ev->detail = detail;
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
-    if (m->event_values) m->event_values(c, &w->cwarm[k], state_of(w, k), type, ev->value);
+    if (m->event_values) m->event_values(c, wm, state_of(w, k), type, ev->value);
 }
 
 /* Events a flagged contact produces: one per transient flag whose type the
@@ -353,7 +362,7 @@ static void new_contact(floe_world *w, int k, int p) {
     floe_contact *c = &w->con[k];
     floe_contact_cold *x = &w->ccold[k];
     memset(c, 0, sizeof *c);
-    memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
+    if (w->cwarm) memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
     memset(x, 0, sizeof *x);
     memset(state_of(w, k), 0, w->cstride);
     c->a = bp->pairs[p].a;
@@ -559,7 +568,7 @@ static floe_status finish_contacts(floe_world *w) {
         int last = --w->ncon;
         if (k != last) {
             w->con[k] = w->con[last];
-            w->cwarm[k] = w->cwarm[last];
+            if (w->cwarm) w->cwarm[k] = w->cwarm[last];
             w->ccold[k] = w->ccold[last];
             memcpy(state_of(w, k), state_of(w, last), w->cstride);
             if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = k;
