@@ -204,7 +204,7 @@ int main(void) {
     const double bts = brazilian();
     REPORT("UCS %.3f MPa, sigma_1(sigma_3 = 1 MPa) %.3f MPa, BTS %.3f MPa, UCS/BTS %.2f\n", ucs / 1e6, s1 / 1e6,
            bts / 1e6, ucs / bts);
-    CHECK(e1[0] < 0.02);                 /* before the bonds break: 2 % */
+    CHECK(e1[0] < 0.02);                /* before the bonds break: 2 % */
     CHECK(fabs(e1[1] / 1e6 - 1) < 0.25); /* at the peak, as the specimen fails and dilates: 25 % */
     CHECK(s1 > ucs + 0.5e6);
     CHECK(bts > 0 && bts < ucs);
