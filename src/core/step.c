@@ -272,17 +272,20 @@ typedef struct contact_pass {
     unsigned char *batch;  /* per part: a slice's batched contacts, kernels, results */
     vec3 *buf;             /* the force sums of parts 1.. */
     floe_energy_acc *accs; /* per slice */
-    int *flagged;          /* the flagged list, then each part's own */
+    int *flagged;          /* each part's list at its first contact, then all of them in contact order */
     int oom;               /* growing the contact arrays failed (set in a single) */
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
 } contact_pass;
 
-/* Room for the energy blocks and flagged lists of up to n contacts. */
+/* Room for the energy blocks and flagged lists of up to n contacts: a
+ * part flags only contacts of its own slices, so its list fits in their
+ * rows of one array, from its first contact on, and the lists join in
+ * place (gather_parts): n rows in all, the rows a step writes no more than
+ * the contacts it flags (peak memory: the first step flags every contact) */
 static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
-    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE,
-                 room = (nsl + 1) * FLOE_SLICE; /* a part may take every slice */
+    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE;
     cp->accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *cp->accs * (nsl + 1));
-    cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1 + room * FLOE_PARTS));
+    cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1));
     return cp->accs && cp->flagged;
 }
 
@@ -433,7 +436,6 @@ static int part_start(const floe_world *w, int p, int nsl) {
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
@@ -443,7 +445,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         sw.out = (floe_batch_out *)(cp->batch + work * p);
         sw.ks = (int *)(sw.out + FLOE_SLICE);
         sw.kind = sw.ks + FLOE_SLICE;
-        int b = -1, nf = 0, *fl = cp->flagged + (size_t)nc + 1 + room * p;
+        int b = -1, nf = 0, *fl = cp->flagged + (size_t)part_start(w, p, nsl) * FLOE_SLICE;
         for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
         for (int sl = part_start(w, p, nsl); sl < part_start(w, p + 1, nsl); sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
@@ -479,7 +481,6 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
  * lists merged into contact order. */
 static floe_status gather_parts(floe_world *w, contact_pass *cp) {
     const int nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const floe_energy_acc *accs = cp->accs;
     int *flagged = cp->flagged;
     w->e_elastic = 0;
@@ -510,17 +511,15 @@ static floe_status gather_parts(floe_world *w, contact_pass *cp) {
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
-    /* merge the parts' lists (each ascending) into contact order */
-    int n = 0, at[FLOE_PARTS] = {0};
-    const int *nflag = cp->nflag;
-    for (;;) {
-        int best = -1;
-        for (int p = 0; p < FLOE_PARTS; p++)
-            if (at[p] < nflag[p] &&
-                (best < 0 || flagged[nc + 1 + room * p + at[p]] < flagged[nc + 1 + room * best + at[best]]))
-                best = p;
-        if (best < 0) break;
-        flagged[n++] = flagged[nc + 1 + room * best + at[best]++];
+    /* the parts' lists (each ascending, each part's contacts after those of
+     * the parts before it) joined in part order are in contact order; a
+     * list moves down only (the lists before it hold no more rows than
+     * their parts' contacts) */
+    int n = 0;
+    for (int p = 0; p < FLOE_PARTS; p++) {
+        const int *from = flagged + (size_t)part_start(w, p, nsl) * FLOE_SLICE;
+        if (cp->nflag[p] && from != flagged + n) memmove(flagged + n, from, sizeof(int) * (size_t)cp->nflag[p]);
+        n += cp->nflag[p];
     }
     w->nflagged = n;
     return FLOE_OK;
