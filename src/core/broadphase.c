@@ -412,10 +412,16 @@ static void copy_refs(floe_world *w, int lo, int hi) {
  * empty pair list, and then (with `gridded`) the reference poses. On
  * several threads each thread takes a range of bodies (body_range) for
  * the infinite boundaries and the grid, and a share of the finite
- * boundaries, and pushes its pairs into a list of its own, noting how many each boundary
- * and the grid gave; the lists are then copied into bp->pairs boundary by
- * boundary, thread by thread: ranges ascend with the thread, so the order
- * is the serial one whatever the thread count. 0 when out of memory. */
+ * boundaries, and pushes its pairs into a list, noting how many each
+ * boundary and the grid gave; the lists are then put into bp->pairs
+ * boundary by boundary, thread by thread: ranges ascend with the thread,
+ * so the order is the serial one whatever the thread count. The first
+ * thread's list is bp->pairs itself, whose parts move up into place (the
+ * last first: no part lands on one not yet moved) before the others copy
+ * theirs: a rebuild holds the pairs once and the other threads' shares,
+ * not the pairs twice (peak memory). The other lists are allocated here,
+ * before the region, so that they come from the main heap and not from
+ * the threads' own. 0 when out of memory. */
 static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
     floe_broadphase *bp = &w->bp;
     int nt = floe__threads(w), np = w->np, nseg = s->nbnd + 1;
@@ -435,8 +441,11 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
      * grid): how many it found, then where they go */
     pair_buf *bufs = calloc((size_t)nt, sizeof *bufs);
     int *cnt = calloc(2 * (size_t)nt * (size_t)nseg, sizeof(int)), *off = cnt + (size_t)nt * nseg;
-    int fail = 0;
-    if (!bufs || !cnt) {
+    int fail = !bufs || !cnt;
+    if (!fail) bufs[0] = (pair_buf){bp->pairs, 0, bp->cap};
+    for (int t = 1; !fail && t < nt; t++) fail = !floe__grow((void **)&bufs[t].p, &bufs[t].cap, est, sizeof *bufs[t].p);
+    if (fail) {
+        for (int t = 1; bufs && t < nt; t++) free(bufs[t].p);
         free(bufs);
         free(cnt);
         return 0;
@@ -448,7 +457,7 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         /* finite boundaries: an equal share of their list each */
         int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
         pair_buf *o = &bufs[t];
-        int *n = cnt + (size_t)t * nseg, ok = floe__grow((void **)&o->p, &o->cap, est, sizeof *o->p);
+        int *n = cnt + (size_t)t * nseg, ok = 1;
         for (int b = 0; ok && b < s->nbnd; b++) {
             int n0 = o->n;
             ok = boundary_pairs(s, b, lo, hi, b >= b0 && b < b1, o);
@@ -465,26 +474,35 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         }
 #pragma omp barrier
 #pragma omp single
-        if (!fail) { /* where each thread's share of each segment goes */
+        if (!fail) { /* where each thread's share of each segment goes; the first thread's moved there */
             int64_t at = 0;
             for (int b = 0; b < nseg; b++)
                 for (int u = 0; u < nt; u++) {
                     off[(size_t)u * nseg + b] = (int)at;
                     at += cnt[(size_t)u * nseg + b];
                 }
-            if (at > INT_MAX || !floe__grow((void **)&bp->pairs, &bp->cap, (int)at, sizeof *bp->pairs)) fail = 1;
-            else bp->npairs = (int)at;
+            if (at > INT_MAX || !floe__grow((void **)&bufs[0].p, &bufs[0].cap, (int)at, sizeof *bufs[0].p)) fail = 1;
+            else {
+                bp->npairs = (int)at;
+                int from = bufs[0].n;
+                for (int b = nseg - 1; b >= 0; b--) {
+                    from -= cnt[b];
+                    if (cnt[b] && off[b] != from)
+                        memmove(bufs[0].p + off[b], bufs[0].p + from, sizeof *bufs[0].p * (size_t)cnt[b]);
+                }
+            }
         }
         if (!fail) {
-            for (int b = 0, from = 0; b < nseg; b++) {
-                if (n[b]) /* with no pairs at all the list may still be NULL */
-                    memcpy(bp->pairs + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
+            for (int b = 0, from = 0; t > 0 && b < nseg; b++) {
+                if (n[b]) memcpy(bufs[0].p + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
                 from += n[b];
             }
             if (gridded) copy_refs(w, lo, hi);
         }
     }
-    for (int t = 0; bufs && t < nt; t++) free(bufs[t].p);
+    bp->pairs = bufs[0].p; /* grown or moved by the first thread */
+    bp->cap = bufs[0].cap;
+    for (int t = 1; t < nt; t++) free(bufs[t].p);
     free(bufs);
     free(cnt);
     return !fail;
