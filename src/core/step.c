@@ -84,11 +84,10 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
-    floe_contact_warm own; /* the implied record, when the world keeps none */
-    if (!ctx.warm) {
-        own = floe__warm_implied(x);
-        ctx.warm = &own;
-    }
+    /* a world without warm records: the law (no_warm) reads none of the
+     * record but the area at creation, which floe_l6geom_create writes */
+    floe_contact_warm own = {.area = 0};
+    if (!ctx.warm) ctx.warm = &own;
     floe_contact_warm *wm = ctx.warm;
     floe_event_load ld = {.set = 0};
     ctx.event_load = &ld;
