@@ -607,6 +607,14 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     int ok = find_pairs(w, &s, !w->cell.axes, last);
     free(bnd);
     if (!ok) return oom(w);
+    /* images: with a cell, zero for the boundary pairs found so far; none without */
+    if (w->cell.axes && !floe__grow((void **)&bp->img, &bp->img_cap, bp->cap, sizeof *bp->img)) return oom(w);
+    if (w->cell.axes && bp->npairs) memset(bp->img, 0, sizeof *bp->img * (size_t)bp->npairs);
+    if (!w->cell.axes && bp->img) {
+        free(bp->img);
+        bp->img = NULL;
+        bp->img_cap = 0;
+    }
     if (w->cell.axes) { /* periodic: the pairs and their images from cell.c */
         floe_status st = floe__cell_pairs(w, skin);
         if (st != FLOE_OK) return st;

@@ -27,7 +27,7 @@
 
 _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
 _Static_assert(sizeof(quat) == 4 * sizeof(double), "quat must be 4 packed doubles");
-_Static_assert(sizeof(floe_pair) == 6 * sizeof(int32_t), "a pair must be 6 packed ints");
+_Static_assert(sizeof(floe_pair) == 3 * sizeof(int32_t), "a pair must be 3 packed ints");
 _Static_assert(sizeof(int) == sizeof(int32_t), "int must be 32 bits");
 
 /* ---- the table, flattened -------------------------------------------------------- */
@@ -355,28 +355,34 @@ static void put_docs(out *o, const floe_world *w) {
 }
 
 /* The world as the snapshot's walkers read it: a world that keeps no warm
- * records (core/world.h, floe__warm) is read through a copy that holds the
- * records its contacts imply, so that files, checks and comparisons see the
- * same rows whether a world keeps them or not. Returns w itself, or the
+ * records (core/world.h, floe__warm) or no pair images (no periodic cell,
+ * floe__pair_img) is read through a copy that holds the records its
+ * contacts imply and zero images, so that files, checks and comparisons see
+ * the same rows whether a world keeps them or not. Returns w itself, or the
  * copy (release it with warm_view_free), or NULL when out of memory. */
 static const floe_world *warm_view(const floe_world *w) {
-    if (w->cwarm || w->ncon == 0) return w;
+    const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
+    if (!warm && !img) return w;
     floe_world *v = malloc(sizeof *v);
-    floe_contact_warm *x = malloc(sizeof *x * (size_t)w->ncon);
-    if (!v || !x) {
+    floe_contact_warm *x = warm ? malloc(sizeof *x * (size_t)w->ncon) : NULL;
+    floe_img *s = img ? calloc((size_t)w->bp.npairs, sizeof *s) : NULL;
+    if (!v || (warm && !x) || (img && !s)) {
         free(v);
         free(x);
+        free(s);
         return NULL;
     }
     memcpy(v, w, sizeof *v);
-    for (int k = 0; k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
-    v->cwarm = x;
+    for (int k = 0; warm && k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+    if (warm) v->cwarm = x;
+    if (img) v->bp.img = s;
     return v;
 }
 
 static void warm_view_free(const floe_world *w, const floe_world *v) {
     if (!v || v == w) return;
-    free(v->cwarm);
+    if (v->cwarm != w->cwarm) free(v->cwarm);
+    if (v->bp.img != w->bp.img) free(v->bp.img);
     free((void *)v);
 }
 
@@ -877,13 +883,18 @@ static void read_pairs(rd *R) {
     long np = floe__snap_rows_of(in, "broadphase", "pairs");
     if (in->bad) return;
     floe_pair *pairs = malloc(sizeof *pairs * ((size_t)np + 1));
-    if (!pairs) {
+    floe_img *img = calloc((size_t)np + 1, sizeof *img); /* dropped after the checks without a cell */
+    if (!pairs || !img) {
+        free(pairs);
+        free(img);
         floe__snap_fail(in, "out of memory for %ld pairs", np);
         return;
     }
     free(w->bp.pairs);
+    free(w->bp.img);
     w->bp.pairs = pairs;
-    w->bp.cap = (int)np + 1;
+    w->bp.img = img;
+    w->bp.cap = w->bp.img_cap = (int)np + 1;
     w->bp.npairs = (int)np;
     read_items(R, w, &floe__rows_pairs, 0, 0);
     if (in->bad) w->bp.npairs = 0;
@@ -959,6 +970,15 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
             floe__snap_fail(in, "%s", why);
             R->refused = 1;
         }
+    }
+    /* pair images are kept only with a periodic cell (core/world.h): without
+     * one, dropped when all zero, as every world writes them (nothing lost) */
+    int zero = !in->bad && !w->cell.axes;
+    for (int p = 0; zero && p < w->bp.npairs; p++) zero = floe__img_zero(w->bp.img[p]);
+    if (zero) {
+        free(w->bp.img);
+        w->bp.img = NULL;
+        w->bp.img_cap = 0;
     }
     if (damaged) *damaged = R->refused;
     for (int i = 0; i < R->nmodels; i++) {

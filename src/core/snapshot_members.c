@@ -225,7 +225,6 @@ static const floe_snap_field pair_fields[] = {
     {M(floe_pair, a), STATE, DSET("broadphase", "pairs"), I32, .col = 0, ID(floe__rows_particles)},
     {M(floe_pair, b), STATE, DSET("broadphase", "pairs"), I32, .col = 1, ID(floe__rows_particles)},
     {M(floe_pair, contact), STATE, DSET("broadphase", "pairs"), I32, .col = 2, ID_OR_NONE(floe__rows_contacts)},
-    {M(floe_pair, img), STATE, DSET("broadphase", "pair_image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct pair_struct = STRUCT(floe_pair, pair_fields);
@@ -234,6 +233,10 @@ static const floe_snap_field bp_fields[] = {
     {M(floe_broadphase, pairs), STATE, STRUCTS(floe__rows_pairs, pair_struct)},
     COUNT(floe_broadphase, npairs, floe__rows_pairs),
     TRANSIENT(floe_broadphase, cap, "capacity of pairs"),
+    /* NULL without a periodic cell: written as zeros (snapshot.c, snap_view) */
+    {M(floe_broadphase, img), STATE, DSET("broadphase", "pair_image"), .type = FLOE_SNAP_I32, .ncomp = 3,
+     ROWS(floe__rows_pairs), RANGE(-1e9, 1e9)},
+    TRANSIENT(floe_broadphase, img_cap, "capacity of img"),
     {M(floe_broadphase, ref_pos), STATE, DSET("broadphase", "ref_pos"), F64(3), ROWS(floe__rows_particles),
      .conv = FLOE_CONV_IF_VALID}, /* floe__snapshot_check: when valid */
     {M(floe_broadphase, ref_ori), STATE, DSET("broadphase", "ref_ori"), F64(4), ROWS(floe__rows_particles),

@@ -344,13 +344,13 @@ static void find_hits(floe_world *w, contact_pass *cp) {
             if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
                 /* most candidate pairs are sphere pairs that do not touch: decide here */
                 double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, pr->img), w->pos[pr->a])) <= r * r;
+                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, floe__pair_img(bp, p)), w->pos[pr->a])) <= r * r;
             } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
                 hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
                                                          w->radius[pr->b], NULL, gap, &raw);
             } else {
                 floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
-                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, pr->img, NULL, gap, &raw);
+                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, floe__pair_img(bp, p), NULL, gap, &raw);
             }
             n += hit[p];
         }
@@ -370,7 +370,7 @@ static void new_contact(floe_world *w, int k, int p) {
     c->a = bp->pairs[p].a;
     c->b = bp->pairs[p].b;
     x->nbr = p;
-    x->img = bp->pairs[p].img;
+    x->img = floe__pair_img(bp, p);
     c->imaged = !floe__img_zero(x->img);
     c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
     x->step_created = w->step;

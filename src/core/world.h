@@ -120,15 +120,20 @@ typedef struct floe_sink {
     double mass, energy;
 } floe_sink;
 
-/* Broad-phase candidate pair; `contact` is the live contact index or -1. */
+/* Broad-phase candidate pair; `contact` is the live contact index or -1.
+ * B's periodic image is in floe_broadphase.img (floe__pair_img). */
 typedef struct floe_pair {
     int32_t a, b, contact;
-    floe_img img; /* B's periodic image (cell offsets), zero without a cell */
 } floe_pair;
 
 typedef struct floe_broadphase {
     floe_pair *pairs;
     int npairs, cap;
+    /* per pair: B's periodic image (cell offsets); kept only with a periodic
+     * cell (img_cap >= cap then), NULL without one, where every image is
+     * zero: 12 of a pair's 24 bytes (docs/performance.md#peak-memory) */
+    floe_img *img;
+    int img_cap;
     vec3 *ref_pos; /* positions at the last rebuild */
     quat *ref_ori; /* orientations at the last rebuild */
     int *cell_start, *cell_items, *cell_of;
@@ -321,6 +326,11 @@ int floe__warm_keep(floe_world *w);
  * instances (floe__prepare's table) may make a contact whose warm record is
  * not implied; floe__prepare keeps the records when they may. */
 int floe__warm_needed(const floe_world *w);
+
+/* Candidate pair p's image of B: zero without a periodic cell. */
+static inline floe_img floe__pair_img(const floe_broadphase *bp, int p) {
+    return bp->img ? bp->img[p] : (floe_img){{0, 0, 0}};
+}
 
 /* world.c: services on the world's state for the whole core (the public
  * functions that build and read a world are in world_api.c). */
