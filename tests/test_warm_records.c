@@ -8,7 +8,8 @@
  * - worlds that may need them (an Ice material, a capsule, legacy lens) keep them;
  * - snapshots: the world without and the world with the records give the
  *   same bytes; a world read back from either keeps none, one with Ice
- *   keeps its own, and both run on bitwise as the original. */
+ *   keeps its own, and both run on bitwise as the original;
+ * - without a periodic cell no pair images are kept, before or after a read. */
 #include "check.h"
 #include "core/snapshot_bytes.h"
 #include "pile.h"
@@ -88,6 +89,7 @@ int main(void) {
     floe_world *a = pile("linear", 0), *b = pile("linear", 0);
     CHECK(floe_run(a, 1500) == FLOE_OK && floe_run(b, 1500) == FLOE_OK);
     CHECK(a->ncon > 100 && !a->warm_kept && a->cwarm == NULL);
+    CHECK(a->bp.npairs > 0 && a->bp.img == NULL); /* no periodic cell: no pair images either */
     CHECK(floe__warm_keep(b) && b->warm_kept && b->cwarm != NULL);
     CHECK(floe_run(a, 1500) == FLOE_OK && floe_run(b, 1500) == FLOE_OK);
     CHECK(a->cwarm == NULL && b->cwarm != NULL);
@@ -110,6 +112,7 @@ int main(void) {
     CHECK(ra && rb && na == nb && xa && xb && !memcmp(xa, xb, na));
     if (ra && rb) {
         CHECK(ra->cwarm == NULL && !ra->warm_kept && rb->cwarm == NULL && !rb->warm_kept);
+        CHECK(ra->bp.img == NULL && rb->bp.img == NULL);
         CHECK(floe_run(a, 300) == FLOE_OK && floe_run(ra, 300) == FLOE_OK && floe_run(rb, 300) == FLOE_OK);
         CHECK(same_run(a, ra) && same_run(a, rb));
     }
