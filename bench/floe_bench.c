@@ -27,11 +27,14 @@
  * cold record (models/model.h) plus one slot of the model state array, whose
  * stride the world sets from the models in use (core/world.c); all are read
  * here from the internal headers (floe_bench is built with -I src), so the
- * figures follow any change of the records. stored_B is their sum;
+ * figures follow any change of the records. stored_B is their sum, the
+ * warm record counted only when the world keeps warm records (a world of
+ * Linear sphere and wall contacts keeps none: core/world.h, floe__warm);
  * bytes_per_contact the bytes the contact pass streams per contact and step:
  * the hot record and the state, plus the warm record for the contacts whose
  * batched kernel reads it (Ice), averaged over the live contacts. pair_B is
- * one broad-phase candidate pair; pairs_per_contact how many the list holds
+ * one broad-phase candidate pair (with its periodic image when the world
+ * has a cell); pairs_per_contact how many the list holds
  * per live contact.
  *
  * No output files are written: I/O stays out of the measurement (the bench
@@ -260,7 +263,8 @@ int main(int argc, char **argv) {
     double streamed = (double)(rec + st) + (ncon > 0 ? (double)warm * nwarm / ncon : 0.0);
     printf("CONTACT record_B=%zu warm_B=%zu cold_B=%zu state_B=%zu stored_B=%zu bytes_per_contact=%.1f pair_B=%zu "
            "pairs=%d pairs_per_contact=%.3f\n",
-           rec, warm, cold, st, rec + warm + cold + st, streamed, sizeof(floe_pair), w->bp.npairs,
+           rec, warm, cold, st, rec + (w->warm_kept ? warm : 0) + cold + st, streamed,
+           sizeof(floe_pair) + (w->bp.img ? sizeof(floe_img) : 0), w->bp.npairs,
            ncon > 0 ? (double)w->bp.npairs / ncon : 0.0);
     printf("RESULT steps=%ld atoms=%d ke=%.6e zcm=%.6f pp_contacts=%ld wall_contacts=%ld contacts=%d "
            "ke_half=%.6e loop_s=%.4f mean_contacts=%.1f bonds_start=%d bonds_end=%d\n",

@@ -147,7 +147,8 @@ static int same(const floe_world *a, const floe_world *b, const char *model) {
     SAMEMEM(a->mass, b->mass, n * sizeof(double), "mass");
     for (int k = 0; k < a->ncon && ok; k++) {
         const floe_contact *x = &a->con[k], *y = &b->con[k];
-        const floe_contact_warm *xw = &a->cwarm[k], *yw = &b->cwarm[k];
+        floe_contact_warm xo, yo; /* kept or implied (core/world.h) */
+        const floe_contact_warm *xw = floe__warm(a, k, &xo), *yw = floe__warm(b, k, &yo);
         const floe_contact_cold *xc = &a->ccold[k], *yc = &b->ccold[k];
         SAMEMEM(&x->g, &y->g, sizeof x->g, "contact geometry");
         SAME(!memcmp(xc->lens, yc->lens, sizeof xc->lens) && !memcmp(&xw->area, &yw->area, sizeof xw->area),

@@ -83,54 +83,69 @@ static int box_cells(const grid *g, vec3 blo, vec3 bhi, cell_box *b) {
     return 1;
 }
 
-/* A pair's hash key: no body id is negative, so no key has its top bit
- * set, which marks an empty slot. */
-#define KEY_EMPTY UINT64_MAX
-static inline uint64_t pair_key(int a, int b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
-static inline size_t key_slot(uint64_t key, size_t cap) { return (size_t)(key * 0x9E3779B97F4A7C15ull) & (cap - 1); }
+/* Zeroed work memory of `bytes` between steps: the contact pass's part
+ * sums (step.c), which stay resident and all zero between steps, when they
+ * are large enough, else a new allocation; work_done zeroes them back or
+ * frees. The grid's fill, the link lists and the sort's lists then add
+ * nothing to the peak resident set, and no large block is allocated and
+ * freed in the step loop, which would raise glibc's mmap threshold and
+ * leave later blocks in the heap for good (docs/performance.md#peak-memory). */
+static void *work_get(floe_world *w, size_t bytes, int *lent) {
+    *lent = bytes <= w->scratch_size[SCR_PART_SUMS];
+    return *lent ? w->scratch[SCR_PART_SUMS] : calloc(1, bytes);
+}
 
-/* Links existing contacts to the new pairs through a temporary hash of the
- * contacts' keys (bodies A, B), which holds the keys themselves, so that a
- * lookup reads the table and not the contacts. One thread fills it, in
- * contact order (shared, the table's lines would move between the cores at
- * every insertion); then each pair, on all threads, looks its key up and
- * writes its own link and that of its contact (a contact has one pair at
- * most). Static shares of the pairs follow the bodies' order, as the
- * contact pass's shares of the contacts do. */
+static void work_done(floe_world *w, void *p, size_t bytes, int lent) {
+    if (lent) memset(p, 0, bytes);
+    else free(p);
+    (void)w;
+}
+
+/* The body a contact (or candidate pair) of bodies a, b belongs to: B when
+ * A is a boundary (which is always A), else A. */
+static inline int owner(const floe_world *w, int a, int b) {
+    return (floe__class_of(w, a)->flags & FLOE_SHAPE_BOUNDARY) ? b : a;
+}
+
+/* Links existing contacts to the new pairs through the contacts of each
+ * owner body (a counting sort of the contact indices, in contact order),
+ * which each pair, on all threads, scans for its bodies A, B: it writes its
+ * own link and that of its contact (a contact has one pair at most; the
+ * first of equal contacts, as a hash table probed in insertion order would
+ * find). The lists take 4 (np + nc) bytes of work memory (work_get), where
+ * a table of the contacts' keys took 12 bytes per slot at half load, 6 MB
+ * at dense 100k on top of everything else at every rebuild
+ * (docs/performance.md#peak-memory). Contacts ascend by owner after a sort
+ * (floe_broadphase_sort_contacts), so the scans read them nearly in order.
+ * Static shares of the pairs follow the bodies' order, as the contact
+ * pass's shares of the contacts do. */
 static int link_contacts(floe_world *w) {
     floe_broadphase *bp = &w->bp;
-    const int nc = w->ncon, npairs = bp->npairs;
+    const int nc = w->ncon, npairs = bp->npairs, np = w->np;
     if (nc == 0) return 1;
-    size_t cap = 16;
-    while (cap < 2 * (size_t)nc) cap *= 2;
-    uint64_t *keys = malloc(cap * (sizeof *keys + sizeof(int)));
-    if (!keys) return 0;
-    int *slot = (int *)(keys + cap);
-#pragma omp parallel num_threads(floe__threads(w)) if (nc + npairs > 4 * FLOE_BLOCK)
-    {
-#pragma omp for schedule(static)
-        for (size_t h = 0; h < cap; h++) keys[h] = KEY_EMPTY;
-#pragma omp single
-        for (int k = 0; k < nc; k++) {
-            w->ccold[k].nbr = -1;
-            uint64_t key = pair_key(w->con[k].a, w->con[k].b);
-            size_t h = key_slot(key, cap);
-            while (keys[h] != KEY_EMPTY) h = (h + 1) & (cap - 1);
-            keys[h] = key;
-            slot[h] = k;
-        }
-#pragma omp for schedule(static)
-        for (int p = 0; p < npairs; p++) {
-            uint64_t key = pair_key(bp->pairs[p].a, bp->pairs[p].b);
-            for (size_t h = key_slot(key, cap); keys[h] != KEY_EMPTY; h = (h + 1) & (cap - 1))
-                if (keys[h] == key) {
-                    bp->pairs[p].contact = slot[h];
-                    w->ccold[slot[h]].nbr = p;
-                    break;
-                }
+    const size_t bytes = sizeof(int) * ((size_t)np + 1 + (size_t)nc);
+    int lent, *end = work_get(w, bytes, &lent); /* end[o]: the end of owner o's list once filled */
+    if (!end) return 0;
+    int *list = end + np + 1;
+    for (int k = 0; k < nc; k++) {
+        w->ccold[k].nbr = -1;
+        end[owner(w, w->con[k].a, w->con[k].b) + 1]++;
+    }
+    for (int i = 0; i < np; i++) end[i + 1] += end[i];
+    for (int k = 0; k < nc; k++) list[end[owner(w, w->con[k].a, w->con[k].b)]++] = k;
+#pragma omp parallel for num_threads(floe__threads(w)) schedule(static) if (nc + npairs > 4 * FLOE_BLOCK)
+    for (int p = 0; p < npairs; p++) {
+        const int a = bp->pairs[p].a, b = bp->pairs[p].b, o = owner(w, a, b);
+        for (int j = o ? end[o - 1] : 0; j < end[o]; j++) {
+            const int k = list[j];
+            if (w->con[k].a == a && w->con[k].b == b) {
+                bp->pairs[p].contact = k;
+                w->ccold[k].nbr = p;
+                break;
+            }
         }
     }
-    free(keys);
+    work_done(w, end, bytes, lent);
     return 1;
 }
 
@@ -195,11 +210,11 @@ void floe_broadphase_sort_contacts(floe_world *w) {
      * contacts in pair order, then the others), then the permutation
      * applied in place by following its cycles: no second copy of the
      * contacts (peak memory) */
-    int *dest = malloc(sizeof *dest * (size_t)n), *at = calloc((size_t)nbk + 1, sizeof *at);
+    const size_t bytes = sizeof(int) * ((size_t)nbk + 1 + (size_t)n);
+    int lent, *at = work_get(w, bytes, &lent), *dest = at ? at + nbk + 1 : NULL;
     unsigned char *tmp = malloc(w->cstride);
-    if (!dest || !at || !tmp) {
-        free(dest);
-        free(at);
+    if (!at || !tmp) {
+        if (at) work_done(w, at, bytes, lent);
         free(tmp);
         return;
     }
@@ -219,16 +234,17 @@ void floe_broadphase_sort_contacts(floe_world *w) {
     }
     for (int k = 0; k < n; k++)
         if (w->ccold[k].nbr < 0) dest[k] = at[sort_bucket(w, &w->con[k])]++;
-    free(at);
     for (int k = 0; k < n; k++)
         while (dest[k] != k) { /* swap k into its place d; k receives d's contact */
             int d = dest[k];
             floe_contact c = w->con[d];
             w->con[d] = w->con[k];
             w->con[k] = c;
-            floe_contact_warm y = w->cwarm[d];
-            w->cwarm[d] = w->cwarm[k];
-            w->cwarm[k] = y;
+            if (w->cwarm) {
+                floe_contact_warm y = w->cwarm[d];
+                w->cwarm[d] = w->cwarm[k];
+                w->cwarm[k] = y;
+            }
             floe_contact_cold x = w->ccold[d];
             w->ccold[d] = w->ccold[k];
             w->ccold[k] = x;
@@ -239,7 +255,7 @@ void floe_broadphase_sort_contacts(floe_world *w) {
             dest[k] = dest[d];
             dest[d] = d;
         }
-    free(dest);
+    work_done(w, at, bytes, lent);
     free(tmp);
 }
 
@@ -431,10 +447,16 @@ static void copy_refs(floe_world *w, int lo, int hi) {
  * empty pair list, and then (with `gridded`) the reference poses. On
  * several threads each thread takes a range of bodies (body_range) for
  * the infinite boundaries and the grid, and a share of the finite
- * boundaries, and pushes its pairs into a list of its own, noting how many each boundary
- * and the grid gave; the lists are then copied into bp->pairs boundary by
- * boundary, thread by thread: ranges ascend with the thread, so the order
- * is the serial one whatever the thread count. 0 when out of memory. */
+ * boundaries, and pushes its pairs into a list, noting how many each
+ * boundary and the grid gave; the lists are then put into bp->pairs
+ * boundary by boundary, thread by thread: ranges ascend with the thread,
+ * so the order is the serial one whatever the thread count. The first
+ * thread's list is bp->pairs itself, whose parts move up into place (the
+ * last first: no part lands on one not yet moved) before the others copy
+ * theirs: a rebuild holds the pairs once and the other threads' shares,
+ * not the pairs twice (peak memory). The other lists are allocated here,
+ * before the region, so that they come from the main heap and not from
+ * the threads' own. 0 when out of memory. */
 static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
     floe_broadphase *bp = &w->bp;
     int nt = floe__threads(w), np = w->np, nseg = s->nbnd + 1;
@@ -454,8 +476,11 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
      * grid): how many it found, then where they go */
     pair_buf *bufs = calloc((size_t)nt, sizeof *bufs);
     int *cnt = calloc(2 * (size_t)nt * (size_t)nseg, sizeof(int)), *off = cnt + (size_t)nt * nseg;
-    int fail = 0;
-    if (!bufs || !cnt) {
+    int fail = !bufs || !cnt;
+    if (!fail) bufs[0] = (pair_buf){bp->pairs, 0, bp->cap};
+    for (int t = 1; !fail && t < nt; t++) fail = !floe__grow((void **)&bufs[t].p, &bufs[t].cap, est, sizeof *bufs[t].p);
+    if (fail) {
+        for (int t = 1; bufs && t < nt; t++) free(bufs[t].p);
         free(bufs);
         free(cnt);
         return 0;
@@ -467,7 +492,7 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         /* finite boundaries: an equal share of their list each */
         int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
         pair_buf *o = &bufs[t];
-        int *n = cnt + (size_t)t * nseg, ok = floe__grow((void **)&o->p, &o->cap, est, sizeof *o->p);
+        int *n = cnt + (size_t)t * nseg, ok = 1;
         for (int b = 0; ok && b < s->nbnd; b++) {
             int n0 = o->n;
             ok = boundary_pairs(s, b, lo, hi, b >= b0 && b < b1, o);
@@ -484,26 +509,35 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         }
 #pragma omp barrier
 #pragma omp single
-        if (!fail) { /* where each thread's share of each segment goes */
+        if (!fail) { /* where each thread's share of each segment goes; the first thread's moved there */
             int64_t at = 0;
             for (int b = 0; b < nseg; b++)
                 for (int u = 0; u < nt; u++) {
                     off[(size_t)u * nseg + b] = (int)at;
                     at += cnt[(size_t)u * nseg + b];
                 }
-            if (at > INT_MAX || !floe__grow((void **)&bp->pairs, &bp->cap, (int)at, sizeof *bp->pairs)) fail = 1;
-            else bp->npairs = (int)at;
+            if (at > INT_MAX || !floe__grow((void **)&bufs[0].p, &bufs[0].cap, (int)at, sizeof *bufs[0].p)) fail = 1;
+            else {
+                bp->npairs = (int)at;
+                int from = bufs[0].n;
+                for (int b = nseg - 1; b >= 0; b--) {
+                    from -= cnt[b];
+                    if (cnt[b] && off[b] != from)
+                        memmove(bufs[0].p + off[b], bufs[0].p + from, sizeof *bufs[0].p * (size_t)cnt[b]);
+                }
+            }
         }
         if (!fail) {
-            for (int b = 0, from = 0; b < nseg; b++) {
-                if (n[b]) /* with no pairs at all the list may still be NULL */
-                    memcpy(bp->pairs + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
+            for (int b = 0, from = 0; t > 0 && b < nseg; b++) {
+                if (n[b]) memcpy(bufs[0].p + off[(size_t)t * nseg + b], o->p + from, sizeof *o->p * (size_t)n[b]);
                 from += n[b];
             }
             if (gridded) copy_refs(w, lo, hi);
         }
     }
-    for (int t = 0; bufs && t < nt; t++) free(bufs[t].p);
+    bp->pairs = bufs[0].p; /* grown or moved by the first thread */
+    bp->cap = bufs[0].cap;
+    for (int t = 1; t < nt; t++) free(bufs[t].p);
     free(bufs);
     free(cnt);
     return !fail;
@@ -592,15 +626,16 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     }
     for (int c = 0; c < ncells; c++) bp->cell_start[c + 1] += bp->cell_start[c];
     {
-        int *next = malloc(sizeof(int) * (size_t)ncells);
+        const size_t bytes = sizeof(int) * (size_t)ncells;
+        int lent, *next = work_get(w, bytes, &lent);
         if (!next) {
             free(bnd);
             return oom(w);
         }
-        memcpy(next, bp->cell_start, sizeof(int) * (size_t)ncells);
+        memcpy(next, bp->cell_start, bytes);
         for (int i = 0; i < np; i++)
             if (bp->cell_of[i] >= 0) bp->cell_items[next[bp->cell_of[i]]++] = i;
-        free(next);
+        work_done(w, next, bytes, lent);
     }
     /* boundaries (walls, cylinders, facets) against the gridded bodies,
      * then, unless periodic, the gridded pairs */
@@ -608,6 +643,14 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
     int ok = find_pairs(w, &s, !w->cell.axes, last);
     free(bnd);
     if (!ok) return oom(w);
+    /* images: with a cell, zero for the boundary pairs found so far; none without */
+    if (w->cell.axes && !floe__grow((void **)&bp->img, &bp->img_cap, bp->cap, sizeof *bp->img)) return oom(w);
+    if (w->cell.axes && bp->npairs) memset(bp->img, 0, sizeof *bp->img * (size_t)bp->npairs);
+    if (!w->cell.axes && bp->img) {
+        free(bp->img);
+        bp->img = NULL;
+        bp->img_cap = 0;
+    }
     if (w->cell.axes) { /* periodic: the pairs and their images from cell.c */
         floe_status st = floe__cell_pairs(w, skin);
         if (st != FLOE_OK) return st;

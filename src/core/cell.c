@@ -205,10 +205,10 @@ static void wrap(floe_world *w, int count) {
         for (int j = 0; j < 3; j++) x->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
         ct->imaged = !floe__img_zero(x->img);
     }
-    for (int p = 0; p < w->bp.npairs; p++) {
-        floe_pair *pr = &w->bp.pairs[p];
+    for (int p = 0; w->bp.img && p < w->bp.npairs; p++) {
+        const floe_pair *pr = &w->bp.pairs[p];
         if (!(w->bound[pr->a] > 0)) continue;
-        for (int j = 0; j < 3; j++) pr->img.n[j] += delta[pr->b].n[j] - delta[pr->a].n[j];
+        for (int j = 0; j < 3; j++) w->bp.img[p].n[j] += delta[pr->b].n[j] - delta[pr->a].n[j];
     }
     free(delta);
 }
@@ -233,7 +233,7 @@ static void reduce(floe_world *w) {
                 w->ccold[k].img.n[i] += mi * w->ccold[k].img.n[j];
                 w->con[k].imaged = !floe__img_zero(w->ccold[k].img);
             }
-            for (int p = 0; p < w->bp.npairs; p++) w->bp.pairs[p].img.n[i] += mi * w->bp.pairs[p].img.n[j];
+            for (int p = 0; w->bp.img && p < w->bp.npairs; p++) w->bp.img[p].n[i] += mi * w->bp.img[p].n[j];
             for (int p = 0; p < w->np; p++) w->wraps[p].n[i] += mi * w->wraps[p].n[j];
             c->flips++;
             w->bp.valid = 0;
@@ -371,8 +371,11 @@ static int push(floe_world *w, int i, int j, floe_img s) {
     }
     if (!floe_narrowphase(w->shape[i], w->shape[j])) return 1;
     floe_broadphase *bp = &w->bp;
-    if (!floe__grow((void **)&bp->pairs, &bp->cap, bp->npairs + 1, sizeof *bp->pairs)) return 0;
-    bp->pairs[bp->npairs++] = (floe_pair){i, j, -1, s};
+    if (!floe__grow((void **)&bp->pairs, &bp->cap, bp->npairs + 1, sizeof *bp->pairs) ||
+        !floe__grow((void **)&bp->img, &bp->img_cap, bp->cap, sizeof *bp->img))
+        return 0;
+    bp->img[bp->npairs] = s;
+    bp->pairs[bp->npairs++] = (floe_pair){i, j, -1};
     return 1;
 }
 

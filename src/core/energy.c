@@ -112,7 +112,8 @@ double floe__pwave_dt(const floe_world *w) {
  * diagonal). */
 static void contact_stiffness(const floe_world *w, int k, int side, vec3 *kt, vec3 *kr, vec3 *kc) {
     const floe_contact *c = &w->con[k];
-    const floe_contact_warm *x = &w->cwarm[k];
+    floe_contact_warm own;
+    const floe_contact_warm *x = floe__warm(w, k, &own);
     vec3 n = c->g.n, n2 = vmul(n, n);
     vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
     vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);

@@ -27,7 +27,7 @@
 
 _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 must be 3 packed doubles");
 _Static_assert(sizeof(quat) == 4 * sizeof(double), "quat must be 4 packed doubles");
-_Static_assert(sizeof(floe_pair) == 6 * sizeof(int32_t), "a pair must be 6 packed ints");
+_Static_assert(sizeof(floe_pair) == 3 * sizeof(int32_t), "a pair must be 3 packed ints");
 _Static_assert(sizeof(int) == sizeof(int32_t), "int must be 32 bits");
 
 /* ---- the table, flattened -------------------------------------------------------- */
@@ -354,7 +354,52 @@ static void put_docs(out *o, const floe_world *w) {
     }
 }
 
+/* The world as the snapshot's walkers read it: a world that keeps no warm
+ * records (core/world.h, floe__warm) or no pair images (no periodic cell,
+ * floe__pair_img) is read through a copy that holds the records its
+ * contacts imply and zero images, so that files, checks and comparisons see
+ * the same rows whether a world keeps them or not. Returns w itself, or the
+ * copy (release it with warm_view_free), or NULL when out of memory. */
+static const floe_world *warm_view(const floe_world *w) {
+    const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
+    if (!warm && !img) return w;
+    floe_world *v = malloc(sizeof *v);
+    floe_contact_warm *x = warm ? malloc(sizeof *x * (size_t)w->ncon) : NULL;
+    floe_img *s = img ? calloc((size_t)w->bp.npairs, sizeof *s) : NULL;
+    if (!v || (warm && !x) || (img && !s)) {
+        free(v);
+        free(x);
+        free(s);
+        return NULL;
+    }
+    memcpy(v, w, sizeof *v);
+    for (int k = 0; warm && k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+    if (warm) v->cwarm = x;
+    if (img) v->bp.img = s;
+    return v;
+}
+
+static void warm_view_free(const floe_world *w, const floe_world *v) {
+    if (!v || v == w) return;
+    if (v->cwarm != w->cwarm) free(v->cwarm);
+    if (v->bp.img != w->bp.img) free(v->bp.img);
+    free((void *)v);
+}
+
+static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
+
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
+    const floe_world *v = warm_view(w);
+    if (!v) {
+        out o = {wr, err, errlen, 0, NULL, 0};
+        return out_fail(&o, "out of memory");
+    }
+    int rc = snapshot_write(v, wr, err, errlen);
+    warm_view_free(w, v);
+    return rc;
+}
+
+static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
     out o = {wr, err, errlen, 0, NULL, 0};
     table *t = malloc(sizeof *t);
     if (!t) return out_fail(&o, "out of memory");
@@ -784,6 +829,7 @@ static void read_contacts(rd *R) {
     free(w->cstate);
     w->con = con;
     w->cwarm = warm;
+    w->warm_kept = 1; /* until the records read prove to be the implied ones (below) */
     w->ccold = cold;
     w->cstate = cs;
     w->ccap = nc + 1;
@@ -816,6 +862,19 @@ static void read_contacts(rd *R) {
     free(fs);
     free(fi);
     if (in->bad) w->ncon = 0;
+    /* no warm records kept where the world cannot need them and every
+     * contact's is the one it implies (core/world.h): the file's then
+     * loses nothing */
+    int implied = !in->bad && !floe__warm_needed(w);
+    for (size_t k = 0; implied && k < n; k++) {
+        floe_contact_warm x = floe__warm_implied(&w->ccold[k]);
+        implied = !memcmp(&x, &w->cwarm[k], sizeof x);
+    }
+    if (implied) {
+        free(w->cwarm);
+        w->cwarm = NULL;
+        w->warm_kept = 0;
+    }
 }
 
 static void read_pairs(rd *R) {
@@ -824,13 +883,18 @@ static void read_pairs(rd *R) {
     long np = floe__snap_rows_of(in, "broadphase", "pairs");
     if (in->bad) return;
     floe_pair *pairs = malloc(sizeof *pairs * ((size_t)np + 1));
-    if (!pairs) {
+    floe_img *img = calloc((size_t)np + 1, sizeof *img); /* dropped after the checks without a cell */
+    if (!pairs || !img) {
+        free(pairs);
+        free(img);
         floe__snap_fail(in, "out of memory for %ld pairs", np);
         return;
     }
     free(w->bp.pairs);
+    free(w->bp.img);
     w->bp.pairs = pairs;
-    w->bp.cap = (int)np + 1;
+    w->bp.img = img;
+    w->bp.cap = w->bp.img_cap = (int)np + 1;
     w->bp.npairs = (int)np;
     read_items(R, w, &floe__rows_pairs, 0, 0);
     if (in->bad) w->bp.npairs = 0;
@@ -906,6 +970,15 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
             floe__snap_fail(in, "%s", why);
             R->refused = 1;
         }
+    }
+    /* pair images are kept only with a periodic cell (core/world.h): without
+     * one, dropped when all zero, as every world writes them (nothing lost) */
+    int zero = !in->bad && !w->cell.axes;
+    for (int p = 0; zero && p < w->bp.npairs; p++) zero = floe__img_zero(w->bp.img[p]);
+    if (zero) {
+        free(w->bp.img);
+        w->bp.img = NULL;
+        w->bp.img_cap = 0;
     }
     if (damaged) *damaged = R->refused;
     for (int i = 0; i < R->nmodels; i++) {
@@ -1268,7 +1341,20 @@ out:
     free(list);
 }
 
+static int snapshot_check(const floe_world *w, char *err, size_t errlen);
+
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
+    const floe_world *v = warm_view(w);
+    if (!v) {
+        ck c = {err, errlen, 0};
+        return bad(&c, "/", "out of memory"), -1;
+    }
+    int rc = snapshot_check(v, err, errlen);
+    warm_view_free(w, v);
+    return rc;
+}
+
+static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
     ck c = {err, errlen, 0};
     table *t = malloc(sizeof *t);
     if (!t) return bad(&c, "/", "out of memory"), -1;
@@ -1284,7 +1370,19 @@ int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
 
 /* ---- comparing two worlds ------------------------------------------------------------------ */
 
+static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
+
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
+    const floe_world *va = warm_view(a), *vb = warm_view(b);
+    int diff = 1;
+    if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
+    else snprintf(what, whatlen, "out of memory");
+    warm_view_free(a, va);
+    warm_view_free(b, vb);
+    return diff;
+}
+
+static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
     table *t = malloc(sizeof *t);
     if (!t) {
         snprintf(what, whatlen, "out of memory");

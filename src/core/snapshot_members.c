@@ -225,7 +225,6 @@ static const floe_snap_field pair_fields[] = {
     {M(floe_pair, a), STATE, DSET("broadphase", "pairs"), I32, .col = 0, ID(floe__rows_particles)},
     {M(floe_pair, b), STATE, DSET("broadphase", "pairs"), I32, .col = 1, ID(floe__rows_particles)},
     {M(floe_pair, contact), STATE, DSET("broadphase", "pairs"), I32, .col = 2, ID_OR_NONE(floe__rows_contacts)},
-    {M(floe_pair, img), STATE, DSET("broadphase", "pair_image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct pair_struct = STRUCT(floe_pair, pair_fields);
@@ -234,6 +233,10 @@ static const floe_snap_field bp_fields[] = {
     {M(floe_broadphase, pairs), STATE, STRUCTS(floe__rows_pairs, pair_struct)},
     COUNT(floe_broadphase, npairs, floe__rows_pairs),
     TRANSIENT(floe_broadphase, cap, "capacity of pairs"),
+    /* NULL without a periodic cell: written as zeros (snapshot.c, snap_view) */
+    {M(floe_broadphase, img), STATE, DSET("broadphase", "pair_image"), .type = FLOE_SNAP_I32, .ncomp = 3,
+     ROWS(floe__rows_pairs), RANGE(-1e9, 1e9)},
+    TRANSIENT(floe_broadphase, img_cap, "capacity of img"),
     {M(floe_broadphase, ref_pos), STATE, DSET("broadphase", "ref_pos"), F64(3), ROWS(floe__rows_particles),
      .conv = FLOE_CONV_IF_VALID}, /* floe__snapshot_check: when valid */
     {M(floe_broadphase, ref_ori), STATE, DSET("broadphase", "ref_ori"), F64(4), ROWS(floe__rows_particles),
@@ -461,6 +464,9 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, ccold), STATE, STRUCTS(floe__rows_contacts, contact_cold_struct)},
     COUNT(floe_world, ncon, floe__rows_contacts),
     TRANSIENT(floe_world, ccap, "capacity"),
+    DERIVED(floe_world, warm_kept,
+            "whether cwarm is stored (floe__prepare, a body that is not a sphere or a wall, the contacts read: "
+            "floe__warm_keep); a world without is written with the records its contacts imply"),
     /* raw, exact; floe__snapshot_check: finite as the model exports it */
     {M(floe_world, cstate), STATE, DSET("contacts", "state"), .type = FLOE_SNAP_U8, ROWS(floe__rows_contacts),
      .conv = FLOE_CONV_STATE},

@@ -26,14 +26,16 @@ static inline void *state_of(const floe_world *w, int k) { return w->cstate + (s
 
 static int reserve_contacts(floe_world *w, int need) {
     if (need <= w->ccap) return 1;
-    /* four arrays, one capacity */
+    /* four arrays (three without warm records), one capacity */
     int nc = (int)floe__grown((size_t)(w->ccap ? w->ccap : 1024), (size_t)need, INT_MAX);
     floe_contact *c = realloc(w->con, (size_t)nc * sizeof *c);
     if (!c) return 0;
     w->con = c;
-    floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
-    if (!cw) return 0;
-    w->cwarm = cw;
+    if (w->warm_kept) {
+        floe_contact_warm *cw = realloc(w->cwarm, (size_t)nc * sizeof *cw);
+        if (!cw) return 0;
+        w->cwarm = cw;
+    }
     floe_contact_cold *cc = realloc(w->ccold, (size_t)nc * sizeof *cc);
     if (!cc) return 0;
     w->ccold = cc;
@@ -74,7 +76,6 @@ static int by_contact(const void *x, const void *y) {
  * overlap larger than a particle). */
 static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
     floe_contact *c = &w->con[k];
-    floe_contact_warm *wm = &w->cwarm[k];
     floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
@@ -84,6 +85,11 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     int fresh = (c->flags & CF_NEW) != 0;
     floe_law_ctx ctx;
     floe__law_ctx(w, c, fresh, &ctx);
+    /* a world without warm records: the law (no_warm) reads none of the
+     * record but the area at creation, which floe_l6geom_create writes */
+    floe_contact_warm own = {.area = 0};
+    if (!ctx.warm) ctx.warm = &own;
+    floe_contact_warm *wm = ctx.warm;
     floe_event_load ld = {.set = 0};
     ctx.event_load = &ld;
     floe_raw_contact raw;
@@ -136,10 +142,12 @@ static void emit(floe_world *w, floe_event_type type, const floe_contact *c, uin
     ev->b = c->b;
     ev->force = ld ? ld->f : c->f;
     const int k = (int)(c - w->con);
-    ev->torque = ld ? ld->m : w->cwarm[k].m;
+    floe_contact_warm own;
+    const floe_contact_warm *wm = floe__warm(w, k, &own);
+    ev->torque = ld ? ld->m : wm->m;
     ev->detail = detail;
     const floe_model *m = floe_registry_get(w->insts[c->inst].model);
-    if (m->event_values) m->event_values(c, &w->cwarm[k], state_of(w, k), type, ev->value);
+    if (m->event_values) m->event_values(c, wm, state_of(w, k), type, ev->value);
 }
 
 /* Events a flagged contact produces: one per transient flag whose type the
@@ -264,17 +272,20 @@ typedef struct contact_pass {
     unsigned char *batch;  /* per part: a slice's batched contacts, kernels, results */
     vec3 *buf;             /* the force sums of parts 1.. */
     floe_energy_acc *accs; /* per slice */
-    int *flagged;          /* the flagged list, then each part's own */
+    int *flagged;          /* each part's list at its first contact, then all of them in contact order */
     int oom;               /* growing the contact arrays failed (set in a single) */
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
 } contact_pass;
 
-/* Room for the energy blocks and flagged lists of up to n contacts. */
+/* Room for the energy blocks and flagged lists of up to n contacts: a
+ * part flags only contacts of its own slices, so its list fits in their
+ * rows of one array, from its first contact on, and the lists join in
+ * place (gather_parts): n rows in all, the rows a step writes no more than
+ * the contacts it flags (peak memory: the first step flags every contact) */
 static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
-    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE,
-                 room = (nsl + 1) * FLOE_SLICE; /* a part may take every slice */
+    const size_t nsl = ((size_t)n + FLOE_SLICE - 1) / FLOE_SLICE;
     cp->accs = floe__scratch(w, SCR_CONTACT_ACC, sizeof *cp->accs * (nsl + 1));
-    cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1 + room * FLOE_PARTS));
+    cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1));
     return cp->accs && cp->flagged;
 }
 
@@ -334,13 +345,13 @@ static void find_hits(floe_world *w, contact_pass *cp) {
             if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
                 /* most candidate pairs are sphere pairs that do not touch: decide here */
                 double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, pr->img), w->pos[pr->a])) <= r * r;
+                hit[p] = vlen2(vsub(floe__img_pos(w, pr->b, floe__pair_img(bp, p)), w->pos[pr->a])) <= r * r;
             } else if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL) {
                 hit[p] = (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
                                                          w->radius[pr->b], NULL, gap, &raw);
             } else {
                 floe_collide_fn *fn = floe_narrowphase(w->shape[pr->a], w->shape[pr->b]);
-                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, pr->img, NULL, gap, &raw);
+                hit[p] = (unsigned char)floe__collide_img(w, fn, pr->a, pr->b, floe__pair_img(bp, p), NULL, gap, &raw);
             }
             n += hit[p];
         }
@@ -354,13 +365,13 @@ static void new_contact(floe_world *w, int k, int p) {
     floe_contact *c = &w->con[k];
     floe_contact_cold *x = &w->ccold[k];
     memset(c, 0, sizeof *c);
-    memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
+    if (w->cwarm) memset(&w->cwarm[k], 0, sizeof w->cwarm[k]);
     memset(x, 0, sizeof *x);
     memset(state_of(w, k), 0, w->cstride);
     c->a = bp->pairs[p].a;
     c->b = bp->pairs[p].b;
     x->nbr = p;
-    x->img = bp->pairs[p].img;
+    x->img = floe__pair_img(bp, p);
     c->imaged = !floe__img_zero(x->img);
     c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
     x->step_created = w->step;
@@ -425,7 +436,6 @@ static int part_start(const floe_world *w, int p, int nsl) {
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
@@ -435,7 +445,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         sw.out = (floe_batch_out *)(cp->batch + work * p);
         sw.ks = (int *)(sw.out + FLOE_SLICE);
         sw.kind = sw.ks + FLOE_SLICE;
-        int b = -1, nf = 0, *fl = cp->flagged + (size_t)nc + 1 + room * p;
+        int b = -1, nf = 0, *fl = cp->flagged + (size_t)part_start(w, p, nsl) * FLOE_SLICE;
         for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
         for (int sl = part_start(w, p, nsl); sl < part_start(w, p + 1, nsl); sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
@@ -471,7 +481,6 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
  * lists merged into contact order. */
 static floe_status gather_parts(floe_world *w, contact_pass *cp) {
     const int nc = w->ncon, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-    const size_t room = ((size_t)nsl + 1) * FLOE_SLICE;
     const floe_energy_acc *accs = cp->accs;
     int *flagged = cp->flagged;
     w->e_elastic = 0;
@@ -502,17 +511,15 @@ static floe_status gather_parts(floe_world *w, contact_pass *cp) {
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }
-    /* merge the parts' lists (each ascending) into contact order */
-    int n = 0, at[FLOE_PARTS] = {0};
-    const int *nflag = cp->nflag;
-    for (;;) {
-        int best = -1;
-        for (int p = 0; p < FLOE_PARTS; p++)
-            if (at[p] < nflag[p] &&
-                (best < 0 || flagged[nc + 1 + room * p + at[p]] < flagged[nc + 1 + room * best + at[best]]))
-                best = p;
-        if (best < 0) break;
-        flagged[n++] = flagged[nc + 1 + room * best + at[best]++];
+    /* the parts' lists (each ascending, each part's contacts after those of
+     * the parts before it) joined in part order are in contact order; a
+     * list moves down only (the lists before it hold no more rows than
+     * their parts' contacts) */
+    int n = 0;
+    for (int p = 0; p < FLOE_PARTS; p++) {
+        const int *from = flagged + (size_t)part_start(w, p, nsl) * FLOE_SLICE;
+        if (cp->nflag[p] && from != flagged + n) memmove(flagged + n, from, sizeof(int) * (size_t)cp->nflag[p]);
+        n += cp->nflag[p];
     }
     w->nflagged = n;
     return FLOE_OK;
@@ -560,7 +567,7 @@ static floe_status finish_contacts(floe_world *w) {
         int last = --w->ncon;
         if (k != last) {
             w->con[k] = w->con[last];
-            w->cwarm[k] = w->cwarm[last];
+            if (w->cwarm) w->cwarm[k] = w->cwarm[last];
             w->ccold[k] = w->ccold[last];
             memcpy(state_of(w, k), state_of(w, last), w->cstride);
             if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = k;

@@ -376,7 +376,8 @@ static double contact_elastic(const floe_contact *c, const floe_contact_warm *x)
 /* Takes contact c's force and torques off the body `side` (0: A, 1: B). */
 static void unapply_contact(floe_world *w, const floe_contact *c, int side) {
     const floe_geom *g = &c->g;
-    const vec3 m = w->cwarm[c - w->con].m;
+    floe_contact_warm own;
+    const vec3 m = floe__warm(w, (int)(c - w->con), &own)->m;
     vec3 t2 = floe_geom_t2(g);
     vec3 F = vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(t2, c->f.z));
     vec3 M = vadd(vadd(vscale(g->n, m.x), vscale(g->t1, m.y)), vscale(t2, m.z));
@@ -439,11 +440,12 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         if (!(dead[c->a] || dead[c->b])) continue;
         floe_event *ev = push_event(w, FLOE_EVENT_CONTACT_DELETED, c->a, c->b);
         ev->force = c->f;
-        ev->torque = w->cwarm[k].m;
+        floe_contact_warm own;
+        const floe_contact_warm *wm = floe__warm(w, k, &own);
+        ev->torque = wm->m;
         const floe_model *m = w->insts[c->inst].m;
-        if (m && m->event_values)
-            m->event_values(c, &w->cwarm[k], cstate_of(w, k), FLOE_EVENT_CONTACT_DELETED, ev->value);
-        elastic += contact_elastic(c, &w->cwarm[k]);
+        if (m && m->event_values) m->event_values(c, wm, cstate_of(w, k), FLOE_EVENT_CONTACT_DELETED, ev->value);
+        elastic += contact_elastic(c, wm);
         if (!dead[c->a]) unapply_contact(w, c, 0);
         if (!dead[c->b]) unapply_contact(w, c, 1);
     }
@@ -513,7 +515,7 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         floe_contact_cold x = w->ccold[k];
         x.nbr = -1;
         if (kk != k) memmove(cstate_of(w, kk), cstate_of(w, k), w->cstride);
-        w->cwarm[kk] = w->cwarm[k];
+        if (w->cwarm) w->cwarm[kk] = w->cwarm[k];
         w->ccold[kk] = x;
         w->con[kk++] = c;
     }

@@ -103,6 +103,31 @@ int floe__prepare(floe_world *w) {
         w->cstate = ns;
         w->cstride = stride;
     }
+    if (floe__warm_needed(w) && !floe__warm_keep(w)) {
+        floe__error(w, "out of memory");
+        return 0;
+    }
     w->prepared = 1;
+    return 1;
+}
+
+int floe__warm_needed(const floe_world *w) {
+    if (w->def.legacy_lens) return 1; /* lens then depend on the overlap at creation */
+    for (int i = 0; w->pair_inst && i < w->pair_inst_n * w->pair_inst_n; i++)
+        if (!floe_registry_get(w->insts[w->pair_inst[i]].model)->no_warm) return 1;
+    for (int i = 0; i < w->np; i++)
+        if (w->shape[i] != FLOE_SHAPE_SPHERE && w->shape[i] != FLOE_SHAPE_WALL) return 1;
+    return 0;
+}
+
+int floe__warm_keep(floe_world *w) {
+    if (w->warm_kept) return 1;
+    if (w->ccap > 0) {
+        floe_contact_warm *x = malloc(sizeof *x * (size_t)w->ccap);
+        if (!x) return 0;
+        for (int k = 0; k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+        w->cwarm = x;
+    }
+    w->warm_kept = 1;
     return 1;
 }

@@ -121,15 +121,20 @@ typedef struct floe_sink {
     double mass, energy;
 } floe_sink;
 
-/* Broad-phase candidate pair; `contact` is the live contact index or -1. */
+/* Broad-phase candidate pair; `contact` is the live contact index or -1.
+ * B's periodic image is in floe_broadphase.img (floe__pair_img). */
 typedef struct floe_pair {
     int32_t a, b, contact;
-    floe_img img; /* B's periodic image (cell offsets), zero without a cell */
 } floe_pair;
 
 typedef struct floe_broadphase {
     floe_pair *pairs;
     int npairs, cap;
+    /* per pair: B's periodic image (cell offsets); kept only with a periodic
+     * cell (img_cap >= cap then), NULL without one, where every image is
+     * zero: 12 of a pair's 24 bytes (docs/performance.md#peak-memory) */
+    floe_img *img;
+    int img_cap;
     vec3 *ref_pos; /* positions at the last rebuild */
     quat *ref_ori; /* orientations at the last rebuild */
     int *cell_start, *cell_items, *cell_of;
@@ -239,13 +244,16 @@ struct floe_world {
     int ngroups;
 
     /* contacts: hot, warm and cold records of one index (models/model.h),
-     * grown, moved and removed together with the model states */
+     * grown, moved and removed together with the model states; cwarm is
+     * NULL while the world keeps no warm records (warm_kept 0: every
+     * contact's is implied, floe__warm) */
     floe_contact *con;
     floe_contact_warm *cwarm;
     floe_contact_cold *ccold;
     int ncon, ccap;
     unsigned char *cstate;
     size_t cstride;
+    int warm_kept; /* 1: cwarm is grown with the other contact arrays (world.c, floe__warm_keep) */
 
     floe_broadphase bp;
 
@@ -300,6 +308,39 @@ struct floe_world {
 /* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
 static inline void *floe__scratch(floe_world *w, int slot, size_t bytes) {
     return floe__reserve(&w->scratch[slot], &w->scratch_size[slot], bytes);
+}
+
+/* ---- warm records (docs/decisions.md#warm-records-only-where-a-contact-needs-one) ----
+ * A contact of a model that keeps nothing in its warm record (no_warm)
+ * between two spheres or a wall and a sphere, without legacy lens, has the
+ * warm record floe_l6geom_create and the law leave: no torque, no twist or
+ * rolling spring, and the area pi rho^2 of rho the smaller of its lens (the
+ * radii of the spheres; a wall takes the sphere's). While every contact of
+ * the world is such a contact the world stores no warm records (11 MB at
+ * dense 100k, docs/performance.md#peak-memory); the first body or model
+ * instance that may make another kind makes it keep them (floe__warm_keep),
+ * the implied records of the contacts it has written in. */
+static inline floe_contact_warm floe__warm_implied(const floe_contact_cold *x) {
+    double rho = fmin(x->lens[0], x->lens[1]);
+    return (floe_contact_warm){.m = {0, 0, 0}, .kw = 0, .kr = 0, .area = FLOE_PI * rho * rho};
+}
+/* Contact k's warm record: the world's, or the implied one written into *tmp. */
+static inline const floe_contact_warm *floe__warm(const floe_world *w, int k, floe_contact_warm *tmp) {
+    if (w->cwarm) return &w->cwarm[k];
+    *tmp = floe__warm_implied(&w->ccold[k]);
+    return tmp;
+}
+/* world.c: makes the world keep warm records from now on (the contacts'
+ * implied ones written in); 0 when out of memory. */
+int floe__warm_keep(floe_world *w);
+/* world.c: whether the world's bodies, legacy lens or reachable model
+ * instances (floe__prepare's table) may make a contact whose warm record is
+ * not implied; floe__prepare keeps the records when they may. */
+int floe__warm_needed(const floe_world *w);
+
+/* Candidate pair p's image of B: zero without a periodic cell. */
+static inline floe_img floe__pair_img(const floe_broadphase *bp, int p) {
+    return bp->img ? bp->img[p] : (floe_img){{0, 0, 0}};
 }
 
 /* world.c: services on the world's state for the whole core (the public
@@ -377,7 +418,7 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
     ctx->event_load = NULL;
-    ctx->warm = &w->cwarm[c - w->con];
+    ctx->warm = w->cwarm ? &w->cwarm[c - w->con] : NULL; /* NULL: the caller points it at the implied record */
     ctx->cold = &w->ccold[c - w->con];
     /* radii of curvature, for the models whose law depends on them (Hertz):
      * only in the creation step, where create reads them */

@@ -118,7 +118,7 @@ void floe_world_destroy(floe_world *w) {
                       w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
                       w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
                       w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases,
-                      w->cwarm,         w->ccold,      w->bp.load};
+                      w->cwarm,         w->ccold,      w->bp.load, w->bp.img};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
@@ -482,6 +482,11 @@ floe_status floe_reserve_particles(floe_world *w, int n) {
 static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx, double radius,
                         double mass, vec3 inertia, double bound) {
     int n = w->np;
+    /* a body other than a sphere or a wall may make contacts of any warm record */
+    if (shape != FLOE_SHAPE_SPHERE && shape != FLOE_SHAPE_WALL && !floe__warm_keep(w)) {
+        floe__error(w, "out of memory adding particle %d", n);
+        return -1;
+    }
     if (n + 1 > w->pcap) {
         /* the structure of arrays: one capacity for all of them */
         int nc = (int)floe__grown((size_t)(w->pcap ? w->pcap : 64), (size_t)n + 1, INT_MAX);
@@ -874,7 +879,8 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     CHECK_ID(w, i, w->ncon, "contact", FLOE_ERR_ARG);
     const floe_contact *c = &w->con[i];
     const floe_contact_cold *x = &w->ccold[i];
-    const floe_contact_warm *wm = &w->cwarm[i];
+    floe_contact_warm own;
+    const floe_contact_warm *wm = floe__warm(w, i, &own);
     const floe_geom *g = &c->g;
     o->a = c->a;
     o->b = c->b;
@@ -909,7 +915,8 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
     const floe_model *m = floe_registry_get(w->insts[w->con[i].inst].model);
     double buf[64];
     int n = m->info.n_state < 64 ? m->info.n_state : 64;
-    m->get_state(&w->con[i], &w->cwarm[i], w->cstate + (size_t)i * w->cstride, buf);
+    floe_contact_warm own;
+    m->get_state(&w->con[i], floe__warm(w, i, &own), w->cstate + (size_t)i * w->cstride, buf);
     if (n > cap) n = cap;
     memcpy(out, buf, sizeof(double) * (size_t)n);
     return n;
@@ -943,6 +950,8 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
         if (group >= 0 && !((w->groups[c->a] | w->groups[c->b]) & gm)) continue;
         floe_law_ctx ctx;
         floe__law_ctx(w, c, 0, &ctx);
+        floe_contact_warm own = floe__warm_implied(&w->ccold[k]);
+        if (!ctx.warm) ctx.warm = &own; /* a model with methods keeps warm records (no_warm 0) */
         int r = m->method(method, args, nargs, &ctx, c, w->cstate + (size_t)k * w->cstride);
         if (r == -1) {
             floe__error(w, "model %s has no method '%s'", model, method);

@@ -195,4 +195,5 @@ const floe_model floe_model_linear = {
     .law = linear_law,
     .get_state = linear_get_state,
     .batch = &linear_kernel,
+    .no_warm = 1,
 };

@@ -189,6 +189,12 @@ typedef struct floe_model {
                          double out[2]);
     /* Optional: the vectorized kernel of the law for sphere-sphere contacts. */
     const floe_batch_kernel *batch;
+    /* 1: the model keeps nothing in the warm record: create reads only its
+     * area, law sets only a zero torque, get_state, event_values and the
+     * kernel leave it be, kw and kr stay 0. A world whose contacts all have
+     * such models and are between spheres and walls keeps no warm records
+     * (core/world.h, floe__warm). 0 (the default): the model may use it. */
+    int no_warm;
 } floe_model;
 
 /* registry.c */
