@@ -114,7 +114,8 @@ int floe__threads_before(floe_world *w) {
      * and once the first reading of the others' use is due if the trials
      * before it, blind to them, chose more threads */
     if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w)) ||
-        (s >= FLOE_TUNE_STEPS && t->others < 0 && t->best > 1 && floe__cpu_wall() - t->since.wall >= 0.2)) {
+        (s >= FLOE_TUNE_STEPS && t->others < 0 && t->best > 1 && t->since.ok &&
+         floe__cpu_wall() - t->since.wall >= 0.2)) {
         t->start = w->step;
         t->n1 = t->nn = 0;
         t->cut_short = 0;
@@ -128,7 +129,7 @@ int floe__threads_before(floe_world *w) {
          * it is not offered */
         floe_cpu_sample now = floe__cpu_sample();
         double others = floe__cpu_others(t->since, now, 0.2);
-        if (others >= 0) {
+        if (others >= 0 || !now.ok) { /* a failed reading ends the readings */
             t->others = others;
             t->since = now;
         }
