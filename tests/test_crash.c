@@ -169,6 +169,10 @@ int main(void) {
         fresh_starts += !have;
         resumes += have;
         pid_t pid = spawn(have ? resume_cmd : run_cmd);
+        if (pid <= 0) { /* fork failed: kill(-1, ...) would signal every process we may */
+            CHECK(pid > 0);
+            break;
+        }
         sleep_s(fmin(t1, 0.4) * rnd(&seed)); /* kills spread over start-up, steps and writes */
         kill(pid, SIGKILL);
         int st = wait_for(pid);
