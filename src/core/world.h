@@ -191,11 +191,11 @@ typedef struct floe_thread_tuner {
     int n1, nn;    /* samples in t1 (1 thread) and tn (the ceiling) */
     double t1[32], tn[32];
     int64_t start;         /* step at which the last trial began (-1: none yet) */
+    int ncon0;             /* contacts when it began */
     int cut_short;         /* 1: the last trial ended early (its ceiling clearly slower, or no room) */
     int room;              /* the count the last trial offered: the ceiling, or fewer where others keep cores busy */
     double others;         /* cores other processes kept busy between the last two readings (-1: unknown) */
     floe_cpu_sample since; /* the clocks at the last reading */
-    int ncon0;             /* contacts when it began */
     int64_t trials;        /* trials decided so far */
 } floe_thread_tuner;
 
