@@ -95,10 +95,9 @@ static void *work_get(floe_world *w, size_t bytes, int *lent) {
     return *lent ? w->scratch[SCR_PART_SUMS] : calloc(1, bytes);
 }
 
-static void work_done(floe_world *w, void *p, size_t bytes, int lent) {
+static void work_done(void *p, size_t bytes, int lent) {
     if (lent) memset(p, 0, bytes);
     else free(p);
-    (void)w;
 }
 
 /* The body a contact (or candidate pair) of bodies a, b belongs to: B when
@@ -145,7 +144,7 @@ static int link_contacts(floe_world *w) {
             }
         }
     }
-    work_done(w, end, bytes, lent);
+    work_done(end, bytes, lent);
     return 1;
 }
 
@@ -154,7 +153,7 @@ static int link_contacts(floe_world *w) {
  * always A, else A), within the block its boundary contacts first, then
  * the others, each by that body. */
 static inline int sort_bucket(const floe_world *w, const floe_contact *c) {
-    int bnd = (floe__class_of(w, c->a)->flags & FLOE_SHAPE_BOUNDARY) != 0, i = bnd ? c->b : c->a;
+    int i = owner(w, c->a, c->b), bnd = i != c->a;
     return (i / FLOE_BLOCK * 2 + !bnd) * FLOE_BLOCK + i % FLOE_BLOCK;
 }
 
@@ -214,7 +213,7 @@ void floe_broadphase_sort_contacts(floe_world *w) {
     int lent, *at = work_get(w, bytes, &lent), *dest = at ? at + nbk + 1 : NULL;
     unsigned char *tmp = malloc(w->cstride);
     if (!at || !tmp) {
-        if (at) work_done(w, at, bytes, lent);
+        if (at) work_done(at, bytes, lent);
         free(tmp);
         return;
     }
@@ -255,7 +254,7 @@ void floe_broadphase_sort_contacts(floe_world *w) {
             dest[k] = dest[d];
             dest[d] = d;
         }
-    work_done(w, at, bytes, lent);
+    work_done(at, bytes, lent);
     free(tmp);
 }
 
@@ -635,7 +634,7 @@ floe_status floe_broadphase_rebuild(floe_world *w) {
         memcpy(next, bp->cell_start, bytes);
         for (int i = 0; i < np; i++)
             if (bp->cell_of[i] >= 0) bp->cell_items[next[bp->cell_of[i]]++] = i;
-        work_done(w, next, bytes, lent);
+        work_done(next, bytes, lent);
     }
     /* boundaries (walls, cylinders, facets) against the gridded bodies,
      * then, unless periodic, the gridded pairs */

@@ -359,8 +359,8 @@ static void put_docs(out *o, const floe_world *w) {
  * floe__pair_img) is read through a copy that holds the records its
  * contacts imply and zero images, so that files, checks and comparisons see
  * the same rows whether a world keeps them or not. Returns w itself, or the
- * copy (release it with warm_view_free), or NULL when out of memory. */
-static const floe_world *warm_view(const floe_world *w) {
+ * copy (release it with full_view_free), or NULL when out of memory. */
+static const floe_world *full_view(const floe_world *w) {
     const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
     if (!warm && !img) return w;
     floe_world *v = malloc(sizeof *v);
@@ -379,7 +379,7 @@ static const floe_world *warm_view(const floe_world *w) {
     return v;
 }
 
-static void warm_view_free(const floe_world *w, const floe_world *v) {
+static void full_view_free(const floe_world *w, const floe_world *v) {
     if (!v || v == w) return;
     if (v->cwarm != w->cwarm) free(v->cwarm);
     if (v->bp.img != w->bp.img) free(v->bp.img);
@@ -389,13 +389,13 @@ static void warm_view_free(const floe_world *w, const floe_world *v) {
 static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
 
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
-    const floe_world *v = warm_view(w);
+    const floe_world *v = full_view(w);
     if (!v) {
         out o = {wr, err, errlen, 0, NULL, 0};
         return out_fail(&o, "out of memory");
     }
     int rc = snapshot_write(v, wr, err, errlen);
-    warm_view_free(w, v);
+    full_view_free(w, v);
     return rc;
 }
 
@@ -1344,13 +1344,13 @@ out:
 static int snapshot_check(const floe_world *w, char *err, size_t errlen);
 
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
-    const floe_world *v = warm_view(w);
+    const floe_world *v = full_view(w);
     if (!v) {
         ck c = {err, errlen, 0};
         return bad(&c, "/", "out of memory"), -1;
     }
     int rc = snapshot_check(v, err, errlen);
-    warm_view_free(w, v);
+    full_view_free(w, v);
     return rc;
 }
 
@@ -1373,12 +1373,12 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
 static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
 
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
-    const floe_world *va = warm_view(a), *vb = warm_view(b);
+    const floe_world *va = full_view(a), *vb = full_view(b);
     int diff = 1;
     if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
     else snprintf(what, whatlen, "out of memory");
-    warm_view_free(a, va);
-    warm_view_free(b, vb);
+    full_view_free(a, va);
+    full_view_free(b, vb);
     return diff;
 }
 
