@@ -1,5 +1,5 @@
-/* The batched sphere-sphere kernels (core/batch.c and the models' kernels,
- * floe_model.batch) against the per-contact path: the same pile, run once
+/* The batched sphere-sphere and wall-sphere kernels (core/batch.c and the
+ * models' kernels, floe_model.batch) against the per-contact path: the same pile, run once
  * with batching and once without, must give bitwise identical particles,
  * contact geometry, forces, model state and energies. Linear: every law variant the kernel takes (friction or none,
  * dashpots in each dp_mode, no_break with ini_eqlb), also under Cundall
@@ -16,6 +16,7 @@ typedef struct variant {
     const char *name, *model;
     double tan_phi, dp_nratio, dp_sratio, dp_mode, no_break, ini_eqlb, damping, stir; /* stir: m/s */
     int legacy_lens; /* lens shortened by half the overlap at creation (floe_world_def.legacy_lens) */
+    int two_sided;   /* also a floor and a side wall that take contacts from either side (sense 0) */
 } variant;
 
 static const variant variants[] = {
@@ -31,10 +32,25 @@ static const variant variants[] = {
     {"Ice, damped", "ice", 0.3, 0, 0, 0, 0, 0, 0.2, 1.2, 0},
     {"friction, legacy lens", "linear", 0.5, 0, 0, 0, 0, 0, 0, 4, 1},
     {"Ice, legacy lens", "ice", 0.5, 0, 0, 0, 0, 0, 0, 0.6, 1},
+    {"two-sided walls", "linear", 0.5, 0.3, 0.2, 0, 0, 0, 0, 4, 0, 1},
+    {"Ice, two-sided walls", "ice", 0.5, 0, 0, 0, 0, 0, 0, 0.6, 0, 1},
 };
 
-static floe_world *run(const variant *v, int batch_off, int *batched) {
+/* Contact-steps batched: all, and those of a wall with a sphere. */
+typedef struct counts {
+    long all, walls, two_sided;
+} counts;
+
+static floe_world *run(const variant *v, int batch_off, counts *batched) {
     floe_world *w = make_pile_of(v->model, 10, 10, 6, v->damping, v->tan_phi, 1);
+    if (v->two_sided) { /* the pile's box again, of walls taken from either side */
+        floe_body_def bd = floe_default_body_def();
+        bd.material = 0;
+        bd.pos = (floe_vec3){0, 0, 1e-3}; /* above the floor */
+        floe_add_wall(w, &bd, 2, 0);
+        bd.pos = (floe_vec3){10 * 2.4 * 0.005 - 0.5e-3, 0, 0}; /* inside the far x wall */
+        floe_add_wall(w, &bd, 0, 0);
+    }
     if (!strcmp(v->model, "ice")) {
         /* bonded, breakable in every sense, across the lattice gaps; weak
          * enough that the stirring breaks bonds in every sense */
@@ -58,16 +74,25 @@ static floe_world *run(const variant *v, int batch_off, int *batched) {
             floe_set_velocity(w, i,
                               (floe_vec3){v->stir * (pile_rand(&seed) - 0.5), v->stir * (pile_rand(&seed) - 0.5),
                                           v->stir * (pile_rand(&seed) - 0.5)});
-    *batched = 0;
+    *batched = (counts){0, 0, 0};
     for (int s = 0; s < 3000; s++) {
         CHECK(floe_step(w) == FLOE_OK);
-        for (int k = 0; k < w->ncon; k++) *batched += !batch_off && floe_batch_kind(w, &w->con[k], 0) != 0;
+        for (int k = 0; k < w->ncon && !batch_off; k++) {
+            int b = floe_batch_kind(w, &w->con[k], 0) != 0;
+            batched->all += b;
+            batched->walls += b && !(w->con[k].flags & CF_SPHERES);
+            int sense = 1;
+            batched->two_sided += b && floe_wall_axis(w, w->con[k].a, &sense) >= 0 && sense == 0;
+        }
         /* the batch takes the runaway threshold min(lens) as min(ra, rb)
-         * unless lens are legacy: the lens of a sphere pair are its radii */
+         * unless lens are legacy: the lens of a sphere pair are its radii,
+         * those of a wall and a sphere the sphere's radius */
         for (int k = 0; k < w->ncon && !v->legacy_lens; k++) {
             const floe_contact *c = &w->con[k];
             const double *lens = w->ccold[k].lens;
             if (c->flags & CF_SPHERES) CHECK(lens[0] == w->radius[c->a] && lens[1] == w->radius[c->b]);
+            else if (floe_particle_shape(w, c->a) == FLOE_SHAPE_WALL)
+                CHECK(lens[0] == w->radius[c->b] && lens[1] == w->radius[c->b]);
         }
     }
     return w;
@@ -86,12 +111,14 @@ int main(void) {
     CHECK(sizeof(floe_contact) == 136 && sizeof(floe_contact_warm) == 48 && sizeof(floe_contact_cold) == 40);
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         const variant *v = &variants[i];
-        int batched, unused;
+        counts batched, unused;
         floe_world *a = run(v, 0, &batched), *b = run(v, 1, &unused);
         int n = a->np, nc = a->ncon;
         int failed = check_failures;
         CHECK(nc == b->ncon && nc > 30);
-        CHECK(batched > 50000); /* many contact-steps went through the kernel */
+        CHECK(batched.all > 50000);   /* many contact-steps went through the kernel */
+        CHECK(batched.walls > 10000); /* the floor's and the side walls' too */
+        CHECK(!v->two_sided || batched.two_sided > 10000);
         if (nc != b->ncon) continue;
         SAME("positions", a->pos, b->pos, sizeof(vec3) * (size_t)n);
         SAME("velocities", a->vel, b->vel, sizeof(vec3) * (size_t)n);
@@ -109,8 +136,9 @@ int main(void) {
         floe_energy(a, ea);
         floe_energy(b, eb);
         SAME("energies", ea, eb, sizeof ea);
-        REPORT("%-22s %d contacts (%d bonds broken), %d contact-steps batched: %s\n", v->name, nc,
-               (int)floe_break_count(a), batched, check_failures > failed ? "DIFFERENT" : "bitwise identical");
+        REPORT("%-22s %d contacts (%d bonds broken), %ld contact-steps batched (%ld with walls, %ld two-sided): %s\n",
+               v->name, nc, (int)floe_break_count(a), batched.all, batched.walls, batched.two_sided,
+               check_failures > failed ? "DIFFERENT" : "bitwise identical");
         floe_world_destroy(a);
         floe_world_destroy(b);
     }

@@ -10,9 +10,12 @@
 #define put3(a, j, v) ((a)[0][j] = (v).x, (a)[1][j] = (v).y, (a)[2][j] = (v).z)
 
 /* The bodies and frames of the contacts, and the global results; the lanes
- * the model's kernel reads and writes are in `law`. */
+ * the model's kernel reads and writes are in `law`. A lane is a sphere
+ * pair, or a wall (A) and a sphere: wall 1, the wall's axis and the side
+ * the sphere touches it from. */
 typedef struct geo_lanes {
     double xa[3][B], va[3][B], wa[3][B], xb[3][B], vb[3][B], wb[3][B], ra[B], rb[B];
+    double wall[B], axis[B], side[B];
     double n[3][B], t1[3][B], c[3][B], lmin[B];
     double F[3][B], mA[3][B], mB[3][B], ok[B];
     floe_lanes law;
@@ -33,12 +36,35 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->c, j, c->g.c);
 }
 
-/* Sphere-sphere narrow phase of an existing contact (floe_sphere_sphere) and
+/* Lane j's wall, if A is one (batch.h: else both are spheres). Returns 1
+ * for a wall. */
+static int gather_wall(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
+    int wall = !(c->flags & CF_SPHERES);
+    L->wall[j] = wall;
+    L->axis[j] = L->side[j] = 0;
+    if (wall) {
+        const floe_wall *wl = floe__shape_data(w, c->a);
+        L->axis[j] = wl->axis;
+        L->side[j] = floe_wall_side(wl, &c->g.n, 0);
+    }
+    return wall;
+}
+
+/* Narrow phase of an existing contact (floe_sphere_sphere, or with walls
+ * in the batch floe_wall_sphere, each lane taking its own by selects) and
  * the L6Geom update of lane j: the new frame, gap and rates into the lanes. */
-FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt) {
+FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls) {
     vec3 xa = get3(L->xa, j), xb = get3(L->xb, j), vel, angvel;
     floe_raw_contact raw;
     floe_sphere_pair(xa, xb, L->ra[j], L->rb[j], get3(L->n, j), &raw);
+    if (walls) {
+        floe_raw_contact rw;
+        floe_wall_pair(xa, xb, L->rb[j], L->axis[j], L->side[j], &rw);
+        int on = L->wall[j] != 0;
+        raw.n = v3(on ? rw.n.x : raw.n.x, on ? rw.n.y : raw.n.y, on ? rw.n.z : raw.n.z);
+        raw.c = v3(on ? rw.c.x : raw.c.x, on ? rw.c.y : raw.c.y, on ? rw.c.z : raw.c.z);
+        raw.uN = on ? rw.uN : raw.uN;
+    }
     floe_geom g;
     g.n = get3(L->n, j);
     g.t1 = get3(L->t1, j);
@@ -97,6 +123,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_b
     floe_batch_in in;
     in.dt = w->dt;
     in.n = n;
+    int walls = 0;
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         if (j + FLOE_GATHER_AHEAD < n) { /* body B of a later lane: its data is rarely in L2 (see below) */
@@ -105,23 +132,33 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_b
             __builtin_prefetch(&w->vel[b]);
             __builtin_prefetch(&w->angvel[b]);
         }
+        if (sum) { /* B's sums, written once the lanes are done: as far off in memory as its data */
+            __builtin_prefetch(&sum->f[c->b], 1);
+            __builtin_prefetch(&sum->t[c->b], 1);
+        }
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, j, L);
+        walls |= gather_wall(w, c, j, L);
     }
     for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
     /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
      * the lens of a sphere pair are its two radii (floe_l6geom_create of
-     * floe_sphere_pair: r1 = ra, r2 = rb), which are gathered anyway: the
-     * cold record stays out of the step (tests/test_batch.c checks the
-     * equality) */
+     * floe_sphere_pair: r1 = ra, r2 = rb), those of a wall and a sphere
+     * the sphere's radius twice (floe_wall_pair: r1 = -r, r2 = r), which
+     * are gathered anyway: the cold record stays out of the step
+     * (tests/test_batch.c checks the equality) */
     if (w->def.legacy_lens)
         for (int j = 0; j < n; j++) L->lmin[j] = floe_geom_lmin(w->ccold[ks[j]].lens);
     else
-        for (int j = 0; j < n; j++) L->lmin[j] = L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j]; /* vectorized */
+        for (int j = 0; j < n; j++) /* vectorized */
+            L->lmin[j] = L->wall[j] != 0 ? L->rb[j] : L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
     const double dt = w->dt;
-    for (int j = 0; j < n; j++) update_geo(L, j, dt); /* vectorized */
+    if (walls)
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1); /* vectorized */
+    else
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0); /* vectorized */
     kernel->run(&in, &L->law);
     if (kernel->torque)
         for (int j = 0; j < n; j++) finish_geo(L, j, 1); /* vectorized */

@@ -1,8 +1,8 @@
-/* Batched contacts: the sphere-sphere contacts of the models that have a
- * vectorized kernel (floe_model.batch, models/model.h). The core gathers
- * them into lanes, updates their geometry in one loop the compiler
- * vectorizes (the same inline narrow phase and L6Geom update as the
- * per-contact path), runs the model's kernel on the lanes, and turns the
+/* Batched contacts: the sphere-sphere and wall-sphere contacts of the
+ * models that have a vectorized kernel (floe_model.batch, models/model.h).
+ * The core gathers them into lanes, updates their geometry in one loop the
+ * compiler vectorizes (the same inline narrow phases and L6Geom update as
+ * the per-contact path), runs the model's kernel on the lanes, and turns the
  * local forces into global ones, so that results are bitwise identical to
  * the per-contact path (tests/test_batch.c). The core names no model: a
  * model with a kernel is its file and its line in models/registry.c. */
@@ -36,17 +36,19 @@ static inline int floe_batch_inst_kind(const floe_instance *in) {
     return b && floe_batch_takes(b, in->lp) ? in->model + 1 : 0;
 }
 
-/* Whether contact c may be batched this step: between two spheres and past
- * its first step (creation). Renormalization steps batch nothing. */
-static inline int floe_batch_eligible(const floe_contact *c) {
+/* Whether contact c may be batched this step: between two spheres or a
+ * wall and a sphere, and past its first step (creation). Renormalization
+ * steps batch nothing. */
+static inline int floe_batch_eligible(const floe_world *w, const floe_contact *c) {
     /* contacts with a periodic image take the per-contact path (cell.h);
      * `imaged` tells it without reading the cold record */
-    return (c->flags & (CF_SPHERES | CF_NEW)) == CF_SPHERES && !c->imaged;
+    if ((c->flags & CF_NEW) || c->imaged) return 0;
+    return (c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE);
 }
 
 /* The kernel contact c goes through this step, or 0 for none. */
 static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, int renorm) {
-    return floe_batch_eligible(c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
+    return floe_batch_eligible(w, c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
 }
 
 /* A contact's global force F on A (and -F on B) and torques on A and B

@@ -209,7 +209,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
         int q0 = 0, n = 0, again = end;
         for (int k = k0; k < end; k++) {
             const floe_contact *c = &w->con[k];
-            int q = floe_batch_eligible(c) ? inst_kind[c->inst] : 0;
+            int q = floe_batch_eligible(w, c) ? inst_kind[c->inst] : 0;
             kind[k - k0] = q;
             if (!q) continue;
             if (!q0) q0 = q;

@@ -234,23 +234,36 @@ static inline int floe_sphere_sphere(vec3 xa, double ra, vec3 xb, double rb, con
     return 1;
 }
 
+/* The contact of a wall along axis ax (0, 1, 2), touched from side sgn
+ * (+1, -1), through xw, with the sphere of radius r at xs. In selects, not
+ * vset: the batch (core/batch.c) runs this in lanes the compiler
+ * vectorizes, and the per-contact path below the same arithmetic. */
+FLOE_KERNEL void floe_wall_pair(vec3 xw, vec3 xs, double r, double ax, double sgn, floe_raw_contact *out) {
+    double dist = (ax == 0 ? xs.x : ax == 1 ? xs.y : xs.z) - (ax == 0 ? xw.x : ax == 1 ? xw.y : xw.z);
+    out->n = v3(ax == 0 ? sgn : 0, ax == 1 ? sgn : 0, ax == 2 ? sgn : 0);
+    out->uN = sgn * dist - r;
+    out->c = v3(ax == 0 ? xw.x : xs.x, ax == 1 ? xw.y : xs.y,
+                ax == 2 ? xw.z : xs.z); /* centre projected on the plane */
+    out->r1 = -r;                       /* flat: takes the sphere's length */
+    out->r2 = r;
+}
+
+/* The side a contact of wall wl with a sphere is on: the wall's sense; a
+ * two-sided wall (sense 0) keeps that of the contact's normal n (NULL for
+ * a new contact: the side of the centre, dist from the plane). */
+static inline double floe_wall_side(const floe_wall *wl, const vec3 *n, double dist) {
+    if (wl->sense != 0) return wl->sense;
+    if (n) return vcomp(*n, wl->axis) >= 0 ? 1 : -1;
+    return dist >= 0 ? 1 : -1;
+}
+
 /* Wall wl through xw, sphere of radius r at xs. */
 static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double r, const floe_contact *prev,
                                    double gap, floe_raw_contact *out) {
     int ax = wl->axis;
     double dist = vcomp(xs, ax) - vcomp(xw, ax);
     if (!prev && fabs(dist) > r + gap) return 0;
-    double sgn;
-    if (wl->sense != 0) sgn = wl->sense;
-    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
-    else sgn = dist >= 0 ? 1 : -1;
-    out->n = v3(0, 0, 0);
-    vset(&out->n, ax, sgn);
-    out->uN = sgn * dist - r;
-    out->c = xs;
-    vset(&out->c, ax, vcomp(xw, ax)); /* sphere centre projected on the plane */
-    out->r1 = -r;                     /* flat: takes the sphere's length */
-    out->r2 = r;
+    floe_wall_pair(xw, xs, r, ax, floe_wall_side(wl, prev ? &prev->g.n : NULL, dist), out);
     return 1;
 }
 
