@@ -17,6 +17,7 @@ typedef struct variant {
     double tan_phi, dp_nratio, dp_sratio, dp_mode, no_break, ini_eqlb, damping, stir; /* stir: m/s */
     int legacy_lens; /* lens shortened by half the overlap at creation (floe_world_def.legacy_lens) */
     int two_sided;   /* also a floor and a side wall that take contacts from either side (sense 0) */
+    int renorm;      /* floe_world_def.renorm_period, 0: the default */
 } variant;
 
 static const variant variants[] = {
@@ -34,6 +35,8 @@ static const variant variants[] = {
     {"Ice, legacy lens", "ice", 0.5, 0, 0, 0, 0, 0, 0, 0.6, 1},
     {"two-sided walls", "linear", 0.5, 0.3, 0.2, 0, 0, 0, 0, 4, 0, 1},
     {"Ice, two-sided walls", "ice", 0.5, 0, 0, 0, 0, 0, 0, 0.6, 0, 1},
+    {"renormalized each step", "linear", 0.5, 0.3, 0.2, 0, 0, 0, 0, 4, 0, 0, 1},
+    {"Ice, renormalized", "ice", 0.5, 0, 0, 0, 0, 0, 0, 0.6, 0, 0, 1},
 };
 
 /* Contact-steps batched: all, and those of a wall with a sphere. */
@@ -68,6 +71,7 @@ static floe_world *run(const variant *v, int batch_off, counts *batched) {
     }
     w->batch_off = batch_off;
     w->def.legacy_lens = v->legacy_lens;
+    if (v->renorm) w->def.renorm_period = v->renorm;
     uint64_t seed = 7;
     for (int i = 0; i < floe_particle_count(w); i++)
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
@@ -78,7 +82,7 @@ static floe_world *run(const variant *v, int batch_off, counts *batched) {
     for (int s = 0; s < 3000; s++) {
         CHECK(floe_step(w) == FLOE_OK);
         for (int k = 0; k < w->ncon && !batch_off; k++) {
-            int b = floe_batch_kind(w, &w->con[k], 0) != 0;
+            int b = floe_batch_kind(w, &w->con[k]) != 0;
             batched->all += b;
             batched->walls += b && !(w->con[k].flags & CF_SPHERES);
             int sense = 1;

@@ -53,7 +53,7 @@ static int gather_wall(const floe_world *w, const floe_contact *c, int j, geo_la
 /* Narrow phase of an existing contact (floe_sphere_sphere, or with walls
  * in the batch floe_wall_sphere, each lane taking its own by selects) and
  * the L6Geom update of lane j: the new frame, gap and rates into the lanes. */
-FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls) {
+FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls, int renorm) {
     vec3 xa = get3(L->xa, j), xb = get3(L->xb, j), vel, angvel;
     floe_raw_contact raw;
     floe_sphere_pair(xa, xb, L->ra[j], L->rb[j], get3(L->n, j), &raw);
@@ -69,8 +69,8 @@ FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls) {
     g.n = get3(L->n, j);
     g.t1 = get3(L->t1, j);
     g.c = get3(L->c, j);
-    floe_l6geom_update(&g, &raw, dt, 0, xa, get3(L->va, j), get3(L->wa, j), xb, get3(L->vb, j), get3(L->wb, j), &vel,
-                       &angvel);
+    floe_l6geom_update(&g, &raw, dt, renorm, xa, get3(L->va, j), get3(L->wa, j), xb, get3(L->vb, j), get3(L->wb, j),
+                       &vel, &angvel);
     put3(L->n, j, g.n);
     put3(L->t1, j, g.t1);
     put3(L->c, j, g.c);
@@ -116,7 +116,8 @@ static void store_geo(floe_contact *c, const geo_lanes *L, int j) {
  * each. */
 #define FLOE_GATHER_AHEAD 8
 
-int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum) {
+int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, int k0, floe_batch_out *out,
+                   floe_batch_sum *sum) {
     geo_lanes Lm, *L = &Lm;
     const floe_model *model = floe_registry_get(kind - 1);
     const floe_batch_kernel *kernel = model->batch;
@@ -155,10 +156,15 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_b
         for (int j = 0; j < n; j++) /* vectorized */
             L->lmin[j] = L->wall[j] != 0 ? L->rb[j] : L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
     const double dt = w->dt;
-    if (walls)
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1); /* vectorized */
+    /* each loop vectorized, with the flags constant in it */
+    if (walls && renorm)
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1, 1);
+    else if (walls)
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1, 0);
+    else if (renorm)
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0, 1);
     else
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0); /* vectorized */
+        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0, 0);
     kernel->run(&in, &L->law);
     if (kernel->torque)
         for (int j = 0; j < n; j++) finish_geo(L, j, 1); /* vectorized */

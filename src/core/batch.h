@@ -37,8 +37,7 @@ static inline int floe_batch_inst_kind(const floe_instance *in) {
 }
 
 /* Whether contact c may be batched this step: between two spheres or a
- * wall and a sphere, and past its first step (creation). Renormalization
- * steps batch nothing. */
+ * wall and a sphere, and past its first step (creation). */
 static inline int floe_batch_eligible(const floe_world *w, const floe_contact *c) {
     /* contacts with a periodic image take the per-contact path (cell.h);
      * `imaged` tells it without reading the cold record */
@@ -47,8 +46,8 @@ static inline int floe_batch_eligible(const floe_world *w, const floe_contact *c
 }
 
 /* The kernel contact c goes through this step, or 0 for none. */
-static inline int floe_batch_kind(const floe_world *w, const floe_contact *c, int renorm) {
-    return floe_batch_eligible(w, c) && !renorm ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
+static inline int floe_batch_kind(const floe_world *w, const floe_contact *c) {
+    return floe_batch_eligible(w, c) ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
 }
 
 /* A contact's global force F on A (and -F on B) and torques on A and B
@@ -71,11 +70,13 @@ typedef struct floe_batch_sum {
     int bad; /* -1: none yet */
 } floe_batch_sum;
 
-/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind. sum NULL: fills
+/* Runs contacts ks[0..n) (n <= FLOE_BATCH) of one kind, renormalizing
+ * their frames if renorm (floe_l6geom_update). sum NULL: fills
  * out[ks[j] - k0] for each, for the ordered assembly. Else ks are the
  * next contacts of the slice, in order: they are summed into *sum, up to
  * the first that falls back to the per-contact path, from which on out is
  * filled. Returns how many were summed. */
-int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum);
+int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, int k0, floe_batch_out *out,
+                   floe_batch_sum *sum);
 
 #endif

@@ -183,11 +183,12 @@ typedef struct slice_work {
 /* Runs the n contacts ks of kernel q through it, FLOE_BATCH at a time.
  * sum: ks are all the slice's contacts, summed directly until one falls
  * back to the per-contact path (batch.h). Returns how many were summed. */
-static int run_kernel(floe_world *w, int q, const int *ks, int n, int k0, floe_batch_out *out, floe_batch_sum *sum) {
+static int run_kernel(floe_world *w, int q, const int *ks, int n, int renorm, int k0, floe_batch_out *out,
+                      floe_batch_sum *sum) {
     int summed = 0;
     for (int i = 0; i < n; i += FLOE_BATCH) {
         int m = n - i < FLOE_BATCH ? n - i : FLOE_BATCH;
-        int d = floe_batch_run(w, q, ks + i, m, k0, out, summed == i ? sum : NULL);
+        int d = floe_batch_run(w, q, ks + i, m, renorm, k0, out, summed == i ? sum : NULL);
         summed += d;
     }
     return summed;
@@ -217,7 +218,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
             else if (again == end) again = k;
         }
         floe_batch_sum sum = {f, t, acc, fl, nf, -1};
-        from += run_kernel(w, q0, sw->ks, n, k0, sw->out, n == end - k0 ? &sum : NULL);
+        from += run_kernel(w, q0, sw->ks, n, renorm, k0, sw->out, n == end - k0 ? &sum : NULL);
         bad = sum.bad;
         /* a slice with contacts of more kernels: one kernel after the other
          * (those done are marked negative) */
@@ -234,7 +235,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
                     again = k;
                 }
             }
-            run_kernel(w, q, sw->ks, n, k0, sw->out, NULL);
+            run_kernel(w, q, sw->ks, n, renorm, k0, sw->out, NULL);
             next = again;
         }
     }
@@ -317,9 +318,8 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     cp->batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS + sizeof(int) * (size_t)w->ninsts);
     if (!cp->batch) return 0;
-    /* no batches in a renormalization step (the kernels do not renormalize) */
     cp->renorm = w->step % w->def.renorm_period == 0;
-    int *inst_kind = cp->renorm || w->batch_off ? NULL : (int *)(cp->batch + work * FLOE_PARTS);
+    int *inst_kind = w->batch_off ? NULL : (int *)(cp->batch + work * FLOE_PARTS);
     for (int i = 0; inst_kind && i < w->ninsts; i++) inst_kind[i] = floe_batch_inst_kind(&w->insts[i]);
     cp->inst_kind = inst_kind;
     return 1;
