@@ -476,6 +476,76 @@ static void test_contact_frame(const char *tmp) {
     floe_world_destroy(w);
 }
 
+/* Frames of more particles and contacts than one window of the writer
+ * (VTK_WINDOW = 8192 in vtk.c): a block of 22k overlapping spheres with
+ * 63k contacts. Every tuple, across the windows' seams, holds what the API
+ * says of its particle or contact. */
+static void test_large_frames(const char *tmp) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-7;
+    floe_world *w = floe_world_create(&def);
+    int mat = floe_add_material(w, "m", "linear");
+    const double R = 0.01, s = 1.9 * R;
+    floe_body_def b = floe_default_body_def();
+    b.material = mat;
+    for (int k = 0; k < 22; k++)
+        for (int j = 0; j < 25; j++)
+            for (int i = 0; i < 40; i++) {
+                b.pos = (floe_vec3){i * s, j * s, k * s};
+                floe_add_sphere(w, &b, R);
+            }
+    CHECK(floe_step(w) == FLOE_OK);
+    const int n = floe_particle_count(w), nc = floe_contact_count(w);
+    CHECK(n == 22000 && nc > 3 * 8192);
+    floe_vtk *v = floe_vtk_create();
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/large.vtu", tmp);
+    CHECK(floe_vtk_write_particles(v, path, w, err, sizeof err) == 0);
+    vtk_file f;
+    CHECK(vtk_read(path, &f) == 0);
+    CHECK(f.points == n && f.cells == n);
+    const vtk_arr *pts = vtk_find(&f, "Points"), *vel = vtk_find(&f, "velocity"), *id = vtk_find(&f, "id");
+    const unsigned char *ids = vtk_block(&f, id, (uint64_t)n, 4);
+    const unsigned char *off = vtk_block(&f, vtk_find(&f, "offsets"), (uint64_t)n, 8);
+    int bad = !pts || !vel || !ids || !off;
+    for (int i = 0; !bad && i < n; i++) {
+        int32_t k;
+        int64_t o;
+        memcpy(&k, ids + 4 * (size_t)i, 4);
+        memcpy(&o, off + 8 * (size_t)i, 8);
+        floe_vec3 x = floe_positions(w)[i], u = floe_velocities(w)[i];
+        bad = k != i || o != i + 1 || vtk_f64(&f, pts, 3 * (size_t)i) != x.x ||
+              vtk_f64(&f, pts, 3 * (size_t)i + 2) != x.z || vtk_f64(&f, vel, 3 * (size_t)i + 1) != u.y;
+    }
+    CHECK(!bad);
+    free(f.buf);
+
+    snprintf(path, sizeof path, "%s/large.vtp", tmp);
+    CHECK(floe_vtk_write_contacts(v, path, w, err, sizeof err) == 0);
+    CHECK(vtk_read(path, &f) == 0);
+    CHECK(f.lines == nc && f.points == 2 * nc);
+    const vtk_arr *fn = vtk_find(&f, "fn"), *lpts = vtk_find(&f, "Points");
+    const unsigned char *ia = vtk_block(&f, vtk_find(&f, "id_a"), (uint64_t)nc, 4);
+    const unsigned char *conn = vtk_block(&f, vtk_find_in(&f, "Lines", "connectivity"), 2 * (uint64_t)nc, 8);
+    bad = !fn || !lpts || !ia || !conn;
+    for (int i = 0; !bad && i < nc; i++) {
+        floe_contact_info ci;
+        floe_contact_get(w, i, &ci);
+        int32_t a;
+        int64_t c0, c1;
+        memcpy(&a, ia + 4 * (size_t)i, 4);
+        memcpy(&c0, conn + 16 * (size_t)i, 8);
+        memcpy(&c1, conn + 16 * (size_t)i + 8, 8);
+        bad = a != ci.a || c0 != 2 * i || c1 != 2 * i + 1 || vtk_f64(&f, fn, (size_t)i) != ci.force.x ||
+              vtk_f64(&f, lpts, 6 * (size_t)i + 3) != floe_positions(w)[ci.b].x;
+    }
+    CHECK(!bad);
+    REPORT("frames of %d particles and %d contacts, windows of 8192: every tuple as the API says\n", n, nc);
+    free(f.buf);
+    floe_vtk_destroy(v);
+    floe_world_destroy(w);
+}
+
 /* Two models among the contacts: state columns are the union of their
  * names; not-applicable values are empty in CSV and NaN in VTK. */
 static void test_mixed_models(const char *tmp) {
@@ -1082,6 +1152,7 @@ int main(void) {
     }
     test_full_run(tmp);
     test_contact_frame(tmp);
+    test_large_frames(tmp);
     test_mixed_models(tmp);
     test_off_and_errors(tmp);
     test_write_errors();

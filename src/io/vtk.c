@@ -1,10 +1,12 @@
 /* VTK XML writers (see vtk.h and docs/outputs.md).
  *
  * A frame is built in two phases: every array is declared first (name, type,
- * components, tuples), which fixes the appended-data offsets; then one buffer
- * holding all blocks is allocated and filled in place, and the XML header and
- * the buffer go out with two fwrite calls. No per-value formatting, so a
- * 100k-particle frame is a memory copy plus one large write. */
+ * components, tuples), which fixes the appended-data offsets, and the XML
+ * header goes out; then the arrays are filled in windows of a few thousand
+ * particles or contacts at a time, each window's part of every array
+ * written at its place in the file. No per-value formatting, and the memory
+ * a frame takes is one window, not the frame (a contacts frame of 230k
+ * contacts is 70 MB). */
 #include "io/vtk.h"
 #include "base/mem.h"
 #include "base/vec.h"
@@ -37,16 +39,21 @@ typedef struct vtk_array {
     char name[96];
     int type, ncomp, section;
     size_t ntuples;
-    size_t offset; /* of the block's UInt64 byte count, from the byte after '_' */
+    size_t offset;  /* of the block's UInt64 byte count, from the byte after '_' */
+    size_t t0, win; /* the window: its first tuple, its place in `data` */
 } vtk_array;
 
 struct floe_vtk {
     vtk_array *arr;
     int narr, carr;
-    unsigned char *data; /* all appended blocks, headers included */
-    size_t dlen, dcap;
+    size_t dlen;         /* bytes of all appended blocks, headers included */
+    unsigned char *data; /* the window of every array */
+    size_t dcap;
     floe_buf xml; /* the XML header */
     int oom;      /* an allocation failed while building this frame */
+    int fd;       /* the frame's file, while it is written */
+    size_t at;    /* where the appended data starts in it */
+    int werr;     /* errno of a failed write, 0 if none */
     int *idx;     /* particle or contact scratch indices */
     size_t idx_cap;
     double *state; /* one contact's model state */
@@ -64,6 +71,9 @@ struct floe_pvd {
 };
 
 /* ---- small helpers ----------------------------------------------------- */
+
+/* Window sizes of the large frames, in particles and contacts: a few MB. */
+#define VTK_WINDOW 8192
 
 /* A stream on a new output file that is not a symbolic link (io_err.h). */
 static FILE *open_out(const char *path, int flags, char *err, size_t errlen) {
@@ -109,10 +119,15 @@ static floe_vec3 body_half_extents(const floe_world *w, int i) {
 
 /* ---- frame builder ----------------------------------------------------- */
 
-floe_vtk *floe_vtk_create(void) { return calloc(1, sizeof(floe_vtk)); }
+floe_vtk *floe_vtk_create(void) {
+    floe_vtk *v = calloc(1, sizeof(floe_vtk));
+    if (v) v->fd = -1;
+    return v;
+}
 
 void floe_vtk_destroy(floe_vtk *v) {
     if (!v) return;
+    if (v->fd >= 0) close(v->fd);
     free(v->arr);
     free(v->data);
     floe__buf_free(&v->xml);
@@ -128,7 +143,7 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
 
 /* Starts a frame with the arrays every frame has: TimeValue (the name
  * ParaView's XML readers take as the frame's time) and Step, arrays 0 and
- * 1, which vtk_commit fills. */
+ * 1, which vtk_start writes. */
 static void vtk_begin(floe_vtk *v) {
     v->narr = 0;
     v->dlen = 0;
@@ -168,27 +183,6 @@ static int vtk_decl(floe_vtk *v, int section, const char *name, int type, int nc
     return v->narr++;
 }
 
-static inline void put_f64(unsigned char *p, size_t i, double x);
-static inline void put_i64(unsigned char *p, size_t i, int64_t x);
-
-/* Allocates the appended data, writes every block's byte count and the
- * frame's time and step. */
-static int vtk_commit(floe_vtk *v, const floe_world *w) {
-    if (v->oom) return -1;
-    if (!floe__grow_size((void **)&v->data, &v->dcap, v->dlen ? v->dlen : 1, 1)) return -1;
-    for (int i = 0; i < v->narr; i++) {
-        const vtk_array *a = &v->arr[i];
-        uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
-        memcpy(v->data + a->offset, &nbytes, 8);
-    }
-    put_f64(v->data + v->arr[0].offset + 8, 0, floe_time(w));
-    put_i64(v->data + v->arr[1].offset + 8, 0, floe_step_count(w));
-    return 0;
-}
-
-/* Data of array i; valid after vtk_commit. */
-static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].offset + 8; }
-
 static void xml_add(floe_vtk *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void xml_add(floe_vtk *v, const char *fmt, ...) {
     va_list ap;
@@ -215,10 +209,36 @@ static void xml_section(floe_vtk *v, int section, const char *tag, const char *i
     xml_add(v, "%s</%s>\n", indent, tag);
 }
 
-/* Writes the XML header for `type` ("UnstructuredGrid" or "PolyData") with the
- * given Piece attributes, then the appended data, to `path`. */
-static int vtk_write(floe_vtk *v, const char *path, const char *type, const char *piece_attrs, const char *comment,
-                     char *err, size_t errlen) {
+static int oom(char *err, size_t errlen, const char *path) {
+    floe_io_err(err, errlen, "%s: out of memory", path);
+    return -1;
+}
+
+/* Writes bytes p[0..n) at `at` in the appended data; a failure is kept
+ * in v->werr and ends the frame's writes. */
+static void put_bytes(floe_vtk *v, const void *p, size_t n, size_t at) {
+    const unsigned char *q = p;
+    at += v->at;
+    while (n > 0 && !v->werr) {
+        ssize_t k = pwrite(v->fd, q, n, (off_t)at);
+        if (k > 0) {
+            q += k;
+            n -= (size_t)k;
+            at += (size_t)k;
+        } else if (k < 0 && errno != EINTR) {
+            v->werr = errno;
+        } else if (k == 0) {
+            v->werr = ENOSPC; /* no progress: nothing more fits */
+        }
+    }
+}
+
+/* Creates `path` and writes the XML header for `type` ("UnstructuredGrid"
+ * or "PolyData") with the given Piece attributes, every block's byte count
+ * and the frame's time and step; the arrays follow window by window
+ * (vtk_window, vtk_flush), the end with vtk_finish. */
+static int vtk_start(floe_vtk *v, const floe_world *w, const char *path, const char *type, const char *piece_attrs,
+                     const char *comment, char *err, size_t errlen) {
     floe__buf_reset(&v->xml);
     v->xml.bad = v->oom; /* an array that could not be declared fails the frame too */
     xml_add(v, "<?xml version=\"1.0\"?>\n");
@@ -234,31 +254,69 @@ static int vtk_write(floe_vtk *v, const char *path, const char *type, const char
     xml_section(v, S_LINES, "Lines", "      ", 0);
     xml_section(v, S_POLYS, "Polys", "      ", 0);
     xml_add(v, "    </Piece>\n  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
-    if (v->xml.bad) {
-        floe_io_err(err, errlen, "%s: out of memory", path);
-        return -1;
+    if (v->xml.bad) return oom(err, errlen, path);
+    v->fd = floe_io_open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
+    if (v->fd < 0) return -1;
+    v->at = 0;
+    v->werr = 0;
+    put_bytes(v, v->xml.s, v->xml.len, 0);
+    v->at = v->xml.len;
+    for (int i = 0; i < v->narr; i++) {
+        const vtk_array *a = &v->arr[i];
+        uint64_t nbytes = (uint64_t)(a->ntuples * (size_t)a->ncomp * type_size[a->type]);
+        put_bytes(v, &nbytes, 8, a->offset);
     }
+    double t = floe_time(w);
+    int64_t step = floe_step_count(w);
+    put_bytes(v, &t, 8, v->arr[0].offset + 8);
+    put_bytes(v, &step, 8, v->arr[1].offset + 8);
+    return 0;
+}
+
+/* The window of items [k0, k1) of m: every array but the field data holds
+ * ntuples / m tuples per item (the writers declare them so), and gets
+ * those of the window. A frame written in one window takes (0, 1, 1).
+ * Returns -1 when out of memory. */
+static int vtk_window(floe_vtk *v, size_t k0, size_t k1, size_t m) {
+    size_t bytes = 1;
+    for (int i = 0; i < v->narr; i++) {
+        vtk_array *a = &v->arr[i];
+        if (a->section == S_FIELD) continue;
+        size_t per = m ? a->ntuples / m : 0, tb = (size_t)a->ncomp * type_size[a->type];
+        a->t0 = k0 * per;
+        a->win = bytes;
+        bytes += (k1 - k0) * per * tb;
+    }
+    return floe__grow_size((void **)&v->data, &v->dcap, bytes, 1) ? 0 : -1;
+}
+
+/* Window of array i: tuple j of it is tuple t0 + j of the array. */
+static unsigned char *vtk_ptr(floe_vtk *v, int i) { return v->data + v->arr[i].win; }
+
+/* Writes the window of every array at its place in the file. */
+static void vtk_flush(floe_vtk *v, size_t k0, size_t k1, size_t m) {
+    for (int i = 0; i < v->narr; i++) {
+        const vtk_array *a = &v->arr[i];
+        if (a->section == S_FIELD) continue;
+        size_t per = m ? a->ntuples / m : 0, tb = (size_t)a->ncomp * type_size[a->type];
+        put_bytes(v, v->data + a->win, (k1 - k0) * per * tb, a->offset + 8 + a->t0 * tb);
+    }
+}
+
+/* Writes the end of the file and closes it. err: the first failure (rc;
+ * -1 from a fill that ran out of memory). */
+static int vtk_finish(floe_vtk *v, const char *path, int rc, char *err, size_t errlen) {
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
-    FILE *f = open_out(path, O_WRONLY | O_CREAT | O_TRUNC, err, errlen);
-    if (!f) return -1;
-    int ok = fwrite(v->xml.s, 1, v->xml.len, f) == v->xml.len;
-    ok = ok && fwrite(v->data, 1, v->dlen, f) == v->dlen;
-    ok = ok && fwrite(tail, 1, sizeof tail - 1, f) == sizeof tail - 1;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        saved = errno;
-    }
-    if (!ok) {
+    put_bytes(v, tail, sizeof tail - 1, v->dlen);
+    int saved = v->werr;
+    if (close(v->fd) != 0 && !saved) saved = errno;
+    v->fd = -1;
+    if (rc) return oom(err, errlen, path);
+    if (saved) {
         floe_io_err(err, errlen, "error writing %s: %s", path, strerror(saved));
         return -1;
     }
     return 0;
-}
-
-static int oom(char *err, size_t errlen, const char *path) {
-    floe_io_err(err, errlen, "%s: out of memory", path);
-    return -1;
 }
 
 /* The arrays of every body drawn in the boundaries and shapes frames, in
@@ -288,15 +346,13 @@ static void put_body(floe_vtk *v, const body_arrays *a, size_t k, const floe_wor
     put_vec(vtk_ptr(v, a->angvel), k, floe_angular_velocities(w)[i]);
 }
 
-/* Writes a PolyData frame of npts points and nlines lines or npolys polygons. */
-static int write_polydata(floe_vtk *v, const char *path, size_t npts, size_t nlines, size_t npolys, const char *comment,
-                          char *err, size_t errlen) {
-    char attrs[192];
-    snprintf(attrs, sizeof attrs,
+/* The Piece attributes of a PolyData frame of npts points and nlines lines
+ * or npolys polygons. */
+static void polydata_attrs(char *attrs, size_t cap, size_t npts, size_t nlines, size_t npolys) {
+    snprintf(attrs, cap,
              "NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" "
              "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\"",
              npts, nlines, npolys);
-    return vtk_write(v, path, "PolyData", attrs, comment, err, errlen);
 }
 
 /* ---- particles --------------------------------------------------------- */
@@ -326,10 +382,14 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     int a_conn = vtk_decl(v, S_CELLS, "connectivity", T_I64, 1, m);
     int a_off = vtk_decl(v, S_CELLS, "offsets", T_I64, 1, m);
     int a_types = vtk_decl(v, S_CELLS, "types", T_U8, 1, m);
-    if (vtk_commit(v, w)) return oom(err, errlen, path);
-
-    if (m > 0) {
-        floe_body_arrays B = floe_body_arrays_of(w);
+    char attrs[128];
+    snprintf(attrs, sizeof attrs, "NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\"", m, m);
+    if (vtk_start(v, w, path, "UnstructuredGrid", attrs, NULL, err, errlen)) return -1;
+    floe_body_arrays B = floe_body_arrays_of(w);
+    int rc = 0;
+    for (size_t k0 = 0; k0 < m && !rc && !v->werr; k0 += VTK_WINDOW) {
+        size_t k1 = m - k0 < VTK_WINDOW ? m : k0 + VTK_WINDOW;
+        if ((rc = vtk_window(v, k0, k1, m)) != 0) break;
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_id = vtk_ptr(v, a_id);
         unsigned char *p_rad = vtk_ptr(v, a_rad), *p_mass = vtk_ptr(v, a_mass);
         unsigned char *p_vel = vtk_ptr(v, a_vel), *p_angvel = vtk_ptr(v, a_angvel);
@@ -338,30 +398,30 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
         unsigned char *p_grp = vtk_ptr(v, a_grp), *p_blk = vtk_ptr(v, a_blk);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         unsigned char *p_types = vtk_ptr(v, a_types);
-        for (size_t k = 0; k < m; k++) {
+        for (size_t k = k0; k < k1; k++) {
             int i = v->idx[k];
-            put_vec(p_pts, k, B.pos[i]);
-            put_i32(p_id, k, i);
-            put_i32(vtk_ptr(v, a_shape), k, (int32_t)floe_particle_shape(w, i));
-            put_f64(p_rad, k, B.rad[i]);
-            put_vec(vtk_ptr(v, a_half), k, body_half_extents(w, i));
-            put_f64(p_mass, k, B.mass[i]);
-            put_vec(p_vel, k, B.vel[i]);
-            put_vec(p_angvel, k, B.angvel[i]);
-            put_vec(p_force, k, B.force[i]);
-            put_vec(p_torque, k, B.torque[i]);
-            memcpy(p_ori + 32 * k, &B.ori[i], 32); /* (w, x, y, z) */
-            put_i32(p_mat, k, B.mat[i]);
-            put_u32(p_grp, k, B.grp[i]);
-            put_u32(p_blk, k, B.blk[i]);
-            put_i64(p_conn, k, (int64_t)k);
-            put_i64(p_off, k, (int64_t)k + 1);
-            p_types[k] = 1; /* VTK_VERTEX */
+            size_t j = k - k0; /* in the window */
+            put_vec(p_pts, j, B.pos[i]);
+            put_i32(p_id, j, i);
+            put_i32(vtk_ptr(v, a_shape), j, (int32_t)floe_particle_shape(w, i));
+            put_f64(p_rad, j, B.rad[i]);
+            put_vec(vtk_ptr(v, a_half), j, body_half_extents(w, i));
+            put_f64(p_mass, j, B.mass[i]);
+            put_vec(p_vel, j, B.vel[i]);
+            put_vec(p_angvel, j, B.angvel[i]);
+            put_vec(p_force, j, B.force[i]);
+            put_vec(p_torque, j, B.torque[i]);
+            memcpy(p_ori + 32 * j, &B.ori[i], 32); /* (w, x, y, z) */
+            put_i32(p_mat, j, B.mat[i]);
+            put_u32(p_grp, j, B.grp[i]);
+            put_u32(p_blk, j, B.blk[i]);
+            put_i64(p_conn, j, (int64_t)k);
+            put_i64(p_off, j, (int64_t)k + 1);
+            p_types[j] = 1; /* VTK_VERTEX */
         }
+        vtk_flush(v, k0, k1, m);
     }
-    char attrs[128];
-    snprintf(attrs, sizeof attrs, "NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\"", m, m);
-    return vtk_write(v, path, "UnstructuredGrid", attrs, NULL, err, errlen);
+    return vtk_finish(v, path, rc, err, errlen);
 }
 
 /* ---- contacts ---------------------------------------------------------- */
@@ -498,61 +558,6 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, 
     for (int c = 0; c < ncol; c++) vtk_decl(v, S_CELLDATA, v->colname[c], T_F64, 1, m);
     int a_conn = vtk_decl(v, S_LINES, "connectivity", T_I64, 1, 2 * m);
     int a_off = vtk_decl(v, S_LINES, "offsets", T_I64, 1, m);
-    if (vtk_commit(v, w)) return oom(err, errlen, path);
-
-    unsigned char *p_pts = vtk_ptr(v, a_pts), *p_a = vtk_ptr(v, a_a), *p_b = vtk_ptr(v, a_b);
-    unsigned char *p_model = vtk_ptr(v, a_model), *p_fn = vtk_ptr(v, a_fn), *p_ft = vtk_ptr(v, a_ft);
-    unsigned char *p_tw = vtk_ptr(v, a_tw), *p_tr = vtk_ptr(v, a_tr), *p_un = vtk_ptr(v, a_un);
-    unsigned char *p_normal = vtk_ptr(v, a_normal), *p_point = vtk_ptr(v, a_point);
-    unsigned char *p_fl = vtk_ptr(v, a_fl), *p_tl = vtk_ptr(v, a_tl), *p_fg = vtk_ptr(v, a_fg);
-    unsigned char *p_kn = vtk_ptr(v, a_kn), *p_kt = vtk_ptr(v, a_kt), *p_area = vtk_ptr(v, a_area);
-    unsigned char *p_created = vtk_ptr(v, a_created);
-    unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
-    for (size_t i = 0; i < m; i++) {
-        if (floe_contact_get(w, (int)i, &ci) != FLOE_OK) {
-            memset(&ci, 0, sizeof ci);
-            ci.a = ci.b = -1;
-            ci.uN = ci.kn = ci.kt = ci.area = NAN;
-        }
-        put_vec(p_pts, 2 * i, line_end(w, ci.a, &ci));
-        /* across a periodic cell's face, B's end is the contact point: the
-         * line stays inside the cell (docs/periodic.md) */
-        int img = ci.image[0] || ci.image[1] || ci.image[2];
-        put_vec(p_pts, 2 * i + 1, img ? ci.point : line_end(w, ci.b, &ci));
-        put_i32(p_a, i, ci.a);
-        put_i32(p_b, i, ci.b);
-        put_i32(p_model, i, v->idx[i]);
-        put_f64(p_fn, i, ci.force.x);
-        put_f64(p_ft, i, hypot(ci.force.y, ci.force.z));
-        put_f64(p_tw, i, ci.torque.x);
-        put_f64(p_tr, i, hypot(ci.torque.y, ci.torque.z));
-        put_f64(p_un, i, ci.uN);
-        put_vec(p_normal, i, ci.normal);
-        put_vec(p_point, i, ci.point);
-        put_vec(p_fl, i, ci.force);
-        put_vec(p_tl, i, ci.torque);
-        put_vec(p_fg, i, ci.force_global);
-        put_f64(p_kn, i, ci.kn);
-        put_f64(p_kt, i, ci.kt);
-        put_f64(p_area, i, ci.area);
-        put_i64(p_created, i, ci.step_created);
-        put_i64(p_conn, 2 * i, (int64_t)(2 * i));
-        put_i64(p_conn, 2 * i + 1, (int64_t)(2 * i + 1));
-        put_i64(p_off, i, (int64_t)(2 * i + 2));
-        /* Not-applicable state is NaN: ParaView shows it in the NaN colour. */
-        for (int c = 0; c < ncol; c++) put_f64(vtk_ptr(v, a_state0 + c), i, NAN);
-        int mod = v->idx[i];
-        if (mod >= 0 && ncol > 0) {
-            int ns = floe_contact_state(w, (int)i, v->state, v->state_cap);
-            const floe_model_info *mi = floe_model_get(mod);
-            if (ns > mi->n_state) ns = mi->n_state;
-            size_t base = model_base(mod);
-            for (int k = 0; k < ns; k++) {
-                int c = v->colmap[base + (size_t)k];
-                if (c >= 0) put_f64(vtk_ptr(v, a_state0 + c), i, v->state[k]);
-            }
-        }
-    }
     /* The cell array "model" holds registry indices; name them for readers. */
     char comment[1024];
     int len = snprintf(comment, sizeof comment, "model ids:");
@@ -564,7 +569,70 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, 
             if (*q == '-') *q = '_'; /* "--" may not appear in an XML comment */
         len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", mod ? "," : "", mod, name);
     }
-    return write_polydata(v, path, 2 * m, m, 0, comment, err, errlen);
+    char attrs[192];
+    polydata_attrs(attrs, sizeof attrs, 2 * m, m, 0);
+    if (vtk_start(v, w, path, "PolyData", attrs, comment, err, errlen)) return -1;
+    int rc = 0;
+    for (size_t k0 = 0; k0 < m && !rc && !v->werr; k0 += VTK_WINDOW) {
+        size_t k1 = m - k0 < VTK_WINDOW ? m : k0 + VTK_WINDOW;
+        if ((rc = vtk_window(v, k0, k1, m)) != 0) break;
+        unsigned char *p_pts = vtk_ptr(v, a_pts), *p_a = vtk_ptr(v, a_a), *p_b = vtk_ptr(v, a_b);
+        unsigned char *p_model = vtk_ptr(v, a_model), *p_fn = vtk_ptr(v, a_fn), *p_ft = vtk_ptr(v, a_ft);
+        unsigned char *p_tw = vtk_ptr(v, a_tw), *p_tr = vtk_ptr(v, a_tr), *p_un = vtk_ptr(v, a_un);
+        unsigned char *p_normal = vtk_ptr(v, a_normal), *p_point = vtk_ptr(v, a_point);
+        unsigned char *p_fl = vtk_ptr(v, a_fl), *p_tl = vtk_ptr(v, a_tl), *p_fg = vtk_ptr(v, a_fg);
+        unsigned char *p_kn = vtk_ptr(v, a_kn), *p_kt = vtk_ptr(v, a_kt), *p_area = vtk_ptr(v, a_area);
+        unsigned char *p_created = vtk_ptr(v, a_created);
+        unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
+        for (size_t i = k0; i < k1; i++) {
+            size_t j = i - k0; /* in the window */
+            if (floe_contact_get(w, (int)i, &ci) != FLOE_OK) {
+                memset(&ci, 0, sizeof ci);
+                ci.a = ci.b = -1;
+                ci.uN = ci.kn = ci.kt = ci.area = NAN;
+            }
+            put_vec(p_pts, 2 * j, line_end(w, ci.a, &ci));
+            /* across a periodic cell's face, B's end is the contact point: the
+             * line stays inside the cell (docs/periodic.md) */
+            int img = ci.image[0] || ci.image[1] || ci.image[2];
+            put_vec(p_pts, 2 * j + 1, img ? ci.point : line_end(w, ci.b, &ci));
+            put_i32(p_a, j, ci.a);
+            put_i32(p_b, j, ci.b);
+            put_i32(p_model, j, v->idx[i]);
+            put_f64(p_fn, j, ci.force.x);
+            put_f64(p_ft, j, hypot(ci.force.y, ci.force.z));
+            put_f64(p_tw, j, ci.torque.x);
+            put_f64(p_tr, j, hypot(ci.torque.y, ci.torque.z));
+            put_f64(p_un, j, ci.uN);
+            put_vec(p_normal, j, ci.normal);
+            put_vec(p_point, j, ci.point);
+            put_vec(p_fl, j, ci.force);
+            put_vec(p_tl, j, ci.torque);
+            put_vec(p_fg, j, ci.force_global);
+            put_f64(p_kn, j, ci.kn);
+            put_f64(p_kt, j, ci.kt);
+            put_f64(p_area, j, ci.area);
+            put_i64(p_created, j, ci.step_created);
+            put_i64(p_conn, 2 * j, (int64_t)(2 * i));
+            put_i64(p_conn, 2 * j + 1, (int64_t)(2 * i + 1));
+            put_i64(p_off, j, (int64_t)(2 * i + 2));
+            /* Not-applicable state is NaN: ParaView shows it in the NaN colour. */
+            for (int c = 0; c < ncol; c++) put_f64(vtk_ptr(v, a_state0 + c), j, NAN);
+            int mod = v->idx[i];
+            if (mod >= 0 && ncol > 0) {
+                int ns = floe_contact_state(w, (int)i, v->state, v->state_cap);
+                const floe_model_info *mi = floe_model_get(mod);
+                if (ns > mi->n_state) ns = mi->n_state;
+                size_t base = model_base(mod);
+                for (int k = 0; k < ns; k++) {
+                    int c = v->colmap[base + (size_t)k];
+                    if (c >= 0) put_f64(vtk_ptr(v, a_state0 + c), j, v->state[k]);
+                }
+            }
+        }
+        vtk_flush(v, k0, k1, m);
+    }
+    return vtk_finish(v, path, rc, err, errlen);
 }
 
 /* ---- boundaries -------------------------------------------------------- */
@@ -660,11 +728,13 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
     int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, nconn);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
-    if (vtk_commit(v, w)) return oom(err, errlen, path);
-
-    if (nb > 0) {
-        picture *pic = malloc(sizeof *pic);
-        if (!pic) return oom(err, errlen, path);
+    char attrs[192];
+    polydata_attrs(attrs, sizeof attrs, npts, 0, ncell);
+    if (vtk_start(v, w, path, "PolyData", attrs, NULL, err, errlen)) return -1;
+    int rc = vtk_window(v, 0, 1, 1); /* one window: a few bodies */
+    picture *pic = rc || nb == 0 ? NULL : malloc(sizeof *pic);
+    if (nb > 0 && !pic) rc = -1;
+    if (pic) {
         floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
@@ -693,7 +763,8 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
         }
         free(pic);
     }
-    return write_polydata(v, path, npts, 0, ncell, NULL, err, errlen);
+    if (!rc) vtk_flush(v, 0, 1, 1);
+    return vtk_finish(v, path, rc, err, errlen);
 }
 
 /* ---- shapes: capsules, ellipsoids, cylinders as surfaces --------------------- */
@@ -725,12 +796,22 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
     body_arrays a_body = decl_body(v, S_POINTDATA, npts);
     int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, 3 * ntri);
     int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ntri);
-    if (vtk_commit(v, w)) return oom(err, errlen, path);
     v->normals = "normals";
-
-    if (nb > 0) {
-        picture *pic = malloc(sizeof *pic);
-        if (!pic) return oom(err, errlen, path);
+    /* the "shape" point array holds shape ids: name those drawn here */
+    char comment[256];
+    int len = snprintf(comment, sizeof comment, "shape ids:");
+    for (int t = 0; t < FLOE_SHAPE_COUNT && len > 0 && (size_t)len < sizeof comment; t++) {
+        const floe_shape_class *c = floe_shape_class_get(t);
+        if (c->draw == FLOE_DRAW_SURFACE)
+            len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", len > 10 ? "," : "", t, c->name);
+    }
+    char attrs[192];
+    polydata_attrs(attrs, sizeof attrs, npts, 0, ntri);
+    if (vtk_start(v, w, path, "PolyData", attrs, comment, err, errlen)) return -1;
+    int rc = vtk_window(v, 0, 1, 1); /* one window */
+    picture *pic = rc || nb == 0 ? NULL : malloc(sizeof *pic);
+    if (nb > 0 && !pic) rc = -1;
+    if (pic) {
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_nrm = vtk_ptr(v, a_nrm);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
         size_t ip = 0, it = 0;
@@ -750,15 +831,8 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
         }
         free(pic);
     }
-    /* the "shape" point array holds shape ids: name those drawn here */
-    char comment[256];
-    int len = snprintf(comment, sizeof comment, "shape ids:");
-    for (int t = 0; t < FLOE_SHAPE_COUNT && len > 0 && (size_t)len < sizeof comment; t++) {
-        const floe_shape_class *c = floe_shape_class_get(t);
-        if (c->draw == FLOE_DRAW_SURFACE)
-            len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", len > 10 ? "," : "", t, c->name);
-    }
-    return write_polydata(v, path, npts, 0, ntri, comment, err, errlen);
+    if (!rc) vtk_flush(v, 0, 1, 1);
+    return vtk_finish(v, path, rc, err, errlen);
 }
 
 /* ---- .pvd collections -------------------------------------------------- */
