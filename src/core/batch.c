@@ -50,9 +50,9 @@ static int gather_wall(const floe_world *w, const floe_contact *c, int j, geo_la
     return wall;
 }
 
-/* Narrow phase of an existing contact (floe_sphere_sphere, or with walls
- * in the batch floe_wall_sphere, each lane taking its own by selects) and
- * the L6Geom update of lane j: the new frame, gap and rates into the lanes. */
+/* Narrow phase of an existing contact (floe_sphere_pair; in a batch with
+ * walls also floe_wall_pair, each lane keeping its own by selects) and the
+ * L6Geom update of lane j: the new frame, gap and rates into the lanes. */
 FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls, int renorm) {
     vec3 xa = get3(L->xa, j), xb = get3(L->xb, j), vel, angvel;
     floe_raw_contact raw;
