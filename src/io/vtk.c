@@ -303,8 +303,8 @@ static void vtk_flush(floe_vtk *v, size_t k0, size_t k1, size_t m) {
     }
 }
 
-/* Writes the end of the file and closes it. err: the first failure (rc;
- * -1 from a fill that ran out of memory). */
+/* Writes the end of the file and closes it; rc -1: a window could not be
+ * allocated. Returns 0, or -1 with the message in err. */
 static int vtk_finish(floe_vtk *v, const char *path, int rc, char *err, size_t errlen) {
     static const char tail[] = "\n  </AppendedData>\n</VTKFile>\n";
     put_bytes(v, tail, sizeof tail - 1, v->dlen);
