@@ -5,14 +5,34 @@
  * The thread tuner (core/threads.h): its choice from trial samples, the
  * counts the steps of a trial use, and a tuned run equal bit for bit to
  * one on a fixed count. Where threads cut the bodies (floe__work_cut):
- * the block boundaries nearest equal shares of the estimated work. */
+ * the block boundaries nearest equal shares of the estimated work. The
+ * force buffers of the contact parts are zero again after every step. */
 #include "check.h"
+#include "core/batch.h"
+#include "core/step.h"
 #include "core/threads.h"
 #include "pile.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Between steps the force buffers of contact parts 1.. hold zeros and no
+ * chunk of them is flagged as written: the merge took every sum a part
+ * added (step.c, floe_part_sums in core/batch.h). A chunk written but not
+ * flagged would keep its sums out of the forces, and in the buffer. */
+static int parts_clean(const floe_world *w) {
+    const unsigned char *buf = w->scratch[SCR_PART_SUMS], *touched = w->scratch[SCR_PART_TOUCHED];
+    size_t nbuf = sizeof(floe_vec3) * 2 * (size_t)w->np * (FLOE_PARTS - 1);
+    size_t ntouch = (((size_t)w->np + (1u << FLOE_TOUCH_SHIFT) - 1) >> FLOE_TOUCH_SHIFT) * (FLOE_PARTS - 1);
+    if (!buf || !touched || w->scratch_size[SCR_PART_SUMS] < nbuf || w->scratch_size[SCR_PART_TOUCHED] < ntouch)
+        return 0;
+    for (size_t i = 0; i < nbuf; i++)
+        if (buf[i]) return 0;
+    for (size_t i = 0; i < ntouch; i++)
+        if (touched[i]) return 0;
+    return 1;
+}
 
 static floe_world *run(int threads) {
     floe_world *w = make_pile(16, 16, 10, 0.1, 0.5, threads);
@@ -21,7 +41,12 @@ static floe_world *run(int threads) {
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE)
             floe_set_velocity(w, i,
                               (floe_vec3){pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5, pile_rand(&seed) - 0.5});
-    for (int s = 0; s < 3000; s++) CHECK(floe_step(w) == FLOE_OK);
+    int clean = 1;
+    for (int s = 0; s < 3000; s++) {
+        CHECK(floe_step(w) == FLOE_OK);
+        clean &= parts_clean(w);
+    }
+    CHECK(clean);
     return w;
 }
 
@@ -102,6 +127,43 @@ static void test_work_cut(void) {
     }
 }
 
+/* The merge of the parts' force buffers reads only the chunks a part
+ * flagged (floe_part_sums): 4096 spheres in a row that touch nothing but
+ * the last 256, each beside one sphere 1024 places before it. Every
+ * contact is then in part 1 (its bodies' blocks hold the second half of
+ * the work), and bodies A and B of each lie in different chunks; a flag
+ * missed on either side leaves that body's force out (and in the buffer).
+ * The two forces of a pair are F and -F added to +0: exactly opposite. */
+static void test_merge_chunks(void) {
+    const double r = 0.01;
+    floe_world_def def = floe_default_world_def();
+    def.gravity = (floe_vec3){0, 0, 0};
+    def.dt = 1e-6;
+    def.threads = 1;
+    floe_world *w = floe_world_create(&def);
+    floe_set_thread_tuning(w, 0);
+    int m = floe_add_material(w, "grain", "linear");
+    floe_material_set(w, m, "young", 1e7);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    for (int i = 0; i < 4096; i++) {
+        int j = i < 3840 ? i : i - 1024;
+        bd.pos = (floe_vec3){3 * r * j, i < 3840 ? 0 : 1.9 * r, 0};
+        floe_add_sphere(w, &bd, r);
+    }
+    CHECK(floe_step(w) == FLOE_OK && floe_step(w) == FLOE_OK);
+    CHECK(floe_contact_count(w) == 256);
+    const floe_vec3 *f = floe_forces(w);
+    int opposite = 0;
+    for (int i = 3840; i < 4096; i++) {
+        floe_vec3 fa = f[i - 1024], fb = f[i];
+        opposite += fb.y > 0 && fa.x == -fb.x && fa.y == -fb.y && fa.z == -fb.z;
+    }
+    CHECK(opposite == 256);
+    CHECK(parts_clean(w));
+    floe_world_destroy(w);
+}
+
 /* A trial's steps alternate the ceiling and 1 thread in blocks, to its end
  * or to the end of a pair of blocks where the ceiling clearly lost, or no
  * trial runs where other processes leave one core (which of these happens
@@ -154,6 +216,7 @@ int main(void) {
     test_choose();
     test_work_cut();
     test_tuner();
+    test_merge_chunks();
     floe_world *a = run(1);
     for (int threads = 2; threads <= 3; threads++) { /* 3: a thread between two others */
         floe_world *b = run(threads);

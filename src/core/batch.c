@@ -134,8 +134,8 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
             __builtin_prefetch(&w->angvel[b]);
         }
         if (sum) { /* B's sums, written once the lanes are done: as far off in memory as its data */
-            __builtin_prefetch(&sum->f[c->b], 1);
-            __builtin_prefetch(&sum->t[c->b], 1);
+            __builtin_prefetch(&sum->s->f[c->b], 1);
+            __builtin_prefetch(&sum->s->t[c->b], 1);
         }
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
@@ -187,7 +187,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         }
         if (sum) { /* what the ordered assembly (step.c) does with out */
             if (keep) {
-                floe_accumulate(sum->f, sum->t, c->a, c->b, get3(L->F, j), get3(L->mA, j), get3(L->mB, j));
+                floe_accumulate(sum->s, c->a, c->b, get3(L->F, j), get3(L->mA, j), get3(L->mB, j));
                 sum->acc->plastic += L->law.plastic[j];
                 sum->acc->dashpot += L->law.dashpot[j];
                 sum->acc->elastic += L->law.elastic[j];

@@ -50,21 +50,38 @@ static inline int floe_batch_kind(const floe_world *w, const floe_contact *c) {
     return floe_batch_eligible(w, c) ? floe_batch_inst_kind(&w->insts[c->inst]) : 0;
 }
 
+/* Bodies per chunk of the touched flags below: 256. */
+#define FLOE_TOUCH_SHIFT 8
+
+/* The force and torque sums of one contact part (step.c). Part 0 adds
+ * into the world's arrays; the others into buffers, kept zero between
+ * steps, that the merge adds to them afterwards. `touched` (NULL for
+ * part 0) flags the chunks of 1 << FLOE_TOUCH_SHIFT bodies a buffer part
+ * wrote, so that the merge reads only those: in a settling packing most
+ * bodies touch nothing, and reading and zeroing every body's buffer took
+ * an eighth of the step (docs/performance.md, item 23). */
+typedef struct floe_part_sums {
+    vec3 *f, *t;
+    unsigned char *touched;
+} floe_part_sums;
+
 /* A contact's global force F on A (and -F on B) and torques on A and B
  * added to the force and torque sums: the one place both the per-contact
  * path and the batch kernels (floe_batch_run) sum into the bodies. */
-static inline void floe_accumulate(vec3 *f, vec3 *t, int a, int b, vec3 F, vec3 mA, vec3 mB) {
+static inline void floe_accumulate(const floe_part_sums *s, int a, int b, vec3 F, vec3 mA, vec3 mB) {
+    vec3 *f = s->f, *t = s->t;
     f[a] = vadd(f[a], F);
     f[b] = vsub(f[b], F);
     t[a] = vadd(t[a], mA);
     t[b] = vadd(t[b], mB);
+    if (s->touched) s->touched[a >> FLOE_TOUCH_SHIFT] = s->touched[b >> FLOE_TOUCH_SHIFT] = 1;
 }
 
 /* The sums a batch may add its contacts to directly, in contact order, when
  * it holds the next contacts of its slice (step.c): forces and torques,
  * energies, the contacts with events (fl, *nf) and the first runaway. */
 typedef struct floe_batch_sum {
-    vec3 *f, *t;
+    const floe_part_sums *s;
     floe_energy_acc *acc;
     int *fl, *nf;
     int bad; /* -1: none yet */

@@ -74,7 +74,7 @@ static int by_contact(const void *x, const void *y) {
 /* Geometry, model law and force on both particles of contact k, summed into
  * f and t. Returns 0 if the contact is a runaway (non-finite force or an
  * overlap larger than a particle). */
-static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, vec3 *f, vec3 *t) {
+static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, const floe_part_sums *s) {
     floe_contact *c = &w->con[k];
     floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
@@ -123,7 +123,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 M = vadd(vadd(vscale(g->n, wm->m.x), vscale(g->t1, wm->m.y)), vscale(t2, wm->m.z));
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
-    floe_accumulate(f, t, a, b, F, mA, mB);
+    floe_accumulate(s, a, b, F, mA, mB);
     return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(x->lens));
 }
 
@@ -201,8 +201,8 @@ static int run_kernel(floe_world *w, int q, const int *ks, int n, int renorm, in
  * go through one kernel (most) is summed by the kernel as it goes, in the
  * same order, without the results passing through sw->out. Returns the
  * first runaway, or -1. */
-static int process_slice(floe_world *w, int k0, int end, int renorm, const int *inst_kind, slice_work *sw, vec3 *f,
-                         vec3 *t, floe_energy_acc *acc, int *fl, int *nf) {
+static int process_slice(floe_world *w, int k0, int end, int renorm, const int *inst_kind, slice_work *sw,
+                         const floe_part_sums *s, floe_energy_acc *acc, int *fl, int *nf) {
     int bad = -1, *kind = sw->kind, from = k0; /* contacts before `from` are summed */
     *acc = (floe_energy_acc){0, 0, 0, 0};
     if (inst_kind) {
@@ -217,7 +217,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
             if (q == q0) sw->ks[n++] = k;
             else if (again == end) again = k;
         }
-        floe_batch_sum sum = {f, t, acc, fl, nf, -1};
+        floe_batch_sum sum = {s, acc, fl, nf, -1};
         from += run_kernel(w, q0, sw->ks, n, renorm, k0, sw->out, n == end - k0 ? &sum : NULL);
         bad = sum.bad;
         /* a slice with contacts of more kernels: one kernel after the other
@@ -243,13 +243,13 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
         const floe_batch_out *o = inst_kind && kind[k - k0] ? &sw->out[k - k0] : NULL;
         if (o && !o->fallback) {
             if (o->keep) {
-                floe_accumulate(f, t, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
+                floe_accumulate(s, w->con[k].a, w->con[k].b, o->F, o->mA, o->mB);
                 acc->plastic += o->plastic;
                 acc->dashpot += o->dashpot;
                 acc->elastic += o->elastic;
             }
             if (!o->ok && bad < 0) bad = k;
-        } else if (!process_contact(w, k, renorm, acc, f, t) && bad < 0) {
+        } else if (!process_contact(w, k, renorm, acc, s) && bad < 0) {
             bad = k;
         }
         if (w->con[k].flags & CF_TRANSIENT) fl[(*nf)++] = k;
@@ -264,17 +264,18 @@ enum {
     LATE_NEW = 1024 /* new contacts one thread makes rather than wait at a barrier (contact_phase) */
 };
 typedef struct contact_pass {
-    int nc0, cap0;         /* contacts and their capacity before this step's new ones */
-    int npairs, nch;       /* candidate pairs, their chunks */
-    int *nhit;             /* per chunk: its pairs that start a contact */
-    unsigned char *hit;    /* per pair: 1 if it starts a contact */
-    int renorm;            /* a renormalization step */
-    const int *inst_kind;  /* the kernel of each model instance, NULL: no batches */
-    unsigned char *batch;  /* per part: a slice's batched contacts, kernels, results */
-    vec3 *buf;             /* the force sums of parts 1.. */
-    floe_energy_acc *accs; /* per slice */
-    int *flagged;          /* each part's list at its first contact, then all of them in contact order */
-    int oom;               /* growing the contact arrays failed (set in a single) */
+    int nc0, cap0;          /* contacts and their capacity before this step's new ones */
+    int npairs, nch;        /* candidate pairs, their chunks */
+    int *nhit;              /* per chunk: its pairs that start a contact */
+    unsigned char *hit;     /* per pair: 1 if it starts a contact */
+    int renorm;             /* a renormalization step */
+    const int *inst_kind;   /* the kernel of each model instance, NULL: no batches */
+    unsigned char *batch;   /* per part: a slice's batched contacts, kernels, results */
+    vec3 *buf;              /* the force sums of parts 1.. */
+    unsigned char *touched; /* per part 1..: its chunks of bodies with sums in buf (floe_part_sums) */
+    floe_energy_acc *accs;  /* per slice */
+    int *flagged;           /* each part's list at its first contact, then all of them in contact order */
+    int oom;                /* growing the contact arrays failed (set in a single) */
     int bad[FLOE_PARTS], nflag[FLOE_PARTS];
 } contact_pass;
 
@@ -289,6 +290,9 @@ static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
     cp->flagged = floe__scratch(w, SCR_FLAGGED, sizeof(int) * ((size_t)n + 1));
     return cp->accs && cp->flagged;
 }
+
+/* Chunks of touched flags for np bodies (floe_part_sums). */
+static inline int touch_chunks(int np) { return (np + (1 << FLOE_TOUCH_SHIFT) - 1) >> FLOE_TOUCH_SHIFT; }
 
 /* Every buffer of the phase, allocated before its parallel region: the
  * lists sized for the contact arrays' capacity, so that only a step whose
@@ -314,6 +318,12 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     cp->buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
     if (!cp->buf) return 0;
     if (had < nbuf) memset(cp->buf, 0, nbuf);
+    /* the chunks a part wrote: kept zero between steps as well */
+    size_t ntouch = (size_t)touch_chunks(np) * (FLOE_PARTS - 1) + 1;
+    had = w->scratch_size[SCR_PART_TOUCHED];
+    cp->touched = floe__scratch(w, SCR_PART_TOUCHED, ntouch);
+    if (!cp->touched) return 0;
+    if (had < ntouch) memset(cp->touched, 0, ntouch);
     /* per part: a slice's batched contacts, their kernels and results; then
      * the kernel of each model instance */
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
@@ -494,12 +504,13 @@ static int part_start(const floe_world *w, int p, int nsl) {
  * arithmetic for any thread count. Contacts with events or deletions are
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
-    const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+    const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE, ntc = touch_chunks(np);
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
-        vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force, *t = p ? f + np : w->torque;
+        vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force;
+        const floe_part_sums sums = {f, p ? f + np : w->torque, p ? cp->touched + (size_t)ntc * (p - 1) : NULL};
         slice_work sw;
         sw.out = (floe_batch_out *)(cp->batch + work * p);
         sw.ks = (int *)(sw.out + FLOE_SLICE);
@@ -508,7 +519,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
         for (int ch = 0, k = cp->nc0; late && p == FLOE_PARTS - 1 && ch < cp->nch; ch++) k = create_chunk(w, cp, ch, k);
         for (int sl = part_start(w, p, nsl); sl < part_start(w, p + 1, nsl); sl++) {
             int k0 = sl * FLOE_SLICE, end = k0 + FLOE_SLICE < nc ? k0 + FLOE_SLICE : nc;
-            int bs = process_slice(w, k0, end, cp->renorm, cp->inst_kind, &sw, f, t, &cp->accs[sl], fl, &nf);
+            int bs = process_slice(w, k0, end, cp->renorm, cp->inst_kind, &sw, &sums, &cp->accs[sl], fl, &nf);
             if (b < 0) b = bs;
         }
         cp->bad[p] = b;
@@ -517,11 +528,20 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     if (FLOE_PARTS > 1) {
         /* no barrier of its own: the region's end follows (contact_phase);
          * by the integrator's blocks, so that a thread adds up the forces
-         * it will integrate */
+         * it will integrate; only the chunks some part touched. A chunk
+         * none touched holds +0 in every buffer, and f + 0 is f: the force
+         * sums start from +0 and a sum from +0 is never -0 in round to
+         * nearest, so skipping it changes no bit. */
         int b0, b1;
         floe__thread_blocks(w, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
-        for (int blk = b0; blk < b1; blk++)
-            for (int i = blk * FLOE_BLOCK, end = i + FLOE_BLOCK < np ? i + FLOE_BLOCK : np; i < end; i++) {
+        const int c0 = b0 * (FLOE_BLOCK >> FLOE_TOUCH_SHIFT), c1 = b1 * (FLOE_BLOCK >> FLOE_TOUCH_SHIFT);
+        for (int ch = c0; ch < c1 && ch < ntc; ch++) {
+            int any = 0;
+            for (int p = 1; p < FLOE_PARTS; p++) any |= cp->touched[(size_t)ntc * (p - 1) + ch];
+            if (!any) continue;
+            const int i0 = ch << FLOE_TOUCH_SHIFT,
+                      end = i0 + (1 << FLOE_TOUCH_SHIFT) < np ? i0 + (1 << FLOE_TOUCH_SHIFT) : np;
+            for (int i = i0; i < end; i++) {
                 vec3 f = w->force[i], t = w->torque[i];
                 for (int p = 1; p < FLOE_PARTS; p++) {
                     vec3 *bf = &buf[(size_t)2 * np * (p - 1) + i], *bt = bf + np;
@@ -532,6 +552,8 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
                 w->force[i] = f;
                 w->torque[i] = t;
             }
+            for (int p = 1; p < FLOE_PARTS; p++) cp->touched[(size_t)ntc * (p - 1) + ch] = 0;
+        }
     }
 }
 

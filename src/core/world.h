@@ -22,7 +22,8 @@ enum {
     SCR_INTEG_ACC,
     SCR_BATCH,
     SCR_PART_SUMS,
-    SCR_PLANE_SIDES, /* plane counters: each body's side before the step's motion */
+    SCR_PART_TOUCHED, /* the chunks of bodies parts 1.. summed into (kept zero between steps) */
+    SCR_PLANE_SIDES,  /* plane counters: each body's side before the step's motion */
     FLOE_SCRATCH
 };
 
