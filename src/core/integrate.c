@@ -230,12 +230,15 @@ static double block_moved2(const floe_world *w, const vec3 *pos, const vec3 *ref
                            int end) {
     uint64_t m = 0; /* +0 */
     int others = 0;
-    for (int i = i0; i < end; i++) { /* vectorized */
-        uint64_t u = moved_bits(vlen2(vsub(pos[i], ref_pos[i])));
+    for (int i = i0; i < end; i++) {                                  /* vectorized */
+        uint64_t sphere = -(uint64_t)(shape[i] == FLOE_SHAPE_SPHERE); /* all ones or 0: no branch */
+        uint64_t u = moved_bits(vlen2(vsub(pos[i], ref_pos[i]))) & sphere;
         m = u > m ? u : m;
-        others |= shape[i] != FLOE_SHAPE_SPHERE;
     }
-    for (int i = i0; others && i < end; i++) /* a body that may reach farther by turning */
+    for (int i = i0; i < end; i++) others |= shape[i] != FLOE_SHAPE_SPHERE; /* vectorized */
+    /* the other bodies as floe_moved2 takes them: by their class, whose
+     * value need not be at least the sphere's (a root squared again) */
+    for (int i = i0; others && i < end; i++)
         if (shape[i] != FLOE_SHAPE_SPHERE) {
             uint64_t u = moved_bits(floe__moved2_shape(w, i, vlen2(vsub(pos[i], ref_pos[i]))));
             m = u > m ? u : m;
