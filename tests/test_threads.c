@@ -77,6 +77,17 @@ static void test_choose(void) {
     CHECK(floe__cpu_others(a, b, 0.2) == 0);
     b.ok = 0;
     CHECK(floe__cpu_others(a, b, 0.2) == -1);
+    /* a trial that confirms the count before it doubles the hold, up to
+     * the period; one that changes it resets the hold */
+    floe_thread_tuner tt = {.best = 2, .hold = FLOE_TUNE_STEPS};
+    floe__threads_decided(&tt, 2);
+    CHECK(tt.hold == 2 * FLOE_TUNE_STEPS && tt.best == 2 && tt.trials == 1);
+    for (int k = 0; k < 10; k++) floe__threads_decided(&tt, 2);
+    CHECK(tt.hold == FLOE_TUNE_PERIOD && tt.trials == 11);
+    floe__threads_decided(&tt, 1);
+    CHECK(tt.hold == FLOE_TUNE_STEPS && tt.best == 1);
+    floe__threads_decided(&tt, 1);
+    CHECK(tt.hold == 2 * FLOE_TUNE_STEPS && tt.best == 1 && tt.trials == 13);
     a = floe__cpu_sample();
     CHECK(a.wall > 0 && a.own >= 0 && floe__cpu_count() >= 1);
 #ifdef __linux__
@@ -206,8 +217,29 @@ static void test_tuner(void) {
     for (int i = 0; i < floe_particle_count(t); i++)
         if (floe_particle_shape(t, i) == FLOE_SHAPE_SPHERE)
             floe_set_velocity(t, i, (floe_vec3){10 * (pile_rand(&seed) - 0.5), 10 * (pile_rand(&seed) - 0.5), 0});
-    for (int s = 0; s < 2000 && t->tune.trials < 2; s++) CHECK(floe_step(t) == FLOE_OK);
+    int64_t hold1 = 0, start1 = -1; /* the hold the first trial's choice set, and where that trial began */
+    for (int s = 0; s < 2000 && t->tune.trials < 2; s++) {
+        CHECK(floe_step(t) == FLOE_OK);
+        if (t->tune.trials == 1 && start1 < 0) hold1 = t->tune.hold, start1 = t->tune.start;
+    }
     CHECK(t->tune.trials == 2 && t->tune.start > 0 && t->tune.start < FLOE_TUNE_PERIOD && t->tune.ncon0 > 256);
+    CHECK(start1 >= 0 && hold1 >= FLOE_TUNE_STEPS && t->tune.start - start1 >= hold1); /* not before the hold */
+    /* a change of the work within the hold starts no trial; after it, one */
+    t->tune.start = t->step;
+    t->tune.hold = 4 * FLOE_TUNE_STEPS;
+    t->tune.ncon0 = 0;
+    t->tune.cut_short = 0;
+    int64_t at = t->step;
+    int ncon = t->ncon;
+    t->ncon = 1000;
+    t->step = at + 2 * FLOE_TUNE_STEPS;
+    floe__threads_before(t);
+    CHECK(t->tune.start == at);
+    t->step = at + 4 * FLOE_TUNE_STEPS;
+    floe__threads_before(t);
+    CHECK(t->tune.start == t->step && t->tune.ncon0 == 1000);
+    t->ncon = ncon;
+    t->step = at;
     REPORT("tuner: a second trial at step %lld, %d contacts\n", (long long)t->tune.start, t->tune.ncon0);
     floe_world_destroy(t);
 }

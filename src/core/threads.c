@@ -84,6 +84,7 @@ void floe__threads_reset(floe_world *w) {
     w->tune.now = w->nthreads;
     w->tune.start = -1; /* the next step starts a trial */
     w->tune.room = w->nthreads;
+    w->tune.hold = FLOE_TUNE_STEPS;
     w->tune.others = -1;
     w->tune.since = floe__cpu_sample();
 }
@@ -92,6 +93,19 @@ int floe__threads_room(int ceiling, int cores, double others) {
     if (others < 0) return ceiling; /* unknown */
     int room = cores - (int)(others + 0.5);
     return room < 1 ? 1 : room < ceiling ? room : ceiling;
+}
+
+/* A trial's choice. The work may swing (below): grains raining onto a
+ * floor make and lose thousands of contacts in a few dozen steps, and
+ * settle 100k ran 19 trials in 2000 steps, a third of its steps on one
+ * thread, each trial choosing the ceiling again. So a trial that confirms
+ * the count before it doubles the steps (hold) until a change of the work
+ * may start the next, up to the period; one that changes the count resets
+ * them. */
+void floe__threads_decided(floe_thread_tuner *t, int best) {
+    t->hold = best == t->best ? (2 * t->hold < FLOE_TUNE_PERIOD ? 2 * t->hold : FLOE_TUNE_PERIOD) : FLOE_TUNE_STEPS;
+    t->best = best;
+    t->trials++;
 }
 
 /* Whether the work of a step has changed since the last trial: the contact
@@ -113,7 +127,7 @@ int floe__threads_before(floe_world *w) {
     /* a new trial: the first, then every period, when the work changed,
      * and once the first reading of the others' use is due if the trials
      * before it, blind to them, chose more threads */
-    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= FLOE_TUNE_STEPS && work_changed(w)) ||
+    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= t->hold && work_changed(w)) ||
         (s >= FLOE_TUNE_STEPS && t->others < 0 && t->best > 1 && t->since.ok &&
          floe__cpu_wall() - t->since.wall >= 0.2)) {
         t->start = w->step;
@@ -135,8 +149,7 @@ int floe__threads_before(floe_world *w) {
         }
         t->room = floe__threads_room(w->nthreads, floe__cpu_count(), t->others);
         if (t->room <= 1) {
-            t->best = 1;
-            t->trials++;
+            floe__threads_decided(t, 1);
             t->cut_short = 1;
         }
     }
@@ -159,14 +172,12 @@ void floe__threads_after(floe_world *w, int64_t step, double seconds) {
     }
     int n = t->n1 < t->nn ? t->n1 : t->nn;
     if (s == FLOE_TUNE_STEPS - 1) {
-        t->best = floe__threads_choose(t->t1, t->tn, n, t->room);
-        t->trials++;
+        floe__threads_decided(t, floe__threads_choose(t->t1, t->tn, n, t->room));
     } else if (s % (2 * FLOE_TUNE_BLOCK) == 2 * FLOE_TUNE_BLOCK - 1 && floe__threads_lose(t->t1, t->tn, n)) {
         /* beside a busy process each step of the ceiling may wait a whole
          * time slice (3-4 ms against 0.2): stop the trial after a block
          * of each rather than pay for 24 more such steps */
-        t->best = 1;
-        t->trials++;
+        floe__threads_decided(t, 1);
         t->cut_short = 1;
     }
 }

@@ -1,6 +1,8 @@
 /* How many threads each step uses. The world's thread count (explicit or
  * automatic, floe__resolve_threads) is a ceiling: every TUNE_PERIOD steps,
- * and sooner when the contact count has halved or doubled, a short trial
+ * and sooner when the contact count has halved or doubled (not within the
+ * hold after a trial, which each trial that confirms the count doubles),
+ * a short trial
  * runs steps alternately on 1 thread and on the ceiling, and the count
  * with the shorter mean step takes the steps until the next trial (a
  * ceiling that clearly loses ends the trial early). A trial offers no more
@@ -30,6 +32,11 @@ void floe__threads_after(floe_world *w, int64_t step, double seconds);
 /* The count the trial's samples choose: the ceiling if its mean step is
  * at least 5 % shorter than on 1 thread, else 1 (pure: tests call it). */
 int floe__threads_choose(const double *t1, const double *tn, int n, int ceiling);
+/* Records a trial's choice `best`: the trials' count, and the steps
+ * (hold) before a change of the work may start the next trial, doubled
+ * up to the period when the choice is the one before, else reset to a
+ * trial's length (pure on *t: tests call it). */
+void floe__threads_decided(floe_thread_tuner *t, int best);
 /* The most threads worth offering: the cores that other processes leave
  * (`others`: the cores they kept busy on average, -1 unknown), at least 1,
  * at most the ceiling (pure: tests call it). */

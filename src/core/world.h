@@ -193,6 +193,7 @@ typedef struct floe_thread_tuner {
     double t1[32], tn[32];
     int64_t start;         /* step at which the last trial began (-1: none yet) */
     int ncon0;             /* contacts when it began */
+    int64_t hold;          /* steps after a trial before a change of the work starts another */
     int cut_short;         /* 1: the last trial ended early (its ceiling clearly slower, or no room) */
     int room;              /* the count the last trial offered: the ceiling, or fewer where others keep cores busy */
     double others;         /* cores other processes kept busy between the last two readings (-1: unknown) */
