@@ -3,8 +3,9 @@
  * split in fixed blocks and reduced in block order, so the thread count
  * cannot change the arithmetic. 2560 particles span several blocks.
  * The thread tuner (core/threads.h): its choice from trial samples, the
- * counts the steps of a trial use, and a tuned run equal bit for bit to
- * one on a fixed count. Where threads cut the bodies (floe__work_cut):
+ * counts the steps of a trial use, the hold before a change of the work
+ * starts another, and a tuned run equal bit for bit to one on a fixed
+ * count. Where threads cut the bodies (floe__work_cut):
  * the block boundaries nearest equal shares of the estimated work. The
  * force buffers of the contact parts are zero again after every step. */
 #include "check.h"
