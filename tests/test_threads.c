@@ -25,7 +25,7 @@
 static int parts_clean(const floe_world *w) {
     const unsigned char *buf = w->scratch[SCR_PART_SUMS], *touched = w->scratch[SCR_PART_TOUCHED];
     size_t nbuf = sizeof(floe_vec3) * 2 * (size_t)w->np * (FLOE_PARTS - 1);
-    size_t ntouch = (((size_t)w->np + (1u << FLOE_TOUCH_SHIFT) - 1) >> FLOE_TOUCH_SHIFT) * (FLOE_PARTS - 1);
+    size_t ntouch = (size_t)floe_touch_chunks(w->np) * (FLOE_PARTS - 1);
     if (!buf || !touched || w->scratch_size[SCR_PART_SUMS] < nbuf || w->scratch_size[SCR_PART_TOUCHED] < ntouch)
         return 0;
     for (size_t i = 0; i < nbuf; i++)

@@ -52,6 +52,8 @@ static inline int floe_batch_kind(const floe_world *w, const floe_contact *c) {
 
 /* Bodies per chunk of the touched flags below: 256. */
 #define FLOE_TOUCH_SHIFT 8
+/* Chunks of touched flags for np bodies. */
+static inline int floe_touch_chunks(int np) { return (np + (1 << FLOE_TOUCH_SHIFT) - 1) >> FLOE_TOUCH_SHIFT; }
 
 /* The force and torque sums of one contact part (step.c). Part 0 adds
  * into the world's arrays; the others into buffers, kept zero between

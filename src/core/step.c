@@ -291,9 +291,6 @@ static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
     return cp->accs && cp->flagged;
 }
 
-/* Chunks of touched flags for np bodies (floe_part_sums). */
-static inline int touch_chunks(int np) { return (np + (1 << FLOE_TOUCH_SHIFT) - 1) >> FLOE_TOUCH_SHIFT; }
-
 /* Every buffer of the phase, allocated before its parallel region: the
  * lists sized for the contact arrays' capacity, so that only a step whose
  * new contacts pass it grows anything inside the region. Returns 0 when
@@ -319,7 +316,7 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     if (!cp->buf) return 0;
     if (had < nbuf) memset(cp->buf, 0, nbuf);
     /* the chunks a part wrote: kept zero between steps as well */
-    size_t ntouch = (size_t)touch_chunks(np) * (FLOE_PARTS - 1) + 1;
+    size_t ntouch = (size_t)floe_touch_chunks(np) * (FLOE_PARTS - 1) + 1;
     had = w->scratch_size[SCR_PART_TOUCHED];
     cp->touched = floe__scratch(w, SCR_PART_TOUCHED, ntouch);
     if (!cp->touched) return 0;
@@ -504,7 +501,7 @@ static int part_start(const floe_world *w, int p, int nsl) {
  * arithmetic for any thread count. Contacts with events or deletions are
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
-    const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE, ntc = touch_chunks(np);
+    const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE, ntc = floe_touch_chunks(np);
     const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
