@@ -490,7 +490,9 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
         body_range(w, tn, t, &lo, &hi);
         /* finite boundaries: an equal share of their list each */
         int64_t b0 = (int64_t)s->nbnd * t / tn, b1 = (int64_t)s->nbnd * (t + 1) / tn;
-        pair_buf *o = &bufs[t];
+        /* the thread's list in a local: the threads' entries of bufs share a
+         * cache line, which each push would take from the other core */
+        pair_buf ob = bufs[t], *o = &ob;
         int *n = cnt + (size_t)t * nseg, ok = 1;
         for (int b = 0; ok && b < s->nbnd; b++) {
             int n0 = o->n;
@@ -502,6 +504,7 @@ static int find_pairs(floe_world *w, const search *s, int gridded, int last) {
             ok = grid_pairs(s, lo, hi, o);
             n[s->nbnd] = o->n - n0;
         }
+        bufs[t] = ob;
         if (!ok) {
 #pragma omp atomic write
             fail = 1;
