@@ -550,7 +550,7 @@ static void test_robustness(void) {
     floe_world *W = w; /* internal state, to place shapes directly */
     unsigned seed = 12345;
     int bad[P_COUNT] = {0}, made[P_COUNT] = {0};
-    floe_contact prev;
+    vec3 prev;
     memset(&prev, 0, sizeof prev);
     for (int trial = 0; trial < 6000; trial++) {
         int mode = trial % 6; /* random, coincident, deep, needle/flat, parallel, far */
@@ -594,7 +594,7 @@ static void test_robustness(void) {
         W->pos[o] = xb;
         ((floe_wall *)floe__shape_data(W, o))->axis = trial % 3;
         ((floe_wall *)floe__shape_data(W, o))->sense = trial % 3 - 1;
-        prev.g.n = vnormalize(v3(rnd(&seed) - .5, rnd(&seed) - .5, rnd(&seed) - .5));
+        prev = vnormalize(v3(rnd(&seed) - .5, rnd(&seed) - .5, rnd(&seed) - .5));
         for (int kind = 0; kind < P_COUNT; kind++) {
             int A = kind == P_ELL ? e : ids[kind], B = kind == P_ELL ? ids[kind] : e;
             floe_collide_fn *fn = floe_narrowphase(W->shape[A], W->shape[B]);

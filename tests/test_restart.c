@@ -150,7 +150,9 @@ static int same(const floe_world *a, const floe_world *b, const char *model) {
         floe_contact_warm xo, yo; /* kept or implied (core/world.h) */
         const floe_contact_warm *xw = floe__warm(a, k, &xo), *yw = floe__warm(b, k, &yo);
         const floe_contact_cold *xc = &a->ccold[k], *yc = &b->ccold[k];
-        SAMEMEM(&x->g, &y->g, sizeof x->g, "contact geometry");
+        /* the whole geometry: stored, or as the positions give it (core/world.h) */
+        const floe_geom xg = floe__contact_geom(a, k), yg = floe__contact_geom(b, k);
+        SAMEMEM(&xg, &yg, sizeof xg, "contact geometry");
         SAME(!memcmp(xc->lens, yc->lens, sizeof xc->lens) && !memcmp(&xw->area, &yw->area, sizeof xw->area),
              "contact sizes");
         SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&xw->m, &yw->m, sizeof xw->m), "contact forces");

@@ -21,7 +21,10 @@ typedef struct geo_lanes {
     floe_lanes law;
 } geo_lanes;
 
-static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
+/* follow 0: a world with a periodic cell, whose contacts keep their normal
+ * and point in the cold record (world.h, floe__geom_follows) */
+static void gather_geo(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, int follow, int j,
+                       geo_lanes *L) {
     int a = c->a, b = c->b;
     put3(L->xa, j, w->pos[a]);
     put3(L->va, j, w->vel[a]);
@@ -31,46 +34,64 @@ static void gather_geo(const floe_world *w, const floe_contact *c, int j, geo_la
     put3(L->wb, j, w->angvel[b]);
     L->ra[j] = w->radius[a];
     L->rb[j] = w->radius[b];
-    put3(L->n, j, c->g.n);
-    put3(L->t1, j, c->g.t1);
-    put3(L->c, j, c->g.c);
+    put3(L->t1, j, c->t1);
+    if (!follow) {
+        put3(L->n, j, x->n);
+        put3(L->c, j, x->c);
+    }
 }
 
 /* Lane j's wall, if A is one (batch.h: else both are spheres). Returns 1
- * for a wall. */
-static int gather_wall(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
+ * for a wall. Its side, as floe__follow_pair takes it: read from the cold
+ * record only for a wall touched from either side. */
+static int gather_wall(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, int j, geo_lanes *L) {
     int wall = !(c->flags & CF_SPHERES);
     L->wall[j] = wall;
     L->axis[j] = L->side[j] = 0;
     if (wall) {
         const floe_wall *wl = floe__shape_data(w, c->a);
         L->axis[j] = wl->axis;
-        L->side[j] = floe_wall_side(wl, &c->g.n, 0);
+        L->side[j] = floe_wall_side(wl, &x->n, 0);
     }
     return wall;
 }
 
-/* Narrow phase of an existing contact (floe_sphere_pair; in a batch with
- * walls also floe_wall_pair, each lane keeping its own by selects) and the
- * L6Geom update of lane j: the new frame, gap and rates into the lanes. */
-FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls, int renorm) {
-    vec3 xa = get3(L->xa, j), xb = get3(L->xb, j), vel, angvel;
-    floe_raw_contact raw;
-    floe_sphere_pair(xa, xb, L->ra[j], L->rb[j], get3(L->n, j), &raw);
+/* The narrow phase of lane j with A at xa, B at xb: floe__follow_pair in
+ * selects (floe_sphere_pair, and in a batch with walls also
+ * floe_wall_pair, each lane keeping its own). */
+FLOE_KERNEL void lane_pair(const geo_lanes *L, int j, vec3 xa, vec3 xb, int walls, floe_raw_contact *raw) {
+    floe_sphere_pair(xa, xb, L->ra[j], L->rb[j], v3(1, 0, 0), raw);
     if (walls) {
         floe_raw_contact rw;
         floe_wall_pair(xa, xb, L->rb[j], L->axis[j], L->side[j], &rw);
         int on = L->wall[j] != 0;
-        raw.n = v3(on ? rw.n.x : raw.n.x, on ? rw.n.y : raw.n.y, on ? rw.n.z : raw.n.z);
-        raw.c = v3(on ? rw.c.x : raw.c.x, on ? rw.c.y : raw.c.y, on ? rw.c.z : raw.c.z);
-        raw.uN = on ? rw.uN : raw.uN;
+        raw->n = v3(on ? rw.n.x : raw->n.x, on ? rw.n.y : raw->n.y, on ? rw.n.z : raw->n.z);
+        raw->c = v3(on ? rw.c.x : raw->c.x, on ? rw.c.y : raw->c.y, on ? rw.c.z : raw->c.z);
+        raw->uN = on ? rw.uN : raw->uN;
     }
+}
+
+/* The narrow phase of an existing contact and the L6Geom update of lane
+ * j: the last step's normal and point where the bodies stood before this
+ * step's drift (the geometry follows from the positions, world.h), this
+ * step's from where they stand; the new frame, gap and rates into the
+ * lanes. */
+FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls, int renorm, int follow) {
+    vec3 xa = get3(L->xa, j), xb = get3(L->xb, j), va = get3(L->va, j), vb = get3(L->vb, j), vel, angvel;
+    floe_raw_contact raw;
     floe_geom g;
-    g.n = get3(L->n, j);
     g.t1 = get3(L->t1, j);
-    g.c = get3(L->c, j);
-    floe_l6geom_update(&g, &raw, dt, renorm, xa, get3(L->va, j), get3(L->wa, j), xb, get3(L->vb, j), get3(L->wb, j),
-                       &vel, &angvel);
+    if (follow) {
+        floe_raw_contact before;
+        lane_pair(L, j, floe_before_drift(xa, va, dt), floe_before_drift(xb, vb, dt), walls, &before);
+        g.n = before.n;
+        g.c = before.c;
+    } else { /* kept in the cold record */
+        g.n = get3(L->n, j);
+        g.c = get3(L->c, j);
+    }
+    lane_pair(L, j, xa, xb, walls, &raw);
+    floe_l6geom_update(&g, &raw, dt, renorm, xa, va, get3(L->wa, j), xb, vb, get3(L->wb, j), &vel, &angvel);
     put3(L->n, j, g.n);
     put3(L->t1, j, g.t1);
     put3(L->c, j, g.c);
@@ -102,11 +123,13 @@ FLOE_KERNEL void finish_geo(geo_lanes *L, int j, int torque) {
     L->ok[j] = z == z ? (L->law.uN[j] < -L->lmin[j] ? 0.0 : 1.0) : 0.0;
 }
 
-static void store_geo(floe_contact *c, const geo_lanes *L, int j) {
-    c->g.n = get3(L->n, j);
-    c->g.t1 = get3(L->t1, j);
-    c->g.c = get3(L->c, j);
-    c->g.uN = L->law.uN[j];
+static void store_geo(floe_contact *c, floe_contact_cold *x, int follow, const geo_lanes *L, int j) {
+    c->t1 = get3(L->t1, j);
+    if (!follow) {
+        x->n = get3(L->n, j);
+        x->c = get3(L->c, j);
+        x->uN = L->law.uN[j];
+    }
 }
 
 /* How many lanes ahead the gather asks for body B's data. Contacts follow
@@ -125,6 +148,9 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
     in.dt = w->dt;
     in.n = n;
     int walls = 0;
+    /* the batch takes no contact through an image (batch.h), so in a world
+     * without a periodic cell every contact it takes follows the positions */
+    const int follow = !w->cell.axes;
     for (int j = 0; j < n; j++) {
         floe_contact *c = &w->con[ks[j]];
         if (j + FLOE_GATHER_AHEAD < n) { /* body B of a later lane: its data is rarely in L2 (see below) */
@@ -140,8 +166,8 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
-        gather_geo(w, c, j, L);
-        walls |= gather_wall(w, c, j, L);
+        gather_geo(w, c, &w->ccold[ks[j]], follow, j, L);
+        walls |= gather_wall(w, c, &w->ccold[ks[j]], j, L);
     }
     for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
     /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
@@ -156,15 +182,21 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         for (int j = 0; j < n; j++) /* vectorized */
             L->lmin[j] = L->wall[j] != 0 ? L->rb[j] : L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];
     const double dt = w->dt;
-    /* each loop vectorized, with the flags constant in it */
-    if (walls && renorm)
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1, 1);
-    else if (walls)
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 1, 0);
-    else if (renorm)
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0, 1);
-    else
-        for (int j = 0; j < n; j++) update_geo(L, j, dt, 0, 0);
+    /* each loop vectorized, with the flags constant in it (one line each: clang-format would take eight each) */
+    /* clang-format off */
+#define UPDATE(wl, rn, fl) for (int j = 0; j < n; j++) update_geo(L, j, dt, wl, rn, fl)
+    switch ((walls != 0) << 2 | (renorm != 0) << 1 | follow) {
+    case 0: UPDATE(0, 0, 0); break;
+    case 1: UPDATE(0, 0, 1); break;
+    case 2: UPDATE(0, 1, 0); break;
+    case 3: UPDATE(0, 1, 1); break;
+    case 4: UPDATE(1, 0, 0); break;
+    case 5: UPDATE(1, 0, 1); break;
+    case 6: UPDATE(1, 1, 0); break;
+    default: UPDATE(1, 1, 1); break;
+    }
+#undef UPDATE
+    /* clang-format on */
     kernel->run(&in, &L->law);
     if (kernel->torque)
         for (int j = 0; j < n; j++) finish_geo(L, j, 1); /* vectorized */
@@ -178,7 +210,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
             sum = NULL; /* it comes before the contacts after it */
             continue;
         }
-        store_geo(c, L, j);
+        store_geo(c, &w->ccold[ks[j]], follow, L, j);
         int keep = L->law.keep[j] != 0;
         if (!keep) c->flags |= CF_DELETE; /* as the law: the contact goes, force and state as they were */
         else {

@@ -275,7 +275,7 @@ static void cell_stress_diag(const floe_world *w, double s[3]) {
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *ct = &w->con[k];
         if (!(w->bound[ct->a] > 0) || !(w->bound[ct->b] > 0)) continue;
-        const floe_geom *g = &ct->g;
+        const floe_geom gk = floe__contact_geom(w, k), *g = &gk;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
         vec3 l = vsub(floe__img_pos(w, ct->b, w->ccold[k].img), w->pos[ct->a]);
         s[0] += l.x * f.x;
@@ -296,7 +296,7 @@ static double image_work(const floe_world *w) {
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *ct = &w->con[k];
         if (!ct->imaged || !(w->bound[ct->a] > 0)) continue;
-        const floe_geom *g = &ct->g;
+        const floe_geom gk = floe__contact_geom(w, k), *g = &gk;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
         work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, w->ccold[k].img)));
     }

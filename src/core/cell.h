@@ -32,7 +32,7 @@ static inline vec3 floe__img_vel(const floe_world *w, int i, floe_img s) {
 
 /* Narrow phase fn on body a and body b's image s. */
 static inline int floe__collide_img(const floe_world *w, floe_collide_fn *fn, int a, int b, floe_img s,
-                                    const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                    const vec3 *prev, double gap, floe_raw_contact *out) {
     floe_pose pa = floe__pose(w, a), pb = floe__pose(w, b);
     pb.x = floe__img_pos(w, b, s);
     return fn(floe__shape_data(w, a), &pa, floe__shape_data(w, b), &pb, prev, gap, out);

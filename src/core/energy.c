@@ -114,7 +114,7 @@ static void contact_stiffness(const floe_world *w, int k, int side, vec3 *kt, ve
     const floe_contact *c = &w->con[k];
     floe_contact_warm own;
     const floe_contact_warm *x = floe__warm(w, k, &own);
-    vec3 n = c->g.n, n2 = vmul(n, n);
+    vec3 n = floe__contact_geom(w, k).n, n2 = vmul(n, n);
     vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
     vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
     /* twist and rolling springs (Woo leaves them out, which lets dt grow
@@ -206,7 +206,8 @@ void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particl
     /* a contact that exists since the start of the run: the bodies were
      * placed overlapping (for a particle, the first such contact it has) */
     for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
-        if ((w->con[k].a == particle || w->con[k].b == particle) && w->ccold[k].step_created == 0 && w->con[k].g.uN < 0)
+        if ((w->con[k].a == particle || w->con[k].b == particle) && w->ccold[k].step_created == 0 &&
+            floe__contact_geom(w, k).uN < 0)
             c = &w->con[k];
     if (c && w->ccold[c - w->con].step_created == 0 && w->step <= 1)
         ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "

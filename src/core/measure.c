@@ -94,16 +94,15 @@ static double clip_fraction(vec3 p, vec3 l, vec3 lo, vec3 hi) {
  * the image of B that the contact was made with (B's position plus the
  * cell shift the contact records), so that l stays the short vector across
  * the cell face (docs/measurements.md#stress-tensor-love-weber). */
-static vec3 contact_branch(const floe_world *w, const floe_contact *c, vec3 *from) {
-    vec3 pa = is_particle(w->shape[c->a]) ? w->pos[c->a] : c->g.c;
-    vec3 pb = is_particle(w->shape[c->b]) ? floe__img_pos(w, c->b, w->ccold[c - w->con].img) : c->g.c;
+static vec3 contact_branch(const floe_world *w, const floe_contact *c, const floe_geom *g, vec3 *from) {
+    vec3 pa = is_particle(w->shape[c->a]) ? w->pos[c->a] : g->c;
+    vec3 pb = is_particle(w->shape[c->b]) ? floe__img_pos(w, c->b, w->ccold[c - w->con].img) : g->c;
     *from = pa;
     return vsub(pb, pa);
 }
 
 /* The contact's force on A in global axes (its local force in the L6Geom frame). */
-static vec3 force_on_a(const floe_contact *c) {
-    const floe_geom *g = &c->g;
+static vec3 force_on_a(const floe_contact *c, const floe_geom *g) {
     return vadd(vadd(vscale(g->n, c->f.x), vscale(g->t1, c->f.y)), vscale(floe_geom_t2(g), c->f.z));
 }
 
@@ -119,10 +118,11 @@ floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double
     double s[9] = {0};
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
-        vec3 p, l = contact_branch(w, c, &p);
+        const floe_geom g = floe__contact_geom(w, k);
+        vec3 p, l = contact_branch(w, c, &g, &p);
         double wt = r->whole ? 1.0 : clip_fraction(p, l, r->lo, r->hi);
         if (wt == 0) continue;
-        vec3 f = force_on_a(c);
+        vec3 f = force_on_a(c, &g);
         double li[3] = {l.x, l.y, l.z}, fj[3] = {f.x, f.y, f.z};
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) s[3 * i + j] += wt * li[i] * fj[j];
@@ -363,8 +363,9 @@ floe_status floe_fabric_tensor(const floe_world *w, const floe_region *r, double
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
         if (!carries_force(c) || !is_particle(w->shape[c->a]) || !is_particle(w->shape[c->b])) continue;
-        if (!r->whole && !in_box(c->g.c, r->lo, r->hi)) continue;
-        double n[3] = {c->g.n.x, c->g.n.y, c->g.n.z};
+        const floe_geom g = floe__contact_geom(w, k);
+        if (!r->whole && !in_box(g.c, r->lo, r->hi)) continue;
+        double n[3] = {g.n.x, g.n.y, g.n.z};
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) s[3 * i + j] += n[i] * n[j];
         m++;

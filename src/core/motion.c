@@ -209,7 +209,7 @@ static void servo(floe_world *w, int g, const floe_phase *p, sums *s) {
         for (int k = 0; k < w->ncon; k++) {
             const floe_contact *c = &w->con[k];
             if (!(w->groups[c->a] & bit) == !(w->groups[c->b] & bit)) continue;
-            double nd = vdot(c->g.n, d);
+            double nd = vdot(floe__contact_geom(w, k).n, d);
             K += c->kn * nd * nd;
         }
         v = K > 0 ? p->alpha * ef / (K * w->dt) : (ef > 0 ? p->max_speed : ef < 0 ? -p->max_speed : 0);

@@ -341,7 +341,8 @@ static void put_docs(out *o, const floe_world *w) {
         for (size_t k = 0, j = 0; !o->bad && k < n; k++) {
             if (w->insts[w->con[k].inst].model != m) continue;
             idx[j] = (int32_t)k;
-            mod->get_state(&w->con[k], &w->cwarm[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
+            const floe_geom gk = floe__contact_geom(w, (int)k);
+            mod->get_state(&w->con[k], &gk, &w->cwarm[k], w->cstate + k * w->cstride, val + j * (size_t)ns);
             j++;
         }
         char g[96];
@@ -357,31 +358,47 @@ static void put_docs(out *o, const floe_world *w) {
 /* The world as the snapshot's walkers read it: a world that keeps no warm
  * records (core/world.h, floe__warm) or no pair images (no periodic cell,
  * floe__pair_img) is read through a copy that holds the records its
- * contacts imply and zero images, so that files, checks and comparisons see
- * the same rows whether a world keeps them or not. Returns w itself, or the
- * copy (release it with full_view_free), or NULL when out of memory. */
-static const floe_world *full_view(const floe_world *w) {
+ * contacts imply and zero images, and a world whose contacts' geometry
+ * follows from the positions (floe__geom_follows) through a copy of the
+ * cold records that holds it, so that files, checks and comparisons see
+ * the same rows whether a world keeps them or not. The checks (with_geom
+ * 0) read the geometry as stored: what a file being read gave. Returns w
+ * itself, or the copy (release it with full_view_free), or NULL when out
+ * of memory. */
+static const floe_world *full_view(const floe_world *w, int with_geom) {
     const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
-    if (!warm && !img) return w;
+    const int geom = with_geom && !w->cell.axes && w->ncon > 0;
+    if (!warm && !img && !geom) return w;
     floe_world *v = malloc(sizeof *v);
     floe_contact_warm *x = warm ? malloc(sizeof *x * (size_t)w->ncon) : NULL;
     floe_img *s = img ? calloc((size_t)w->bp.npairs, sizeof *s) : NULL;
-    if (!v || (warm && !x) || (img && !s)) {
+    floe_contact_cold *cold = geom ? malloc(sizeof *cold * (size_t)w->ncon) : NULL;
+    if (!v || (warm && !x) || (img && !s) || (geom && !cold)) {
         free(v);
         free(x);
         free(s);
+        free(cold);
         return NULL;
     }
     memcpy(v, w, sizeof *v);
     for (int k = 0; warm && k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
     if (warm) v->cwarm = x;
     if (img) v->bp.img = s;
+    for (int k = 0; geom && k < w->ncon; k++) {
+        floe_geom g = floe__contact_geom(w, k);
+        cold[k] = w->ccold[k];
+        cold[k].n = g.n;
+        cold[k].c = g.c;
+        cold[k].uN = g.uN;
+    }
+    if (geom) v->ccold = cold;
     return v;
 }
 
 static void full_view_free(const floe_world *w, const floe_world *v) {
     if (!v || v == w) return;
     if (v->cwarm != w->cwarm) free(v->cwarm);
+    if (v->ccold != w->ccold) free(v->ccold);
     if (v->bp.img != w->bp.img) free(v->bp.img);
     free((void *)v);
 }
@@ -389,7 +406,7 @@ static void full_view_free(const floe_world *w, const floe_world *v) {
 static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
 
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
-    const floe_world *v = full_view(w);
+    const floe_world *v = full_view(w, 1);
     if (!v) {
         out o = {wr, err, errlen, 0, NULL, 0};
         return out_fail(&o, "out of memory");
@@ -1277,7 +1294,8 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
                          (long long)x->step_created, (long long)w->step);
     const floe_model *m = floe_registry_get(w->insts[ct->inst].model);
     if (m->get_state && m->info.n_state > 0) {
-        m->get_state(ct, &w->cwarm[k], w->cstate + (size_t)k * w->cstride, vals);
+        const floe_geom g = floe__contact_geom(w, k);
+        m->get_state(ct, &g, &w->cwarm[k], w->cstate + (size_t)k * w->cstride, vals);
         for (int j = 0; j < m->info.n_state; j++)
             if (!isfinite(vals[j]))
                 return (void)bad(c, "/contacts/state", "contact %d: %s state '%s' is %g", k, m->info.name,
@@ -1344,7 +1362,7 @@ out:
 static int snapshot_check(const floe_world *w, char *err, size_t errlen);
 
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
-    const floe_world *v = full_view(w);
+    const floe_world *v = full_view(w, 0);
     if (!v) {
         ck c = {err, errlen, 0};
         return bad(&c, "/", "out of memory"), -1;
@@ -1373,7 +1391,7 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
 static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
 
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
-    const floe_world *va = full_view(a), *vb = full_view(b);
+    const floe_world *va = full_view(a, 1), *vb = full_view(b, 1);
     int diff = 1;
     if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
     else snprintf(what, whatlen, "out of memory");

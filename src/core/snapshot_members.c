@@ -171,15 +171,6 @@ static const floe_snap_struct phase_row_struct = STRUCT(floe_phase_row, phase_ro
 
 /* ---- contacts ------------------------------------------------------------------------ */
 
-static const floe_snap_field geom_fields[] = {
-    {M(floe_geom, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
-    {M(floe_geom, t1), STATE, DSET("contacts", "t1"), F64(3), CK(FINITE)},
-    {M(floe_geom, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
-    {M(floe_geom, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
-    END,
-};
-static const floe_snap_struct geom_struct = STRUCT(floe_geom, geom_fields);
-
 /* A contact's hot, warm and cold records (models/model.h) are arrays of
  * the same rows; the file keeps one table of contacts, as before the split. */
 static const floe_snap_field contact_fields[] = {
@@ -190,7 +181,7 @@ static const floe_snap_field contact_fields[] = {
     {M(floe_contact, flags), STATE, DSET("contacts", "flags"), U8}, /* floe__snapshot_check: bits and bodies */
     DERIVED(floe_contact, imaged, "whether the cold img is not zero: set where img is (read_contacts on load)"),
     {M(floe_contact, detail), STATE, DSET("contacts", "detail"), U32},
-    {M(floe_contact, g), NESTED(geom_struct)},
+    {M(floe_contact, t1), STATE, DSET("contacts", "t1"), F64(3), CK(FINITE)},
     {M(floe_contact, kn), STATE, DSET("contacts", "kn"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_contact, kt), STATE, DSET("contacts", "kt"), F64(1), CK(FINITE_NONNEG)},
     {M(floe_contact, f), STATE, DSET("contacts", "force"), F64(3), CK(FINITE)},
@@ -212,6 +203,10 @@ static const floe_snap_field contact_cold_fields[] = {
     {M(floe_contact_cold, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
     {M(floe_contact_cold, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     {M(floe_contact_cold, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
+    /* written as the positions give them where they follow from them (full_view, snapshot.c) */
+    {M(floe_contact_cold, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
+    {M(floe_contact_cold, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
+    {M(floe_contact_cold, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
     END,
 };
 static const floe_snap_struct contact_cold_struct = STRUCT(floe_contact_cold, contact_cold_fields);
@@ -533,9 +528,9 @@ const floe_snap_struct floe__snap_world = {
     "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
-    &floe__snap_world, &def_struct,   &material_struct,  &instance_struct, &override_struct,     &motion_struct,
-    &group_struct,     &geom_struct,  &contact_struct,   &pair_struct,     &contact_warm_struct, &contact_cold_struct,
-    &bp_struct,        &sched_struct, &water_struct,     &plane_struct,    &cell_struct,         &inlet_struct,
-    &sink_struct,      &phase_struct, &phase_row_struct,
+    &floe__snap_world,    &def_struct,   &material_struct, &instance_struct, &override_struct,
+    &motion_struct,       &group_struct, &contact_struct,  &pair_struct,     &contact_warm_struct,
+    &contact_cold_struct, &bp_struct,    &sched_struct,    &water_struct,    &plane_struct,
+    &cell_struct,         &inlet_struct, &sink_struct,     &phase_struct,    &phase_row_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

@@ -93,8 +93,10 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     floe_event_load ld = {.set = 0};
     ctx.event_load = &ld;
     floe_raw_contact raw;
-    floe_geom *g = &c->g;
+    floe_geom gm, *g = &gm;
+    const int follows = floe__geom_follows(w, c);
     vec3 pb = floe__img_pos(w, b, x->img), vb = floe__img_vel(w, b, x->img); /* B's periodic image (cell.h) */
+    ctx.g = g;
     if (fresh) {
         floe__collide_img(w, fn, a, b, x->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
         floe_l6geom_create(g, &wm->area, x->lens, &raw, w->def.legacy_lens);
@@ -105,12 +107,27 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
                           w->angvel[b], &ctx.vel, &ctx.angvel);
         m->create(&ctx, w->mats[w->mat[a]].p, w->mats[w->mat[b]].p, c, st);
     } else {
-        if (fn == floe_collide_sphere_sphere) floe_sphere_sphere(w->pos[a], w->radius[a], pb, w->radius[b], c, 0, &raw);
-        else if (fn == floe_collide_wall_sphere)
-            floe_wall_sphere(floe__shape_data(w, a), w->pos[a], w->pos[b], w->radius[b], c, 0, &raw);
-        else floe__collide_img(w, fn, a, b, x->img, c, 0, &raw);
+        g->t1 = c->t1;
+        if (follows) { /* the last step's normal and point where the bodies stood then (world.h) */
+            floe_raw_contact before;
+            floe__follow_pair(w, c, x, floe_before_drift(w->pos[a], w->vel[a], w->dt), floe_before_drift(pb, vb, w->dt),
+                              &before);
+            g->n = before.n;
+            g->c = before.c;
+            floe__follow_pair(w, c, x, w->pos[a], pb, &raw);
+        } else {
+            g->n = x->n;
+            g->c = x->c;
+            floe__collide_img(w, fn, a, b, x->img, &x->n, 0, &raw);
+        }
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], pb, vb, w->angvel[b], &ctx.vel,
                            &ctx.angvel);
+    }
+    c->t1 = g->t1;
+    if (fresh || !follows) { /* a following wall contact keeps its normal's side here */
+        x->n = g->n;
+        x->c = g->c;
+        x->uN = g->uN;
     }
     int keep = m->law(&ctx, c, st, acc);
     if (ld.set) keep_break_load(w, k, &ld);
@@ -581,11 +598,12 @@ static floe_status gather_parts(floe_world *w, contact_pass *cp) {
         const floe_contact *c = &w->con[first_bad];
         char cause[320];
         floe__runaway_cause(w, c, -1, cause, sizeof cause);
+        const double uN = floe__contact_geom(w, first_bad).uN;
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
-                    c->g.uN < -floe_geom_lmin(w->ccold[first_bad].lens) ? "an overlap larger than the particle size"
-                                                                        : "a non-finite force",
-                    c->g.uN, c->f.x, cause);
+                    uN < -floe_geom_lmin(w->ccold[first_bad].lens) ? "an overlap larger than the particle size"
+                                                                   : "a non-finite force",
+                    uN, c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }

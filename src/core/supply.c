@@ -375,7 +375,7 @@ static double contact_elastic(const floe_contact *c, const floe_contact_warm *x)
 
 /* Takes contact c's force and torques off the body `side` (0: A, 1: B). */
 static void unapply_contact(floe_world *w, const floe_contact *c, int side) {
-    const floe_geom *g = &c->g;
+    const floe_geom gc = floe__contact_geom(w, (int)(c - w->con)), *g = &gc;
     floe_contact_warm own;
     const vec3 m = floe__warm(w, (int)(c - w->con), &own)->m;
     vec3 t2 = floe_geom_t2(g);

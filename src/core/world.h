@@ -403,8 +403,8 @@ static inline const floe_shape_class *floe__class_of(const floe_world *w, int i)
 }
 
 /* Narrow phase fn on bodies a and b. */
-static inline int floe__collide(const floe_world *w, floe_collide_fn *fn, int a, int b, const floe_contact *prev,
-                                double gap, floe_raw_contact *out) {
+static inline int floe__collide(const floe_world *w, floe_collide_fn *fn, int a, int b, const vec3 *prev, double gap,
+                                floe_raw_contact *out) {
     floe_pose pa = floe__pose(w, a), pb = floe__pose(w, b);
     return fn(floe__shape_data(w, a), &pa, floe__shape_data(w, b), &pb, prev, gap, out);
 }
@@ -422,6 +422,7 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->event_load = NULL;
     ctx->warm = w->cwarm ? &w->cwarm[c - w->con] : NULL; /* NULL: the caller points it at the implied record */
     ctx->cold = &w->ccold[c - w->con];
+    ctx->g = NULL; /* the caller's */
     /* radii of curvature, for the models whose law depends on them (Hertz):
      * only in the creation step, where create reads them */
     if (fresh) {
@@ -434,6 +435,51 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     } else {
         ctx->curv[0] = ctx->curv[1] = NAN;
     }
+}
+
+/* ---- geometry that follows from the positions ----------------------------
+ * The normal, point and gap of a contact between two spheres, or a wall (A)
+ * and a sphere, are what the narrow phase gives for the bodies' positions;
+ * the contact pass keeps only the frame's tangent t1 of them, which it
+ * carries (docs/decisions.md#the-geometry-of-sphere-contacts-follows-from-the-positions).
+ * Not in a periodic cell, whose wraps move a body by a cell vector and
+ * change its velocity, nor through an image: those keep theirs in the cold
+ * record. Coincident sphere centres (a runaway) take the normal (1, 0, 0). */
+static inline int floe__geom_follows(const floe_world *w, const floe_contact *c) {
+    return !w->cell.axes && !c->imaged &&
+           ((c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE));
+}
+
+/* The narrow phase of a following contact with A at xa and B at xb: the
+ * wall's side from the normal the cold record has kept since the creation
+ * (a wall's normal never turns). The same arithmetic as the batch's lanes. */
+static inline void floe__follow_pair(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, vec3 xa,
+                                     vec3 xb, floe_raw_contact *raw) {
+    if (c->flags & CF_SPHERES) {
+        floe_sphere_pair(xa, xb, w->radius[c->a], w->radius[c->b], v3(1, 0, 0), raw);
+    } else {
+        const floe_wall *wl = floe__shape_data(w, c->a);
+        floe_wall_pair(xa, xb, w->radius[c->b], wl->axis, floe_wall_side(wl, &x->n, 0), raw);
+    }
+}
+
+/* Where a body stood before this step's drift (integrate.c: x += dt v). */
+FLOE_KERNEL vec3 floe_before_drift(vec3 x, vec3 v, double dt) { return vmadd(x, v, -dt); }
+
+/* Contact k's whole geometry now: the frame's t1 from the hot record, the
+ * rest from the positions (floe__geom_follows) or the cold record. */
+static inline floe_geom floe__contact_geom(const floe_world *w, int k) {
+    const floe_contact *c = &w->con[k];
+    const floe_contact_cold *x = &w->ccold[k];
+    floe_geom g = {x->n, c->t1, x->c, x->uN};
+    if (floe__geom_follows(w, c)) {
+        floe_raw_contact raw;
+        floe__follow_pair(w, c, x, w->pos[c->a], w->pos[c->b], &raw);
+        g.n = raw.n;
+        g.c = raw.c;
+        g.uN = raw.uN;
+    }
+    return g;
 }
 
 #endif

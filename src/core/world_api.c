@@ -881,7 +881,7 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     const floe_contact_cold *x = &w->ccold[i];
     floe_contact_warm own;
     const floe_contact_warm *wm = floe__warm(w, i, &own);
-    const floe_geom *g = &c->g;
+    const floe_geom gc = floe__contact_geom(w, i), *g = &gc;
     o->a = c->a;
     o->b = c->b;
     o->model = floe_registry_get(w->insts[c->inst].model)->info.name;
@@ -916,7 +916,8 @@ int floe_contact_state(const floe_world *w, int i, double *out, int cap) {
     double buf[64];
     int n = m->info.n_state < 64 ? m->info.n_state : 64;
     floe_contact_warm own;
-    m->get_state(&w->con[i], floe__warm(w, i, &own), w->cstate + (size_t)i * w->cstride, buf);
+    const floe_geom g = floe__contact_geom(w, i);
+    m->get_state(&w->con[i], &g, floe__warm(w, i, &own), w->cstate + (size_t)i * w->cstride, buf);
     if (n > cap) n = cap;
     memcpy(out, buf, sizeof(double) * (size_t)n);
     return n;
@@ -950,6 +951,8 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
         if (group >= 0 && !((w->groups[c->a] | w->groups[c->b]) & gm)) continue;
         floe_law_ctx ctx;
         floe__law_ctx(w, c, 0, &ctx);
+        const floe_geom g = floe__contact_geom(w, k);
+        ctx.g = &g;
         floe_contact_warm own = floe__warm_implied(&w->ccold[k]);
         if (!ctx.warm) ctx.warm = &own; /* a model with methods keeps warm records (no_warm 0) */
         int r = m->method(method, args, nargs, &ctx, c, w->cstate + (size_t)k * w->cstride);

@@ -128,7 +128,7 @@ static double peak_overlap(const floe_law_ctx *ctx, const hertz_state *s, double
 
 static int hertz_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     hertz_state *s = state;
-    const double dt = ctx->dt, delta = -c->g.uN;
+    const double dt = ctx->dt, delta = -ctx->g->uN;
     const vec3 v = ctx->vel, w = ctx->angvel;
     if (!(delta > 0)) {
         /* the contact opens: the damping force of the last step still did
@@ -187,9 +187,10 @@ static int hertz_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe
     return 1;
 }
 
-static void hertz_get_state(const floe_contact *c, const floe_contact_warm *x, const void *state, double *out) {
+static void hertz_get_state(const floe_contact *c, const floe_geom *g, const floe_contact_warm *x, const void *state,
+                            double *out) {
     const hertz_state *s = state;
-    double delta = c->g.uN < 0 ? -c->g.uN : 0, sd = sqrt(delta);
+    double delta = g->uN < 0 ? -g->uN : 0, sd = sqrt(delta);
     double fe = s->kh * delta * sd, dy = c->f.y - s->fy, dz = c->f.z - s->fz;
     double ft2 = s->fy * s->fy + s->fz * s->fz, lim = s->tan_phi * fe;
     double m2 = x->m.y * x->m.y + x->m.z * x->m.z, mlim = s->roll_lim * fe;

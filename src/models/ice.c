@@ -104,7 +104,7 @@ static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma
 
 static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     ice_state *s = state;
-    const floe_geom *g = &c->g;
+    const floe_geom *g = ctx->g;
     floe_contact_warm *x = ctx->warm;
     double la = ctx->cold->lens[0], lb = ctx->cold->lens[1], A = x->area;
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
@@ -131,7 +131,7 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     floe_contact_warm *x = ctx->warm; /* torque, kw, kr, area */
     vec3 f0 = c->f, m0 = x->m;
     /* 1. trial values */
-    ice_trial(ctx->dt, c->kn, c->kt, x->kw, x->kr, s, c->g.uN, ctx->vel, ctx->angvel, &c->f, &x->m);
+    ice_trial(ctx->dt, c->kn, c->kt, x->kw, x->kr, s, ctx->g->uN, ctx->vel, ctx->angvel, &c->f, &x->m);
     /* 2. breakage on trial values: one sense over its limit unbonds all four */
     int was_bonded = s->bonds & BONDED_ALL;
     int brk = s->bonds & (s->bonds >> 4);
@@ -161,7 +161,8 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     return 1;
 }
 
-static void ice_get_state(const floe_contact *c, const floe_contact_warm *x, const void *state, double *out) {
+static void ice_get_state(const floe_contact *c, const floe_geom *g, const floe_contact_warm *x, const void *state,
+                          double *out) {
     (void)c;
     const ice_state *s = state;
     double v[] = {s->bonds, (s->bonds & BONDED_ALL) != 0, s->uN0, x->kw, x->kr, s->fnb, s->ftb, s->twb, s->trb};

@@ -58,7 +58,7 @@ static inline int linear_opens(double u, double no_break) { return u > 0 && no_b
 static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     linear_state *s = state;
     const double *lp = ctx->lp;
-    double u = c->g.uN - s->uN0;
+    double u = ctx->g->uN - s->uN0;
     if (linear_opens(u, lp[LP_NO_BREAK])) {
         /* Opening at u = 0 releases nothing in the continuum limit: Fn -> 0 and
          * |Ft| <= tan_phi |Fn|. Only an uncapped (no_slip) shear spring takes
@@ -100,7 +100,7 @@ static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
 
 static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linear_state *s = state;
-    const floe_geom *g = &c->g;
+    const floe_geom *g = ctx->g;
     const double *lens = ctx->cold->lens;
     const double *lp = ctx->lp;
     c->kn = lp[LP_KN] > 0 ? lp[LP_KN] : floe_series_kn(lens[0], lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], ctx->warm->area);
@@ -114,10 +114,11 @@ static void linear_create(const floe_law_ctx *ctx, const double *ma, const doubl
 
 /* fd_n, fd_s: the dashpot parts of the contact force (its total less the
  * springs); slipping: the shear spring sits on the Coulomb limit. */
-static void linear_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+static void linear_get_state(const floe_contact *c, const floe_geom *g, const floe_contact_warm *warm,
+                             const void *state, double *out) {
     (void)warm;
     const linear_state *s = state;
-    double fn = c->kn * (c->g.uN - s->uN0), dy = c->f.y - s->fy, dz = c->f.z - s->fz;
+    double fn = c->kn * (g->uN - s->uN0), dy = c->f.y - s->fy, dz = c->f.z - s->fz;
     double ft2 = s->fy * s->fy + s->fz * s->fz, lim = fabs(fn) * s->tan_phi;
     out[0] = s->uN0;
     out[1] = c->f.x - fn;

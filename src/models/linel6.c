@@ -33,7 +33,7 @@ static void linel6_create(const floe_law_ctx *ctx, const double *ma, const doubl
 
 static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     linel6_state *s = state;
-    const floe_geom *g = &c->g;
+    const floe_geom *g = ctx->g;
     floe_contact_warm *x = ctx->warm;
     double dt = ctx->dt;
     c->f.x = c->kn * g->uN; /* total formulation in the normal sense */
@@ -50,7 +50,8 @@ static int linel6_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     return 1; /* never deletes: the contact lives while the geometry says so */
 }
 
-static void linel6_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+static void linel6_get_state(const floe_contact *c, const floe_geom *g, const floe_contact_warm *warm,
+                             const void *state, double *out) {
     (void)c, (void)warm;
     const linel6_state *s = state;
     out[0] = s->kw;

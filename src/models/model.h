@@ -36,17 +36,19 @@ typedef struct floe_img {
  * - warm (w->cwarm[k]): the local torque and what the laws that have one
  *   read every step (Ice, LinEl6, Hertz, soft-bond; Linear leaves it be);
  * - cold (w->ccold[k]): read at creation, at broad-phase rebuilds, for the
- *   time step, outputs and events.
- * A batched Linear contact streams 136 bytes of record per step instead of
- * 216, an Ice contact 184 (docs/performance.md#contact-storage,
- * docs/decisions.md#hot-warm-and-cold-contact-records). */
+ *   time step, outputs and events, and the normal, point and gap of the
+ *   contacts whose geometry does not follow from the positions.
+ * A batched Linear contact streams 80 bytes of record per step, an Ice
+ * contact 128 (docs/performance.md#contact-storage,
+ * docs/decisions.md#hot-warm-and-cold-contact-records). The whole
+ * geometry of contact k is floe__contact_geom (core/world.h). */
 typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
     uint8_t flags;   /* CF_* */
     uint8_t imaged;  /* derived: the cold img is not zero (the contact takes the per-contact path) */
     uint32_t detail; /* model event detail (e.g. senses that broke) */
-    floe_geom g;     /* frame, point, gap */
+    vec3 t1;         /* first tangent of the frame (floe_geom), carried from step to step */
     double kn, kt;   /* set by create; used for the critical time step */
     vec3 f;          /* local force acting on A */
 } floe_contact;
@@ -62,6 +64,10 @@ typedef struct floe_contact_cold {
     int64_t step_created;
     floe_img img; /* the contact is with B's periodic image of these cell offsets */
     int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
+    /* normal, point and gap (floe_geom) as of the last step; as of the
+     * creation step where the positions give them (floe__geom_follows) */
+    vec3 n, c;
+    double uN;
 } floe_contact_cold;
 
 enum {
@@ -99,6 +105,7 @@ typedef struct floe_law_ctx {
                                   * broke it; may be NULL */
     floe_contact_warm *warm;     /* the contact's torque, kw, kr and area */
     floe_contact_cold *cold;     /* the contact's lens (and what the core keeps) */
+    const floe_geom *g;          /* the contact's geometry this step (create, law, method) */
 } floe_law_ctx;
 
 /* Contact mass for dashpots: m_A m_B / (m_A + m_B), or the free body's mass. */
@@ -170,8 +177,9 @@ typedef struct floe_model {
     void (*create)(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state);
     /* Returns 1 to keep the contact, 0 to delete it (no force is applied then). */
     int (*law)(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e);
-    /* Writes info.n_state values describing the state. */
-    void (*get_state)(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out);
+    /* Writes info.n_state values describing the state; g: the contact's geometry. */
+    void (*get_state)(const floe_contact *c, const floe_geom *g, const floe_contact_warm *warm, const void *state,
+                      double *out);
     /* Optional: largest gap across which a new contact is created at `step`
      * (e.g. bonding a packing generated with small gaps); rmin is the smaller
      * radius of the pair. NULL means 0: contacts need overlap. */

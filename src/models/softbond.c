@@ -256,7 +256,7 @@ static double shear_strength(const sb_state *s, const section *x, const double *
 
 static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
     sb_state *s = state;
-    const floe_geom *g = &c->g;
+    const floe_geom *g = ctx->g;
     floe_contact_warm *warm = ctx->warm; /* torque, kw, kr, area: read and written every step */
     const double *lp = ctx->lp, dt = ctx->dt;
     const int d3 = ctx->dim != 2;
@@ -484,7 +484,8 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
 
 /* ---- state for outputs --------------------------------------------------- */
 
-static void sb_get_state(const floe_contact *c, const floe_contact_warm *warm, const void *state, double *out) {
+static void sb_get_state(const floe_contact *c, const floe_geom *g, const floe_contact_warm *warm, const void *state,
+                         double *out) {
     const sb_state *s = state;
     (void)c, (void)warm;
     /* PFC reports (n, s, t) components of what acts on B. Our frame is
@@ -577,8 +578,8 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
         if (!isnan(soft) && !(soft >= 0 && isfinite(soft))) return -2;
         if (!isnan(cut) && !(cut >= 0 && cut <= 1)) return -2;
         if (!c) return 0;
-        if (s->B >= B_BONDED) return 0;                  /* already bonded, softening included: no-op (S9) */
-        if (!(c->g.uN >= lo && c->g.uN <= hi)) return 0; /* contact gap g_c, not g_s */
+        if (s->B >= B_BONDED) return 0;                        /* already bonded, softening included: no-op (S9) */
+        if (!(ctx->g->uN >= lo && ctx->g->uN <= hi)) return 0; /* contact gap g_c, not g_s */
         s->B = B_BONDED;
         s->mode = 1;
         if (!isnan(soft)) s->zeta = soft;
@@ -592,7 +593,7 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
     if (strcmp(name, "unbond") == 0) {
         if (nargs > 2 || gap_interval(args, nargs, &lo, &hi)) return -2;
         if (!c) return 0;
-        if (s->B == B_UNBONDED || !(c->g.uN >= lo && c->g.uN <= hi)) return 0;
+        if (s->B == B_UNBONDED || !(ctx->g->uN >= lo && ctx->g->uN <= hi)) return 0;
         if (s->B >= B_BONDED) s->released = 1; /* loaded springs now meet the friction limits */
         s->B = B_UNBONDED;
         clear_softening(s);

@@ -107,12 +107,11 @@ void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *c
 /* A round contact between the points pa (on A's axis, radius ra) and pb (on
  * B's, radius rb): normal from A to B, contact point in the middle of the
  * overlap. */
-int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
-                       floe_raw_contact *out) {
+int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const vec3 *prev, double gap, floe_raw_contact *out) {
     vec3 d = vsub(pb, pa);
     double dist = vlen(d);
     if (!prev && dist > ra + rb + gap) return 0;
-    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
+    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? *prev : v3(1, 0, 0));
     out->uN = dist - (ra + rb);
     out->c = vmadd(pa, out->n, ra + 0.5 * out->uN);
     out->r1 = ra;
@@ -121,7 +120,7 @@ int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contac
 }
 
 static int collide_sphere_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                  const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                  const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_capsule *k = b;
     vec3 q0, q1;
     segment(k, pb, &q0, &q1);
@@ -130,7 +129,7 @@ static int collide_sphere_capsule(const void *a, const floe_pose *pa, const void
 }
 
 static int collide_capsule_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                   const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                   const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_capsule *ka = a, *kb = b;
     vec3 p0, p1, q0, q1, ca, cb;
     segment(ka, pa, &p0, &p1);
@@ -143,7 +142,7 @@ static int collide_capsule_capsule(const void *a, const floe_pose *pa, const voi
  * gives the contact; both (a capsule lying on the wall) give a point
  * weighted by their overlaps, with the deeper overlap as the gap. */
 static int collide_wall_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_wall *wl = a;
     const floe_capsule *k = b;
     int ax = wl->axis;
@@ -152,7 +151,7 @@ static int collide_wall_capsule(const void *a, const floe_pose *pa, const void *
     segment(k, pb, &e[0], &e[1]);
     double sgn;
     if (wl->sense != 0) sgn = wl->sense;
-    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
+    else if (prev) sgn = vcomp(*prev, ax) >= 0 ? 1 : -1;
     else sgn = vcomp(pb->x, ax) - x0 >= 0 ? 1 : -1;
     double d0 = sgn * (vcomp(e[0], ax) - x0) - r, d1 = sgn * (vcomp(e[1], ax) - x0) - r;
     double un = fmin(d0, d1);
@@ -178,7 +177,7 @@ static int collide_wall_capsule(const void *a, const floe_pose *pa, const void *
  * axis; a capsule lying on the face (both end spheres over the face and in
  * contact) gets a point weighted by the two overlaps, like a wall. */
 static int collide_facet_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                 const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                 const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_facet *f = a;
     const floe_capsule *cap = b;
     vec3 v[3], e[2];
@@ -227,7 +226,7 @@ static int collide_facet_capsule(const void *a, const floe_pose *pa, const void 
         double dist = sqrt(best);
         if (!prev && dist > r + h + gap) return 0;
         vec3 d = vsub(best_c, best_f);
-        out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : fn);
+        out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? *prev : fn);
         out->uN = dist - r - h;
         out->c = vmadd(best_f, out->n, h);
     } else if (!prev && out->uN > gap) {

@@ -201,10 +201,10 @@ static void round_out(const ell *e, vec3 p, double r, closest cl, floe_raw_conta
 }
 
 /* hint for degenerate points: B's outward normal of the previous step */
-static vec3 prev_hint(const floe_contact *prev) { return prev ? vneg(prev->g.n) : v3(0, 0, 0); }
+static vec3 prev_hint(const vec3 *prev) { return prev ? vneg(*prev) : v3(0, 0, 0); }
 
 static int collide_sphere_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                    const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                    const vec3 *prev, double gap, floe_raw_contact *out) {
     ell e = ell_get(b, pb);
     vec3 p = pa->x;
     double r = *(const double *)a;
@@ -216,7 +216,7 @@ static int collide_sphere_ellipsoid(const void *a, const floe_pose *pa, const vo
 }
 
 static int collide_capsule_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                     const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                     const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_capsule *k = a;
     ell e = ell_get(b, pb);
     vec3 p0, p1, q;
@@ -236,7 +236,7 @@ static int collide_capsule_ellipsoid(const void *a, const floe_pose *pa, const v
  * sqrt(Q_kk); the extreme point x - sgn Q e_k / sqrt(Q_kk), projected onto
  * the plane, is the contact point. A flat body: r1 = -d, r2 = d. */
 static int collide_wall_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                  const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                  const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_wall *wl = a;
     int ax = wl->axis;
     ell e = ell_get(b, pb);
@@ -248,7 +248,7 @@ static int collide_wall_ellipsoid(const void *a, const floe_pose *pa, const void
     if (!prev && fabs(dist) - ext > gap) return 0;
     double sgn;
     if (wl->sense != 0) sgn = wl->sense;
-    else if (prev) sgn = vcomp(prev->g.n, ax) >= 0 ? 1 : -1;
+    else if (prev) sgn = vcomp(*prev, ax) >= 0 ? 1 : -1;
     else sgn = dist >= 0 ? 1 : -1;
     double un = sgn * dist - ext;
     if (!prev && un > gap) return 0;
@@ -290,7 +290,7 @@ static double facet_sep(const vec3 v[3], int k, double h, vec3 n, vec3 q, double
  * The contact point lies on the facet's surface; r1 = max(h, d), r2 = d with
  * d = |c - x| (the facet rule of docs/geometry.md#pairs-and-their-order, length d). */
 static int collide_facet_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                   const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                   const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_facet *f = a;
     vec3 v[3];
     floe_facet_global(f, pa, v);
@@ -310,7 +310,7 @@ static int collide_facet_ellipsoid(const void *a, const floe_pose *pa, const voi
     } else {
         fn = vscale(fn, 1.0 / fl);
         double s = vdot(vsub(e.x, v[0]), fn);
-        double sgn = s > 0 ? 1 : (s < 0 ? -1 : (prev && vdot(prev->g.n, fn) < 0 ? -1 : 1));
+        double sgn = s > 0 ? 1 : (s < 0 ? -1 : (prev && vdot(*prev, fn) < 0 ? -1 : 1));
         vec3 nf = vscale(fn, sgn); /* from the facet towards the ellipsoid centre */
         vec3 qn = ell_Q(&e, nf);
         double as = fabs(s), ext = sqrt(vdot(nf, qn));
@@ -369,7 +369,7 @@ static int collide_facet_ellipsoid(const void *a, const floe_pose *pa, const voi
  * The exact point-ellipse distance in 2D gives uN and the normal; the
  * ellipsoid's surface point with that normal gives the axial coordinate. */
 static int collide_infcyl_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                    const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                    const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_infcyl *cy = a;
     int k = cy->axis, i = (k + 1) % 3, j = (k + 2) % 3;
     double rc = cy->radius;
@@ -389,8 +389,8 @@ static int collide_infcyl_ellipsoid(const void *a, const floe_pose *pa, const vo
     double ax2[2] = {sqrt(l1), sqrt(fmax(l2, 1e-30 * l1))};
     double y[2] = {ct * pi + st * pj, -st * pi + ct * pj}, g[2], hnt[2] = {0, 0};
     if (prev) { /* hint: the ellipsoid's previous outward normal, -n */
-        hnt[0] = -(ct * vcomp(prev->g.n, i) + st * vcomp(prev->g.n, j));
-        hnt[1] = -(-st * vcomp(prev->g.n, i) + ct * vcomp(prev->g.n, j));
+        hnt[0] = -(ct * vcomp(*prev, i) + st * vcomp(*prev, j));
+        hnt[1] = -(-st * vcomp(*prev, i) + ct * vcomp(*prev, j));
     }
     double sd = axes_point(2, ax2, y, hnt, g);
     double gx = ct * g[0] - st * g[1], gy = st * g[0] + ct * g[1], gl = sqrt(gx * gx + gy * gy);
@@ -465,7 +465,7 @@ static sym3 syminv(const sym3 *m) {
  * the distance by which the centres would have to separate along R for the
  * unscaled ellipsoids to touch, projected on the normal. */
 static int collide_ellipsoid_ellipsoid(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                       const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                       const vec3 *prev, double gap, floe_raw_contact *out) {
     ell ea = ell_get(a, pa), eb = ell_get(b, pb);
     vec3 R = vsub(eb.x, ea.x);
     double L = vlen(R), reach = ea.amax + eb.amax;
@@ -473,7 +473,7 @@ static int collide_ellipsoid_ellipsoid(const void *a, const floe_pose *pa, const
     if (!(L > 1e-12 * reach)) {
         /* coincident centres: keep the previous normal (x for a new contact)
          * and take the overlap of the extents along it */
-        vec3 n = prev ? prev->g.n : v3(1, 0, 0);
+        vec3 n = prev ? *prev : v3(1, 0, 0);
         double ra = ell_extent(&ea, n), rb = ell_extent(&eb, n);
         out->n = n;
         out->uN = vdot(R, n) - ra - rb;

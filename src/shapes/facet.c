@@ -35,7 +35,7 @@ vec3 floe_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c) {
 }
 
 static int collide_facet_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_facet *f = a;
     vec3 v[3];
     floe_facet_global(f, pa, v);
@@ -49,7 +49,7 @@ static int collide_facet_sphere(const void *a, const floe_pose *pa, const void *
     vec3 d = vsub(x, cp);
     double dist = vlen(d);
     if (!prev && dist > r + h + gap) return 0;
-    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? prev->g.n : v3(1, 0, 0));
+    out->n = dist > 0 ? vscale(d, 1.0 / dist) : (prev ? *prev : v3(1, 0, 0));
     out->c = vmadd(cp, out->n, h); /* on the facet's surface */
     out->uN = dist - r - h;
     out->r1 = fmax(h, r);

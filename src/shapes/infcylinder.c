@@ -13,22 +13,22 @@ static vec3 radial(const floe_infcyl *cy, const floe_pose *pc, vec3 p, vec3 *axi
     return rel;
 }
 
-static int cylinder_round(const floe_infcyl *cy, const floe_pose *pc, vec3 p, double r, const floe_contact *prev,
-                          double gap, floe_raw_contact *out) {
+static int cylinder_round(const floe_infcyl *cy, const floe_pose *pc, vec3 p, double r, const vec3 *prev, double gap,
+                          floe_raw_contact *out) {
     vec3 ap;
     radial(cy, pc, p, &ap);
     return floe_round_contact(ap, p, cy->radius, r, prev, gap, out);
 }
 
 static int collide_infcyl_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                 const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                 const vec3 *prev, double gap, floe_raw_contact *out) {
     return cylinder_round(a, pa, pb->x, *(const double *)b, prev, gap, out);
 }
 
 /* The capsule's axis point nearest to the cylinder axis: minimise the radial
  * distance along the segment (a capsule parallel to the axis: its centre). */
 static int collide_infcyl_capsule(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                                  const floe_contact *prev, double gap, floe_raw_contact *out) {
+                                  const vec3 *prev, double gap, floe_raw_contact *out) {
     const floe_capsule *k = b;
     vec3 p0, p1, ap;
     floe_capsule_axis(pb->x, pb->q, k->shaft, &p0, &p1);

@@ -10,7 +10,6 @@
 #define FLOE_SHAPES_SHAPE_H
 
 #include "collide/geom.h"
-#include "models/model.h" /* floe_contact: the previous step's contact */
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -26,10 +25,11 @@ typedef struct floe_pose {
 /* A narrow-phase function: a and b are the records of bodies A and B (A has
  * the lower rank, floe_shape_rank), pa and pb their poses. For a new contact
  * (prev == NULL) returns 1 only if the gap between the shapes is at most
- * `gap` (0: they must overlap); for an existing one always fills `out` and
- * returns 1. */
-typedef int floe_collide_fn(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                            const floe_contact *prev, double gap, floe_raw_contact *out);
+ * `gap` (0: they must overlap); for an existing one, prev is its normal at
+ * the last step (what keeps a side, or seeds a search), and the function
+ * always fills `out` and returns 1. */
+typedef int floe_collide_fn(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
+                            double gap, floe_raw_contact *out);
 
 /* ---- records of the built-in shapes ------------------------------------- */
 
@@ -226,11 +226,11 @@ FLOE_KERNEL void floe_sphere_pair(vec3 xa, vec3 xb, double ra, double rb, vec3 n
     out->r2 = rb;
 }
 
-static inline int floe_sphere_sphere(vec3 xa, double ra, vec3 xb, double rb, const floe_contact *prev, double gap,
+static inline int floe_sphere_sphere(vec3 xa, double ra, vec3 xb, double rb, const vec3 *prev, double gap,
                                      floe_raw_contact *out) {
     if (!prev && vlen2(vsub(xb, xa)) > (ra + rb + gap) * (ra + rb + gap)) return 0;
     /* coincident centres: keep the previous normal (or pick x for a new contact) */
-    floe_sphere_pair(xa, xb, ra, rb, prev ? prev->g.n : v3(1, 0, 0), out);
+    floe_sphere_pair(xa, xb, ra, rb, prev ? *prev : v3(1, 0, 0), out);
     return 1;
 }
 
@@ -258,12 +258,12 @@ static inline double floe_wall_side(const floe_wall *wl, const vec3 *n, double d
 }
 
 /* Wall wl through xw, sphere of radius r at xs. */
-static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double r, const floe_contact *prev,
-                                   double gap, floe_raw_contact *out) {
+static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double r, const vec3 *prev, double gap,
+                                   floe_raw_contact *out) {
     int ax = wl->axis;
     double dist = vcomp(xs, ax) - vcomp(xw, ax);
     if (!prev && fabs(dist) > r + gap) return 0;
-    floe_wall_pair(xw, xs, r, ax, floe_wall_side(wl, prev ? &prev->g.n : NULL, dist), out);
+    floe_wall_pair(xw, xs, r, ax, floe_wall_side(wl, prev ? prev : NULL, dist), out);
     return 1;
 }
 
@@ -284,8 +284,7 @@ vec3 floe_capsule_half_extent(double radius, double shaft, quat q);
 /* An ellipsoid: sqrt(sum over body axes k of (q a_k e_k)^2) per global axis. */
 vec3 floe_ellipsoid_half_extent(vec3 semi, quat q);
 /* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
-int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const floe_contact *prev, double gap,
-                       floe_raw_contact *out);
+int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const vec3 *prev, double gap, floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
 void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Squared distance between the segments [p0, p1] and [q0, q1], for

@@ -8,8 +8,8 @@ void floe_sphere_mass(double r, double density, double *mass, double *inertia) {
     *inertia = 0.4 * *mass * r * r;
 }
 
-int floe_collide_sphere_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                               const floe_contact *prev, double gap, floe_raw_contact *out) {
+int floe_collide_sphere_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
+                               double gap, floe_raw_contact *out) {
     return floe_sphere_sphere(pa->x, *(const double *)a, pb->x, *(const double *)b, prev, gap, out);
 }
 

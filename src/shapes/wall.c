@@ -2,8 +2,8 @@
  * sphere. A two-sided wall (sense 0) keeps the side it was touched from. */
 #include "shapes/shape.h"
 
-int floe_collide_wall_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
-                             const floe_contact *prev, double gap, floe_raw_contact *out) {
+int floe_collide_wall_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
+                             double gap, floe_raw_contact *out) {
     return floe_wall_sphere(a, pa->x, pb->x, *(const double *)b, prev, gap, out);
 }
 
