@@ -61,15 +61,12 @@ static int same_run(const floe_world *a, const floe_world *b) {
     int ok = !memcmp(a->pos, b->pos, n * sizeof *a->pos) && !memcmp(a->vel, b->vel, n * sizeof *a->vel) &&
              !memcmp(a->angvel, b->angvel, n * sizeof *a->angvel) &&
              !memcmp(a->force, b->force, n * sizeof *a->force) && !memcmp(a->torque, b->torque, n * sizeof *a->torque);
-    if (nc) ok = ok && !memcmp(a->con, b->con, nc * sizeof *a->con) && !memcmp(a->cstate, b->cstate, nc * a->cstride);
-    for (size_t k = 0; ok && k < nc; k++) {
-        /* the cold records with the geometry the positions give (core/world.h):
-         * what the stored one holds of it is as of the creation step */
-        floe_contact_cold x = a->ccold[k], y = b->ccold[k];
+    if (nc)
+        ok = ok && !memcmp(a->con, b->con, nc * sizeof *a->con) && !memcmp(a->ccold, b->ccold, nc * sizeof *a->ccold) &&
+             !memcmp(a->cstate, b->cstate, nc * a->cstride);
+    for (size_t k = 0; ok && k < nc; k++) { /* the geometry, kept or as the positions give it (core/world.h) */
         floe_geom gx = floe__contact_geom(a, (int)k), gy = floe__contact_geom(b, (int)k);
-        x.n = gx.n, x.c = gx.c, x.uN = gx.uN;
-        y.n = gy.n, y.c = gy.c, y.uN = gy.uN;
-        ok = !memcmp(&x, &y, sizeof x);
+        ok = !memcmp(&gx, &gy, sizeof gx);
     }
     for (size_t k = 0; ok && k < nc; k++) {
         floe_contact_warm x, y;

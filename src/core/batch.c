@@ -22,8 +22,8 @@ typedef struct geo_lanes {
 } geo_lanes;
 
 /* follow 0: a world with a periodic cell, whose contacts keep their normal
- * and point in the cold record (world.h, floe__geom_follows) */
-static void gather_geo(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, int follow, int j,
+ * and point in x, their geometry record (world.h, floe__geom_follows) */
+static void gather_geo(const floe_world *w, const floe_contact *c, const floe_contact_geo *x, int follow, int j,
                        geo_lanes *L) {
     int a = c->a, b = c->b;
     put3(L->xa, j, w->pos[a]);
@@ -42,16 +42,15 @@ static void gather_geo(const floe_world *w, const floe_contact *c, const floe_co
 }
 
 /* Lane j's wall, if A is one (batch.h: else both are spheres). Returns 1
- * for a wall. Its side, as floe__follow_pair takes it: read from the cold
- * record only for a wall touched from either side. */
-static int gather_wall(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, int j, geo_lanes *L) {
+ * for a wall. */
+static int gather_wall(const floe_world *w, const floe_contact *c, int j, geo_lanes *L) {
     int wall = !(c->flags & CF_SPHERES);
     L->wall[j] = wall;
     L->axis[j] = L->side[j] = 0;
     if (wall) {
         const floe_wall *wl = floe__shape_data(w, c->a);
         L->axis[j] = wl->axis;
-        L->side[j] = floe_wall_side(wl, &x->n, 0);
+        L->side[j] = floe__wall_side(wl, c);
     }
     return wall;
 }
@@ -86,7 +85,7 @@ FLOE_KERNEL void update_geo(geo_lanes *L, int j, double dt, int walls, int renor
         lane_pair(L, j, floe_before_drift(xa, va, dt), floe_before_drift(xb, vb, dt), walls, &before);
         g.n = before.n;
         g.c = before.c;
-    } else { /* kept in the cold record */
+    } else { /* kept in the geometry record */
         g.n = get3(L->n, j);
         g.c = get3(L->c, j);
     }
@@ -123,9 +122,11 @@ FLOE_KERNEL void finish_geo(geo_lanes *L, int j, int torque) {
     L->ok[j] = z == z ? (L->law.uN[j] < -L->lmin[j] ? 0.0 : 1.0) : 0.0;
 }
 
-static void store_geo(floe_contact *c, floe_contact_cold *x, int follow, const geo_lanes *L, int j) {
+/* x: the contact's geometry record where the world keeps them (every
+ * row current, world.h), else NULL */
+static void store_geo(floe_contact *c, floe_contact_geo *x, const geo_lanes *L, int j) {
     c->t1 = get3(L->t1, j);
-    if (!follow) {
+    if (x) {
         x->n = get3(L->n, j);
         x->c = get3(L->c, j);
         x->uN = L->law.uN[j];
@@ -166,8 +167,8 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
-        gather_geo(w, c, &w->ccold[ks[j]], follow, j, L);
-        walls |= gather_wall(w, c, &w->ccold[ks[j]], j, L);
+        gather_geo(w, c, follow ? NULL : &w->cgeom[ks[j]], follow, j, L);
+        walls |= gather_wall(w, c, j, L);
     }
     for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
     /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
@@ -210,7 +211,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
             sum = NULL; /* it comes before the contacts after it */
             continue;
         }
-        store_geo(c, &w->ccold[ks[j]], follow, L, j);
+        store_geo(c, w->cgeom ? &w->cgeom[ks[j]] : NULL, L, j);
         int keep = L->law.keep[j] != 0;
         if (!keep) c->flags |= CF_DELETE; /* as the law: the contact goes, force and state as they were */
         else {

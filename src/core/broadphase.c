@@ -244,6 +244,11 @@ void floe_broadphase_sort_contacts(floe_world *w) {
                 w->cwarm[d] = w->cwarm[k];
                 w->cwarm[k] = y;
             }
+            if (w->cgeom) {
+                floe_contact_geo y = w->cgeom[d];
+                w->cgeom[d] = w->cgeom[k];
+                w->cgeom[k] = y;
+            }
             floe_contact_cold x = w->ccold[d];
             w->ccold[d] = w->ccold[k];
             w->ccold[k] = x;

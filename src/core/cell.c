@@ -42,6 +42,10 @@ floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double h
                     hi, axis_name[axis], FLOE_MAX_COORD);
         return FLOE_ERR_ARG;
     }
+    if (!floe__geom_keep(w)) { /* a contact may go through an image now (world.h) */
+        floe__error(w, "%s: out of memory", fn);
+        return FLOE_ERR_MEMORY;
+    }
     floe_cell *c = &w->cell;
     c->axes |= 1 << axis;
     double o[3] = {c->origin.x, c->origin.y, c->origin.z};

@@ -359,25 +359,23 @@ static void put_docs(out *o, const floe_world *w) {
  * records (core/world.h, floe__warm) or no pair images (no periodic cell,
  * floe__pair_img) is read through a copy that holds the records its
  * contacts imply and zero images, and a world whose contacts' geometry
- * follows from the positions (floe__geom_follows) through a copy of the
- * cold records that holds it, so that files, checks and comparisons see
- * the same rows whether a world keeps them or not. The checks (with_geom
- * 0) read the geometry as stored: what a file being read gave. Returns w
- * itself, or the copy (release it with full_view_free), or NULL when out
- * of memory. */
-static const floe_world *full_view(const floe_world *w, int with_geom) {
+ * follows from the positions and that keeps no geometry records (core/world.h)
+ * through records that hold it, so that files, checks and comparisons see
+ * the same rows whether a world keeps them or not. Returns w itself, or
+ * the copy (release it with full_view_free), or NULL when out of memory. */
+static const floe_world *full_view(const floe_world *w) {
     const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
-    const int geom = with_geom && !w->cell.axes && w->ncon > 0;
+    const int geom = !w->cgeom && w->ncon > 0;
     if (!warm && !img && !geom) return w;
     floe_world *v = malloc(sizeof *v);
     floe_contact_warm *x = warm ? malloc(sizeof *x * (size_t)w->ncon) : NULL;
     floe_img *s = img ? calloc((size_t)w->bp.npairs, sizeof *s) : NULL;
-    floe_contact_cold *cold = geom ? malloc(sizeof *cold * (size_t)w->ncon) : NULL;
-    if (!v || (warm && !x) || (img && !s) || (geom && !cold)) {
+    floe_contact_geo *g = geom ? malloc(sizeof *g * (size_t)w->ncon) : NULL;
+    if (!v || (warm && !x) || (img && !s) || (geom && !g)) {
         free(v);
         free(x);
         free(s);
-        free(cold);
+        free(g);
         return NULL;
     }
     memcpy(v, w, sizeof *v);
@@ -385,20 +383,17 @@ static const floe_world *full_view(const floe_world *w, int with_geom) {
     if (warm) v->cwarm = x;
     if (img) v->bp.img = s;
     for (int k = 0; geom && k < w->ncon; k++) {
-        floe_geom g = floe__contact_geom(w, k);
-        cold[k] = w->ccold[k];
-        cold[k].n = g.n;
-        cold[k].c = g.c;
-        cold[k].uN = g.uN;
+        floe_geom gk = floe__contact_geom(w, k);
+        g[k] = (floe_contact_geo){gk.n, gk.c, gk.uN};
     }
-    if (geom) v->ccold = cold;
+    if (geom) v->cgeom = g;
     return v;
 }
 
 static void full_view_free(const floe_world *w, const floe_world *v) {
     if (!v || v == w) return;
     if (v->cwarm != w->cwarm) free(v->cwarm);
-    if (v->ccold != w->ccold) free(v->ccold);
+    if (v->cgeom != w->cgeom) free(v->cgeom);
     if (v->bp.img != w->bp.img) free(v->bp.img);
     free((void *)v);
 }
@@ -406,7 +401,7 @@ static void full_view_free(const floe_world *w, const floe_world *v) {
 static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
 
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
-    const floe_world *v = full_view(w, 1);
+    const floe_world *v = full_view(w);
     if (!v) {
         out o = {wr, err, errlen, 0, NULL, 0};
         return out_fail(&o, "out of memory");
@@ -827,13 +822,15 @@ static void read_contacts(rd *R) {
     floe_contact *con = calloc(n + 1, sizeof *con);
     floe_contact_warm *warm = calloc(n + 1, sizeof *warm);
     floe_contact_cold *cold = calloc(n + 1, sizeof *cold);
+    floe_contact_geo *geo = calloc(n + 1, sizeof *geo);
     unsigned char *cs = calloc(n + 1, w->cstride),
                   *fs = (size_t)fstride == w->cstride ? malloc(1) : malloc(n * (size_t)fstride + 1);
     uint16_t *fi = malloc(sizeof *fi * (n + 1));
-    if (!con || !warm || !cold || !cs || !fs || !fi) {
+    if (!con || !warm || !cold || !geo || !cs || !fs || !fi) {
         free(con);
         free(warm);
         free(cold);
+        free(geo);
         free(cs);
         free(fs);
         free(fi);
@@ -843,16 +840,27 @@ static void read_contacts(rd *R) {
     free(w->con);
     free(w->cwarm);
     free(w->ccold);
+    free(w->cgeom);
     free(w->cstate);
     w->con = con;
     w->cwarm = warm;
     w->warm_kept = 1; /* until the records read prove to be the implied ones (below) */
     w->ccold = cold;
+    w->cgeom = geo;
+    w->geom_kept = 1; /* until the check (floe__snapshot_read) */
     w->cstate = cs;
     w->ccap = nc + 1;
     w->ncon = nc;
     read_items(R, w, &floe__rows_contacts, 0, 0);
     for (size_t k = 0; k < n; k++) w->con[k].imaged = !floe__img_zero(w->ccold[k].img); /* derived */
+    /* a wall contact's side from its normal (floe__wall_side), whatever the file's flags say */
+    for (size_t k = 0; k < n; k++) {
+        floe_contact *c = &w->con[k];
+        c->flags &= (uint8_t)~CF_SIDE_NEG;
+        vec3 nk = w->cgeom[k].n; /* +-e_axis: no shape record read before the checks */
+        if (c->a >= 0 && c->a < w->np && w->shape[c->a] == FLOE_SHAPE_WALL && nk.x + nk.y + nk.z < 0)
+            c->flags |= CF_SIDE_NEG;
+    }
     floe__snap_get(in, "contacts", "instance", 0, FLOE_SNAP_U16, n, 1, fi);
     for (size_t k = 0; !in->bad && k < n; k++) {
         if (fi[k] >= R->ninst || R->inst_map[fi[k]] < 0)
@@ -987,6 +995,14 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
             floe__snap_fail(in, "%s", why);
             R->refused = 1;
         }
+    }
+    /* geometry records are kept only where a contact may need them
+     * (core/world.h): otherwise dropped once checked, the positions giving
+     * what they hold */
+    if (!in->bad && !floe__geom_needed(w)) {
+        free(w->cgeom);
+        w->cgeom = NULL;
+        w->geom_kept = 0;
     }
     /* pair images are kept only with a periodic cell (core/world.h): without
      * one, dropped when all zero, as every world writes them (nothing lost) */
@@ -1286,7 +1302,7 @@ static void check_contact(ck *c, const floe_world *w, int k, double *vals) {
         return (void)bad(c, "/contacts/a", "contact %d: particles %d, %d cannot be in contact (ids, order, shapes)", k,
                          ct->a, ct->b);
     int spheres = w->shape[ct->a] == FLOE_SHAPE_SPHERE && w->shape[ct->b] == FLOE_SHAPE_SPHERE;
-    if ((ct->flags & ~127u) || !!(ct->flags & CF_SPHERES) != spheres)
+    if (!!(ct->flags & CF_SPHERES) != spheres || ((ct->flags & CF_SIDE_NEG) && w->shape[ct->a] != FLOE_SHAPE_WALL))
         return (void)bad(c, "/contacts/flags", "contact %d: 0x%x is not a valid flag set for its bodies", k, ct->flags);
     const floe_contact_cold *x = &w->ccold[k];
     if (x->step_created > w->step)
@@ -1362,7 +1378,7 @@ out:
 static int snapshot_check(const floe_world *w, char *err, size_t errlen);
 
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
-    const floe_world *v = full_view(w, 0);
+    const floe_world *v = full_view(w);
     if (!v) {
         ck c = {err, errlen, 0};
         return bad(&c, "/", "out of memory"), -1;
@@ -1391,7 +1407,7 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
 static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
 
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
-    const floe_world *va = full_view(a, 1), *vb = full_view(b, 1);
+    const floe_world *va = full_view(a), *vb = full_view(b);
     int diff = 1;
     if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
     else snprintf(what, whatlen, "out of memory");

@@ -203,13 +203,18 @@ static const floe_snap_field contact_cold_fields[] = {
     {M(floe_contact_cold, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
     {M(floe_contact_cold, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     {M(floe_contact_cold, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
-    /* written as the positions give them where they follow from them (full_view, snapshot.c) */
-    {M(floe_contact_cold, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
-    {M(floe_contact_cold, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
-    {M(floe_contact_cold, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
     END,
 };
 static const floe_snap_struct contact_cold_struct = STRUCT(floe_contact_cold, contact_cold_fields);
+
+/* written as the positions give them where they follow from them (full_view, snapshot.c) */
+static const floe_snap_field contact_geo_fields[] = {
+    {M(floe_contact_geo, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
+    {M(floe_contact_geo, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
+    {M(floe_contact_geo, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
+    END,
+};
+static const floe_snap_struct contact_geo_struct = STRUCT(floe_contact_geo, contact_geo_fields);
 
 /* ---- broad phase ------------------------------------------------------------------------ */
 
@@ -457,11 +462,15 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, con), STATE, STRUCTS(floe__rows_contacts, contact_struct)},
     {M(floe_world, cwarm), STATE, STRUCTS(floe__rows_contacts, contact_warm_struct)},
     {M(floe_world, ccold), STATE, STRUCTS(floe__rows_contacts, contact_cold_struct)},
+    {M(floe_world, cgeom), STATE, STRUCTS(floe__rows_contacts, contact_geo_struct)},
     COUNT(floe_world, ncon, floe__rows_contacts),
     TRANSIENT(floe_world, ccap, "capacity"),
     DERIVED(floe_world, warm_kept,
             "whether cwarm is stored (floe__prepare, a body that is not a sphere or a wall, the contacts read: "
             "floe__warm_keep); a world without is written with the records its contacts imply"),
+    DERIVED(floe_world, geom_kept,
+            "whether cgeom is stored (floe__prepare, a periodic cell, a body that is not a sphere or a wall: "
+            "floe__geom_keep); a world without is written with the geometry the positions give"),
     /* raw, exact; floe__snapshot_check: finite as the model exports it */
     {M(floe_world, cstate), STATE, DSET("contacts", "state"), .type = FLOE_SNAP_U8, ROWS(floe__rows_contacts),
      .conv = FLOE_CONV_STATE},
@@ -528,9 +537,10 @@ const floe_snap_struct floe__snap_world = {
     "floe_world", sizeof(floe_world), __alignof__(floe_world), {world_fields, NULL}};
 
 const floe_snap_struct *const floe__snap_structs[] = {
-    &floe__snap_world,    &def_struct,   &material_struct, &instance_struct, &override_struct,
-    &motion_struct,       &group_struct, &contact_struct,  &pair_struct,     &contact_warm_struct,
-    &contact_cold_struct, &bp_struct,    &sched_struct,    &water_struct,    &plane_struct,
-    &cell_struct,         &inlet_struct, &sink_struct,     &phase_struct,    &phase_row_struct,
+    &floe__snap_world,    &def_struct,         &material_struct, &instance_struct, &override_struct,
+    &motion_struct,       &group_struct,       &contact_struct,  &pair_struct,     &contact_warm_struct,
+    &contact_cold_struct, &contact_geo_struct, &bp_struct,       &sched_struct,    &water_struct,
+    &plane_struct,        &cell_struct,        &inlet_struct,    &sink_struct,     &phase_struct,
+    &phase_row_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

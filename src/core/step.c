@@ -39,6 +39,11 @@ static int reserve_contacts(floe_world *w, int need) {
     floe_contact_cold *cc = realloc(w->ccold, (size_t)nc * sizeof *cc);
     if (!cc) return 0;
     w->ccold = cc;
+    if (w->geom_kept) {
+        floe_contact_geo *cg = realloc(w->cgeom, (size_t)nc * sizeof *cg);
+        if (!cg) return 0;
+        w->cgeom = cg;
+    }
     unsigned char *s = realloc(w->cstate, (size_t)nc * w->cstride);
     if (!s) return 0;
     w->cstate = s;
@@ -110,25 +115,25 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
         g->t1 = c->t1;
         if (follows) { /* the last step's normal and point where the bodies stood then (world.h) */
             floe_raw_contact before;
-            floe__follow_pair(w, c, x, floe_before_drift(w->pos[a], w->vel[a], w->dt), floe_before_drift(pb, vb, w->dt),
+            floe__follow_pair(w, c, floe_before_drift(w->pos[a], w->vel[a], w->dt), floe_before_drift(pb, vb, w->dt),
                               &before);
             g->n = before.n;
             g->c = before.c;
-            floe__follow_pair(w, c, x, w->pos[a], pb, &raw);
+            floe__follow_pair(w, c, w->pos[a], pb, &raw);
         } else {
-            g->n = x->n;
-            g->c = x->c;
-            floe__collide_img(w, fn, a, b, x->img, &x->n, 0, &raw);
+            g->n = w->cgeom[k].n;
+            g->c = w->cgeom[k].c;
+            floe__collide_img(w, fn, a, b, x->img, &g->n, 0, &raw);
         }
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], pb, vb, w->angvel[b], &ctx.vel,
                            &ctx.angvel);
     }
     c->t1 = g->t1;
-    if (fresh || !follows) { /* a following wall contact keeps its normal's side here */
-        x->n = g->n;
-        x->c = g->c;
-        x->uN = g->uN;
+    if (fresh && w->shape[a] == FLOE_SHAPE_WALL) { /* the side, for the steps to come (floe__wall_side) */
+        const floe_wall *wl = floe__shape_data(w, a);
+        c->flags = (uint8_t)((c->flags & ~CF_SIDE_NEG) | (vcomp(g->n, wl->axis) < 0 ? CF_SIDE_NEG : 0));
     }
+    if (w->cgeom) w->cgeom[k] = (floe_contact_geo){g->n, g->c, g->uN}; /* kept: every row current */
     int keep = m->law(&ctx, c, st, acc);
     if (ld.set) keep_break_load(w, k, &ld);
     if (!keep) {
@@ -664,6 +669,7 @@ static floe_status finish_contacts(floe_world *w) {
         if (k != last) {
             w->con[k] = w->con[last];
             if (w->cwarm) w->cwarm[k] = w->cwarm[last];
+            if (w->cgeom) w->cgeom[k] = w->cgeom[last];
             w->ccold[k] = w->ccold[last];
             memcpy(state_of(w, k), state_of(w, last), w->cstride);
             if (w->ccold[k].nbr >= 0) bp->pairs[w->ccold[k].nbr].contact = k;

@@ -516,6 +516,7 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         x.nbr = -1;
         if (kk != k) memmove(cstate_of(w, kk), cstate_of(w, k), w->cstride);
         if (w->cwarm) w->cwarm[kk] = w->cwarm[k];
+        if (w->cgeom) w->cgeom[kk] = w->cgeom[k];
         w->ccold[kk] = x;
         w->con[kk++] = c;
     }

@@ -103,7 +103,7 @@ int floe__prepare(floe_world *w) {
         w->cstate = ns;
         w->cstride = stride;
     }
-    if (floe__warm_needed(w) && !floe__warm_keep(w)) {
+    if ((floe__warm_needed(w) && !floe__warm_keep(w)) || (floe__geom_needed(w) && !floe__geom_keep(w))) {
         floe__error(w, "out of memory");
         return 0;
     }
@@ -118,6 +118,28 @@ int floe__warm_needed(const floe_world *w) {
     for (int i = 0; i < w->np; i++)
         if (w->shape[i] != FLOE_SHAPE_SPHERE && w->shape[i] != FLOE_SHAPE_WALL) return 1;
     return 0;
+}
+
+int floe__geom_needed(const floe_world *w) {
+    if (w->cell.axes) return 1;
+    for (int i = 0; i < w->np; i++)
+        if (w->shape[i] != FLOE_SHAPE_SPHERE && w->shape[i] != FLOE_SHAPE_WALL) return 1;
+    return 0;
+}
+
+int floe__geom_keep(floe_world *w) {
+    if (w->geom_kept) return 1;
+    if (w->ccap > 0) {
+        floe_contact_geo *x = malloc(sizeof *x * (size_t)w->ccap);
+        if (!x) return 0;
+        for (int k = 0; k < w->ncon; k++) { /* every contact follows until now */
+            floe_geom g = floe__contact_geom(w, k);
+            x[k] = (floe_contact_geo){g.n, g.c, g.uN};
+        }
+        w->cgeom = x;
+    }
+    w->geom_kept = 1;
+    return 1;
 }
 
 int floe__warm_keep(floe_world *w) {

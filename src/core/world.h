@@ -252,10 +252,12 @@ struct floe_world {
     floe_contact *con;
     floe_contact_warm *cwarm;
     floe_contact_cold *ccold;
+    floe_contact_geo *cgeom; /* NULL while every contact's geometry follows from the positions (geom_kept 0) */
     int ncon, ccap;
     unsigned char *cstate;
     size_t cstride;
     int warm_kept; /* 1: cwarm is grown with the other contact arrays (world.c, floe__warm_keep) */
+    int geom_kept; /* 1: cgeom is, likewise (world.c, floe__geom_keep) */
 
     floe_broadphase bp;
 
@@ -450,16 +452,21 @@ static inline int floe__geom_follows(const floe_world *w, const floe_contact *c)
            ((c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE));
 }
 
-/* The narrow phase of a following contact with A at xa and B at xb: the
- * wall's side from the normal the cold record has kept since the creation
- * (a wall's normal never turns). The same arithmetic as the batch's lanes. */
-static inline void floe__follow_pair(const floe_world *w, const floe_contact *c, const floe_contact_cold *x, vec3 xa,
-                                     vec3 xb, floe_raw_contact *raw) {
+/* The side wall wl's contact c is on (a wall's normal never turns): the
+ * wall's sense, or for a two-sided wall the one the contact was made on. */
+static inline double floe__wall_side(const floe_wall *wl, const floe_contact *c) {
+    return wl->sense != 0 ? wl->sense : (c->flags & CF_SIDE_NEG) ? -1 : 1;
+}
+
+/* The narrow phase of a following contact with A at xa and B at xb. The
+ * same arithmetic as the batch's lanes. */
+static inline void floe__follow_pair(const floe_world *w, const floe_contact *c, vec3 xa, vec3 xb,
+                                     floe_raw_contact *raw) {
     if (c->flags & CF_SPHERES) {
         floe_sphere_pair(xa, xb, w->radius[c->a], w->radius[c->b], v3(1, 0, 0), raw);
     } else {
         const floe_wall *wl = floe__shape_data(w, c->a);
-        floe_wall_pair(xa, xb, w->radius[c->b], wl->axis, floe_wall_side(wl, &x->n, 0), raw);
+        floe_wall_pair(xa, xb, w->radius[c->b], wl->axis, floe__wall_side(wl, c), raw);
     }
 }
 
@@ -467,19 +474,32 @@ static inline void floe__follow_pair(const floe_world *w, const floe_contact *c,
 FLOE_KERNEL vec3 floe_before_drift(vec3 x, vec3 v, double dt) { return vmadd(x, v, -dt); }
 
 /* Contact k's whole geometry now: the frame's t1 from the hot record, the
- * rest from the positions (floe__geom_follows) or the cold record. */
+ * rest from the positions (floe__geom_follows) or the kept records. */
 static inline floe_geom floe__contact_geom(const floe_world *w, int k) {
     const floe_contact *c = &w->con[k];
-    const floe_contact_cold *x = &w->ccold[k];
-    floe_geom g = {x->n, c->t1, x->c, x->uN};
+    floe_geom g;
+    g.t1 = c->t1;
     if (floe__geom_follows(w, c)) {
         floe_raw_contact raw;
-        floe__follow_pair(w, c, x, w->pos[c->a], w->pos[c->b], &raw);
+        floe__follow_pair(w, c, w->pos[c->a], w->pos[c->b], &raw);
         g.n = raw.n;
         g.c = raw.c;
         g.uN = raw.uN;
+    } else {
+        const floe_contact_geo *x = &w->cgeom[k];
+        g.n = x->n;
+        g.c = x->c;
+        g.uN = x->uN;
     }
     return g;
 }
+
+/* world.c: whether the world can make a contact whose geometry does not
+ * follow from the positions (a periodic cell, a body other than a sphere
+ * or a wall); floe__prepare keeps the records then. */
+int floe__geom_needed(const floe_world *w);
+/* world.c: makes the world keep geometry records from now on (those of its
+ * contacts written in); 0 when out of memory. */
+int floe__geom_keep(floe_world *w);
 
 #endif

@@ -118,7 +118,7 @@ void floe_world_destroy(floe_world *w) {
                       w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
                       w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
                       w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases,
-                      w->cwarm,         w->ccold,      w->bp.load, w->bp.img};
+                      w->cwarm,         w->ccold,      w->bp.load, w->bp.img, w->cgeom};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
@@ -483,7 +483,7 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
                         double mass, vec3 inertia, double bound) {
     int n = w->np;
     /* a body other than a sphere or a wall may make contacts of any warm record */
-    if (shape != FLOE_SHAPE_SPHERE && shape != FLOE_SHAPE_WALL && !floe__warm_keep(w)) {
+    if (shape != FLOE_SHAPE_SPHERE && shape != FLOE_SHAPE_WALL && (!floe__warm_keep(w) || !floe__geom_keep(w))) {
         floe__error(w, "out of memory adding particle %d", n);
         return -1;
     }

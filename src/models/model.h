@@ -30,18 +30,19 @@ typedef struct floe_img {
     int32_t n[3];
 } floe_img;
 
-/* A contact is kept in three parallel arrays of one index k, so that the
+/* A contact is kept in parallel arrays of one index k, so that the
  * per-step contact pass streams only what it reads and writes:
  * - hot (w->con[k]): what the pass reads and writes for every contact;
  * - warm (w->cwarm[k]): the local torque and what the laws that have one
  *   read every step (Ice, LinEl6, Hertz, soft-bond; Linear leaves it be);
  * - cold (w->ccold[k]): read at creation, at broad-phase rebuilds, for the
- *   time step, outputs and events, and the normal, point and gap of the
- *   contacts whose geometry does not follow from the positions.
+ *   time step, outputs and events.
  * A batched Linear contact streams 80 bytes of record per step, an Ice
  * contact 128 (docs/performance.md#contact-storage,
  * docs/decisions.md#hot-warm-and-cold-contact-records). The whole
- * geometry of contact k is floe__contact_geom (core/world.h). */
+ * geometry of contact k is floe__contact_geom (core/world.h); where it does
+ * not follow from the positions, its normal, point and gap are kept in a
+ * fourth array (floe_contact_geo). */
 typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
@@ -64,11 +65,16 @@ typedef struct floe_contact_cold {
     int64_t step_created;
     floe_img img; /* the contact is with B's periodic image of these cell offsets */
     int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
-    /* normal, point and gap (floe_geom) as of the last step; as of the
-     * creation step where the positions give them (floe__geom_follows) */
+} floe_contact_cold;
+
+/* The normal, point and gap (floe_geom) of a contact as of the last step,
+ * kept (w->cgeom) only in worlds that can have a contact whose geometry
+ * does not follow from the positions (floe__geom_follows, core/world.h):
+ * a periodic cell, or bodies other than spheres and walls. */
+typedef struct floe_contact_geo {
     vec3 n, c;
     double uN;
-} floe_contact_cold;
+} floe_contact_geo;
 
 enum {
     CF_DELETE = 1,     /* the law asked for deletion this step */
@@ -78,6 +84,7 @@ enum {
     CF_ACTIVATED = 16, /* the model reports the contact became active this step */
     CF_SLIP = 32,      /* the model reports a slip-state change: detail = (detail >> 8) & 0xff */
     CF_SPHERES = 64,   /* persistent: both bodies are spheres (set at creation) */
+    CF_SIDE_NEG = 128, /* persistent: a wall contact whose normal points along -axis (set at creation) */
     CF_TRANSIENT = CF_DELETE | CF_BROKE | CF_NEW | CF_ACTIVATED | CF_SLIP
 };
 
