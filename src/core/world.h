@@ -445,8 +445,9 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
  * the contact pass keeps only the frame's tangent t1 of them, which it
  * carries (docs/decisions.md#the-geometry-of-sphere-contacts-follows-from-the-positions).
  * Not in a periodic cell, whose wraps move a body by a cell vector and
- * change its velocity, nor through an image: those keep theirs in the cold
- * record. Coincident sphere centres (a runaway) take the normal (1, 0, 0). */
+ * change its velocity, nor through an image: those keep theirs in the
+ * geometry records (cgeom). Coincident sphere centres (a runaway) take the
+ * normal (1, 0, 0). */
 static inline int floe__geom_follows(const floe_world *w, const floe_contact *c) {
     return !w->cell.axes && !c->imaged &&
            ((c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE));
