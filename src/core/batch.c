@@ -21,10 +21,10 @@ typedef struct geo_lanes {
     floe_lanes law;
 } geo_lanes;
 
-/* follow 0: a world with a periodic cell, whose contacts keep their normal
- * and point in x, their geometry record (world.h, floe__geom_follows) */
-static void gather_geo(const floe_world *w, const floe_contact *c, const floe_contact_geo *x, int follow, int j,
-                       geo_lanes *L) {
+/* x: the contact's geometry record in a world with a periodic cell, whose
+ * contacts keep their normal and point (world.h, floe__geom_follows); NULL
+ * where they follow from the positions */
+static void gather_geo(const floe_world *w, const floe_contact *c, const floe_contact_geo *x, int j, geo_lanes *L) {
     int a = c->a, b = c->b;
     put3(L->xa, j, w->pos[a]);
     put3(L->va, j, w->vel[a]);
@@ -35,7 +35,7 @@ static void gather_geo(const floe_world *w, const floe_contact *c, const floe_co
     L->ra[j] = w->radius[a];
     L->rb[j] = w->radius[b];
     put3(L->t1, j, c->t1);
-    if (!follow) {
+    if (x) {
         put3(L->n, j, x->n);
         put3(L->c, j, x->c);
     }
@@ -167,7 +167,7 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
         in.lp[j] = w->insts[c->inst].lp;
-        gather_geo(w, c, follow ? NULL : &w->cgeom[ks[j]], follow, j, L);
+        gather_geo(w, c, follow ? NULL : &w->cgeom[ks[j]], j, L);
         walls |= gather_wall(w, c, j, L);
     }
     for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;

@@ -42,7 +42,7 @@ static inline int floe_batch_eligible(const floe_world *w, const floe_contact *c
     /* contacts with a periodic image take the per-contact path (cell.h);
      * `imaged` tells it without reading the cold record */
     if ((c->flags & CF_NEW) || c->imaged) return 0;
-    return (c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE);
+    return floe__sphere_contact(w, c);
 }
 
 /* The kernel contact c goes through this step, or 0 for none. */

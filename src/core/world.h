@@ -448,9 +448,13 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
  * change its velocity, nor through an image: those keep theirs in the
  * geometry records (cgeom). Coincident sphere centres (a runaway) take the
  * normal (1, 0, 0). */
+/* Whether contact c is between two spheres or a wall and a sphere: the
+ * contacts the batch takes (batch.h) and whose geometry may follow. */
+static inline int floe__sphere_contact(const floe_world *w, const floe_contact *c) {
+    return (c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE);
+}
 static inline int floe__geom_follows(const floe_world *w, const floe_contact *c) {
-    return !w->cell.axes && !c->imaged &&
-           ((c->flags & CF_SPHERES) || (w->shape[c->a] == FLOE_SHAPE_WALL && w->shape[c->b] == FLOE_SHAPE_SPHERE));
+    return !w->cell.axes && !c->imaged && floe__sphere_contact(w, c);
 }
 
 /* The side wall wl's contact c is on (a wall's normal never turns): the
