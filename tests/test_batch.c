@@ -71,6 +71,10 @@ static floe_world *run(const variant *v, int batch_off, counts *batched) {
     }
     w->batch_off = batch_off;
     w->def.legacy_lens = v->legacy_lens;
+    /* the per-contact run keeps geometry records (lens as created, images),
+     * the batched one only where it must: the comparisons below then check
+     * that the lens a world without records implies are those created */
+    if (batch_off) CHECK(floe__geom_keep(w));
     if (v->renorm) w->def.renorm_period = v->renorm;
     uint64_t seed = 7;
     for (int i = 0; i < floe_particle_count(w); i++)
@@ -89,11 +93,12 @@ static floe_world *run(const variant *v, int batch_off, counts *batched) {
             batched->two_sided += b && floe_wall_axis(w, w->con[k].a, &sense) >= 0 && sense == 0;
         }
         /* the batch takes the runaway threshold min(lens) as min(ra, rb)
-         * unless lens are legacy: the lens of a sphere pair are its radii,
-         * those of a wall and a sphere the sphere's radius */
-        for (int k = 0; k < w->ncon && !v->legacy_lens; k++) {
+         * unless lens are legacy, and a world without geometry records
+         * implies them (floe__contact_lens): the lens of a sphere pair are
+         * its radii, those of a wall and a sphere the sphere's radius */
+        for (int k = 0; k < w->ncon && !v->legacy_lens && w->cgeom; k++) {
             const floe_contact *c = &w->con[k];
-            const double *lens = w->ccold[k].lens;
+            const double *lens = w->cgeom[k].lens;
             if (c->flags & CF_SPHERES) CHECK(lens[0] == w->radius[c->a] && lens[1] == w->radius[c->b]);
             else if (floe_particle_shape(w, c->a) == FLOE_SHAPE_WALL)
                 CHECK(lens[0] == w->radius[c->b] && lens[1] == w->radius[c->b]);
@@ -112,7 +117,7 @@ static floe_world *run(const variant *v, int batch_off, counts *batched) {
 int main(void) {
     /* the per-step stream of a contact (docs/performance.md#contact-storage):
      * a sizes change is a choice to document there */
-    CHECK(sizeof(floe_contact) == 80 && sizeof(floe_contact_warm) == 48 && sizeof(floe_contact_cold) == 40);
+    CHECK(sizeof(floe_contact) == 80 && sizeof(floe_contact_warm) == 48 && sizeof(floe_contact_cold) == 16);
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         const variant *v = &variants[i];
         counts batched, unused;
@@ -135,6 +140,12 @@ int main(void) {
             SAME("warm contact records", floe__warm(a, k, &xa), floe__warm(b, k, &xb), sizeof xa);
         }
         SAME("cold contact records", a->ccold, b->ccold, sizeof(floe_contact_cold) * (size_t)nc);
+        for (int k = 0; k < nc; k++) { /* kept or implied (core/world.h) */
+            double la[2], lb[2];
+            floe__contact_lens(a, k, la);
+            floe__contact_lens(b, k, lb);
+            SAME("lens", la, lb, sizeof la);
+        }
         SAME("contact states", a->cstate, b->cstate, a->cstride * (size_t)nc);
         double ea[FLOE_E_COUNT], eb[FLOE_E_COUNT];
         floe_energy(a, ea);

@@ -153,13 +153,16 @@ static int same(const floe_world *a, const floe_world *b, const char *model) {
         /* the whole geometry: stored, or as the positions give it (core/world.h) */
         const floe_geom xg = floe__contact_geom(a, k), yg = floe__contact_geom(b, k);
         SAMEMEM(&xg, &yg, sizeof xg, "contact geometry");
-        SAME(!memcmp(xc->lens, yc->lens, sizeof xc->lens) && !memcmp(&xw->area, &yw->area, sizeof xw->area),
-             "contact sizes");
+        double xl[2], yl[2]; /* lens and images: kept or implied */
+        const floe_img xi = floe__contact_img(a, k), yi = floe__contact_img(b, k);
+        floe__contact_lens(a, k, xl);
+        floe__contact_lens(b, k, yl);
+        SAME(!memcmp(xl, yl, sizeof xl) && !memcmp(&xw->area, &yw->area, sizeof xw->area), "contact sizes");
         SAME(!memcmp(&x->f, &y->f, sizeof x->f) && !memcmp(&xw->m, &yw->m, sizeof xw->m), "contact forces");
         SAME(x->kn == y->kn && x->kt == y->kt && xw->kw == yw->kw && xw->kr == yw->kr, "contact stiffness");
         SAME(x->a == y->a && x->b == y->b && xc->nbr == yc->nbr && x->inst == y->inst && x->flags == y->flags &&
                  x->imaged == y->imaged && x->detail == y->detail && xc->step_created == yc->step_created &&
-                 !memcmp(&xc->img, &yc->img, sizeof xc->img),
+                 !memcmp(&xi, &yi, sizeof xi),
              "contact ids and flags");
         size_t ss = floe_registry_get(a->insts[x->inst].model)->state_size;
         SAMEMEM(a->cstate + (size_t)k * a->cstride, b->cstate + (size_t)k * b->cstride, ss, "contact model state");

@@ -175,10 +175,10 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
      * the lens of a sphere pair are its two radii (floe_l6geom_create of
      * floe_sphere_pair: r1 = ra, r2 = rb), those of a wall and a sphere
      * the sphere's radius twice (floe_wall_pair: r1 = -r, r2 = r), which
-     * are gathered anyway: the cold record stays out of the step
-     * (tests/test_batch.c checks the equality) */
+     * are gathered anyway (floe__contact_lens; tests/test_batch.c checks
+     * the equality). Legacy lens are kept in the geometry records. */
     if (w->def.legacy_lens)
-        for (int j = 0; j < n; j++) L->lmin[j] = floe_geom_lmin(w->ccold[ks[j]].lens);
+        for (int j = 0; j < n; j++) L->lmin[j] = floe_geom_lmin(w->cgeom[ks[j]].lens);
     else
         for (int j = 0; j < n; j++) /* vectorized */
             L->lmin[j] = L->wall[j] != 0 ? L->rb[j] : L->ra[j] < L->rb[j] ? L->ra[j] : L->rb[j];

@@ -201,10 +201,11 @@ static void wrap(floe_world *w, int count) {
     }
     if (!delta) return;
     /* a boundary A (a wall along the periodic axes) has no images: its
-     * contacts and pairs stay with B itself */
+     * contacts and pairs stay with B itself (a cell keeps the geometry
+     * records, set_periodic) */
     for (int k = 0; k < w->ncon; k++) {
         floe_contact *ct = &w->con[k];
-        floe_contact_cold *x = &w->ccold[k];
+        floe_contact_geo *x = &w->cgeom[k];
         if (!(w->bound[ct->a] > 0)) continue;
         for (int j = 0; j < 3; j++) x->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
         ct->imaged = !floe__img_zero(x->img);
@@ -234,8 +235,8 @@ static void reduce(floe_world *w) {
             int32_t mi = (int32_t)m;
             for (int r = 0; r < 3; r++) c->h[3 * r + j] -= m * c->h[3 * r + i];
             for (int k = 0; k < w->ncon; k++) {
-                w->ccold[k].img.n[i] += mi * w->ccold[k].img.n[j];
-                w->con[k].imaged = !floe__img_zero(w->ccold[k].img);
+                w->cgeom[k].img.n[i] += mi * w->cgeom[k].img.n[j];
+                w->con[k].imaged = !floe__img_zero(w->cgeom[k].img);
             }
             for (int p = 0; w->bp.img && p < w->bp.npairs; p++) w->bp.img[p].n[i] += mi * w->bp.img[p].n[j];
             for (int p = 0; p < w->np; p++) w->wraps[p].n[i] += mi * w->wraps[p].n[j];
@@ -281,7 +282,7 @@ static void cell_stress_diag(const floe_world *w, double s[3]) {
         if (!(w->bound[ct->a] > 0) || !(w->bound[ct->b] > 0)) continue;
         const floe_geom gk = floe__contact_geom(w, k), *g = &gk;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
-        vec3 l = vsub(floe__img_pos(w, ct->b, w->ccold[k].img), w->pos[ct->a]);
+        vec3 l = vsub(floe__img_pos(w, ct->b, floe__contact_img(w, k)), w->pos[ct->a]);
         s[0] += l.x * f.x;
         s[1] += l.y * f.y;
         s[2] += l.z * f.z;
@@ -302,7 +303,7 @@ static double image_work(const floe_world *w) {
         if (!ct->imaged || !(w->bound[ct->a] > 0)) continue;
         const floe_geom gk = floe__contact_geom(w, k), *g = &gk;
         vec3 f = vadd(vadd(vscale(g->n, ct->f.x), vscale(g->t1, ct->f.y)), vscale(floe_geom_t2(g), ct->f.z));
-        work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, w->ccold[k].img)));
+        work += vdot(f, floe__mat_vec(w->cell.l, floe__img_shift(w, floe__contact_img(w, k))));
     }
     return work * w->dt;
 }

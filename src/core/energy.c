@@ -120,7 +120,9 @@ static void contact_stiffness(const floe_world *w, int k, int side, vec3 *kt, ve
     /* twist and rolling springs (Woo leaves them out, which lets dt grow
      * past the stability limit of stiff bonds) */
     vec3 spring = vadd(vscale(n2, x->kw), vscale(rot, x->kr));
-    double l = w->ccold[k].lens[side];
+    double lens[2];
+    floe__contact_lens(w, k, lens);
+    double l = lens[side];
     *kt = vadd(*kt, dk);
     *kr = vadd(*kr, vadd(vscale(rot, l * l * c->kt), spring));
     *kc = vadd(*kc, vscale(rot, l * c->kt));

@@ -96,7 +96,7 @@ static double clip_fraction(vec3 p, vec3 l, vec3 lo, vec3 hi) {
  * the cell face (docs/measurements.md#stress-tensor-love-weber). */
 static vec3 contact_branch(const floe_world *w, const floe_contact *c, const floe_geom *g, vec3 *from) {
     vec3 pa = is_particle(w->shape[c->a]) ? w->pos[c->a] : g->c;
-    vec3 pb = is_particle(w->shape[c->b]) ? floe__img_pos(w, c->b, w->ccold[c - w->con].img) : g->c;
+    vec3 pb = is_particle(w->shape[c->b]) ? floe__img_pos(w, c->b, floe__contact_img(w, (int)(c - w->con))) : g->c;
     *from = pa;
     return vsub(pb, pa);
 }

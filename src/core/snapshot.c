@@ -358,9 +358,9 @@ static void put_docs(out *o, const floe_world *w) {
 /* The world as the snapshot's walkers read it: a world that keeps no warm
  * records (core/world.h, floe__warm) or no pair images (no periodic cell,
  * floe__pair_img) is read through a copy that holds the records its
- * contacts imply and zero images, and a world whose contacts' geometry
- * follows from the positions and that keeps no geometry records (core/world.h)
- * through records that hold it, so that files, checks and comparisons see
+ * contacts imply and zero images, and a world whose contacts' geometry,
+ * lens and images follow from the positions and radii and that keeps no
+ * geometry records (core/world.h) through records that hold them, so that files, checks and comparisons see
  * the same rows whether a world keeps them or not. Returns w itself, or
  * the copy (release it with full_view_free), or NULL when out of memory. */
 static const floe_world *full_view(const floe_world *w) {
@@ -379,12 +379,13 @@ static const floe_world *full_view(const floe_world *w) {
         return NULL;
     }
     memcpy(v, w, sizeof *v);
-    for (int k = 0; warm && k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+    for (int k = 0; warm && k < w->ncon; k++) floe__warm(w, k, &x[k]); /* none kept: writes the implied one */
     if (warm) v->cwarm = x;
     if (img) v->bp.img = s;
     for (int k = 0; geom && k < w->ncon; k++) {
         floe_geom gk = floe__contact_geom(w, k);
-        g[k] = (floe_contact_geo){gk.n, gk.c, gk.uN};
+        g[k] = (floe_contact_geo){gk.n, gk.c, gk.uN, {0, 0}, floe__contact_img(w, k)};
+        floe__contact_lens(w, k, g[k].lens);
     }
     if (geom) v->cgeom = g;
     return v;
@@ -852,7 +853,7 @@ static void read_contacts(rd *R) {
     w->ccap = nc + 1;
     w->ncon = nc;
     read_items(R, w, &floe__rows_contacts, 0, 0);
-    for (size_t k = 0; k < n; k++) w->con[k].imaged = !floe__img_zero(w->ccold[k].img); /* derived */
+    for (size_t k = 0; k < n; k++) w->con[k].imaged = !floe__img_zero(w->cgeom[k].img); /* derived */
     /* a wall contact's side from its normal (floe__wall_side), whatever the file's flags say */
     for (size_t k = 0; k < n; k++) {
         floe_contact *c = &w->con[k];
@@ -892,7 +893,7 @@ static void read_contacts(rd *R) {
      * loses nothing */
     int implied = !in->bad && !floe__warm_needed(w);
     for (size_t k = 0; implied && k < n; k++) {
-        floe_contact_warm x = floe__warm_implied(&w->ccold[k]);
+        floe_contact_warm x = floe__warm_implied(w->cgeom[k].lens);
         implied = !memcmp(&x, &w->cwarm[k], sizeof x);
     }
     if (implied) {
@@ -997,9 +998,16 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
         }
     }
     /* geometry records are kept only where a contact may need them
-     * (core/world.h): otherwise dropped once checked, the positions giving
-     * what they hold */
-    if (!in->bad && !floe__geom_needed(w)) {
+     * (core/world.h): otherwise dropped once checked, the positions and
+     * radii giving what they hold (the lens and images as the file has
+     * them: a file that says otherwise keeps its records) */
+    int implied_geo = !in->bad && !floe__geom_needed(w);
+    for (int k = 0; implied_geo && k < w->ncon; k++) {
+        double l[2];
+        floe__lens_implied(w, &w->con[k], l);
+        implied_geo = floe__img_zero(w->cgeom[k].img) && l[0] == w->cgeom[k].lens[0] && l[1] == w->cgeom[k].lens[1];
+    }
+    if (implied_geo) {
         free(w->cgeom);
         w->cgeom = NULL;
         w->geom_kept = 0;

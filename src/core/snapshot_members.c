@@ -199,19 +199,19 @@ static const floe_snap_field contact_warm_fields[] = {
 static const floe_snap_struct contact_warm_struct = STRUCT(floe_contact_warm, contact_warm_fields);
 
 static const floe_snap_field contact_cold_fields[] = {
-    {M(floe_contact_cold, lens), STATE, DSET("contacts", "lens"), F64(2), CK(FINITE_NONNEG)},
     {M(floe_contact_cold, step_created), STATE, DSET("contacts", "step_created"), I64, CK(COUNTER)},
-    {M(floe_contact_cold, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     {M(floe_contact_cold, nbr), STATE, DSET("contacts", "pair"), I32, ID_OR_NONE(floe__rows_pairs)},
     END,
 };
 static const floe_snap_struct contact_cold_struct = STRUCT(floe_contact_cold, contact_cold_fields);
 
-/* written as the positions give them where they follow from them (full_view, snapshot.c) */
+/* written as the positions and radii give them where they follow from them (full_view, snapshot.c) */
 static const floe_snap_field contact_geo_fields[] = {
     {M(floe_contact_geo, n), STATE, DSET("contacts", "normal"), F64(3), CK(UNIT)},
     {M(floe_contact_geo, c), STATE, DSET("contacts", "point"), F64(3), CK(FINITE)},
     {M(floe_contact_geo, uN), STATE, DSET("contacts", "uN"), F64(1), CK(FINITE)},
+    {M(floe_contact_geo, lens), STATE, DSET("contacts", "lens"), F64(2), CK(FINITE_NONNEG)},
+    {M(floe_contact_geo, img), STATE, DSET("contacts", "image"), .type = FLOE_SNAP_I32, .ncomp = 3, RANGE(-1e9, 1e9)},
     END,
 };
 static const floe_snap_struct contact_geo_struct = STRUCT(floe_contact_geo, contact_geo_fields);
@@ -469,8 +469,9 @@ static const floe_snap_field world_fields[] = {
             "whether cwarm is stored (floe__prepare, a body that is not a sphere or a wall, the contacts read: "
             "floe__warm_keep); a world without is written with the records its contacts imply"),
     DERIVED(floe_world, geom_kept,
-            "whether cgeom is stored (floe__prepare, a periodic cell, a body that is not a sphere or a wall: "
-            "floe__geom_keep); a world without is written with the geometry the positions give"),
+            "whether cgeom is stored (floe__prepare, a periodic cell, a body that is not a sphere or a wall, "
+            "legacy lens: floe__geom_keep); a world without is written with the geometry, lens and images the "
+            "positions and radii give"),
     /* raw, exact; floe__snapshot_check: finite as the model exports it */
     {M(floe_world, cstate), STATE, DSET("contacts", "state"), .type = FLOE_SNAP_U8, ROWS(floe__rows_contacts),
      .conv = FLOE_CONV_STATE},

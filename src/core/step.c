@@ -81,7 +81,6 @@ static int by_contact(const void *x, const void *y) {
  * overlap larger than a particle). */
 static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_acc *acc, const floe_part_sums *s) {
     floe_contact *c = &w->con[k];
-    floe_contact_cold *x = &w->ccold[k]; /* img and lens: most contacts take the batch instead */
     int a = c->a, b = c->b;
     floe_collide_fn *fn = floe_narrowphase(w->shape[a], w->shape[b]);
     const floe_instance *in = &w->insts[c->inst];
@@ -100,11 +99,12 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     floe_raw_contact raw;
     floe_geom gm, *g = &gm;
     const int follows = floe__geom_follows(w, c);
-    vec3 pb = floe__img_pos(w, b, x->img), vb = floe__img_vel(w, b, x->img); /* B's periodic image (cell.h) */
+    const floe_img img = floe__contact_img(w, k);
+    vec3 pb = floe__img_pos(w, b, img), vb = floe__img_vel(w, b, img); /* B's periodic image (cell.h) */
     ctx.g = g;
     if (fresh) {
-        floe__collide_img(w, fn, a, b, x->img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
-        floe_l6geom_create(g, &wm->area, x->lens, &raw, w->def.legacy_lens);
+        floe__collide_img(w, fn, a, b, img, NULL, creation_gap(w, a, b, in), &raw); /* established this step */
+        floe_l6geom_create(g, &wm->area, ctx.lens, &raw, w->def.legacy_lens);
         /* Unlike Woo (zero rates in the creation step), the creation step sees
          * the approach: a dashpot acts from the first step of an impact, as
          * in LAMMPS, and the shear spring takes that step's displacement. */
@@ -123,7 +123,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
         } else {
             g->n = w->cgeom[k].n;
             g->c = w->cgeom[k].c;
-            floe__collide_img(w, fn, a, b, x->img, &g->n, 0, &raw);
+            floe__collide_img(w, fn, a, b, img, &g->n, 0, &raw);
         }
         floe_l6geom_update(g, &raw, w->dt, renorm, w->pos[a], w->vel[a], w->angvel[a], pb, vb, w->angvel[b], &ctx.vel,
                            &ctx.angvel);
@@ -133,7 +133,13 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
         const floe_wall *wl = floe__shape_data(w, a);
         c->flags = (uint8_t)((c->flags & ~CF_SIDE_NEG) | (vcomp(g->n, wl->axis) < 0 ? CF_SIDE_NEG : 0));
     }
-    if (w->cgeom) w->cgeom[k] = (floe_contact_geo){g->n, g->c, g->uN}; /* kept: every row current */
+    if (w->cgeom) { /* kept: every row current */
+        floe_contact_geo *x = &w->cgeom[k];
+        x->n = g->n;
+        x->c = g->c;
+        x->uN = g->uN;
+        if (fresh) x->lens[0] = ctx.lens[0], x->lens[1] = ctx.lens[1];
+    }
     int keep = m->law(&ctx, c, st, acc);
     if (ld.set) keep_break_load(w, k, &ld);
     if (!keep) {
@@ -146,7 +152,7 @@ static inline int process_contact(floe_world *w, int k, int renorm, floe_energy_
     vec3 mA = vadd(vcross(vsub(g->c, w->pos[a]), F), M);
     vec3 mB = vsub(vcross(vsub(g->c, pb), vneg(F)), M);
     floe_accumulate(s, a, b, F, mA, mB);
-    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(x->lens));
+    return visfinite(F) && visfinite(mA) && visfinite(mB) && !(g->uN < -floe_geom_lmin(ctx.lens));
 }
 
 /* Appends an event to the world's list, which finish_contacts has made
@@ -459,8 +465,12 @@ static void new_contact(floe_world *w, int k, int p) {
     c->a = bp->pairs[p].a;
     c->b = bp->pairs[p].b;
     x->nbr = p;
-    x->img = floe__pair_img(bp, p);
-    c->imaged = !floe__img_zero(x->img);
+    const floe_img img = floe__pair_img(bp, p);
+    if (w->cgeom) {
+        memset(&w->cgeom[k], 0, sizeof w->cgeom[k]);
+        w->cgeom[k].img = img;
+    }
+    c->imaged = !floe__img_zero(img);
     c->inst = (uint16_t)(floe__pair_instance(w, w->mat[c->a], w->mat[c->b]) - w->insts);
     x->step_created = w->step;
     c->flags = CF_NEW;
@@ -604,11 +614,12 @@ static floe_status gather_parts(floe_world *w, contact_pass *cp) {
         char cause[320];
         floe__runaway_cause(w, c, -1, cause, sizeof cause);
         const double uN = floe__contact_geom(w, first_bad).uN;
+        double lens[2];
+        floe__contact_lens(w, first_bad, lens);
         floe__error(w, "runaway at step %lld: contact between particles %d and %d has %s (uN = %g, Fn = %g)%s",
                     (long long)w->step, c->a, c->b,
-                    uN < -floe_geom_lmin(w->ccold[first_bad].lens) ? "an overlap larger than the particle size"
-                                                                   : "a non-finite force",
-                    uN, c->f.x, cause);
+                    uN < -floe_geom_lmin(lens) ? "an overlap larger than the particle size" : "a non-finite force", uN,
+                    c->f.x, cause);
         w->stopped = 1;
         return FLOE_ERR_RUNAWAY;
     }

@@ -121,7 +121,7 @@ int floe__warm_needed(const floe_world *w) {
 }
 
 int floe__geom_needed(const floe_world *w) {
-    if (w->cell.axes) return 1;
+    if (w->cell.axes || w->def.legacy_lens) return 1;
     for (int i = 0; i < w->np; i++)
         if (w->shape[i] != FLOE_SHAPE_SPHERE && w->shape[i] != FLOE_SHAPE_WALL) return 1;
     return 0;
@@ -134,7 +134,8 @@ int floe__geom_keep(floe_world *w) {
         if (!x) return 0;
         for (int k = 0; k < w->ncon; k++) { /* every contact follows until now */
             floe_geom g = floe__contact_geom(w, k);
-            x[k] = (floe_contact_geo){g.n, g.c, g.uN};
+            x[k] = (floe_contact_geo){g.n, g.c, g.uN, {0, 0}, floe__contact_img(w, k)};
+            floe__contact_lens(w, k, x[k].lens);
         }
         w->cgeom = x;
     }
@@ -147,7 +148,11 @@ int floe__warm_keep(floe_world *w) {
     if (w->ccap > 0) {
         floe_contact_warm *x = malloc(sizeof *x * (size_t)w->ccap);
         if (!x) return 0;
-        for (int k = 0; k < w->ncon; k++) x[k] = floe__warm_implied(&w->ccold[k]);
+        for (int k = 0; k < w->ncon; k++) {
+            double lens[2];
+            floe__contact_lens(w, k, lens);
+            x[k] = floe__warm_implied(lens);
+        }
         w->cwarm = x;
     }
     w->warm_kept = 1;

@@ -324,14 +324,17 @@ static inline void *floe__scratch(floe_world *w, int slot, size_t bytes) {
  * dense 100k, docs/performance.md#peak-memory); the first body or model
  * instance that may make another kind makes it keep them (floe__warm_keep),
  * the implied records of the contacts it has written in. */
-static inline floe_contact_warm floe__warm_implied(const floe_contact_cold *x) {
-    double rho = fmin(x->lens[0], x->lens[1]);
+static inline floe_contact_warm floe__warm_implied(const double lens[2]) {
+    double rho = fmin(lens[0], lens[1]);
     return (floe_contact_warm){.m = {0, 0, 0}, .kw = 0, .kr = 0, .area = FLOE_PI * rho * rho};
 }
+static inline void floe__contact_lens(const floe_world *w, int k, double lens[2]);
 /* Contact k's warm record: the world's, or the implied one written into *tmp. */
 static inline const floe_contact_warm *floe__warm(const floe_world *w, int k, floe_contact_warm *tmp) {
     if (w->cwarm) return &w->cwarm[k];
-    *tmp = floe__warm_implied(&w->ccold[k]);
+    double lens[2];
+    floe__contact_lens(w, k, lens);
+    *tmp = floe__warm_implied(lens);
     return tmp;
 }
 /* world.c: makes the world keep warm records from now on (the contacts'
@@ -423,7 +426,8 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
     ctx->event_load = NULL;
     ctx->warm = w->cwarm ? &w->cwarm[c - w->con] : NULL; /* NULL: the caller points it at the implied record */
-    ctx->cold = &w->ccold[c - w->con];
+    if (fresh) ctx->lens[0] = ctx->lens[1] = NAN;        /* the caller's, from floe_l6geom_create */
+    else floe__contact_lens(w, (int)(c - w->con), ctx->lens);
     ctx->g = NULL; /* the caller's */
     /* radii of curvature, for the models whose law depends on them (Hertz):
      * only in the creation step, where create reads them */
@@ -499,9 +503,33 @@ static inline floe_geom floe__contact_geom(const floe_world *w, int k) {
     return g;
 }
 
-/* world.c: whether the world can make a contact whose geometry does not
- * follow from the positions (a periodic cell, a body other than a sphere
- * or a wall); floe__prepare keeps the records then. */
+/* The lens floe_l6geom_create sets for contact c between two spheres or
+ * a wall and a sphere, without legacy lens: the radii, a wall taking the
+ * sphere's. */
+static inline void floe__lens_implied(const floe_world *w, const floe_contact *c, double lens[2]) {
+    lens[0] = w->radius[(c->flags & CF_SPHERES) ? c->a : c->b];
+    lens[1] = w->radius[c->b];
+}
+/* Contact k's lens: the kept record's, or the implied ones where the world
+ * keeps none (every contact is of that kind). */
+static inline void floe__contact_lens(const floe_world *w, int k, double lens[2]) {
+    if (w->cgeom) {
+        lens[0] = w->cgeom[k].lens[0];
+        lens[1] = w->cgeom[k].lens[1];
+    } else {
+        floe__lens_implied(w, &w->con[k], lens);
+    }
+}
+
+/* Contact k's image of B: zero where no record is kept (no periodic cell). */
+static inline floe_img floe__contact_img(const floe_world *w, int k) {
+    return w->cgeom ? w->cgeom[k].img : (floe_img){{0, 0, 0}};
+}
+
+/* world.c: whether the world can make a contact whose geometry, lens or
+ * image do not follow from the positions and radii (a periodic cell, a
+ * body other than a sphere or a wall, legacy lens); floe__prepare keeps
+ * the records then. */
 int floe__geom_needed(const floe_world *w);
 /* world.c: makes the world keep geometry records from now on (those of its
  * contacts written in); 0 when out of memory. */

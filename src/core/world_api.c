@@ -888,8 +888,7 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->normal = g->n;
     o->point = g->c;
     o->uN = g->uN;
-    o->lens[0] = x->lens[0];
-    o->lens[1] = x->lens[1];
+    floe__contact_lens(w, i, o->lens);
     o->area = wm->area;
     o->force = c->f;
     o->torque = wm->m;
@@ -898,7 +897,8 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->kt = c->kt;
     o->step_created = x->step_created;
     o->bonded = (c->flags & CF_BONDED) != 0;
-    for (int k = 0; k < 3; k++) o->image[k] = x->img.n[k];
+    const floe_img img = floe__contact_img(w, i);
+    for (int k = 0; k < 3; k++) o->image[k] = img.n[k];
     return FLOE_OK;
 }
 
@@ -953,7 +953,7 @@ floe_status floe_apply_method(floe_world *w, const char *model, const char *meth
         floe__law_ctx(w, c, 0, &ctx);
         const floe_geom g = floe__contact_geom(w, k);
         ctx.g = &g;
-        floe_contact_warm own = floe__warm_implied(&w->ccold[k]);
+        floe_contact_warm own = floe__warm_implied(ctx.lens);
         if (!ctx.warm) ctx.warm = &own; /* a model with methods keeps warm records (no_warm 0) */
         int r = m->method(method, args, nargs, &ctx, c, w->cstate + (size_t)k * w->cstride);
         if (r == -1) {

@@ -75,7 +75,7 @@ static double mat_min(const double *ma, const double *mb, int k) { return fmin(m
 static void hertz_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     hertz_state *s = state;
     (void)c;
-    const double *lens = ctx->cold->lens;
+    const double *lens = ctx->lens;
     double ra = curvature(ctx->curv[0], lens[0]), rb = curvature(ctx->curv[1], lens[1]);
     /* 1/R* = 1/R_A + 1/R_B; a flat body adds nothing */
     s->rstar = 1.0 / ((isinf(ra) ? 0 : 1.0 / ra) + (isinf(rb) ? 0 : 1.0 / rb));

@@ -106,7 +106,7 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
     ice_state *s = state;
     const floe_geom *g = ctx->g;
     floe_contact_warm *x = ctx->warm;
-    double la = ctx->cold->lens[0], lb = ctx->cold->lens[1], A = x->area;
+    double la = ctx->lens[0], lb = ctx->lens[1], A = x->area;
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
     c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);

@@ -101,7 +101,7 @@ static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
 static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linear_state *s = state;
     const floe_geom *g = ctx->g;
-    const double *lens = ctx->cold->lens;
+    const double *lens = ctx->lens;
     const double *lp = ctx->lp;
     c->kn = lp[LP_KN] > 0 ? lp[LP_KN] : floe_series_kn(lens[0], lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], ctx->warm->area);
     c->kt = lp[LP_KT] > 0 ? lp[LP_KT] : 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;

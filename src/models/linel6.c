@@ -25,7 +25,7 @@ typedef struct linel6_state {
 static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linel6_state *s = state;
     floe_contact_warm *x = ctx->warm;
-    c->kn = floe_series_kn(ctx->cold->lens[0], ctx->cold->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->area);
+    c->kn = floe_series_kn(ctx->lens[0], ctx->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->area);
     c->kt = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
     s->kw = x->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
     s->kb = x->kr = ctx->lp[LP_CHAR_LEN] * c->kt;

@@ -41,13 +41,13 @@ typedef struct floe_img {
  * contact 128 (docs/performance.md#contact-storage,
  * docs/decisions.md#hot-warm-and-cold-contact-records). The whole
  * geometry of contact k is floe__contact_geom (core/world.h); where it does
- * not follow from the positions, its normal, point and gap are kept in a
- * fourth array (floe_contact_geo). */
+ * not follow from the positions and radii, its normal, point, gap, lens and
+ * image are kept in a fourth array (floe_contact_geo). */
 typedef struct floe_contact {
     int32_t a, b;    /* particle ids */
     uint16_t inst;   /* model instance */
     uint8_t flags;   /* CF_* */
-    uint8_t imaged;  /* derived: the cold img is not zero (the contact takes the per-contact path) */
+    uint8_t imaged;  /* derived: its image (floe__contact_img) is not zero (the contact takes the per-contact path) */
     uint32_t detail; /* model event detail (e.g. senses that broke) */
     vec3 t1;         /* first tangent of the frame (floe_geom), carried from step to step */
     double kn, kt;   /* set by create; used for the critical time step */
@@ -61,19 +61,20 @@ typedef struct floe_contact_warm {
 } floe_contact_warm;
 
 typedef struct floe_contact_cold {
-    double lens[2]; /* lengths of A and B that deform, set at creation */
     int64_t step_created;
-    floe_img img; /* the contact is with B's periodic image of these cell offsets */
-    int32_t nbr;  /* slot in the broad-phase pair list, -1 if none */
+    int32_t nbr; /* slot in the broad-phase pair list, -1 if none */
 } floe_contact_cold;
 
 /* The normal, point and gap (floe_geom) of a contact as of the last step,
- * kept (w->cgeom) only in worlds that can have a contact whose geometry
- * does not follow from the positions (floe__geom_follows, core/world.h):
- * a periodic cell, or bodies other than spheres and walls. */
+ * its lens and its image of B, kept (w->cgeom) only in worlds that can
+ * have a contact where these do not follow from the bodies' positions and
+ * radii (core/world.h): a periodic cell, bodies other than spheres and
+ * walls, or legacy lens. */
 typedef struct floe_contact_geo {
     vec3 n, c;
     double uN;
+    double lens[2]; /* lengths of A and B that deform, set at creation */
+    floe_img img;   /* the contact is with B's periodic image of these cell offsets */
 } floe_contact_geo;
 
 enum {
@@ -111,7 +112,7 @@ typedef struct floe_law_ctx {
     floe_event_load *event_load; /* where a law that breaks a bond (CF_BROKE) writes the load that
                                   * broke it; may be NULL */
     floe_contact_warm *warm;     /* the contact's torque, kw, kr and area */
-    floe_contact_cold *cold;     /* the contact's lens (and what the core keeps) */
+    double lens[2];              /* the contact's lens (floe__contact_lens) */
     const floe_geom *g;          /* the contact's geometry this step (create, law, method) */
 } floe_law_ctx;
 

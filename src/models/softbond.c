@@ -163,7 +163,7 @@ static double inherit(double a, double b) {
 
 static void sb_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     sb_state *s = state;
-    const double *lens = ctx->cold->lens;
+    const double *lens = ctx->lens;
     const double *lp = ctx->lp;
     s->dim = (int8_t)ctx->dim;
     s->kn = inherit(ma[M_KN], mb[M_KN]);
@@ -605,7 +605,7 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
         if (nargs != 0) return -2;
         if (!c) return 0;
         s->user_area = cross_section(ctx->dim, ctx->warm->area, s, ctx->lp).A;
-        s->L = defo_length(ctx->dim, ctx->cold->lens, s);
+        s->L = defo_length(ctx->dim, ctx->lens, s);
         return 0;
     }
     if (strcmp(name, "deformability") == 0) {
@@ -614,7 +614,7 @@ static int sb_method(const char *name, const double *args, int nargs, const floe
         if (nargs == 2 && !(args[1] >= 0 && isfinite(args[1]))) return -2;
         if (!c) return 0;
         double kratio = nargs == 2 ? args[1] : (s->kn > 0 && s->ks > 0 ? s->kn / s->ks : 0.0);
-        s->L = defo_length(ctx->dim, ctx->cold->lens, s);
+        s->L = defo_length(ctx->dim, ctx->lens, s);
         s->kn = s->L > 0 ? args[0] / s->L : 0.0;
         s->ks = kratio > 0 ? s->kn / kratio : 0.0;
         section x = cross_section(ctx->dim, ctx->warm->area, s, ctx->lp);
