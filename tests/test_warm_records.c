@@ -1,16 +1,20 @@
 /* Warm contact records kept only where a contact needs one (core/world.h,
- * floe__warm; docs/decisions.md#warm-records-only-where-a-contact-needs-one):
+ * floe__warm; docs/decisions.md#warm-records-only-where-a-contact-needs-one),
+ * and likewise the geometry records and the particles' kept rows
+ * (floe__geom_keep):
  * - a pile of Linear spheres between walls keeps none;
- * - the same pile made to keep them halfway (floe__warm_keep, as a new
- *   capsule or Ice instance would) runs bitwise as the one that does not,
- *   and every record it keeps is the implied one: the identity that lets
- *   the other world leave them out;
- * - worlds that may need them (an Ice material, a capsule, legacy lens) keep them;
+ * - the same pile made to keep them halfway (floe__warm_keep and
+ *   floe__geom_keep, as a new capsule or Ice instance would) runs bitwise
+ *   as the one that does not, and every record it keeps is the implied
+ *   one: the identity that lets the other world leave them out;
+ * - worlds that may need them (an Ice material, a capsule, legacy lens) keep them
+ *   (the geometry records and kept rows: the capsule and legacy lens);
  * - snapshots: the world without and the world with the records give the
  *   same bytes; a world read back from either keeps none, one with Ice
  *   keeps its own, and both run on bitwise as the original;
  * - without a periodic cell no pair images are kept, before or after a read. */
 #include "check.h"
+#include "core/cell.h"
 #include "core/snapshot_bytes.h"
 #include "pile.h"
 
@@ -51,6 +55,12 @@ static floe_world *pile(const char *model, int legacy_lens) {
                 floe_add_sphere(w, &bd, r);
             }
     return w;
+}
+
+/* Whether w keeps none of the geometry records and particle rows a world
+ * of spheres and walls implies. */
+static int keeps_no_geom(const floe_world *w) {
+    return !w->geom_kept && !w->cgeom && !w->angmom && !w->bp.ref_ori && !w->wraps;
 }
 
 /* Every record of a, b and its contacts bitwise the same; the warm records
@@ -94,10 +104,24 @@ int main(void) {
     CHECK(floe_run(a, 1500) == FLOE_OK && floe_run(b, 1500) == FLOE_OK);
     CHECK(a->ncon > 100 && !a->warm_kept && a->cwarm == NULL);
     CHECK(a->bp.npairs > 0 && a->bp.img == NULL); /* no periodic cell: no pair images either */
+    CHECK(keeps_no_geom(a) && keeps_no_geom(b));
     CHECK(floe__warm_keep(b) && b->warm_kept && b->cwarm != NULL);
+    CHECK(floe__geom_keep(b) && b->geom_kept && b->cgeom && b->angmom && b->bp.ref_ori && b->wraps);
     CHECK(floe_run(a, 1500) == FLOE_OK && floe_run(b, 1500) == FLOE_OK);
-    CHECK(a->cwarm == NULL && b->cwarm != NULL);
+    CHECK(a->cwarm == NULL && b->cwarm != NULL && keeps_no_geom(a));
     CHECK(same_run(a, b));
+    /* the kept geometry records and rows: what a world without implies */
+    int implied_geo = 1;
+    for (int k = 0; k < b->ncon; k++) {
+        double lens[2];
+        floe__lens_implied(b, &b->con[k], lens);
+        implied_geo &= !memcmp(lens, b->cgeom[k].lens, sizeof lens) && floe__img_zero(b->cgeom[k].img);
+    }
+    const quat one = qidentity();
+    for (int i = 0; i < b->np; i++)
+        implied_geo &= isnan(b->angmom[i].x) && floe__img_zero(b->wraps[i]) &&
+                       !memcmp(&b->bp.ref_ori[i], &one, sizeof one);
+    CHECK(implied_geo);
     int implied = 1;
     for (int k = 0; k < b->ncon; k++) {
         double lens[2];
@@ -119,6 +143,7 @@ int main(void) {
     if (ra && rb) {
         CHECK(ra->cwarm == NULL && !ra->warm_kept && rb->cwarm == NULL && !rb->warm_kept);
         CHECK(ra->bp.img == NULL && rb->bp.img == NULL);
+        CHECK(keeps_no_geom(ra) && keeps_no_geom(rb));
         CHECK(floe_run(a, 300) == FLOE_OK && floe_run(ra, 300) == FLOE_OK && floe_run(rb, 300) == FLOE_OK);
         CHECK(same_run(a, ra) && same_run(a, rb));
     }
@@ -134,6 +159,8 @@ int main(void) {
     CHECK(floe_add_capsule(cap, &bd, 0.005, 0.01) >= 0);
     CHECK(floe_run(ice, 200) == FLOE_OK && floe_run(legacy, 200) == FLOE_OK && floe_run(cap, 200) == FLOE_OK);
     CHECK(ice->warm_kept && ice->cwarm && legacy->warm_kept && legacy->cwarm && cap->warm_kept && cap->cwarm);
+    CHECK(keeps_no_geom(ice) && !keeps_no_geom(legacy) && legacy->cgeom && !keeps_no_geom(cap) && cap->cgeom &&
+          cap->angmom && cap->bp.ref_ori && cap->wraps);
     unsigned char *xi = NULL;
     size_t ni = 0;
     floe_world *ri = round_trip(ice, &xi, &ni);

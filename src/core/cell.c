@@ -104,7 +104,7 @@ int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin) {
 
 floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]) {
     CHECK_ID(w, i, w->np, "particle", FLOE_ERR_ARG);
-    for (int k = 0; k < 3; k++) out[k] = w->wraps[i].n[k];
+    for (int k = 0; k < 3; k++) out[k] = w->wraps ? w->wraps[i].n[k] : 0;
     return FLOE_OK;
 }
 

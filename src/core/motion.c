@@ -185,7 +185,8 @@ static void enter(floe_world *w, int g, int j, const floe_phase *p, sums *s) {
     uint32_t free_dofs = w->def.dimension == 2 ? FLOE_DOF_Z | FLOE_DOF_RX | FLOE_DOF_RY : 0;
     for (int i = 0; i < w->np; i++) {
         if (!(w->groups[i] & (1u << g))) continue;
-        if (!driven && w->blocked[i] != free_dofs) w->angmom[i] = v3(NAN, NAN, NAN); /* from angvel when freed */
+        if (!driven && w->blocked[i] != free_dofs && w->angmom)
+            w->angmom[i] = v3(NAN, NAN, NAN); /* from angvel when freed */
         w->blocked[i] = driven ? FLOE_DOF_ALL : free_dofs;
     }
 }

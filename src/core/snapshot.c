@@ -360,18 +360,26 @@ static void put_docs(out *o, const floe_world *w) {
  * floe__pair_img) is read through a copy that holds the records its
  * contacts imply and zero images, and a world whose contacts' geometry,
  * lens and images follow from the positions and radii and that keeps no
- * geometry records (core/world.h) through records that hold them, so that files, checks and comparisons see
+ * geometry records (core/world.h) through records that hold them and the
+ * particle rows its spheres imply (floe__geom_keep), so that files, checks and comparisons see
  * the same rows whether a world keeps them or not. Returns w itself, or
  * the copy (release it with full_view_free), or NULL when out of memory. */
-static const floe_world *full_view(const floe_world *w) {
+static void full_view_free(const floe_world *w, const floe_world *v);
+
+static const floe_world *full_view(const floe_world *w, int written) {
     const int warm = !w->cwarm && w->ncon > 0, img = !w->bp.img && w->bp.npairs > 0;
-    const int geom = !w->cgeom && w->ncon > 0;
-    if (!warm && !img && !geom) return w;
+    const int implied = !w->geom_kept && (w->np > 0 || w->ncon > 0);
+    /* kept records of contacts whose geometry follows hold the frame's
+     * normal as the step left it, which nothing reads back: `written` (a
+     * file, a comparison) as the positions give it, as a world without
+     * records writes it; the checks see the records as they are */
+    const int follow = written && w->cgeom && w->ncon > 0 && !w->cell.axes;
+    if (!warm && !img && !implied && !follow) return w;
     floe_world *v = malloc(sizeof *v);
     floe_contact_warm *x = warm ? malloc(sizeof *x * (size_t)w->ncon) : NULL;
     floe_img *s = img ? calloc((size_t)w->bp.npairs, sizeof *s) : NULL;
-    floe_contact_geo *g = geom ? malloc(sizeof *g * (size_t)w->ncon) : NULL;
-    if (!v || (warm && !x) || (img && !s) || (geom && !g)) {
+    floe_contact_geo *g = follow ? malloc(sizeof *g * (size_t)w->ncon) : NULL;
+    if (!v || (warm && !x) || (img && !s) || (follow && !g)) {
         free(v);
         free(x);
         free(s);
@@ -382,12 +390,23 @@ static const floe_world *full_view(const floe_world *w) {
     for (int k = 0; warm && k < w->ncon; k++) floe__warm(w, k, &x[k]); /* none kept: writes the implied one */
     if (warm) v->cwarm = x;
     if (img) v->bp.img = s;
-    for (int k = 0; geom && k < w->ncon; k++) {
+    for (int k = 0; follow && k < w->ncon; k++) {
+        g[k] = w->cgeom[k];
+        if (!floe__geom_follows(w, &w->con[k])) continue;
         floe_geom gk = floe__contact_geom(w, k);
-        g[k] = (floe_contact_geo){gk.n, gk.c, gk.uN, {0, 0}, floe__contact_img(w, k)};
-        floe__contact_lens(w, k, g[k].lens);
+        g[k].n = gk.n;
+        g[k].c = gk.c;
+        g[k].uN = gk.uN;
     }
-    if (geom) v->cgeom = g;
+    if (follow) v->cgeom = g;
+    /* the geometry records and particle rows of a world of spheres and
+     * walls (floe__geom_keep), one row per contact and per particle */
+    v->pcap = w->np;
+    v->ccap = w->ncon;
+    if (implied && !floe__geom_keep(v)) {
+        full_view_free(w, v);
+        return NULL;
+    }
     return v;
 }
 
@@ -396,13 +415,16 @@ static void full_view_free(const floe_world *w, const floe_world *v) {
     if (v->cwarm != w->cwarm) free(v->cwarm);
     if (v->cgeom != w->cgeom) free(v->cgeom);
     if (v->bp.img != w->bp.img) free(v->bp.img);
+    if (v->bp.ref_ori != w->bp.ref_ori) free(v->bp.ref_ori);
+    if (v->angmom != w->angmom) free(v->angmom);
+    if (v->wraps != w->wraps) free(v->wraps);
     free((void *)v);
 }
 
 static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
 
 int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
-    const floe_world *v = full_view(w);
+    const floe_world *v = full_view(w, 1);
     if (!v) {
         out o = {wr, err, errlen, 0, NULL, 0};
         return out_fail(&o, "out of memory");
@@ -978,6 +1000,8 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     if (!in->bad) read_group_names(R);
     if (!in->bad) read_items(R, R->w, &floe__rows_groups, 0, 0);
     if (!in->bad) floe__snap_shapes_create(in, R->w);
+    /* every particle row read, the kept ones too, until the checks (below) */
+    if (!in->bad && !floe__geom_keep(R->w)) floe__snap_fail(in, "out of memory");
     if (!in->bad) read_items(R, R->w, &floe__rows_particles, 0, 0);
     if (!in->bad) read_shape_items(R);
     if (!in->bad) read_contacts(R);
@@ -997,19 +1021,30 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
             R->refused = 1;
         }
     }
-    /* geometry records are kept only where a contact may need them
-     * (core/world.h): otherwise dropped once checked, the positions and
-     * radii giving what they hold (the lens and images as the file has
-     * them: a file that says otherwise keeps its records) */
-    int implied_geo = !in->bad && !floe__geom_needed(w);
-    for (int k = 0; implied_geo && k < w->ncon; k++) {
+    /* geometry records and the particles' kept rows are kept only where a
+     * contact or body may need them (core/world.h): otherwise dropped once
+     * checked, the positions and radii giving what they hold (lens, images,
+     * angular momenta and wraps as the file has them: a file that says
+     * otherwise keeps its records; a sphere never reads its reference
+     * orientation) */
+    int implied = !in->bad && !floe__geom_needed(w);
+    for (int k = 0; implied && k < w->ncon; k++) {
         double l[2];
         floe__lens_implied(w, &w->con[k], l);
-        implied_geo = floe__img_zero(w->cgeom[k].img) && l[0] == w->cgeom[k].lens[0] && l[1] == w->cgeom[k].lens[1];
+        implied = floe__img_zero(w->cgeom[k].img) && l[0] == w->cgeom[k].lens[0] && l[1] == w->cgeom[k].lens[1];
     }
-    if (implied_geo) {
+    for (int i = 0; implied && i < w->np; i++)
+        implied = floe__img_zero(w->wraps[i]) && isnan(w->angmom[i].x) && isnan(w->angmom[i].y) &&
+                  isnan(w->angmom[i].z);
+    if (implied) {
         free(w->cgeom);
+        free(w->bp.ref_ori);
+        free(w->angmom);
+        free(w->wraps);
         w->cgeom = NULL;
+        w->bp.ref_ori = NULL;
+        w->angmom = NULL;
+        w->wraps = NULL;
         w->geom_kept = 0;
     }
     /* pair images are kept only with a periodic cell (core/world.h): without
@@ -1386,7 +1421,7 @@ out:
 static int snapshot_check(const floe_world *w, char *err, size_t errlen);
 
 int floe__snapshot_check(const floe_world *w, char *err, size_t errlen) {
-    const floe_world *v = full_view(w);
+    const floe_world *v = full_view(w, 0);
     if (!v) {
         ck c = {err, errlen, 0};
         return bad(&c, "/", "out of memory"), -1;
@@ -1415,7 +1450,7 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
 static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen);
 
 int floe__snapshot_diff(const floe_world *a, const floe_world *b, char *what, size_t whatlen) {
-    const floe_world *va = full_view(a), *vb = full_view(b);
+    const floe_world *va = full_view(a, 1), *vb = full_view(b, 1);
     int diff = 1;
     if (va && vb) diff = snapshot_diff(va, vb, what, whatlen);
     else snprintf(what, whatlen, "out of memory");

@@ -502,6 +502,9 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
         if (j < 0 || j == i) continue;
 #define MOVE(arr) w->arr[j] = w->arr[i];
         FLOE_PARTICLE_ARRAYS(MOVE)
+        if (w->geom_kept) {
+            FLOE_PARTICLE_ARRAYS_KEPT(MOVE)
+        }
 #undef MOVE
     }
     w->np -= n;

@@ -129,16 +129,31 @@ int floe__geom_needed(const floe_world *w) {
 
 int floe__geom_keep(floe_world *w) {
     if (w->geom_kept) return 1;
-    if (w->ccap > 0) {
-        floe_contact_geo *x = malloc(sizeof *x * (size_t)w->ccap);
-        if (!x) return 0;
-        for (int k = 0; k < w->ncon; k++) { /* every contact follows until now */
-            floe_geom g = floe__contact_geom(w, k);
-            x[k] = (floe_contact_geo){g.n, g.c, g.uN, {0, 0}, floe__contact_img(w, k)};
-            floe__contact_lens(w, k, x[k].lens);
-        }
-        w->cgeom = x;
+    const size_t np = (size_t)w->pcap, nc = (size_t)w->ccap;
+    quat *ro = np ? malloc(sizeof *ro * np) : NULL;
+    vec3 *am = np ? malloc(sizeof *am * np) : NULL;
+    floe_img *wr = np ? calloc(np, sizeof *wr) : NULL;
+    floe_contact_geo *x = nc ? malloc(sizeof *x * nc) : NULL;
+    if ((np && (!ro || !am || !wr)) || (nc && !x)) {
+        free(ro);
+        free(am);
+        free(wr);
+        free(x);
+        return 0;
     }
+    for (int i = 0; i < w->np; i++) { /* every body has been a sphere or a wall until now */
+        ro[i] = floe__ref_ori(w, i);
+        am[i] = v3(NAN, NAN, NAN);
+    }
+    for (int k = 0; k < w->ncon; k++) { /* and every contact has followed */
+        floe_geom g = floe__contact_geom(w, k);
+        x[k] = (floe_contact_geo){g.n, g.c, g.uN, {0, 0}, floe__contact_img(w, k)};
+        floe__contact_lens(w, k, x[k].lens);
+    }
+    w->bp.ref_ori = ro;
+    w->angmom = am;
+    w->wraps = wr;
+    w->cgeom = x;
     w->geom_kept = 1;
     return 1;
 }

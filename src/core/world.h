@@ -177,7 +177,10 @@ typedef struct floe_cell {
 // clang-format off
 #define FLOE_PARTICLE_ARRAYS(X) \
     X(pos) X(vel) X(angvel) X(force) X(torque) X(ori) X(mass) X(inertia) X(radius) X(shape) X(shape_idx) X(mat) \
-    X(blocked) X(groups) X(bp.ref_pos) X(bp.ref_ori) X(angmom) X(bound) X(wraps)
+    X(blocked) X(groups) X(bp.ref_pos) X(bound)
+/* Rows only a body that is not a sphere or a wall, or a periodic cell,
+ * reads: kept with the geometry records (floe__geom_keep), NULL before. */
+#define FLOE_PARTICLE_ARRAYS_KEPT(X) X(bp.ref_ori) X(angmom) X(wraps)
 // clang-format on
 
 /* Every member is listed in the snapshot's table (src/core/snapshot_members.c;
@@ -223,13 +226,14 @@ struct floe_world {
     quat *ori;
     double *mass, *radius;
     vec3 *inertia; /* principal moments, body frame */
-    vec3 *angmom;  /* angular momentum, global frame (aspherical bodies; NaN: from angvel) */
+    vec3 *angmom;  /* angular momentum, global frame (aspherical bodies; NaN: from angvel); kept rows */
     double *bound; /* bounding-sphere radius about pos (0: not on the grid) */
     uint8_t *shape;
     int32_t *shape_idx, *mat;
     uint32_t *blocked, *groups;
-    floe_img *wraps; /* times each body was wrapped back into the periodic cell, per cell vector */
-    /* (every array above has one row per particle: FLOE_PARTICLE_ARRAYS) */
+    floe_img *wraps; /* times each body was wrapped back into the periodic cell, per cell vector; kept rows */
+    /* (every array above has one row per particle: FLOE_PARTICLE_ARRAYS and
+     * FLOE_PARTICLE_ARRAYS_KEPT) */
 
     floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 
@@ -257,7 +261,7 @@ struct floe_world {
     unsigned char *cstate;
     size_t cstride;
     int warm_kept; /* 1: cwarm is grown with the other contact arrays (world.c, floe__warm_keep) */
-    int geom_kept; /* 1: cgeom is, likewise (world.c, floe__geom_keep) */
+    int geom_kept; /* 1: cgeom is, likewise, and the particles' kept rows (world.c, floe__geom_keep) */
 
     floe_broadphase bp;
 
@@ -407,6 +411,14 @@ static inline const floe_shape_class *floe__class_of(const floe_world *w, int i)
     return floe__shape_tables()->by_type[w->shape[i]];
 }
 
+/* The reference orientation a broad-phase rebuild records for body i (the
+ * kept row bp.ref_ori): its orientation where its surface moves when it
+ * turns, else the identity, which nothing reads, so that a world of
+ * spheres and walls need not keep the row (floe__geom_keep). */
+static inline quat floe__ref_ori(const floe_world *w, int i) {
+    return (floe__class_of(w, i)->flags & FLOE_SHAPE_TURNS) ? w->ori[i] : qidentity();
+}
+
 /* Narrow phase fn on bodies a and b. */
 static inline int floe__collide(const floe_world *w, floe_collide_fn *fn, int a, int b, const vec3 *prev, double gap,
                                 floe_raw_contact *out) {
@@ -532,7 +544,9 @@ static inline floe_img floe__contact_img(const floe_world *w, int k) {
  * the records then. */
 int floe__geom_needed(const floe_world *w);
 /* world.c: makes the world keep geometry records from now on (those of its
- * contacts written in); 0 when out of memory. */
+ * contacts written in) and the particles' rows FLOE_PARTICLE_ARRAYS_KEPT
+ * (what a sphere implies: angular momentum from the angular velocity,
+ * the orientation as the reference, no wraps); 0 when out of memory. */
 int floe__geom_keep(floe_world *w);
 
 #endif

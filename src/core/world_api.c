@@ -456,6 +456,9 @@ static int grow_particles(floe_world *w, int nc) {
         else ok = 0;                                             \
     } while (0);
     FLOE_PARTICLE_ARRAYS(GROW)
+    if (w->geom_kept) {
+        FLOE_PARTICLE_ARRAYS_KEPT(GROW)
+    }
 #undef GROW
     if (ok) w->pcap = nc;
     return ok;
@@ -482,7 +485,8 @@ floe_status floe_reserve_particles(floe_world *w, int n) {
 static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type shape, int idx, double radius,
                         double mass, vec3 inertia, double bound) {
     int n = w->np;
-    /* a body other than a sphere or a wall may make contacts of any warm record */
+    /* a body other than a sphere or a wall may make contacts of any warm
+     * record, and reads the particles' kept rows */
     if (shape != FLOE_SHAPE_SPHERE && shape != FLOE_SHAPE_WALL && (!floe__warm_keep(w) || !floe__geom_keep(w))) {
         floe__error(w, "out of memory adding particle %d", n);
         return -1;
@@ -505,7 +509,6 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->shape_idx[n] = idx;
     w->mat[n] = d->material;
     w->blocked[n] = d->blocked & FLOE_DOF_ALL;
-    w->wraps[n] = (floe_img){{0, 0, 0}};
     if (w->def.dimension == 2) { /* plane world: no motion out of the xy plane */
         w->blocked[n] |= FLOE_DOF_Z | FLOE_DOF_RX | FLOE_DOF_RY;
         w->vel[n].z = 0;
@@ -514,7 +517,11 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->groups[n] = d->groups;
     w->mass[n] = mass;
     w->inertia[n] = inertia;
-    w->angmom[n] = v3(NAN, NAN, NAN);
+    if (w->geom_kept) { /* as floe__geom_keep writes them */
+        w->bp.ref_ori[n] = floe__ref_ori(w, n);
+        w->angmom[n] = v3(NAN, NAN, NAN);
+        w->wraps[n] = (floe_img){{0, 0, 0}};
+    }
     w->bound[n] = bound;
     w->bp.valid = 0;
     w->np = n + 1;
@@ -761,7 +768,7 @@ floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 v) {
     if (!check_vec(w, __func__, "angular velocity", v)) return FLOE_ERR_ARG;
     double e = w->started ? body_energy(w, id) : 0;
     w->angvel[id] = v;
-    w->angmom[id] = v3(NAN, NAN, NAN); /* re-derived from the new angular velocity */
+    if (w->angmom) w->angmom[id] = v3(NAN, NAN, NAN); /* re-derived from the new angular velocity */
     book_input(w, id, e);
     return FLOE_OK;
 }
