@@ -361,9 +361,10 @@ static void put_docs(out *o, const floe_world *w) {
  * contacts imply and zero images, and a world whose contacts' geometry,
  * lens and images follow from the positions and radii and that keeps no
  * geometry records (core/world.h) through records that hold them and the
- * particle rows its spheres imply (floe__geom_keep), so that files, checks and comparisons see
- * the same rows whether a world keeps them or not. Returns w itself, or
- * the copy (release it with full_view_free), or NULL when out of memory. */
+ * particle rows its spheres imply (floe__geom_keep), so that files,
+ * checks and comparisons see the same rows whether a world keeps them or
+ * not. Returns w itself, or the copy (release it with full_view_free), or
+ * NULL when out of memory. */
 static void full_view_free(const floe_world *w, const floe_world *v);
 
 static const floe_world *full_view(const floe_world *w, int written) {
