@@ -11,7 +11,8 @@
  *   (the geometry records and kept rows: the capsule and legacy lens);
  * - snapshots: the world without and the world with the records give the
  *   same bytes; a world read back from either keeps none, one with Ice
- *   keeps its own, and both run on bitwise as the original;
+ *   keeps its own, and both run on bitwise as the original; a file whose
+ *   lens or angular momenta are not the implied ones keeps its records;
  * - without a periodic cell no pair images are kept, before or after a read. */
 #include "check.h"
 #include "core/cell.h"
@@ -171,6 +172,29 @@ int main(void) {
     }
     free(xi);
     floe_world_destroy(ri);
+
+    /* a file whose lens or angular momenta are not the implied ones (as a
+     * hand-edited or foreign file may hold) keeps its records when read:
+     * nothing is lost */
+    for (int edit = 0; edit < 2; edit++) {
+        CHECK(floe__geom_keep(b) && b->ncon > 0);
+        const double lens0 = b->cgeom[0].lens[0];
+        if (edit == 0) b->cgeom[0].lens[0] *= 1.5;
+        else b->angmom[b->np - 1] = (vec3){0, 0, 1e-9};
+        unsigned char *xe = NULL;
+        size_t ne = 0;
+        floe_world *re = round_trip(b, &xe, &ne);
+        CHECK(re && re->geom_kept && re->cgeom && re->angmom);
+        if (re && re->cgeom && re->angmom) {
+            CHECK(edit != 0 || re->cgeom[0].lens[0] == b->cgeom[0].lens[0]);
+            CHECK(edit != 1 || re->angmom[b->np - 1].z == 1e-9);
+        }
+        if (edit == 0) b->cgeom[0].lens[0] = lens0;
+        else b->angmom[b->np - 1] = (vec3){NAN, NAN, NAN};
+        free(xe);
+        floe_world_destroy(re);
+    }
+    REPORT("a file with lens or angular momenta other than the implied ones keeps its records when read\n");
     floe_world_destroy(ice);
     floe_world_destroy(legacy);
     floe_world_destroy(cap);
