@@ -318,6 +318,30 @@ static inline void *floe__scratch(floe_world *w, int slot, size_t bytes) {
     return floe__reserve(&w->scratch[slot], &w->scratch_size[slot], bytes);
 }
 
+/* ---- lens and images (docs/decisions.md#lens-images-and-the-rows-of-turning-bodies-only-where-they-are-read) ---- */
+/* The lens floe_l6geom_create sets for contact c between two spheres or
+ * a wall and a sphere, without legacy lens: the radii, a wall taking the
+ * sphere's. */
+static inline void floe__lens_implied(const floe_world *w, const floe_contact *c, double lens[2]) {
+    lens[0] = w->radius[(c->flags & CF_SPHERES) ? c->a : c->b];
+    lens[1] = w->radius[c->b];
+}
+/* Contact k's lens: the kept record's, or the implied ones where the world
+ * keeps none (every contact is of that kind). */
+static inline void floe__contact_lens(const floe_world *w, int k, double lens[2]) {
+    if (w->cgeom) {
+        lens[0] = w->cgeom[k].lens[0];
+        lens[1] = w->cgeom[k].lens[1];
+    } else {
+        floe__lens_implied(w, &w->con[k], lens);
+    }
+}
+
+/* Contact k's image of B: zero where no record is kept (no periodic cell). */
+static inline floe_img floe__contact_img(const floe_world *w, int k) {
+    return w->cgeom ? w->cgeom[k].img : (floe_img){{0, 0, 0}};
+}
+
 /* ---- warm records (docs/decisions.md#warm-records-only-where-a-contact-needs-one) ----
  * A contact of a model that keeps nothing in its warm record (no_warm)
  * between two spheres or a wall and a sphere, without legacy lens, has the
@@ -332,7 +356,6 @@ static inline floe_contact_warm floe__warm_implied(const double lens[2]) {
     double rho = fmin(lens[0], lens[1]);
     return (floe_contact_warm){.m = {0, 0, 0}, .kw = 0, .kr = 0, .area = FLOE_PI * rho * rho};
 }
-static inline void floe__contact_lens(const floe_world *w, int k, double lens[2]);
 /* Contact k's warm record: the world's, or the implied one written into *tmp. */
 static inline const floe_contact_warm *floe__warm(const floe_world *w, int k, floe_contact_warm *tmp) {
     if (w->cwarm) return &w->cwarm[k];
@@ -513,29 +536,6 @@ static inline floe_geom floe__contact_geom(const floe_world *w, int k) {
         g.uN = x->uN;
     }
     return g;
-}
-
-/* The lens floe_l6geom_create sets for contact c between two spheres or
- * a wall and a sphere, without legacy lens: the radii, a wall taking the
- * sphere's. */
-static inline void floe__lens_implied(const floe_world *w, const floe_contact *c, double lens[2]) {
-    lens[0] = w->radius[(c->flags & CF_SPHERES) ? c->a : c->b];
-    lens[1] = w->radius[c->b];
-}
-/* Contact k's lens: the kept record's, or the implied ones where the world
- * keeps none (every contact is of that kind). */
-static inline void floe__contact_lens(const floe_world *w, int k, double lens[2]) {
-    if (w->cgeom) {
-        lens[0] = w->cgeom[k].lens[0];
-        lens[1] = w->cgeom[k].lens[1];
-    } else {
-        floe__lens_implied(w, &w->con[k], lens);
-    }
-}
-
-/* Contact k's image of B: zero where no record is kept (no periodic cell). */
-static inline floe_img floe__contact_img(const floe_world *w, int k) {
-    return w->cgeom ? w->cgeom[k].img : (floe_img){{0, 0, 0}};
 }
 
 /* world.c: whether the world can make a contact whose geometry, lens or
