@@ -20,7 +20,9 @@ rho = 2500, simple cubic lattice of spacing 1.1 d, lateral jitter 0.04 d
 (splitmix64, seed 0), 5 walls (floor, 4 sides), gravity -9.81 z,
 kn = 1e5 N/m, kt = kn/2, mu = 0.5, viscous normal dashpot with restitution
 0.5 for particle pairs (F = m_eff gamma_n v_n; m_eff = m/2 for pairs, m for
-walls), dt = 0.2 sqrt(m/kn), skin 1 mm.
+walls), dt = 0.2 sqrt(m/kn), skin 1 mm. The spheres keep their orientation
+(world.sphere_orientation: false): LAMMPS's and LIGGGHTS's sphere styles have
+none to turn.
 
 Mapping to floe's Linear model: the normal dashpot is 2 dp_nratio sqrt(m_c kn) v_n
 with m_c = m/2 for a pair and m for a wall. The peers' law has the same
@@ -131,6 +133,8 @@ world:
   gravity: [0, 0, {g}]
   dt: {dt!r}
   skin: {skin!r}
+  # the peers' sphere styles keep no orientation: the same work
+  sphere_orientation: false
 run: {{steps: 2200}}
 materials:
   - {{name: bead, model: linear, density: {rho!r}, tan_phi: {mu!r}}}

@@ -3,6 +3,7 @@
  * Valid scenes are read back through the public getters; every bad input
  * must give the exact "file:line:col: message" and leave the scene zeroed. */
 #include "check.h"
+#include "core/world.h"
 #include "io/generate.h"
 #include "io/scene.h"
 #include "io/stl.h"
@@ -287,6 +288,8 @@ static void test_inline_errors(void) {
                  "1:25: world.gravity[2]: expected a number, got 'x'");
     INLINE_ERROR("world: {legacy_lens: yes}\nrun: {steps: 1}\n",
                  "1:22: world.legacy_lens: expected true or false, got 'yes'");
+    INLINE_ERROR("world: {sphere_orientation: 2}\nrun: {steps: 1}\n",
+                 "1:29: world.sphere_orientation: expected true or false, got '2'");
     INLINE_ERROR("world: {threads: -1}\nrun: {steps: 1}\n", "1:18: world.threads = -1 is out of range [0, 4096]");
     INLINE_ERROR("world: {dt_safety: 0}\nrun: {steps: 1}\n", "1:20: world.dt_safety = 0 is out of range (0, 1]");
 
@@ -454,6 +457,10 @@ static void test_inline_valid(void) {
     /* YAML number forms and integral step counts (a run without bodies needs a given dt) */
     CHECK(load_inline("world: {dt: 1}\nrun: {steps: 1e3}\n", &s) == 0);
     CHECK(s.steps == 1000);
+    CHECK(s.world->def.sphere_orientation == 1); /* the default */
+    floe_scene_free(&s);
+    CHECK(load_inline("world: {dt: 1, sphere_orientation: false}\nrun: {steps: 1}\n", &s) == 0);
+    CHECK(s.world->def.sphere_orientation == 0);
     floe_scene_free(&s);
     CHECK(load_inline("world: {dt: 1}\nrun: {steps: 0x10}\n", &s) == 0);
     CHECK(s.steps == 16);

@@ -81,22 +81,25 @@ typedef struct floe_event {
 } floe_event;
 
 typedef struct floe_world_def {
-    floe_vec3 gravity;   /* m/s^2, default (0,0,0) */
-    double dt;           /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
-    double dt_safety;    /* factor on the critical step for auto dt, default 0.9 */
-    int dyn_dt_period;   /* steps between critical-step re-checks (auto dt), default 100 */
-    double damping;      /* Cundall non-viscous damping coefficient, [0,1), default 0 */
-    double skin;         /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
-    int legacy_lens;     /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
-    int threads;         /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
-    int renorm_period;   /* contact-frame re-orthonormalisation period, default 100 */
-    int dimension;       /* 3 (default), or 2: motion confined to the xy plane */
-    int internal_cookie; /* set by floe_default_world_def; do not touch */
+    floe_vec3 gravity;      /* m/s^2, default (0,0,0) */
+    double dt;              /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
+    double dt_safety;       /* factor on the critical step for auto dt, default 0.9 */
+    int dyn_dt_period;      /* steps between critical-step re-checks (auto dt), default 100 */
+    double damping;         /* Cundall non-viscous damping coefficient, [0,1), default 0 */
+    double skin;            /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
+    int legacy_lens;        /* 1: lens = r + uN/2 (Woo <= 2021); 0: lens = r (default) */
+    int threads;            /* OpenMP threads; 0: automatic (idle cores, at most one per 4000 bodies) */
+    int renorm_period;      /* contact-frame re-orthonormalisation period, default 100 */
+    int dimension;          /* 3 (default), or 2: motion confined to the xy plane */
+    int sphere_orientation; /* 1 (default): a sphere's orientation turns with its spin; 0: it keeps the
+                               one it was given (no force depends on it; a granular step does ~5-10 %
+                               less work, docs/decisions.md#sphere-orientation-only-when-wanted) */
+    int internal_cookie;    /* set by floe_default_world_def; do not touch */
 } floe_world_def;
 
 /* Ranges floe_world_create checks: dt finite (<= 0: auto), dt_safety (0, 1],
  * dyn_dt_period and renorm_period >= 1, damping [0, 1), skin finite,
- * legacy_lens 0 or 1, threads [0, FLOE_MAX_THREADS], dimension 2 or 3,
+ * legacy_lens and sphere_orientation 0 or 1, threads [0, FLOE_MAX_THREADS], dimension 2 or 3,
  * gravity components finite and at most FLOE_MAX_COORD.
  *
  * Threads: with an explicit thread count on a machine that other processes

@@ -29,20 +29,22 @@ static PyObject *World_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 }
 
 static int World_init(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"gravity", "dt",        "damping",       "threads",     "dt_safety", "dyn_dt_period",
-                             "skin",    "dimension", "renorm_period", "legacy_lens", NULL};
+    static char *kwlist[] = {
+        "gravity", "dt",        "damping",       "threads",     "dt_safety",          "dyn_dt_period",
+        "skin",    "dimension", "renorm_period", "legacy_lens", "sphere_orientation", NULL};
     PyObject *gravity = NULL, *dt = NULL, *threads = NULL;
     floe_world_def def = floe_default_world_def();
-    int legacy = 0;
+    int legacy = 0, sphere_ori = 1;
     if (self->sc.world) {
         PyErr_SetString(FloeError, "World.__init__: this World exists already");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOdOdidiip:World", kwlist, &gravity, &dt, &def.damping, &threads,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOdOdidiipp:World", kwlist, &gravity, &dt, &def.damping, &threads,
                                      &def.dt_safety, &def.dyn_dt_period, &def.skin, &def.dimension, &def.renorm_period,
-                                     &legacy))
+                                     &legacy, &sphere_ori))
         return -1;
     def.legacy_lens = legacy;
+    def.sphere_orientation = sphere_ori;
     if (gravity && gravity != Py_None && floe_py_vec3(gravity, "gravity", &def.gravity)) return -1;
     if (dt && dt != Py_None) {
         if (PyUnicode_Check(dt)) {
@@ -808,7 +810,7 @@ PyTypeObject World_Type = {
     .tp_basicsize = sizeof(World),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "World(gravity=(0, 0, 0), dt='auto', damping=0.0, threads=0, dt_safety=0.9, dyn_dt_period=100,\n"
-              "      skin=-0.1, dimension=3, renorm_period=100, legacy_lens=False)\n\n"
+              "      skin=-0.1, dimension=3, renorm_period=100, legacy_lens=False, sphere_orientation=True)\n\n"
               "A floe simulation: bodies, contacts, materials and contact models, stepped in time.\n\n"
               "Build one from scratch with these settings (the scene's `world` section,\n"
               "docs/scene-format.md#world; dt in seconds or 'auto', damping the Cundall coefficient in\n"

@@ -443,7 +443,7 @@ static int grid_pairs(const search *s, int lo, int hi, pair_buf *o) {
 static void copy_refs(floe_world *w, int lo, int hi) {
     for (int i = lo; i < hi; i++) {
         w->bp.ref_pos[i] = w->pos[i];
-        if (w->bp.ref_ori) w->bp.ref_ori[i] = floe__ref_ori(w, i);
+        if (w->bp.ref_ori) w->bp.ref_ori[i] = floe__surface_ori(w, i);
     }
 }
 

@@ -309,6 +309,10 @@ floe_status floe__integrate(floe_world *w) {
             const vec3 *ref_pos = w->bp.ref_pos;
             const uint8_t *shape = w->shape;
             const int renormalize = (w->step & 63) == 0;
+            /* a sphere's orientation is read by no force (its surface looks
+             * the same at every turn), only by outputs; a sphere with
+             * aspherical inertia turns above (spun) either way */
+            const int turn_spheres = w->def.sphere_orientation;
             for (int i = blk * FLOE_BLOCK; i < end; i++) {
                 uint32_t bl = blocked[i];
                 vec3 v = vel[i], om = angvel[i];
@@ -324,7 +328,7 @@ floe_status floe__integrate(floe_world *w) {
                 pos[i] = x;
                 /* used: the contact pass sums the next forces into zeroed arrays */
                 force[i] = torque[i] = v3(0, 0, 0);
-                if (!spun && (om.x != 0 || om.y != 0 || om.z != 0)) {
+                if (!spun && (turn_spheres || shape[i] != FLOE_SHAPE_SPHERE) && (om.x != 0 || om.y != 0 || om.z != 0)) {
                     /* a product of unit quaternions stays unit to rounding: its
                  * drift (~1e-16 per step) is taken out every 64 steps */
                     quat q = qmul(qfrom_rotvec(om, dt), ori[i]);

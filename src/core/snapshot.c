@@ -50,7 +50,7 @@ typedef struct item {
     floe_snap_type type;
     int cols, shape2;
     floe_snap_conv conv;
-    int built;
+    int built, optional;
     int leaf[MAX_ITEM_LEAVES], nleaf;
 } item;
 
@@ -110,7 +110,8 @@ static int build_table(table *t) {
                 it = &t->items[k];
         if (!it) {
             it = &t->items[t->nitems++];
-            *it = (item){f->group, f->name, f->attr, t->leaves[i].rows, f->type, 0, f->shape2, f->conv, f->built};
+            *it = (item){f->group, f->name,   f->attr, t->leaves[i].rows, f->type,
+                         0,        f->shape2, f->conv, f->built,          f->optional};
         }
         int cols = f->type == FLOE_SNAP_STR || f->conv == FLOE_CONV_MODEL ? 1 : f->col + f->ncomp;
         if (cols > it->cols) it->cols = cols;
@@ -798,6 +799,8 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
         const leaf *l0 = &t->leaves[it->leaf[0]];
         int in_def = !rows && l0->off >= d0 && l0->off < d1;
         if ((def_only && !in_def) || (skip_def && in_def)) continue;
+        if (it->optional && !floe__snap_has(in, it->group, it->name, it->attr))
+            continue; /* an earlier version's file */
         size_t n = (size_t)count_of(w, rows), cols = (size_t)it->cols, ts = floe__snap_type_size(it->type);
         int wide_f = it->type == FLOE_SNAP_F64;
         if (it->nleaf == 1 && l0->off == 0 && (!rows || l0->stride == ts * cols) && it->conv == FLOE_CONV_NONE &&

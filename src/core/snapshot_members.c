@@ -73,6 +73,7 @@ static const floe_snap_field def_fields[] = {
     {M(floe_world_def, threads), STATE, ATTR("world", "threads"), I32, RANGE(0, FLOE_MAX_THREADS)},
     {M(floe_world_def, renorm_period), STATE, ATTR("world", "renorm_period"), I32, RANGE(1, 1e9)},
     {M(floe_world_def, dimension), STATE, ATTR("world", "dimension"), I32, RANGE(2, 3)},
+    {M(floe_world_def, sphere_orientation), STATE, ATTR("world", "sphere_orientation"), I32, CK(FLAG), .optional = 1},
     DERIVED(floe_world_def, internal_cookie, "set by floe_default_world_def when the world is rebuilt"),
     END,
 };

@@ -90,6 +90,8 @@ typedef struct floe_snap_field {
     floe_snap_conv conv;
     int built;        /* restored by the loader through the public API, which checks it (materials,
                   instances, groups' names, particles' shapes, schedule), not copied back */
+    int optional;     /* an attribute of the world def that files of earlier versions lack: a file
+                         without it keeps floe_default_world_def's value */
     const char *note; /* derived and transient members: how or why */
 } floe_snap_field;
 

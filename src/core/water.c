@@ -131,13 +131,13 @@ static double gz(const floe_world *w) { return -w->def.gravity.z; }
 static void water_eval(const floe_world *w, int i, floe_bf *out) {
     floe_water_shape s;
     if (!floe__water_body(w, i, &s)) return;
-    floe__water_forces(&w->water, gz(w), &s, w->pos[i], w->ori[i], w->vel[i], w->angvel[i], w->time, out);
+    floe__water_forces(&w->water, gz(w), &s, w->pos[i], floe__surface_ori(w, i), w->vel[i], w->angvel[i], w->time, out);
 }
 
 static double water_potential(const floe_world *w, int i) {
     floe_water_shape s;
     if (!floe__water_body(w, i, &s)) return 0;
-    return floe__water_potential(&w->water, gz(w), &s, w->pos[i], w->ori[i], w->time);
+    return floe__water_potential(&w->water, gz(w), &s, w->pos[i], floe__surface_ori(w, i), w->time);
 }
 
 const floe_body_force floe__water_force = {"water", water_active, water_eval, water_potential};

@@ -142,7 +142,7 @@ int floe__geom_keep(floe_world *w) {
         return 0;
     }
     for (int i = 0; i < w->np; i++) { /* every body has been a sphere or a wall until now */
-        ro[i] = floe__ref_ori(w, i);
+        ro[i] = floe__surface_ori(w, i);
         am[i] = v3(NAN, NAN, NAN);
     }
     for (int k = 0; k < w->ncon; k++) { /* and every contact has followed */

@@ -434,11 +434,13 @@ static inline const floe_shape_class *floe__class_of(const floe_world *w, int i)
     return floe__shape_tables()->by_type[w->shape[i]];
 }
 
-/* The reference orientation a broad-phase rebuild records for body i (the
- * kept row bp.ref_ori): its orientation where its surface moves when it
- * turns, else the identity, which nothing reads, so that a world of
- * spheres and walls need not keep the row (floe__geom_keep). */
-static inline quat floe__ref_ori(const floe_world *w, int i) {
+/* The orientation body i's surface turns with: its own where the surface
+ * moves when it turns, else (a sphere) the identity. What a broad-phase
+ * rebuild records (the kept row bp.ref_ori; a world of spheres and walls
+ * need not keep it, floe__geom_keep) and what the water reads, so that a
+ * sphere's orientation, which may stand still
+ * (docs/decisions.md#sphere-orientation-only-when-wanted), feeds no force. */
+static inline quat floe__surface_ori(const floe_world *w, int i) {
     return (floe__class_of(w, i)->flags & FLOE_SHAPE_TURNS) ? w->ori[i] : qidentity();
 }
 

@@ -50,6 +50,7 @@ floe_world_def floe_default_world_def(void) {
         .threads = 0,
         .renorm_period = 100,
         .dimension = 3,
+        .sphere_orientation = 1,
         .internal_cookie = WORLD_COOKIE,
     };
 }
@@ -70,6 +71,8 @@ static int bad_world_def(const floe_world_def *d) {
         BAD("%s: threads = %d is out of range [0, %d]", fn, d->threads, FLOE_MAX_THREADS);
     if (d->renorm_period < 1) BAD("%s: renorm_period = %d must be >= 1", fn, d->renorm_period);
     if (d->dimension != 2 && d->dimension != 3) BAD("%s: dimension = %d must be 2 or 3", fn, d->dimension);
+    if (d->sphere_orientation != 0 && d->sphere_orientation != 1)
+        BAD("%s: sphere_orientation = %d must be 0 or 1", fn, d->sphere_orientation);
     if (!vbounded(d->gravity))
         BAD("%s: gravity (%g, %g, %g) must be finite and at most %g in magnitude", fn, d->gravity.x, d->gravity.y,
             d->gravity.z, FLOE_MAX_COORD);
@@ -518,7 +521,7 @@ static int add_particle(floe_world *w, const floe_body_def *d, floe_shape_type s
     w->mass[n] = mass;
     w->inertia[n] = inertia;
     if (w->geom_kept) { /* as floe__geom_keep writes them */
-        w->bp.ref_ori[n] = floe__ref_ori(w, n);
+        w->bp.ref_ori[n] = floe__surface_ori(w, n);
         w->angmom[n] = v3(NAN, NAN, NAN);
         w->wraps[n] = (floe_img){{0, 0, 0}};
     }

@@ -57,8 +57,9 @@ static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const 
 /* ---- world ------------------------------------------------------------------ */
 
 static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
-    static const char *const keys[] = {"gravity", "dt",          "dt_safety", "dyn_dt_period", "damping",
-                                       "skin",    "legacy_lens", "threads",   "renorm_period", "dimension"};
+    static const char *const keys[] = {"gravity",       "dt",        "dt_safety",         "dyn_dt_period",
+                                       "damping",       "skin",      "legacy_lens",       "threads",
+                                       "renorm_period", "dimension", "sphere_orientation"};
     sy_doc *d = c->d;
     if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys))) return -1;
     sy_node *n;
@@ -87,6 +88,9 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
     if ((n = sy_get(d, sec, "skin")) && sy_number_in(d, n, "world.skin", &def->skin, -INFINITY, INFINITY, 1, 1))
         return -1;
     if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens)) return -1;
+    if ((n = sy_get(d, sec, "sphere_orientation")) &&
+        sy_bool(d, n, "world.sphere_orientation", &def->sphere_orientation))
+        return -1;
     if ((n = sy_get(d, sec, "threads"))) {
         if (sy_int(d, n, "world.threads", &iv, 0, 4096)) return -1;
         def->threads = (int)iv;

@@ -26,6 +26,23 @@ def test_world_settings():
     assert w.closed and "closed" in repr(w)
 
 
+def test_sphere_orientation_setting():
+    """sphere_orientation=False: a spinning sphere keeps the orientation it
+    was given, everything else as with the default (True)."""
+    runs = []
+    for turn in (True, False):
+        w = floe.World(dt=1e-4, sphere_orientation=turn)
+        w.add_material("grain", "linear", density=1000)
+        w.add_sphere((0, 0, 0), 0.01, angvel=(0, 0, 5))
+        w.run(steps=20)
+        runs.append((w.orientations.copy(), w.angular_velocities.copy()))
+    (q_on, om_on), (q_off, om_off) = runs
+    assert np.array_equal(om_on, om_off)
+    assert np.array_equal(q_off[0], [1, 0, 0, 0])
+    # 20 steps at 5 rad/s about z: a turn of 0.01 rad
+    assert q_on[0] == pytest.approx([math.cos(0.005), 0, 0, math.sin(0.005)], abs=1e-14)
+
+
 @pytest.mark.parametrize(
     "kw, words",
     [
