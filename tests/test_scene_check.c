@@ -157,6 +157,250 @@ static void test_overlaps(void) {
     CHECK(run_cli(run, errf, 0) == 0 && strncmp(slurp(errf), w, strlen(w)) == 0); /* first, before the run */
 }
 
+/* ---- 11.2: initial overlaps among spheres of very different sizes ------------------------ */
+
+typedef struct ball {
+    double r, x, y, z;
+    int fixed;
+} ball;
+
+/* A scene of the spheres b[0 .. n-1]: particle i on line 4 + i, at column 5. */
+static void write_balls(const char *name, const ball *b, int n, int steps, char *path, size_t len) {
+    size_t cap = 256 + (size_t)n * 200, k = 0;
+    char *text = malloc(cap);
+    k += (size_t)snprintf(text, cap, "run: {steps: %d}\nmaterials: [{name: a}]\nparticles:\n", steps);
+    for (int i = 0; i < n; i++)
+        k += (size_t)snprintf(text + k, cap - k, "  - {radius: %.17g, pos: [%.17g, %.17g, %.17g]%s}\n", b[i].r, b[i].x,
+                              b[i].y, b[i].z, b[i].fixed ? ", fixed: true" : "");
+    check_write_tmp(tmp, name, text, path, len);
+    free(text);
+}
+
+/* The reference: what the overlap check of the scene at `path` must say,
+ * found by testing every pair of spheres of the world `w` (the same scene
+ * loaded without a step, so unchecked) in id order, with the thresholds of
+ * docs/decisions.md#initial-overlap-thresholds. `err` gets the error ("" if
+ * none), `warn` the warnings ("" if none). Returns the number of pairs over
+ * the warning limit, error pairs included. */
+static int brute_force_overlaps(const char *path, const floe_world *w, char *err, size_t elen, char *warn,
+                                size_t wlen) {
+    int np = floe_particle_count(w), over = 0, named = 0, deep = 0;
+    long long more = 0;
+    const floe_vec3 *x = floe_positions(w);
+    const double *r = floe_radii(w);
+    const uint32_t *blocked = floe_particle_blocked(w);
+    size_t k = 0;
+    err[0] = warn[0] = 0;
+    for (int a = 0; a < np; a++)
+        for (int b = a + 1; b < np; b++) {
+            if (floe_particle_shape(w, a) != FLOE_SHAPE_SPHERE || floe_particle_shape(w, b) != FLOE_SHAPE_SPHERE)
+                continue;
+            double dx = x[b].x - x[a].x, dy = x[b].y - x[a].y, dz = x[b].z - x[a].z;
+            double dist = sqrt(dx * dx + dy * dy + dz * dz), ov = r[a] + r[b] - dist, rmin = fmin(r[a], r[b]);
+            int both_fixed = blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL;
+            if (!(ov > 0)) continue;
+            if (ov > (both_fixed ? 1.0 : 0.5) * rmin) {
+                over++;
+                if (deep++) continue; /* the first pair by ids is named */
+                if (dist == 0)
+                    snprintf(err, elen,
+                             "%s:%d:5: particle %d (line %d) and particle %d (line %d) are at the same position (%g, "
+                             "%g, %g): the first step would blow up; move one of them",
+                             path, 4 + b, a, 4 + a, b, 4 + b, x[a].x, x[a].y, x[a].z);
+                else
+                    snprintf(err, elen,
+                             "%s:%d:5: particle %d (line %d) and particle %d (line %d) overlap by %g m, %.0f%% of the "
+                             "smaller radius %g m: the first step would blow up (initial overlaps over 50%% are "
+                             "refused); move them apart",
+                             path, 4 + b, a, 4 + a, b, 4 + b, ov, 100 * ov / rmin, rmin);
+            } else if (!both_fixed && ov > 0.01 * rmin) {
+                over++;
+                if (named == 3) {
+                    more++;
+                    continue;
+                }
+                named++;
+                k += (size_t)snprintf(warn + k, wlen - k,
+                                      "%s:%d:5: warning: particle %d (line %d) and particle %d (line %d) overlap by "
+                                      "%g m, %.1f%% of the smaller radius: they start with a contact force pushing "
+                                      "them apart\n",
+                                      path, 4 + b, a, 4 + a, b, 4 + b, ov, 100 * ov / rmin);
+            }
+        }
+    if (more)
+        snprintf(warn + k, wlen - k,
+                 "%s:1:1: warning: %lld more pairs of spheres overlap by more than 1%% of the smaller radius\n", path,
+                 more);
+    if (deep) warn[0] = 0; /* the error comes alone */
+    return over;
+}
+
+/* Loading the spheres b[0 .. n-1] gives the messages of the reference,
+ * error or warnings; returns the reference's count of pairs over the
+ * warning limit (for the caller to check that its scene is the one it
+ * meant). */
+static int expect_overlaps_at(const ball *b, int n, int line) {
+    char p0[512], p1[512], err[2048], want_err[2048];
+    static char want_warn[8192];
+    floe_scene s;
+    write_balls("ref.yaml", b, n, 0, p0, sizeof p0);
+    write_balls("balls.yaml", b, n, 1, p1, sizeof p1);
+    if (floe_scene_load(p0, &s, err, sizeof err) != 0) {
+        check_failures++;
+        fprintf(stderr, "test_scene_check.c:%d: the scene without a step does not load: %s\n", line, err);
+        return -1;
+    }
+    int over = brute_force_overlaps(p1, s.world, want_err, sizeof want_err, want_warn, sizeof want_warn);
+    floe_scene_free(&s);
+    int rc = floe_scene_load(p1, &s, err, sizeof err);
+    if (want_err[0]) {
+        if (rc == 0) floe_scene_free(&s);
+        if (rc == 0 || strcmp(err, want_err)) {
+            check_failures++;
+            fprintf(stderr, "test_scene_check.c:%d: wrong overlap error\n  got:  %s\n  want: %s\n", line,
+                    rc ? err : "(loaded)", want_err);
+        }
+        return over;
+    }
+    const char *got = rc == 0 && s.warnings ? s.warnings : "";
+    if (rc != 0 || strcmp(got, want_warn)) {
+        check_failures++;
+        fprintf(stderr, "test_scene_check.c:%d: wrong overlap warnings\n  got:\n%s\n  want:\n%s\n", line,
+                rc ? err : got, want_warn);
+    }
+    if (rc == 0) floe_scene_free(&s);
+    return over;
+}
+#define EXPECT_OVERLAPS(b, n) expect_overlaps_at(b, n, __LINE__)
+
+/* nx x ny x 2 spheres of radius 0.01 touching on a square lattice (the
+ * sheet of the ice benchmark), site (i, j, k) at b[i + nx (j + ny k)]. */
+static int sheet(ball *b, int nx, int ny) {
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                b[n++] = (ball){0.01, (2 * i - (nx - 1)) * 0.01, (2 * j - (ny - 1)) * 0.01, 2 * k * 0.01, i == 0};
+    return n;
+}
+
+/* Spheres of radii 0.005 .. 0.5 (from the finest level of the search to
+ * three levels up), each placed touching an earlier one with an overlap of
+ * up to 30 % of the smaller radius and overlapping no other one deeper, a
+ * fifth of them fixed; the last `deep` ones free and 60 to 90 % into an
+ * earlier one (errors). */
+static double rnd(unsigned long long *st) { /* uniform in [0, 1) */
+    *st = *st * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*st >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int random_balls(ball *b, int n, int deep, unsigned long long st) {
+    int m = 0;
+    for (int t = 0; m < n && t < 50 * n; t++) {
+        int err = m >= n - deep;
+        double u1 = rnd(&st), u2 = rnd(&st);
+        ball c = {0.005 * pow(100, u1 * u2), 0, 0, 0, !err && rnd(&st) < 0.2}; /* mostly small */
+        if (m > 0) {
+            const ball *e = &b[(int)(rnd(&st) * m)];
+            double u = 2 * rnd(&st) - 1, phi = 2 * 3.141592653589793 * rnd(&st), s = sqrt(1 - u * u);
+            double d = e->r + c.r - (err ? 0.6 + 0.3 * rnd(&st) : 0.3 * rnd(&st)) * fmin(e->r, c.r);
+            c.x = e->x + d * s * cos(phi), c.y = e->y + d * s * sin(phi), c.z = e->z + d * u;
+        }
+        int ok = 1;
+        for (int i = 0; i < m && ok && !err; i++) {
+            double dx = c.x - b[i].x, dy = c.y - b[i].y, dz = c.z - b[i].z;
+            ok = b[i].r + c.r - sqrt(dx * dx + dy * dy + dz * dz) <= 0.3 * fmin(b[i].r, c.r);
+        }
+        if (ok) b[m++] = c;
+    }
+    return m;
+}
+
+static void test_overlaps_sizes(void) {
+    enum { NX = 16, NY = 16, N = 2 * NX * NY };
+    static ball b[N + 8];
+    /* an ice sheet under a ball 20 times larger that touches one sphere (4 %),
+     * and two small spheres overlapping far from the ball (3 %) */
+    int n = sheet(b, NX, NY), top = 8 + NX * (8 + NY); /* the site under the ball: (0.01, 0.01, 0.02) */
+    b[n++] = (ball){0.2, b[top].x, b[top].y, b[top].z + 0.21 - 0.0004, 0};
+    b[1 + NX].x += 0.0003; /* site (1, 1, 0) into (2, 1, 0) */
+    CHECK(EXPECT_OVERLAPS(b, n) == 2);
+    /* two more balls, a bit larger (same level as the first) and much larger
+     * (one level up): the first touches the second, which touches the third;
+     * one more pair of small spheres, so that one pair is counted, not named */
+    b[n] = (ball){0.25, b[n - 1].x + 0.45 - 0.009, b[n - 1].y, b[n - 1].z, 0};
+    b[n + 1] = (ball){1.0, b[n].x, b[n].y, b[n].z + 1.25 - 0.01, 0};
+    n += 2;
+    b[NX - 3 + NX * (NY - 2)].y += 0.0005; /* site (13, 14, 0) into (13, 15, 0) */
+    CHECK(EXPECT_OVERLAPS(b, n) == 5);
+    /* an error: the first ball sinks into its sphere (52 %), and touches 20
+     * more around it */
+    b[N].z -= 0.0048;
+    CHECK(EXPECT_OVERLAPS(b, n) == 25);
+    /* a deeper small pair with later ids does not change which pair is
+     * named; an earlier one does */
+    b[450].x += 0.015;
+    CHECK(EXPECT_OVERLAPS(b, n) == 26);
+    b[3].x += 0.015;
+    CHECK(EXPECT_OVERLAPS(b, n) == 27);
+
+    /* spheres of radii over two decades, touching each other at random:
+     * warnings only, then with errors */
+    static ball rb[1200];
+    int m = random_balls(rb, 1200, 0, 12345);
+    CHECK(m == 1200 && EXPECT_OVERLAPS(rb, m) > 100);
+    m = random_balls(rb, 1200, 3, 777);
+    CHECK(m == 1200 && EXPECT_OVERLAPS(rb, m) > 100);
+}
+
+/* A small sphere deep in a ball 20 times larger lies 10 cells of the small
+ * spheres' grid away from the ball's centre: the search must find it from
+ * either side (the ball first or last), wherever the cells begin; a search
+ * on cells sized by the small spheres, or too small for the ball, would
+ * not. */
+static void test_overlaps_far_cells(void) {
+    static ball b[1200];
+    int n = 0;
+    b[n++] = (ball){0.2, 0, 0, 0, 0};
+    for (int j = -15; j <= 15; j++) /* a ring of small spheres around the ball, in the plane z = 0 */
+        for (int i = -15; i <= 15; i++)
+            if (hypot(i * 0.02, j * 0.02) > 0.211) b[n++] = (ball){0.01, i * 0.02, j * 0.02, 0, 0};
+    b[n++] = (ball){0.01, 0, 0, 0.204, 0}; /* 60 %, straight above the centre */
+    char path[512], want[1024];
+    write_balls("far.yaml", b, n, 1, path, sizeof path);
+    snprintf(want, sizeof want,
+             "%d:5: particle 0 (line %d) and particle %d (line %d) overlap by 0.006 m, 60%% of the smaller radius "
+             "0.01 m: the first step would blow up (initial overlaps over 50%% are refused); move them apart",
+             4 + n - 1, 4, n - 1, 4 + n - 1);
+    EXPECT_ERROR(path, want);
+    CHECK(EXPECT_OVERLAPS(b, n) == 1);
+    /* a far sphere below sets the corner of the grids: the ball's centre
+     * moves across its cell (to 1 mm below the top of a cell half as wide
+     * as the ball's level needs) */
+    for (int k = 0; k < 20; k++) {
+        b[n] = (ball){0.01, 1.0, 0, -(0.009 + 0.01 * k), 0};
+        write_balls("far.yaml", b, n + 1, 1, path, sizeof path);
+        EXPECT_ERROR(path, want);
+    }
+    /* a warning (5 %), along the diagonal, the ball last */
+    double d = (0.21 - 0.0005) / sqrt(3);
+    b[n - 1] = (ball){0.01, d, d, d, 0};
+    b[0] = b[n - 1];
+    b[n - 1] = (ball){0.2, 0, 0, 0, 0};
+    write_balls("far.yaml", b, n, 1, path, sizeof path);
+    floe_scene s;
+    char err[1024];
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    snprintf(want, sizeof want,
+             "%s:%d:5: warning: particle 0 (line 4) and particle %d (line %d) overlap by 0.0005 m, 5.0%% of the "
+             "smaller radius: they start with a contact force pushing them apart\n",
+             path, 4 + n - 1, n - 1, 4 + n - 1);
+    CHECK(s.warnings && !strcmp(s.warnings, want));
+    if (s.warnings && strcmp(s.warnings, want)) fprintf(stderr, "got:\n%swant:\n%s", s.warnings, want);
+    floe_scene_free(&s);
+    CHECK(EXPECT_OVERLAPS(b, n) == 1);
+}
+
 /* ---- 11.2: implausible material values -------------------------------------------------- */
 
 static void test_materials(void) {
@@ -341,6 +585,8 @@ int main(void) {
     }
     test_dt();
     test_overlaps();
+    test_overlaps_sizes();
+    test_overlaps_far_cells();
     test_materials();
     test_run_length();
     test_yaml();

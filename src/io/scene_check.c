@@ -25,6 +25,17 @@
 #define OVERLAP_WARN 0.01
 #define OVERLAP_WARN_PAIRS 3          /* pairs named in warnings; the rest are counted */
 #define OVERLAP_MAX_TESTS 400000000.0 /* distance tests before the search gives up */
+/* Size levels of the overlap search (find_overlaps): a level spans radii
+ * within a factor 2^OVERLAP_LEVEL_LOG2 = 4, so its cells (one diameter of
+ * its largest sphere) are less than 8 radii of its smallest wide and hold
+ * few of them in any packing that is not deeply overlapping. A larger
+ * factor lets small spheres of a level crowd its cells; a smaller one makes
+ * more levels, and a sphere looks up 27 cells on the grid of every coarser
+ * level. Radii within a factor 4 of each other (most polydisperse scenes)
+ * share one level, one grid as before; radii above rmin 4^31 share the
+ * last level. */
+#define OVERLAP_LEVEL_LOG2 2
+#define OVERLAP_LEVELS 32
 
 /* ---- time step --------------------------------------------------------------- */
 
@@ -130,47 +141,88 @@ static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double 
     if (k < OVERLAP_WARN_PAIRS) o->warn[k] = p;
 }
 
-/* Overlapping sphere pairs, found on a grid of cells at least one largest
- * diameter wide. Returns 1 if the search was complete, 0 if it gave up (too
- * many close spheres to test), -1 if out of memory. */
+/* Overlapping sphere pairs. One grid of cells one largest diameter wide
+ * makes the search quadratic when the sizes differ a lot (a ball among
+ * thousands of much smaller spheres puts hundreds of them in every cell), so
+ * the spheres are sorted into size levels, each on a grid of its own: level
+ * L holds the radii in [rmin 4^L, rmin 4^(L+1)), on cells one diameter of
+ * its largest sphere wide. A sphere tests the later spheres of its own level
+ * in the 27 cells around it, and all the spheres of every coarser level in
+ * the 27 cells around it on that level's grid: a sphere of a finer level is
+ * smaller than the coarser level's largest, so a pair that overlaps lies in
+ * neighbouring cells of the coarser grid. Each pair is tested once, the
+ * smaller id first (note_pair does not depend on the order of the pairs).
+ * docs/decisions.md#initial-overlap-check-with-spheres-of-very-different-sizes
+ * Returns 1 if the search was complete, 0 if it gave up (too many close
+ * spheres to test), -1 if out of memory. */
 static int find_overlaps(const floe_world *w, overlaps *o) {
     int np = floe_particle_count(w), n = 0;
     const floe_vec3 *x = floe_positions(w);
     const double *r = floe_radii(w);
     const uint32_t *blocked = floe_particle_blocked(w);
-    double rmax = 0;
+    double rmin = INFINITY;
     floe_vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < np; i++)
         if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE) {
             n++;
-            rmax = fmax(rmax, r[i]);
+            rmin = fmin(rmin, r[i]);
             lo = (floe_vec3){fmin(lo.x, x[i].x), fmin(lo.y, x[i].y), fmin(lo.z, x[i].z)};
             hi = (floe_vec3){fmax(hi.x, x[i].x), fmax(hi.y, x[i].y), fmax(hi.z, x[i].z)};
         }
     if (n < 2) return 1;
-    floe_cell_grid g;
-    if (floe_cell_grid_init(&g, lo, hi, 2 * rmax, np)) return -1;
-    for (int i = np - 1; i >= 0; i--) /* cells in ascending id order */
-        if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE) floe_cell_grid_insert(&g, i, x[i]);
-    double tests = 0;
-    int complete = 1;
-    for (int i = 0; i < np && complete; i++) {
+    signed char *level = malloc((size_t)np);    /* of every particle, -1 if not a sphere */
+    int *ids = malloc(sizeof *ids * (size_t)n); /* the spheres of level l in ascending ids: ids[start[l] ..] */
+    int count[OVERLAP_LEVELS] = {0}, start[OVERLAP_LEVELS + 1] = {0}, at[OVERLAP_LEVELS];
+    double rmax[OVERLAP_LEVELS] = {0};
+    floe_cell_grid g[OVERLAP_LEVELS];
+    memset(g, 0, sizeof g);
+    int rc = level && ids ? 1 : -1;
+    for (int i = 0; i < np && rc > 0; i++) {
+        level[i] = -1;
         if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE) continue;
-        floe_cell_iter it;
-        floe_cell_grid_near(&g, x[i], &it);
-        for (int64_t jj; (jj = floe_cell_next(&it)) >= 0;) {
-            int j = (int)jj;
-            if (j <= i) continue;
-            tests++;
-            double dist = vlen(vsub(x[j], x[i])), ov = r[i] + r[j] - dist;
-            if (ov > 0)
-                note_pair(o, i, j, ov, fmin(r[i], r[j]), dist,
-                          blocked[i] == FLOE_DOF_ALL && blocked[j] == FLOE_DOF_ALL);
-        }
-        if (tests > OVERLAP_MAX_TESTS) complete = 0;
+        /* the bounds rmin 4^l are exact: a larger radius never gets a lower level */
+        int l = 0;
+        while (l + 1 < OVERLAP_LEVELS && ldexp(rmin, OVERLAP_LEVEL_LOG2 * (l + 1)) <= r[i]) l++;
+        level[i] = (signed char)l;
+        count[l]++;
+        rmax[l] = fmax(rmax[l], r[i]);
     }
-    floe_cell_grid_free(&g);
-    return complete;
+    for (int l = 0; l < OVERLAP_LEVELS; l++) {
+        start[l + 1] = start[l] + count[l];
+        at[l] = start[l];
+    }
+    for (int i = 0; i < np && rc > 0; i++)
+        if (level[i] >= 0) ids[at[level[i]]++] = i;
+    for (int l = 0; l < OVERLAP_LEVELS && rc > 0; l++) {
+        if (!count[l]) continue;
+        if (floe_cell_grid_init(&g[l], lo, hi, 2 * rmax[l], count[l])) rc = -1;
+        else
+            for (int k = count[l] - 1; k >= 0; k--) /* cells in ascending id order */
+                floe_cell_grid_insert(&g[l], k, x[ids[start[l] + k]]);
+    }
+    double tests = 0;
+    for (int i = 0; i < np && rc > 0; i++) {
+        if (level[i] < 0) continue;
+        for (int l = level[i]; l < OVERLAP_LEVELS; l++) {
+            if (!count[l]) continue;
+            floe_cell_iter it;
+            floe_cell_grid_near(&g[l], x[i], &it);
+            for (int64_t k; (k = floe_cell_next(&it)) >= 0;) {
+                int j = ids[start[l] + k], a = i < j ? i : j, b = i < j ? j : i;
+                if (l == level[i] && j <= i) continue; /* tested from the first sphere of the pair */
+                tests++;
+                double dist = vlen(vsub(x[b], x[a])), ov = r[a] + r[b] - dist;
+                if (ov > 0)
+                    note_pair(o, a, b, ov, fmin(r[a], r[b]), dist,
+                              blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
+            }
+        }
+        if (tests > OVERLAP_MAX_TESTS) rc = 0;
+    }
+    for (int l = 0; l < OVERLAP_LEVELS; l++) floe_cell_grid_free(&g[l]);
+    free(level);
+    free(ids);
+    return rc;
 }
 
 static int check_overlaps(scene_ctx *c) {
