@@ -123,26 +123,30 @@ int floe__threads_before(floe_world *w) {
         t->now = w->nthreads;
         return 0;
     }
+    /* one thread until the first reading of the others' use is due: a trial blind to them would offer the ceiling, and
+     * beside a busy process each of its steps on the ceiling may wait a
+     * whole time slice (settle 10k took 0.50-0.55 s on 2 threads against
+     * 0.39-0.41 s on one, with 5-7 such trials; docs/performance.md,
+     * Threads). Without /proc/stat the trials run blind as before. */
+    if (t->others < 0 && t->since.ok && floe__cpu_wall() - t->since.wall < FLOE_TUNE_FIRST_READING) {
+        t->now = 1;
+        return 0;
+    }
     int64_t s = w->step - t->start;
-    /* a new trial: the first, then every period, when the work changed,
-     * and once the first reading of the others' use is due if the trials
-     * before it, blind to them, chose more threads */
-    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= t->hold && work_changed(w)) ||
-        (s >= FLOE_TUNE_STEPS && t->others < 0 && t->best > 1 && t->since.ok &&
-         floe__cpu_wall() - t->since.wall >= 0.2)) {
+    /* a new trial: the first, then every period, and when the work changed */
+    if (t->start < 0 || s >= FLOE_TUNE_PERIOD || (s >= t->hold && work_changed(w))) {
         t->start = w->step;
         t->n1 = t->nn = 0;
         t->cut_short = 0;
         t->ncon0 = w->ncon;
         s = 0;
-        /* what other processes used since the last reading at least 0.2 s
-         * ago (/proc/stat counts in hundredths; a nearer trial keeps that
-         * reading's answer): a team larger than the cores they leave waits
+        /* what other processes used since the last reading at least
+         * FLOE_TUNE_READING ago (a nearer trial keeps that reading's answer): a team larger than the cores they leave waits
          * for the scheduler every step, which a trial of a few ms does not
          * see (the scheduler shares the cores out over longer times), so
          * it is not offered */
         floe_cpu_sample now = floe__cpu_sample();
-        double others = floe__cpu_others(t->since, now, 0.2);
+        double others = floe__cpu_others(t->since, now, t->others < 0 ? FLOE_TUNE_FIRST_READING : FLOE_TUNE_READING);
         if (others >= 0 || !now.ok) { /* a failed reading ends the readings */
             t->others = others;
             t->since = now;

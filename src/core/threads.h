@@ -6,7 +6,8 @@
  * runs steps alternately on 1 thread and on the ceiling, and the count
  * with the shorter mean step takes the steps until the next trial (a
  * ceiling that clearly loses ends the trial early). A trial offers no more
- * threads than the cores other processes left free since the last one. Results do not
+ * threads than the cores other processes left free since the last one, and
+ * none runs before the first such reading (1 thread until then). Results do not
  * depend on the thread count (every parallel sum has a fixed order), so the
  * choice only changes speed: on a machine another process keeps busy, a
  * second thread that waits for a descheduled core is dropped instead of
@@ -21,6 +22,13 @@ enum {
     FLOE_TUNE_BLOCK = 8,     /* steps in a row on one count during a trial */
     FLOE_TUNE_STEPS = 64     /* steps of a trial: blocks alternating ceiling, 1, ceiling, ... */
 };
+/* Seconds between two readings of the other processes' CPU use (/proc/stat
+ * counts in hundredths of a second per core), and from the start to the
+ * first, before which steps run on 1 thread: long enough to tell a core
+ * kept busy from an idle one (5 hundredths against 0, +-2), short beside a
+ * run's length. */
+#define FLOE_TUNE_READING 0.2
+#define FLOE_TUNE_FIRST_READING 0.05
 
 /* Resolves the ceiling (w->nthreads) and starts the tuner afresh. */
 void floe__threads_reset(floe_world *w);
