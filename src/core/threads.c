@@ -123,11 +123,12 @@ int floe__threads_before(floe_world *w) {
         t->now = w->nthreads;
         return 0;
     }
-    /* one thread until the first reading of the others' use is due: a trial blind to them would offer the ceiling, and
-     * beside a busy process each of its steps on the ceiling may wait a
-     * whole time slice (settle 10k took 0.50-0.55 s on 2 threads against
-     * 0.39-0.41 s on one, with 5-7 such trials; docs/performance.md,
-     * Threads). Without /proc/stat the trials run blind as before. */
+    /* one thread until the first reading of the others' use is due: a
+     * trial blind to them would offer the ceiling, and beside a busy
+     * process each of its steps on the ceiling may wait a whole time slice
+     * (settle 10k took 0.50-0.55 s on 2 threads against 0.39-0.41 s on
+     * one, with 5-7 such trials; docs/performance.md, Threads). Without
+     * /proc/stat the trials run blind. */
     if (t->others < 0 && t->since.ok && floe__cpu_wall() - t->since.wall < FLOE_TUNE_FIRST_READING) {
         t->now = 1;
         return 0;
@@ -141,10 +142,11 @@ int floe__threads_before(floe_world *w) {
         t->ncon0 = w->ncon;
         s = 0;
         /* what other processes used since the last reading at least
-         * FLOE_TUNE_READING ago (a nearer trial keeps that reading's answer): a team larger than the cores they leave waits
-         * for the scheduler every step, which a trial of a few ms does not
-         * see (the scheduler shares the cores out over longer times), so
-         * it is not offered */
+         * FLOE_TUNE_READING ago (a nearer trial keeps that reading's
+         * answer): a team larger than the cores they leave waits for the
+         * scheduler every step, which a trial of a few ms does not see (the
+         * scheduler shares the cores out over longer times), so it is not
+         * offered */
         floe_cpu_sample now = floe__cpu_sample();
         double others = floe__cpu_others(t->since, now, t->others < 0 ? FLOE_TUNE_FIRST_READING : FLOE_TUNE_READING);
         if (others >= 0 || !now.ok) { /* a failed reading ends the readings */
