@@ -104,21 +104,28 @@ static void compare(int water) {
     floe_world_destroy(off);
 }
 
+/* A world of one sphere (radius 1 cm, dt 1 ms) with the given orientation
+ * and spin. */
+static floe_world *lone_sphere(int sphere_orientation, floe_quat ori, floe_vec3 angvel) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-3;
+    def.sphere_orientation = sphere_orientation;
+    floe_world *w = floe_world_create(&def);
+    int m = floe_add_material(w, "grain", "linear");
+    floe_material_set(w, m, "density", 1000);
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    bd.ori = ori;
+    bd.angvel = angvel;
+    CHECK(floe_add_sphere(w, &bd, 0.01) == 0);
+    return w;
+}
+
 /* One step of a lone spinning sphere: on, its orientation turns by
  * angle |w| dt about w (q' = (cos a/2, sin a/2 w/|w|) q); off, it stays. */
 static void one_step(void) {
     for (int flag = 0; flag < 2; flag++) {
-        floe_world_def def = floe_default_world_def();
-        def.dt = 1e-3;
-        def.sphere_orientation = flag;
-        floe_world *w = floe_world_create(&def);
-        int m = floe_add_material(w, "grain", "linear");
-        floe_material_set(w, m, "density", 1000);
-        floe_body_def bd = floe_default_body_def();
-        bd.material = m;
-        bd.ori = given;
-        bd.angvel = (floe_vec3){0, 0, 2}; /* 2 rad/s about z: 2e-3 rad in a step */
-        floe_add_sphere(w, &bd, 0.01);
+        floe_world *w = lone_sphere(flag, given, (floe_vec3){0, 0, 2}); /* 2 rad/s about z: 2e-3 rad a step */
         CHECK(floe_step(w) == FLOE_OK);
         floe_quat q = floe_orientations(w)[0];
         if (!flag) {
@@ -139,15 +146,7 @@ static void one_step(void) {
 static void aspherical_sphere(void) {
     floe_quat q[2];
     for (int flag = 0; flag < 2; flag++) {
-        floe_world_def def = floe_default_world_def();
-        def.dt = 1e-3;
-        def.sphere_orientation = flag;
-        floe_world *w = floe_world_create(&def);
-        int m = floe_add_material(w, "grain", "linear");
-        floe_material_set(w, m, "density", 1000);
-        floe_body_def bd = floe_default_body_def();
-        bd.material = m;
-        floe_add_sphere(w, &bd, 0.01);
+        floe_world *w = lone_sphere(flag, (floe_quat){1, 0, 0, 0}, (floe_vec3){0, 0, 0});
         CHECK(floe_step(w) == FLOE_OK); /* starts the world (its inertia set) without a turn */
         w->inertia[0].y *= 2;           /* not through the API, which gives a sphere isotropic inertia */
         w->angvel[0] = v3(1, 0, 2);
