@@ -166,11 +166,18 @@ int floe_batch_run(floe_world *w, int kind, const int *ks, int n, int renorm, in
         }
         in.c[j] = c;
         in.state[j] = w->cstate + (size_t)ks[j] * w->cstride;
+        /* read by the kernel after the geometry, and first touched there */
+        __builtin_prefetch(in.state[j]);
+        __builtin_prefetch((const char *)in.state[j] + w->cstride - 1);
         in.lp[j] = w->insts[c->inst].lp;
         gather_geo(w, c, follow ? NULL : &w->cgeom[ks[j]], j, L);
         walls |= gather_wall(w, c, j, L);
     }
     for (int j = 0; j < n; j++) in.warm[j] = kernel->warm ? &w->cwarm[ks[j]] : NULL;
+    for (int j = 0; kernel->warm && j < n; j++) { /* likewise */
+        __builtin_prefetch(in.warm[j]);
+        __builtin_prefetch((const char *)(in.warm[j] + 1) - 1);
+    }
     /* lmin, the shorter lens, is the runaway threshold. Without legacy lens
      * the lens of a sphere pair are its two radii (floe_l6geom_create of
      * floe_sphere_pair: r1 = ra, r2 = rb), those of a wall and a sphere

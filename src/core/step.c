@@ -238,6 +238,7 @@ static int process_slice(floe_world *w, int k0, int end, int renorm, const int *
         int q0 = 0, n = 0, again = end;
         for (int k = k0; k < end; k++) {
             const floe_contact *c = &w->con[k];
+            __builtin_prefetch(c + 16); /* the slice's records are first touched here */
             int q = floe_batch_eligible(w, c) ? inst_kind[c->inst] : 0;
             kind[k - k0] = q;
             if (!q) continue;

@@ -184,11 +184,9 @@ typedef struct ice_lanes {
     double trb[FLOE_BATCH], tan_phi[FLOE_BATCH], mu[FLOE_BATCH];
 } ice_lanes;
 
-static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
-    ice_lanes Mm, *M = &Mm;
-    const int n = in->n;
-    const double dt = in->dt;
-    for (int j = 0; j < n; j++) {
+/* The lanes' records into M, lane by lane (FLOE_GATHER_LANES). */
+FLOE_GATHER_LANES void ice_gather(const floe_batch_in *in, ice_lanes *M) {
+    for (int j = 0; j < in->n; j++) {
         const floe_contact *c = in->c[j];
         const floe_contact_warm *x = in->warm[j];
         const ice_state *s = in->state[j];
@@ -203,6 +201,13 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
         M->uN0[j] = s->uN0, M->kw[j] = x->kw, M->kr[j] = x->kr, M->fnb[j] = s->fnb, M->ftb[j] = s->ftb;
         M->twb[j] = s->twb, M->trb[j] = s->trb, M->tan_phi[j] = s->tan_phi, M->mu[j] = s->mu;
     }
+}
+
+static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
+    ice_lanes Mm, *M = &Mm;
+    const int n = in->n;
+    const double dt = in->dt;
+    ice_gather(in, M);
     for (int j = 0; j < n; j++) { /* vectorized */
         vec3 vel = v3(L->vel[0][j], L->vel[1][j], L->vel[2][j]);
         vec3 angvel = v3(L->angvel[0][j], L->angvel[1][j], L->angvel[2][j]);

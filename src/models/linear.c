@@ -134,11 +134,9 @@ typedef struct linear_lanes {
     double tan_phi[FLOE_BATCH], cn[FLOE_BATCH], cs[FLOE_BATCH], fy[FLOE_BATCH], fz[FLOE_BATCH];
 } linear_lanes;
 
-static void linear_batch(const floe_batch_in *in, floe_lanes *L) {
-    linear_lanes Mm, *M = &Mm;
-    const int n = in->n;
-    const double dt = in->dt;
-    for (int j = 0; j < n; j++) {
+/* The lanes' records into M, lane by lane (FLOE_GATHER_LANES). */
+FLOE_GATHER_LANES void linear_gather(const floe_batch_in *in, linear_lanes *M) {
+    for (int j = 0; j < in->n; j++) {
         const floe_contact *c = in->c[j];
         const linear_state *s = in->state[j];
         M->kn[j] = c->kn;
@@ -152,6 +150,13 @@ static void linear_batch(const floe_batch_in *in, floe_lanes *L) {
         M->fy[j] = s->fy;
         M->fz[j] = s->fz;
     }
+}
+
+static void linear_batch(const floe_batch_in *in, floe_lanes *L) {
+    linear_lanes Mm, *M = &Mm;
+    const int n = in->n;
+    const double dt = in->dt;
+    linear_gather(in, M);
     for (int j = 0; j < n; j++) { /* vectorized */
         double u = L->uN[j] - M->uN0[j];
         vec3 vel = v3(L->vel[0][j], L->vel[1][j], L->vel[2][j]);
