@@ -10,7 +10,7 @@
 #
 # usage: bench/ab_pair.sh SCENE WARMUP STEPS ROUNDS BENCH_A BENCH_B
 #   SCENE a scene file; BENCH_A, BENCH_B floe_bench binaries
-#   (bench/run.sh builds one in build-bench/release)
+#   (bench/run.sh builds one in build-release/)
 # prints each round's loop seconds (A B) and the geometric mean of B/A:
 # below 1, B is faster.
 set -u
