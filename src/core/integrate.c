@@ -1,6 +1,7 @@
 /* Leapfrog integration with gravity, Cundall non-viscous damping, blocked
  * DOFs and prescribed motion (docs/integration.md#leapfrog). Velocities live at half
  * steps: v(t - dt/2) -> v(t + dt/2) with the forces of time t. */
+#include "core/batch.h"
 #include "core/bodyforces.h"
 #include "core/broadphase.h"
 #include "core/energy.h"
@@ -283,6 +284,15 @@ floe_status floe__integrate(floe_world *w) {
         floe__error(w, "out of memory in the integrator");
         return FLOE_ERR_MEMORY;
     }
+    /* which chunks' force sums may be nonzero (floe_world.ftouch): all of
+     * them when not known; without memory, every chunk is read */
+    const int nch = floe_touch_chunks(n);
+    if (!w->ftouch || w->ftouch_n != nch) {
+        free(w->ftouch);
+        w->ftouch = malloc((size_t)(nch > 0 ? nch : 1));
+        w->ftouch_n = w->ftouch ? nch : 0;
+        if (w->ftouch) memset(w->ftouch, 1, (size_t)(nch > 0 ? nch : 1));
+    }
     int bad = n, bmoving = 0;
     double worst = 0;
     /* each thread its own blocks (floe__thread_blocks): the bodies whose
@@ -313,12 +323,19 @@ floe_status floe__integrate(floe_world *w) {
              * the same at every turn), only by outputs; a sphere with
              * aspherical inertia turns above (spun) either way */
             const int turn_spheres = w->def.sphere_orientation;
+            uint8_t *ftouch = w->ftouch;
             for (int i = blk * FLOE_BLOCK; i < end; i++) {
+                /* a chunk no contact added to: its sums are +0 in memory, and
+                 * its free spheres take them as such without reading or
+                 * zeroing them (the general path reads them still) */
+                const int quiet = ftouch && !ftouch[i >> FLOE_TOUCH_SHIFT];
                 uint32_t bl = blocked[i];
                 vec3 v = vel[i], om = angvel[i];
                 int spun = 0; /* orientation already advanced (aspherical integrator) */
                 if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
-                    free_body(force[i], torque[i], mass[i], inertia[i].x, grav, dt, D, &v, &om, &acc);
+                    const vec3 zero = v3(0, 0, 0);
+                    free_body(quiet ? zero : force[i], quiet ? zero : torque[i], mass[i], inertia[i].x, grav, dt, D, &v,
+                              &om, &acc);
                 } else {
                     spun = general_body(w, i, bl, dr, moving, loaded, bodyf, &v, &om, &acc, &bmoving);
                 }
@@ -327,7 +344,7 @@ floe_status floe__integrate(floe_world *w) {
                 vec3 x = vmadd(pos[i], v, dt);
                 pos[i] = x;
                 /* used: the contact pass sums the next forces into zeroed arrays */
-                force[i] = torque[i] = v3(0, 0, 0);
+                if (!quiet) force[i] = torque[i] = v3(0, 0, 0);
                 if (!spun && (turn_spheres || shape[i] != FLOE_SHAPE_SPHERE) && (om.x != 0 || om.y != 0 || om.z != 0)) {
                     /* a product of unit quaternions stays unit to rounding: its
                  * drift (~1e-16 per step) is taken out every 64 steps */
@@ -336,6 +353,10 @@ floe_status floe__integrate(floe_world *w) {
                 }
             }
             accs[blk] = acc;
+            /* the block's chunks are zero now (a block is whole chunks but the last) */
+            for (int ch = (blk * FLOE_BLOCK) >> FLOE_TOUCH_SHIFT; ftouch && ch < nch && ch << FLOE_TOUCH_SHIFT < end;
+                 ch++)
+                ftouch[ch] = 0;
             double wb = block_moved2(w, pos, ref_pos, shape, blk * FLOE_BLOCK, end);
             if (!(wb <= worst)) worst = wb;
             int first = block_first_bad(pos, vel, angvel, centre, reach2, blk * FLOE_BLOCK, end);

@@ -439,6 +439,9 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, groups), STATE, DSET("particles", "groups"), U32, ROWS(floe__rows_particles), CK(GROUP_MASK)},
     {M(floe_world, wraps), STATE, DSET("particles", "wraps"), .type = FLOE_SNAP_I32, .ncomp = 3,
      ROWS(floe__rows_particles)},
+    TRANSIENT(floe_world, ftouch,
+              "which chunks' force sums may be nonzero: NULL on load, every chunk counts as written"),
+    TRANSIENT(floe_world, ftouch_n, "its chunks"),
 
     /* every shape's records: items "<section>/<field>" from the class's
      * field lists, written, read, checked and compared by snapshot_shapes.c

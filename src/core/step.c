@@ -540,7 +540,8 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
 #pragma omp for schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {
         vec3 *f = p ? buf + (size_t)2 * np * (p - 1) : w->force;
-        const floe_part_sums sums = {f, p ? f + np : w->torque, p ? cp->touched + (size_t)ntc * (p - 1) : NULL};
+        /* part 0 marks the chunks it adds to in the world's (floe_world.ftouch) */
+        const floe_part_sums sums = {f, p ? f + np : w->torque, p ? cp->touched + (size_t)ntc * (p - 1) : w->ftouch};
         slice_work sw;
         sw.out = (floe_batch_out *)(cp->batch + work * p);
         sw.ks = (int *)(sw.out + FLOE_SLICE);
@@ -582,6 +583,7 @@ static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
                 w->force[i] = f;
                 w->torque[i] = t;
             }
+            if (w->ftouch) w->ftouch[ch] = 1;
             for (int p = 1; p < FLOE_PARTS; p++) cp->touched[(size_t)ntc * (p - 1) + ch] = 0;
         }
     }

@@ -508,6 +508,7 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
 #undef MOVE
     }
     w->np -= n;
+    floe__forces_unknown(w); /* the sums moved with their bodies */
     /* contacts: the others keep their order and state, renumbered */
     int kk = 0;
     for (int k = 0; k < w->ncon; k++) {

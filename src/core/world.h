@@ -10,6 +10,7 @@
 #include "models/model.h"
 #include "shapes/shape.h"
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Scratch slots: contact energy blocks, pair hits, body extents (broad
  * phase), flagged contacts, integrator energy blocks, batched-kernel
@@ -234,6 +235,14 @@ struct floe_world {
     floe_img *wraps; /* times each body was wrapped back into the periodic cell, per cell vector; kept rows */
     /* (every array above has one row per particle: FLOE_PARTICLE_ARRAYS and
      * FLOE_PARTICLE_ARRAYS_KEPT) */
+    /* per chunk of 1 << FLOE_TOUCH_SHIFT bodies (batch.h): 0 if every
+     * force and torque sum of the chunk is +0, so that the integrator need
+     * neither read nor zero them; set by the contact pass where it adds,
+     * cleared by the integrator as it zeroes. NULL: not known, every chunk
+     * counts as written; whatever else writes the sums drops it
+     * (floe__forces_unknown). ftouch_n: its chunks. */
+    uint8_t *ftouch;
+    int ftouch_n;
 
     floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 
@@ -550,5 +559,13 @@ int floe__geom_needed(const floe_world *w);
  * (what a sphere implies: angular momentum from the angular velocity,
  * the orientation as the reference, no wraps); 0 when out of memory. */
 int floe__geom_keep(floe_world *w);
+
+/* The force and torque sums were written outside the contact pass (or
+ * moved between bodies): every chunk counts as written (floe_world.ftouch). */
+static inline void floe__forces_unknown(floe_world *w) {
+    free(w->ftouch);
+    w->ftouch = NULL;
+    w->ftouch_n = 0;
+}
 
 #endif
