@@ -179,7 +179,7 @@ static double ice_creation_gap(const double *lp, int64_t step, double rmin) {
  * (odd). */
 typedef struct ice_lanes {
     double f0[3][FLOE_BATCH], m0[3][FLOE_BATCH], kn[FLOE_BATCH], kt[FLOE_BATCH], area[FLOE_BATCH];
-    double brk[4][FLOE_BATCH], free[3][FLOE_BATCH], open_n[FLOE_BATCH];
+    int32_t bonds[FLOE_BATCH]; /* the state's bond bits, read as flags in the vectorized loop */
     double uN0[FLOE_BATCH], kw[FLOE_BATCH], kr[FLOE_BATCH], fnb[FLOE_BATCH], ftb[FLOE_BATCH], twb[FLOE_BATCH];
     double trb[FLOE_BATCH], tan_phi[FLOE_BATCH], mu[FLOE_BATCH];
 } ice_lanes;
@@ -193,11 +193,7 @@ FLOE_GATHER_LANES void ice_gather(const floe_batch_in *in, ice_lanes *M) {
         M->f0[0][j] = c->f.x, M->f0[1][j] = c->f.y, M->f0[2][j] = c->f.z;
         M->m0[0][j] = x->m.x, M->m0[1][j] = x->m.y, M->m0[2][j] = x->m.z;
         M->kn[j] = c->kn, M->kt[j] = c->kt, M->area[j] = x->area;
-        int b = s->bonds, brk = b & (b >> 4);
-        M->brk[0][j] = brk & BOND_N, M->brk[1][j] = brk & BOND_T, M->brk[2][j] = brk & BOND_W;
-        M->brk[3][j] = brk & BOND_R;
-        M->free[0][j] = !(b & BOND_T), M->free[1][j] = !(b & BOND_W), M->free[2][j] = !(b & BOND_R);
-        M->open_n[j] = !(b & BOND_N);
+        M->bonds[j] = s->bonds;
         M->uN0[j] = s->uN0, M->kw[j] = x->kw, M->kr[j] = x->kr, M->fnb[j] = s->fnb, M->ftb[j] = s->ftb;
         M->twb[j] = s->twb, M->trb[j] = s->trb, M->tan_phi[j] = s->tan_phi, M->mu[j] = s->mu;
     }
@@ -219,11 +215,12 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
         double kn = M->kn[j], kt = M->kt[j], kw = M->kw[j], kr = M->kr[j];
         ice_trial(dt, kn, kt, kw, kr, &s, L->uN[j], vel, angvel, &f, &m);
         /* a bond breaking or the contact opening: out of the ordinary */
-        double over = ice_over(M->brk[0][j], M->brk[1][j], M->brk[2][j], M->brk[3][j], &s, f, m);
-        double opens = M->open_n[j] != 0 ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
+        const int32_t b = M->bonds[j], brk = b & (b >> 4);
+        double over = ice_over(brk & BOND_N, brk & BOND_T, brk & BOND_W, brk & BOND_R, &s, f, m);
+        double opens = !(b & BOND_N) ? (f.x > 0 ? 1.0 : 0.0) : 0.0;
         L->odd[j] = over + opens;
         L->keep[j] = 1;
-        L->plastic[j] = ice_plastic(M->free[0][j], M->free[1][j], M->free[2][j], M->area[j], kt, kw, kr, &s, f0, m0, &f,
+        L->plastic[j] = ice_plastic(!(b & BOND_T), !(b & BOND_W), !(b & BOND_R), M->area[j], kt, kw, kr, &s, f0, m0, &f,
                                     &m);
         L->elastic[j] = ice_elastic(kn, kt, kw, kr, f, m);
         L->dashpot[j] = 0;
