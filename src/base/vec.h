@@ -14,8 +14,9 @@
 /* A function whose loops copy contact records into lanes, one lane at a
  * time. GCC (12, -march=native on AMD Zen) turned the Ice kernel's copy
  * into AVX-512 gathers through the lanes' record pointers, which took a
- * third of the bonded sheet's step; the scalar copy is 11-14 % faster
- * there (docs/performance.md, item 32). Other compilers: as they see fit. */
+ * third of the bonded sheet's step; with the scalar copy the sheet takes
+ * 0.817 of its time (docs/performance.md, item 32). Other compilers: as
+ * they see fit. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define FLOE_GATHER_LANES static __attribute__((noinline, optimize("no-tree-vectorize")))
 #else
