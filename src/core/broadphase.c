@@ -39,15 +39,17 @@ double floe__moved2_shape(const floe_world *w, int i, double d2) {
     return d * d;
 }
 
-int floe_broadphase_needs_rebuild(const floe_world *w) {
-    /* max_moved2 comes from the integrator's pass over the bodies; a
-     * deforming periodic cell moves images by the drift of its vectors */
+int floe_broadphase_rebuild_due(const floe_world *w, double moved2) {
+    /* a deforming periodic cell moves images by the drift of its vectors */
     if (w->cell.axes && w->bp.valid) {
         double lim = 0.5 * (w->skin - floe__cell_drift(w));
-        return !(lim >= 0 && w->bp.max_moved2 <= lim * lim);
+        return !(lim >= 0 && moved2 <= lim * lim);
     }
-    return !w->bp.valid || !(w->bp.max_moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
+    return !w->bp.valid || !(moved2 <= 0.25 * w->skin * w->skin); /* NaN also triggers */
 }
+
+/* max_moved2 comes from the integrator's pass over the bodies */
+int floe_broadphase_needs_rebuild(const floe_world *w) { return floe_broadphase_rebuild_due(w, w->bp.max_moved2); }
 
 static floe_status oom(floe_world *w) {
     floe__error(w, "out of memory in the broad phase at step %lld", (long long)w->step);

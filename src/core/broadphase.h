@@ -16,6 +16,9 @@ static inline double floe_moved2(const floe_world *w, int i) {
 
 /* 1 if some body moved more than half the skin since the last rebuild. */
 int floe_broadphase_needs_rebuild(const floe_world *w);
+/* The same for a largest squared displacement moved2 not yet stored in
+ * w->bp.max_moved2 (the step's region decides with it, step.c). */
+int floe_broadphase_rebuild_due(const floe_world *w, double moved2);
 /* Rebuilds the pair list and links live contacts to their pairs. Errors
  * (with the world's message): FLOE_ERR_MEMORY, FLOE_ERR_RUNAWAY when the
  * bodies' extent or the skin is not finite. */

@@ -15,11 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What a block of bodies leaves for the sums after the region (in block
+ * order: the same for any thread count). */
 typedef struct integ_acc {
     double damping;  /* energy removed by damping */
     double boundary; /* work done on the system by blocked DOFs */
     double gravity;  /* work of gravity */
     double body;     /* work of the body forces' non-conservative parts (drag, wind) */
+    double moved2;   /* the largest squared displacement since the last rebuild (block_moved2) */
+    int bad;         /* the first body that ran away, INT_MAX if none */
+    int bmoving;     /* a blocked DOF moved (its boundary work is booked at the step's end) */
 } integ_acc;
 
 static inline double sgn(double x) { return (x > 0) - (x < 0); }
@@ -270,17 +275,16 @@ static int block_first_bad(const vec3 *pos, const vec3 *vel, const vec3 *angvel,
     return INT_MAX;
 }
 
-floe_status floe__integrate(floe_world *w) {
+floe_status floe__integrate_begin(floe_world *w, floe_integ *it) {
     if (!(w->box_reach2 > 0)) set_domain(w);
-    const double dt = w->dt, D = w->def.damping;
-    const vec3 grav = w->def.gravity;
+    it->step = w->step;
     /* velocities imposed by group motions and phases at this time (motion.c) */
-    floe_drive dr[FLOE_MAX_GROUPS];
-    uint32_t moving = floe__drives(w, dr), loaded = floe__loaded_groups(w);
-    int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
-    const int bodyf = floe__body_forces_on(w); /* water: buoyancy, drag, wind */
-    integ_acc *accs = floe__scratch(w, SCR_INTEG_ACC, (size_t)(nb > 0 ? nb : 1) * sizeof *accs);
-    if (!accs) {
+    it->moving = floe__drives(w, it->dr);
+    it->loaded = floe__loaded_groups(w);
+    it->bodyf = floe__body_forces_on(w); /* water: buoyancy, drag, wind */
+    const int n = w->np, nb = (n + FLOE_BLOCK - 1) / FLOE_BLOCK;
+    it->blocks = floe__scratch(w, SCR_INTEG_ACC, (size_t)(nb > 0 ? nb : 1) * sizeof *it->blocks);
+    if (!it->blocks) {
         floe__error(w, "out of memory in the integrator");
         return FLOE_ERR_MEMORY;
     }
@@ -293,86 +297,98 @@ floe_status floe__integrate(floe_world *w) {
         w->ftouch_n = w->ftouch ? nch : 0;
         if (w->ftouch) memset(w->ftouch, 1, (size_t)(nch > 0 ? nch : 1));
     }
-    int bad = n, bmoving = 0;
-    double worst = 0;
-    /* each thread its own blocks (floe__thread_blocks): the bodies whose
-     * contacts and pairs it also handles */
-    /* clang-format would split the OpenMP clauses at their colons */
-    /* clang-format off */
-#pragma omp parallel num_threads(floe__threads(w)) reduction(min : bad) reduction(max : worst) reduction(| : bmoving)
-    /* clang-format on */
-    {
-        int b0, b1;
-        floe__thread_blocks(w, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
-        for (int blk = b0; blk < b1; blk++) {
-            integ_acc acc = {0, 0, 0, 0};
-            int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
-            /* the arrays in locals: the compiler cannot know that a store into
-         * them leaves the world's pointers alone, and would reload those */
-            vec3 *pos = w->pos, *vel = w->vel, *angvel = w->angvel;
-            vec3 *force = w->force, *torque = w->torque;
-            quat *ori = w->ori;
-            const double *mass = w->mass;
-            const vec3 *inertia = w->inertia, centre = w->box_centre;
-            const uint32_t *blocked = w->blocked, *groups = w->groups;
-            const double reach2 = w->box_reach2;
-            const vec3 *ref_pos = w->bp.ref_pos;
-            const uint8_t *shape = w->shape;
-            const int renormalize = (w->step & 63) == 0;
-            /* a sphere's orientation is read by no force (its surface looks
-             * the same at every turn), only by outputs; a sphere with
-             * aspherical inertia turns above (spun) either way */
-            const int turn_spheres = w->def.sphere_orientation;
-            uint8_t *ftouch = w->ftouch;
-            for (int i = blk * FLOE_BLOCK; i < end; i++) {
-                /* a chunk no contact added to: its sums are +0 in memory, and
-                 * its free spheres take them as such without reading or
-                 * zeroing them (the general path reads them still) */
-                const int quiet = ftouch && !ftouch[i >> FLOE_TOUCH_SHIFT];
-                uint32_t bl = blocked[i];
-                vec3 v = vel[i], om = angvel[i];
-                int spun = 0; /* orientation already advanced (aspherical integrator) */
-                if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
-                    const vec3 zero = v3(0, 0, 0);
-                    free_body(quiet ? zero : force[i], quiet ? zero : torque[i], mass[i], inertia[i].x, grav, dt, D, &v,
-                              &om, &acc);
-                } else {
-                    spun = general_body(w, i, bl, dr, moving, loaded, bodyf, &v, &om, &acc, &bmoving);
-                }
-                vel[i] = v;
-                angvel[i] = om;
-                vec3 x = vmadd(pos[i], v, dt);
-                pos[i] = x;
-                /* used: the contact pass sums the next forces into zeroed arrays */
-                if (!quiet) force[i] = torque[i] = v3(0, 0, 0);
-                if (!spun && (turn_spheres || shape[i] != FLOE_SHAPE_SPHERE) && (om.x != 0 || om.y != 0 || om.z != 0)) {
-                    /* a product of unit quaternions stays unit to rounding: its
-                 * drift (~1e-16 per step) is taken out every 64 steps */
-                    quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
-                    ori[i] = renormalize ? qnormalize(q) : q;
-                }
-            }
-            accs[blk] = acc;
-            /* the block's chunks are zero now (a block is whole chunks but the last) */
-            for (int ch = (blk * FLOE_BLOCK) >> FLOE_TOUCH_SHIFT; ftouch && ch < nch && ch << FLOE_TOUCH_SHIFT < end;
-                 ch++)
-                ftouch[ch] = 0;
-            double wb = block_moved2(w, pos, ref_pos, shape, blk * FLOE_BLOCK, end);
-            if (!(wb <= worst)) worst = wb;
-            int first = block_first_bad(pos, vel, angvel, centre, reach2, blk * FLOE_BLOCK, end);
-            if (first < bad) bad = first;
-        }
-    }
-    w->bp.max_moved2 = worst;
-    w->boundary_moving = bmoving;
-    for (int blk = 0; blk < nb; blk++) {
-        w->e_damping += accs[blk].damping;
+    return FLOE_OK;
+}
 
-        w->e_boundary += accs[blk].boundary;
-        w->e_gravity_work += accs[blk].gravity;
-        if (bodyf) w->e_body_work += accs[blk].body;
+/* Each thread its own blocks (floe__thread_blocks): the bodies whose
+ * contacts and pairs it also handles. */
+void floe__integrate_blocks(floe_world *w, const floe_integ *it) {
+    const double dt = w->dt, D = w->def.damping;
+    const vec3 grav = w->def.gravity;
+    const uint32_t moving = it->moving, loaded = it->loaded;
+    const int n = w->np, nch = floe_touch_chunks(n), bodyf = it->bodyf;
+    int b0, b1;
+    floe__thread_blocks(w, omp_get_thread_num(), omp_get_num_threads(), &b0, &b1);
+    for (int blk = b0; blk < b1; blk++) {
+        integ_acc acc = {0, 0, 0, 0, 0, INT_MAX, 0};
+        int end = (blk + 1) * FLOE_BLOCK < n ? (blk + 1) * FLOE_BLOCK : n;
+        /* the arrays in locals: the compiler cannot know that a store into
+         * them leaves the world's pointers alone, and would reload those */
+        vec3 *pos = w->pos, *vel = w->vel, *angvel = w->angvel;
+        vec3 *force = w->force, *torque = w->torque;
+        quat *ori = w->ori;
+        const double *mass = w->mass;
+        const vec3 *inertia = w->inertia, centre = w->box_centre;
+        const uint32_t *blocked = w->blocked, *groups = w->groups;
+        const double reach2 = w->box_reach2;
+        const vec3 *ref_pos = w->bp.ref_pos;
+        const uint8_t *shape = w->shape;
+        const int renormalize = (it->step & 63) == 0;
+        /* a sphere's orientation is read by no force (its surface looks
+         * the same at every turn), only by outputs; a sphere with
+         * aspherical inertia turns above (spun) either way */
+        const int turn_spheres = w->def.sphere_orientation;
+        uint8_t *ftouch = w->ftouch;
+        for (int i = blk * FLOE_BLOCK; i < end; i++) {
+            /* a chunk no contact added to: its sums are +0 in memory, and
+             * its free spheres take them as such without reading or
+             * zeroing them (the general path reads them still) */
+            const int quiet = ftouch && !ftouch[i >> FLOE_TOUCH_SHIFT];
+            uint32_t bl = blocked[i];
+            vec3 v = vel[i], om = angvel[i];
+            int spun = 0; /* orientation already advanced (aspherical integrator) */
+            if (!bl && !bodyf && !(groups[i] & loaded) && free_sphere(mass[i], inertia[i])) {
+                const vec3 zero = v3(0, 0, 0);
+                free_body(quiet ? zero : force[i], quiet ? zero : torque[i], mass[i], inertia[i].x, grav, dt, D, &v,
+                          &om, &acc);
+            } else {
+                spun = general_body(w, i, bl, it->dr, moving, loaded, bodyf, &v, &om, &acc, &acc.bmoving);
+            }
+            vel[i] = v;
+            angvel[i] = om;
+            vec3 x = vmadd(pos[i], v, dt);
+            pos[i] = x;
+            /* used: the contact pass sums the next forces into zeroed arrays */
+            if (!quiet) force[i] = torque[i] = v3(0, 0, 0);
+            if (!spun && (turn_spheres || shape[i] != FLOE_SHAPE_SPHERE) && (om.x != 0 || om.y != 0 || om.z != 0)) {
+                /* a product of unit quaternions stays unit to rounding: its
+                 * drift (~1e-16 per step) is taken out every 64 steps */
+                quat q = qmul(qfrom_rotvec(om, dt), ori[i]);
+                ori[i] = renormalize ? qnormalize(q) : q;
+            }
+        }
+        /* the block's chunks are zero now (a block is whole chunks but the last) */
+        for (int ch = (blk * FLOE_BLOCK) >> FLOE_TOUCH_SHIFT; ftouch && ch < nch && ch << FLOE_TOUCH_SHIFT < end; ch++)
+            ftouch[ch] = 0;
+        acc.moved2 = block_moved2(w, pos, ref_pos, shape, blk * FLOE_BLOCK, end);
+        acc.bad = block_first_bad(pos, vel, angvel, centre, reach2, blk * FLOE_BLOCK, end);
+        it->blocks[blk] = acc;
     }
-    if (bad < n) {
+}
+
+floe_integ_sum floe__integrate_sum(const floe_world *w, const floe_integ *it) {
+    floe_integ_sum s = {0, w->np, 0};
+    for (int blk = 0, nb = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK; blk < nb; blk++) {
+        const integ_acc *b = &it->blocks[blk];
+        if (!(b->moved2 <= s.moved2)) s.moved2 = b->moved2;
+        if (b->bad < s.bad) s.bad = b->bad;
+        s.bmoving |= b->bmoving;
+    }
+    return s;
+}
+
+floe_status floe__integrate_end(floe_world *w, const floe_integ *it) {
+    const floe_integ_sum s = floe__integrate_sum(w, it);
+    w->bp.max_moved2 = s.moved2;
+    w->boundary_moving = s.bmoving;
+    for (int blk = 0, nb = (w->np + FLOE_BLOCK - 1) / FLOE_BLOCK; blk < nb; blk++) {
+        w->e_damping += it->blocks[blk].damping;
+        w->e_boundary += it->blocks[blk].boundary;
+        w->e_gravity_work += it->blocks[blk].gravity;
+        if (it->bodyf) w->e_body_work += it->blocks[blk].body;
+    }
+    const int bad = s.bad;
+    if (bad < w->np) {
         /* named by the step being computed (w->step + 1), as the contact pass names it */
         vec3 p = w->pos[bad];
         double dist = vlen(vsub(p, w->box_centre));
@@ -398,6 +414,15 @@ floe_status floe__integrate(floe_world *w) {
         return FLOE_ERR_RUNAWAY;
     }
     return FLOE_OK;
+}
+
+floe_status floe__integrate(floe_world *w) {
+    floe_integ it;
+    floe_status st = floe__integrate_begin(w, &it);
+    if (st != FLOE_OK) return st;
+#pragma omp parallel num_threads(floe__threads(w))
+    floe__integrate_blocks(w, &it);
+    return floe__integrate_end(w, &it);
 }
 
 /* The second half of the boundary work of the step just integrated: forces

@@ -535,6 +535,8 @@ static const floe_snap_field world_fields[] = {
     TRANSIENT(floe_world, nflagged, "set and read within a step"),
     TRANSIENT(floe_world, dt_recheck, "set and cleared within a step"),
     TRANSIENT(floe_world, batch_off, "a switch of the tests"),
+    TRANSIENT(floe_world, fuse_off, "a switch of the tests"),
+    TRANSIENT(floe_world, fused_steps, "a count of the tests"),
     END,
 };
 

@@ -326,6 +326,7 @@ static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
  * out of memory. */
 static int prepare_pass(floe_world *w, contact_pass *cp) {
     floe_broadphase *bp = &w->bp;
+    w->nbrk = 0;
     cp->nc0 = w->ncon;
     cp->cap0 = w->ccap > w->ncon ? w->ccap : w->ncon;
     cp->npairs = bp->npairs;
@@ -692,68 +693,74 @@ static floe_status finish_contacts(floe_world *w) {
     return FLOE_OK;
 }
 
-/* Creates contacts for overlapping candidate pairs, then updates every
- * contact, applies the laws, assembles particle forces and removes deleted
- * contacts. The parallel work (pair tests, creation, parts, part-sum merge)
- * runs in one parallel region: a fork costs a wake-up per thread (a futex
- * call under OMP_WAIT_POLICY=passive), a barrier inside the region no more
- * (docs/decisions.md#one-parallel-region-for-the-contact-phase). Every
- * work-sharing loop keeps the static schedule it had as a region of its own,
- * so each thread keeps its pairs, chunks and parts; barriers only where the
- * data needs them (after the pair tests, after a large creation, after the
- * parts). Buffers are allocated before the region; only new contacts
- * beyond the arrays' capacity grow them, in a single, whose failure the
- * threads all see after its barrier. */
-static floe_status contact_phase(floe_world *w) {
-    contact_pass cp;
-    if (!prepare_pass(w, &cp)) goto oom;
-    w->nbrk = 0;
-#pragma omp parallel num_threads(floe__threads(w))
-    {
-        find_hits(w, &cp); /* ends in a barrier: every thread reads every chunk's count */
-        int added = 0;
-        for (int ch = 0; ch < cp.nch; ch++) added += cp.nhit[ch];
-        if (added > cp.cap0 - cp.nc0) {
+/* In a parallel region, the contact phase's parallel work: the pair
+ * tests, creation, the parts and the merge of their sums. Every
+ * work-sharing loop keeps the static schedule it had as a region of its
+ * own, so each thread keeps its pairs, chunks and parts; barriers only
+ * where the data needs them (after the pair tests, after a large creation,
+ * after the parts). Only new contacts beyond the arrays' capacity grow
+ * them, in a single, whose failure the threads all see after its barrier. */
+static void contact_work(floe_world *w, contact_pass *cp) {
+    find_hits(w, cp); /* ends in a barrier: every thread reads every chunk's count */
+    int added = 0;
+    for (int ch = 0; ch < cp->nch; ch++) added += cp->nhit[ch];
+    if (added > cp->cap0 - cp->nc0) {
 #pragma omp single
-            if (added > INT_MAX - cp.nc0 || !reserve_contacts(w, cp.nc0 + added) ||
-                !reserve_part_lists(w, &cp, w->ccap))
-                cp.oom = 1;
-        }
-        /* a few new contacts, all in the last part's slices: its thread
-         * makes them before its slices, and the other parts need not wait */
-        const int nc = cp.nc0 + added, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
-        const int late = added > 0 && added <= LATE_NEW && part_start(w, FLOE_PARTS - 1, nsl) * FLOE_SLICE <= cp.nc0;
-        if (!cp.oom) {
-            if (added && !late) create_contacts(w, &cp); /* ends in a barrier */
-            process_parts(w, &cp, nc, late);
-        }
+        if (added > INT_MAX - cp->nc0 || !reserve_contacts(w, cp->nc0 + added) || !reserve_part_lists(w, cp, w->ccap))
+            cp->oom = 1;
     }
-    if (cp.oom) goto oom;
-    for (int ch = 0; ch < cp.nch; ch++) w->ncon += cp.nhit[ch];
-    floe_status st = gather_parts(w, &cp);
-    return st == FLOE_OK ? finish_contacts(w) : st;
-oom:
+    /* a few new contacts, all in the last part's slices: its thread makes
+     * them before its slices, and the other parts need not wait */
+    const int nc = cp->nc0 + added, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE;
+    const int late = added > 0 && added <= LATE_NEW && part_start(w, FLOE_PARTS - 1, nsl) * FLOE_SLICE <= cp->nc0;
+    if (!cp->oom) {
+        if (added && !late) create_contacts(w, cp); /* ends in a barrier */
+        process_parts(w, cp, nc, late);
+    }
+}
+
+static floe_status contact_oom(floe_world *w) {
     floe__error(w, "out of memory in the contact phase at step %lld", (long long)w->step);
     return FLOE_ERR_MEMORY;
 }
 
-/* Extra search distance for pairs that models may connect across a gap. */
-static double pair_margin(const floe_world *w) {
-    double extra = 0;
-    for (int i = 0; i < w->ninsts; i++) {
-        const floe_model *m = floe_registry_get(w->insts[i].model);
-        if (m->creation_gap) extra = fmax(extra, m->creation_gap(w->insts[i].lp, w->step, w->rmax));
-    }
-    return extra;
+/* Serial, after the region: the new contacts counted, energies, events,
+ * deletions. */
+static floe_status contact_finish(floe_world *w, contact_pass *cp) {
+    if (cp->oom) return contact_oom(w);
+    for (int ch = 0; ch < cp->nch; ch++) w->ncon += cp->nhit[ch];
+    floe_status st = gather_parts(w, cp);
+    return st == FLOE_OK ? finish_contacts(w) : st;
 }
 
-static floe_status collide(floe_world *w) {
-    /* while models may connect across gaps, the pair search must reach that far */
-    double m = pair_margin(w);
+/* Creates contacts for overlapping candidate pairs, then updates every
+ * contact, applies the laws, assembles particle forces and removes deleted
+ * contacts, the parallel work in one region
+ * (docs/decisions.md#one-parallel-region-for-the-contact-phase). Buffers
+ * are allocated before it. */
+static floe_status contact_phase(floe_world *w) {
+    contact_pass cp;
+    if (!prepare_pass(w, &cp)) return contact_oom(w);
+#pragma omp parallel num_threads(floe__threads(w))
+    contact_work(w, &cp);
+    return contact_finish(w, &cp);
+}
+
+/* While models may connect across gaps, the pair search must reach that far. */
+static void update_margin(floe_world *w) {
+    double m = 0;
+    for (int i = 0; i < w->ninsts; i++) {
+        const floe_model *mo = floe_registry_get(w->insts[i].model);
+        if (mo->creation_gap) m = fmax(m, mo->creation_gap(w->insts[i].lp, w->step, w->rmax));
+    }
     if (m != w->bp.margin) {
         w->bp.margin = m;
         w->bp.valid = 0;
     }
+}
+
+static floe_status collide(floe_world *w) {
+    update_margin(w);
     if (floe_broadphase_needs_rebuild(w)) {
         floe_status st = floe_broadphase_rebuild(w);
         if (st != FLOE_OK) return st;
@@ -761,6 +768,53 @@ static floe_status collide(floe_world *w) {
         floe_broadphase_sort_contacts(w);
     }
     return contact_phase(w);
+}
+
+/* The integrator and the contact phase of a step in one parallel region
+ * (docs/decisions.md#one-parallel-region-per-step): a fork wakes every
+ * thread of the team, a barrier inside the region costs half as much
+ * (and under OMP_WAIT_POLICY=passive each is a system call). Taken when
+ * nothing runs between the two: the caller leaves steps with plane
+ * counters or a periodic cell to the two regions. The broad phase's
+ * rebuild (its test needs the integrator's displacements) and the
+ * periodic sort of the contacts run between them: in such a step every
+ * thread, having read the same block sums, skips the contact phase, and
+ * collide runs it after the region. Nothing else changes: the same
+ * functions on the same blocks, parts and chunks as in two regions. */
+static floe_status integrate_and_collide(floe_world *w) {
+    floe_integ it;
+    floe_status st = floe__integrate_begin(w, &it);
+    if (st != FLOE_OK) return st;
+    const int64_t step0 = w->step;
+    const double time0 = w->time;
+    w->step++; /* the contact phase computes this step */
+    w->time += w->dt;
+    update_margin(w);
+    contact_pass cp;
+    /* out of memory for the phase: collide reports it after the region */
+    const int may = w->step % FLOE_SORT_PERIOD != 0 && w->bp.valid && prepare_pass(w, &cp);
+    int ran = 0;
+#pragma omp parallel num_threads(floe__threads(w))
+    {
+        floe__integrate_blocks(w, &it);
+        if (may) {
+#pragma omp barrier
+            const floe_integ_sum sum = floe__integrate_sum(w, &it);
+            if (sum.bad == w->np && !floe_broadphase_rebuild_due(w, sum.moved2)) {
+                if (omp_get_thread_num() == 0) ran = 1;
+                contact_work(w, &cp);
+            }
+        }
+    }
+    /* the integrator's sums and errors as of the step it started from */
+    w->step = step0;
+    w->time = time0;
+    st = floe__integrate_end(w, &it);
+    if (st != FLOE_OK) return st;
+    w->step++;
+    w->time += w->dt;
+    w->fused_steps += ran;
+    return ran ? contact_finish(w, &cp) : collide(w);
 }
 
 /* First call: resolve settings, then forces at t = 0 before any update
@@ -826,17 +880,21 @@ floe_status floe_step(floe_world *w) {
     /* plane counters compare each body's side before and after the motion */
     int planes = w->nplanes > 0 && st == FLOE_OK;
     if (planes) st = floe__planes_before(w);
-    if (st == FLOE_OK) st = floe__integrate(w);
-    if (st == FLOE_OK && planes) floe__planes_after(w);
-    if (st == FLOE_OK) floe__cell_advance(w); /* the periodic cell deforms, bodies wrap */
-    if (st == FLOE_OK) {
-        w->step++;
-        w->time += w->dt;
-        st = collide(w);
-        if (st == FLOE_OK) floe__boundary_end(w);
-        /* inlets and sinks: bodies in and out after the step (supply.c) */
-        if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
+    if (st == FLOE_OK && !planes && !w->cell.axes && !w->fuse_off) {
+        st = integrate_and_collide(w);
+    } else if (st == FLOE_OK) {
+        st = floe__integrate(w);
+        if (st == FLOE_OK && planes) floe__planes_after(w);
+        if (st == FLOE_OK) floe__cell_advance(w); /* the periodic cell deforms, bodies wrap */
+        if (st == FLOE_OK) {
+            w->step++;
+            w->time += w->dt;
+            st = collide(w);
+        }
     }
+    if (st == FLOE_OK) floe__boundary_end(w);
+    /* inlets and sinks: bodies in and out after the step (supply.c) */
+    if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;

@@ -318,8 +318,10 @@ struct floe_world {
     void *scratch[FLOE_SCRATCH];
     size_t scratch_size[FLOE_SCRATCH]; /* per-step work buffers, reused */
     int nflagged;                      /* contacts listed in scratch[SCR_FLAGGED] this step */
-    int dt_recheck; /* auto dt: a contact made this step is too stiff for dt (cleared within the step) */
-    int batch_off;  /* tests: every contact through the per-contact path */
+    int dt_recheck;      /* auto dt: a contact made this step is too stiff for dt (cleared within the step) */
+    int batch_off;       /* tests: every contact through the per-contact path */
+    int fuse_off;        /* tests: the integrator and the contact phase in regions of their own (step.c) */
+    int64_t fused_steps; /* steps whose contact phase ran in the integrator's region (step.c) */
 };
 
 /* A work buffer of at least `bytes` in slot `slot`, reused from step to step. */
