@@ -421,20 +421,19 @@ static int grid_pairs(const search *s, int lo, int hi, pair_buf *o) {
         int c = cell_of[i];
         if (c < 0) continue;
         int cx = c % nx, cy = (c / nx) % ny, cz = c / (nx * ny);
+        /* the cells x-1..x+1 of a row follow each other, and so do their
+         * items: one run per row, in the order cell by cell gives */
+        int x0 = cx > 0 ? cx - 1 : 0, x1 = cx < nx - 1 ? cx + 1 : nx - 1;
         for (int dz = -1; dz <= 1; dz++) {
             int z = cz + dz;
             if (z < 0 || z >= nz) continue;
             for (int dy = -1; dy <= 1; dy++) {
                 int y = cy + dy;
                 if (y < 0 || y >= ny) continue;
-                for (int dx = -1; dx <= 1; dx++) {
-                    int x = cx + dx;
-                    if (x < 0 || x >= nx) continue;
-                    int cc = x + nx * (y + ny * z);
-                    for (int k = cell_start[cc]; k < cell_start[cc + 1]; k++) {
-                        int j = cell_items[k];
-                        if (j > i && near(w, ext, i, j, skin) && !push_ordered(o, w, i, j)) return 0;
-                    }
+                int row = nx * (y + ny * z);
+                for (int k = cell_start[row + x0], end = cell_start[row + x1 + 1]; k < end; k++) {
+                    int j = cell_items[k];
+                    if (j > i && near(w, ext, i, j, skin) && !push_ordered(o, w, i, j)) return 0;
                 }
             }
         }
