@@ -386,18 +386,37 @@ static inline __attribute__((always_inline)) unsigned char pair_hits(const floe_
  * [lo, hi), chunk by chunk, adding each chunk's hits to its count (other
  * threads may add theirs to the same chunk). */
 static void test_pairs(const floe_world *w, contact_pass *cp, int from, int to, int own, int lo, int hi, int any_gap) {
+    /* the arrays in locals: a store into hit (bytes) may alias anything,
+     * and the compiler would reload the world's pointers after each */
     const floe_pair *pairs = w->bp.pairs;
+    const uint8_t *shape = w->shape;
+    const double *radius = w->radius;
+    const vec3 *pos = w->pos;
+    /* sphere pairs as pair_hits takes them, without a gap or an image */
+    const int plain = !any_gap && !w->bp.img;
     unsigned char *hit = cp->hit;
     for (int p = from; p < to;) {
-        const int ch = p / HIT_CHUNK, end = (ch + 1) * HIT_CHUNK < to ? (ch + 1) * HIT_CHUNK : to;
-        int n = 0;
+        const int ch = p / HIT_CHUNK, end = (ch + 1) * HIT_CHUNK < to ? (ch + 1) * HIT_CHUNK : to, p0 = p;
         for (; p < end; p++) {
-            const int b = pairs[p].b;
-            if (own && (b < lo || b >= hi)) continue;
-            unsigned char h = pair_hits(w, p, any_gap);
+            const floe_pair pr = pairs[p];
+            if (own && (pr.b < lo || pr.b >= hi)) continue;
+            unsigned char h;
+            if (pr.contact >= 0) {
+                h = 0;
+            } else if (plain && shape[pr.a] == FLOE_SHAPE_SPHERE && shape[pr.b] == FLOE_SHAPE_SPHERE) {
+                double r = radius[pr.a] + radius[pr.b] + 0.0;
+                h = vlen2(vsub(pos[pr.b], pos[pr.a])) <= r * r;
+            } else {
+                h = pair_hits(w, p, any_gap);
+            }
             hit[p] = h;
-            n += h;
         }
+        /* counted after the test, not in it: a count kept in the loop
+         * went to the stack, and every pair waited for its store (the
+         * pairs another thread owns, it does not read) */
+        int n = 0;
+        for (int q = p0; q < end; q++) /* vectorized */
+            if (!own || (pairs[q].b >= lo && pairs[q].b < hi)) n += hit[q];
         if (n) {
 #pragma omp atomic
             cp->nhit[ch] += n;
