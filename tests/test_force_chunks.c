@@ -18,8 +18,7 @@
 #include "core/batch.h"
 #include "core/world.h"
 #include "pile.h"
-
-#include <string.h>
+#include "same_state.h"
 
 enum { LAYER = 10, BOTTOM = 300, TOP_START = 2560, TOP = 300 };
 
@@ -64,16 +63,6 @@ static floe_world *column(int threads) {
     return w;
 }
 
-static int same(const floe_world *a, const floe_world *b) {
-    int n = floe_particle_count(a);
-    if (n != floe_particle_count(b)) return 0;
-    size_t bytes = sizeof(floe_vec3) * (size_t)n;
-    return !memcmp(floe_positions(a), floe_positions(b), bytes) &&
-           !memcmp(floe_velocities(a), floe_velocities(b), bytes) &&
-           !memcmp(floe_angular_velocities(a), floe_angular_velocities(b), bytes) &&
-           !memcmp(floe_forces(a), floe_forces(b), bytes) && !memcmp(floe_torques(a), floe_torques(b), bytes);
-}
-
 static void run(int threads) {
     floe_world *a = column(threads), *b = column(threads);
     int quiet_seen = 0, written_seen = 0, differ = 0;
@@ -87,7 +76,7 @@ static void run(int threads) {
         CHECK(floe_step(a) == FLOE_OK);
         floe__forces_unknown(b);
         CHECK(floe_step(b) == FLOE_OK);
-        differ += !same(a, b);
+        differ += !same_state(a, b);
         if (a->ftouch) {
             int q = 0, t = 0;
             for (int ch = 0; ch < a->ftouch_n; ch++) q += !a->ftouch[ch], t += a->ftouch[ch] != 0;

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "core/world.h"
 #include "pile.h"
+#include "same_state.h"
 
 #include <string.h>
 
@@ -51,23 +52,6 @@ static floe_world *block(int threads, int fuse_off) {
     return w;
 }
 
-static int same(const floe_world *a, const floe_world *b) {
-    int n = floe_particle_count(a);
-    if (n != floe_particle_count(b) || floe_contact_count(a) != floe_contact_count(b)) return 0;
-    size_t bytes = sizeof(floe_vec3) * (size_t)n;
-    double ea[FLOE_E_COUNT], eb[FLOE_E_COUNT];
-    floe_energy(a, ea);
-    floe_energy(b, eb);
-    floe_event_list va = floe_events(a), vb = floe_events(b);
-    return !memcmp(floe_positions(a), floe_positions(b), bytes) &&
-           !memcmp(floe_velocities(a), floe_velocities(b), bytes) &&
-           !memcmp(floe_angular_velocities(a), floe_angular_velocities(b), bytes) &&
-           !memcmp(floe_orientations(a), floe_orientations(b), sizeof(floe_quat) * (size_t)n) &&
-           !memcmp(floe_forces(a), floe_forces(b), bytes) && !memcmp(floe_torques(a), floe_torques(b), bytes) &&
-           !memcmp(ea, eb, sizeof ea) && va.count == vb.count &&
-           (va.count == 0 || !memcmp(va.events, vb.events, sizeof *va.events * (size_t)va.count));
-}
-
 static void run(int threads) {
     floe_world *a = block(threads, 0), *b = block(threads, 1);
     floe_set_event_types(a, FLOE_EVENTS_ALL);
@@ -76,7 +60,7 @@ static void run(int threads) {
     for (int s = 0; s < STEPS; s++) {
         CHECK(floe_step(a) == FLOE_OK);
         CHECK(floe_step(b) == FLOE_OK);
-        differ += !same(a, b);
+        differ += !same_state(a, b);
         floe_event_list ev = floe_events(a);
         for (int e = 0; e < ev.count; e++) {
             made += ev.events[e].type == FLOE_EVENT_CONTACT_CREATED;
