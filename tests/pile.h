@@ -13,6 +13,21 @@ static double pile_rand(uint64_t *s) { /* splitmix64 -> [0, 1) */
     return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
 
+/* A world of def, one material "grain" of the model (density 2500, Young's
+ * modulus 1e7, tan_phi) set in *bd, and a floor at z = 0 (body 0). */
+static floe_world *pile_world(const floe_world_def *def, const char *model, double tan_phi, floe_body_def *bd) {
+    floe_world *w = floe_world_create(def);
+    floe_set_thread_tuning(w, 0); /* every step on the given count: tests compare counts */
+    int m = floe_add_material(w, "grain", model);
+    floe_material_set(w, m, "density", 2500);
+    floe_material_set(w, m, "young", 1e7);
+    floe_material_set(w, m, "tan_phi", tan_phi);
+    *bd = floe_default_body_def();
+    bd->material = m;
+    floe_add_wall(w, bd, 2, 1);
+    return w;
+}
+
 /* The pile with its grains (and walls) of a material of the given model. */
 static floe_world *make_pile_of(const char *model, int nx, int ny, int nz, double damping, double tan_phi,
                                 int threads) {
@@ -22,15 +37,8 @@ static floe_world *make_pile_of(const char *model, int nx, int ny, int nz, doubl
     def.damping = damping;
     def.threads = threads;
     def.dt = 2e-6;
-    floe_world *w = floe_world_create(&def);
-    floe_set_thread_tuning(w, 0); /* every step on the given count: tests compare counts */
-    int m = floe_add_material(w, "grain", model);
-    floe_material_set(w, m, "density", 2500);
-    floe_material_set(w, m, "young", 1e7);
-    floe_material_set(w, m, "tan_phi", tan_phi);
-    floe_body_def bd = floe_default_body_def();
-    bd.material = m;
-    floe_add_wall(w, &bd, 2, 1);
+    floe_body_def bd;
+    floe_world *w = pile_world(&def, model, tan_phi, &bd);
     floe_add_wall(w, &bd, 0, 1);
     floe_add_wall(w, &bd, 1, 1);
     bd.pos = (floe_vec3){nx * s, ny * s, 0};

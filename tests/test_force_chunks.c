@@ -38,15 +38,8 @@ static floe_world *column(int threads) {
     def.gravity = (floe_vec3){0, 0, -9.81};
     def.dt = 2e-6;
     def.threads = threads;
-    floe_world *w = floe_world_create(&def);
-    floe_set_thread_tuning(w, 0);
-    int m = floe_add_material(w, "grain", "linear");
-    floe_material_set(w, m, "density", 2500);
-    floe_material_set(w, m, "young", 1e7);
-    floe_material_set(w, m, "tan_phi", 0.4);
-    floe_body_def bd = floe_default_body_def();
-    bd.material = m;
-    floe_add_wall(w, &bd, 2, 1); /* id 0; the spheres are 1.. */
+    floe_body_def bd;
+    floe_world *w = pile_world(&def, "linear", 0.4, &bd); /* the floor is id 0; the spheres are 1.. */
     uint64_t seed = 7;
     add_packed(w, &bd, BOTTOM, 0.99 * r, r, &seed);
     /* free spheres up to the top packing's first id, a chunk's first */

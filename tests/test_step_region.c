@@ -32,16 +32,9 @@ static floe_world *block(int threads, int fuse_off) {
     def.dt = 1e-5;
     def.damping = 0.1;
     def.threads = threads;
-    floe_world *w = floe_world_create(&def);
-    floe_set_thread_tuning(w, 0);
+    floe_body_def bd;
+    floe_world *w = pile_world(&def, "linear", 0.4, &bd);
     w->fuse_off = fuse_off;
-    int m = floe_add_material(w, "grain", "linear");
-    floe_material_set(w, m, "density", 2500);
-    floe_material_set(w, m, "young", 1e7);
-    floe_material_set(w, m, "tan_phi", 0.4);
-    floe_body_def bd = floe_default_body_def();
-    bd.material = m;
-    floe_add_wall(w, &bd, 2, 1);
     uint64_t seed = 11;
     for (int k = 0; k < N; k++) {
         int i = k % LAYER, j = (k / LAYER) % LAYER, l = k / (LAYER * LAYER);

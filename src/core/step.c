@@ -363,6 +363,12 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     return 1;
 }
 
+/* Whether spheres at pa and pb of radii ra and rb come within gap. */
+static inline unsigned char spheres_touch(vec3 pa, vec3 pb, double ra, double rb, double gap) {
+    double r = ra + rb + gap;
+    return vlen2(vsub(pb, pa)) <= r * r;
+}
+
 /* Whether candidate pair p starts a contact. */
 static inline __attribute__((always_inline)) unsigned char pair_hits(const floe_world *w, int p, int any_gap) {
     const floe_broadphase *bp = &w->bp;
@@ -372,8 +378,8 @@ static inline __attribute__((always_inline)) unsigned char pair_hits(const floe_
     floe_raw_contact raw;
     if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_SPHERE) {
         /* most candidate pairs are sphere pairs that do not touch: decide here */
-        double r = w->radius[pr->a] + w->radius[pr->b] + gap;
-        return vlen2(vsub(floe__img_pos(w, pr->b, floe__pair_img(bp, p)), w->pos[pr->a])) <= r * r;
+        return spheres_touch(w->pos[pr->a], floe__img_pos(w, pr->b, floe__pair_img(bp, p)), w->radius[pr->a],
+                             w->radius[pr->b], gap);
     }
     if (w->shape[pr->b] == FLOE_SHAPE_SPHERE && w->shape[pr->a] == FLOE_SHAPE_WALL)
         return (unsigned char)floe_wall_sphere(floe__shape_data(w, pr->a), w->pos[pr->a], w->pos[pr->b],
@@ -404,8 +410,7 @@ static void test_pairs(const floe_world *w, contact_pass *cp, int from, int to, 
             if (pr.contact >= 0) {
                 h = 0;
             } else if (plain && shape[pr.a] == FLOE_SHAPE_SPHERE && shape[pr.b] == FLOE_SHAPE_SPHERE) {
-                double r = radius[pr.a] + radius[pr.b] + 0.0;
-                h = vlen2(vsub(pos[pr.b], pos[pr.a])) <= r * r;
+                h = spheres_touch(pos[pr.a], pos[pr.b], radius[pr.a], radius[pr.b], 0.0);
             } else {
                 h = pair_hits(w, p, any_gap);
             }
