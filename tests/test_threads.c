@@ -23,16 +23,31 @@
  * added (step.c, floe_part_sums in core/batch.h). A chunk written but not
  * flagged would keep its sums out of the forces, and in the buffer. */
 static int parts_clean(const floe_world *w) {
-    const unsigned char *buf = w->scratch[SCR_PART_SUMS], *touched = w->scratch[SCR_PART_TOUCHED];
+    const unsigned char *buf = w->scratch[SCR_PART_SUMS], *touched = floe__lines_start(w->scratch[SCR_PART_TOUCHED]);
     size_t nbuf = sizeof(floe_vec3) * 2 * (size_t)w->np * (FLOE_PARTS - 1);
     size_t ntouch = (size_t)floe_touch_chunks(w->np) * (FLOE_PARTS - 1);
-    if (!buf || !touched || w->scratch_size[SCR_PART_SUMS] < nbuf || w->scratch_size[SCR_PART_TOUCHED] < ntouch)
+    if (!buf || !touched || w->scratch_size[SCR_PART_SUMS] < nbuf ||
+        w->scratch_size[SCR_PART_TOUCHED] < ntouch + 2 * FLOE_LINE)
         return 0;
     for (size_t i = 0; i < nbuf; i++)
         if (buf[i]) return 0;
     for (size_t i = 0; i < ntouch; i++)
         if (touched[i]) return 0;
     return 1;
+}
+
+/* What a thread of the contact pass writes at every contact has cache
+ * lines of its own (floe__scratch_lines, world.h): the world's touched
+ * chunks, the buffer's, and the kernels' list before the parts' work areas
+ * (step.c, prepare_pass; docs/performance.md, item 38). */
+static int own_lines(const floe_world *w) {
+    const unsigned char *slot = w->scratch[SCR_PART_TOUCHED], *t = floe__lines_start(w->scratch[SCR_PART_TOUCHED]);
+    const size_t ntouch = (size_t)floe_touch_chunks(w->np) * (FLOE_PARTS - 1);
+    const unsigned char *b = w->scratch[SCR_BATCH], *kinds = floe__lines_start(w->scratch[SCR_BATCH]);
+    return (uintptr_t)w->ftouch % FLOE_LINE == 0 && (uintptr_t)t % FLOE_LINE == 0 && t > slot &&
+           t + floe__lines(ntouch) + FLOE_LINE <= slot + w->scratch_size[SCR_PART_TOUCHED] + FLOE_LINE &&
+           (uintptr_t)kinds % FLOE_LINE == 0 && kinds > b &&
+           kinds + floe__lines(sizeof(int) * (size_t)w->ninsts) < b + w->scratch_size[SCR_BATCH];
 }
 
 static floe_world *run(int threads) {
@@ -48,6 +63,7 @@ static floe_world *run(int threads) {
         clean &= parts_clean(w);
     }
     CHECK(clean);
+    CHECK(own_lines(w));
     return w;
 }
 

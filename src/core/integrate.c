@@ -293,7 +293,9 @@ floe_status floe__integrate_begin(floe_world *w, floe_integ *it) {
     const int nch = floe_touch_chunks(n);
     if (!w->ftouch || w->ftouch_n != nch) {
         free(w->ftouch);
-        w->ftouch = malloc((size_t)(nch > 0 ? nch : 1));
+        /* on lines of its own: the contact pass's first part writes it at
+         * every contact (floe__scratch_lines) */
+        w->ftouch = aligned_alloc(FLOE_LINE, floe__lines((size_t)(nch > 0 ? nch : 1)));
         w->ftouch_n = w->ftouch ? nch : 0;
         if (w->ftouch) memset(w->ftouch, 1, (size_t)(nch > 0 ? nch : 1));
     }

@@ -324,6 +324,9 @@ static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
  * lists sized for the contact arrays' capacity, so that only a step whose
  * new contacts pass it grows anything inside the region. Returns 0 when
  * out of memory. */
+/* A part's room for one slice (slice_work): whole cache lines. */
+static size_t part_work(void) { return floe__lines(FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int))); }
+
 static int prepare_pass(floe_world *w, contact_pass *cp) {
     floe_broadphase *bp = &w->bp;
     w->nbrk = 0;
@@ -345,19 +348,24 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     cp->buf = floe__scratch(w, SCR_PART_SUMS, nbuf);
     if (!cp->buf) return 0;
     if (had < nbuf) memset(cp->buf, 0, nbuf);
-    /* the chunks a part wrote: kept zero between steps as well */
+    /* the chunks a part wrote: kept zero between steps as well; on lines
+     * of their own, since part 1's thread writes them at every contact */
     size_t ntouch = (size_t)floe_touch_chunks(np) * (FLOE_PARTS - 1) + 1;
     had = w->scratch_size[SCR_PART_TOUCHED];
-    cp->touched = floe__scratch(w, SCR_PART_TOUCHED, ntouch);
+    cp->touched = floe__scratch_lines(w, SCR_PART_TOUCHED, ntouch);
     if (!cp->touched) return 0;
-    if (had < ntouch) memset(cp->touched, 0, ntouch);
-    /* per part: a slice's batched contacts, their kernels and results; then
-     * the kernel of each model instance */
-    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
-    cp->batch = floe__scratch(w, SCR_BATCH, work * FLOE_PARTS + sizeof(int) * (size_t)w->ninsts);
-    if (!cp->batch) return 0;
+    if (had < ntouch + 2 * FLOE_LINE) memset(cp->touched, 0, ntouch);
+    /* the kernel of each model instance, which every thread reads at every
+     * contact; then per part, on lines of its own, a slice's batched
+     * contacts, their kernels and results (a part's thread writes them at
+     * every contact: sharing a line with the kernels' list, part 1's made
+     * every contact of the other thread wait for that line, docs/performance.md item 38) */
+    const size_t kinds = floe__lines(sizeof(int) * (size_t)w->ninsts);
+    unsigned char *batch = floe__scratch_lines(w, SCR_BATCH, kinds + part_work() * FLOE_PARTS);
+    if (!batch) return 0;
+    cp->batch = batch + kinds;
     cp->renorm = w->step % w->def.renorm_period == 0;
-    int *inst_kind = w->batch_off ? NULL : (int *)(cp->batch + work * FLOE_PARTS);
+    int *inst_kind = w->batch_off ? NULL : (int *)batch;
     for (int i = 0; inst_kind && i < w->ninsts; i++) inst_kind[i] = floe_batch_inst_kind(&w->insts[i]);
     cp->inst_kind = inst_kind;
     return 1;
@@ -560,7 +568,7 @@ static int part_start(const floe_world *w, int p, int nsl) {
  * listed for the serial pass. */
 static void process_parts(floe_world *w, contact_pass *cp, int nc, int late) {
     const int np = w->np, nsl = (nc + FLOE_SLICE - 1) / FLOE_SLICE, ntc = floe_touch_chunks(np);
-    const size_t work = FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int));
+    const size_t work = part_work();
     vec3 *buf = cp->buf;
 #pragma omp for schedule(static, 1)
     for (int p = 0; p < FLOE_PARTS; p++) {

@@ -329,6 +329,26 @@ static inline void *floe__scratch(floe_world *w, int slot, size_t bytes) {
     return floe__reserve(&w->scratch[slot], &w->scratch_size[slot], bytes);
 }
 
+/* The size of a cache line, to keep apart what different threads write. */
+#define FLOE_LINE 64
+/* Bytes rounded up to whole cache lines. */
+static inline size_t floe__lines(size_t bytes) { return (bytes + FLOE_LINE - 1) / FLOE_LINE * FLOE_LINE; }
+
+/* A work buffer as floe__scratch whose `bytes` have cache lines of their
+ * own: they start on a line, and no other allocation shares the lines they
+ * end on. Where one thread writes into a buffer that another reads every
+ * step, a shared line travels between the cores at each write (false
+ * sharing; docs/performance.md, item 38). The offset from the slot's
+ * start changes only when the slot grows: a buffer kept zero between steps
+ * is zeroed whenever the slot grows. */
+static inline void *floe__lines_start(void *slot) {
+    unsigned char *p = slot;
+    return p ? p + (FLOE_LINE - (uintptr_t)p % FLOE_LINE) : NULL;
+}
+static inline void *floe__scratch_lines(floe_world *w, int slot, size_t bytes) {
+    return floe__lines_start(floe__scratch(w, slot, bytes + 2 * FLOE_LINE));
+}
+
 /* ---- lens and images (docs/decisions.md#lens-images-and-the-rows-of-turning-bodies-only-where-they-are-read) ---- */
 /* The lens floe_l6geom_create sets for contact c between two spheres or
  * a wall and a sphere, without legacy lens: the radii, a wall taking the
