@@ -45,9 +45,8 @@ static int own_lines(const floe_world *w) {
     const size_t ntouch = (size_t)floe_touch_chunks(w->np) * (FLOE_PARTS - 1);
     const unsigned char *b = w->scratch[SCR_BATCH], *kinds = floe__lines_start(w->scratch[SCR_BATCH]);
     return (uintptr_t)w->ftouch % FLOE_LINE == 0 && (uintptr_t)t % FLOE_LINE == 0 && t > slot &&
-           t + floe__lines(ntouch) + FLOE_LINE <= slot + w->scratch_size[SCR_PART_TOUCHED] + FLOE_LINE &&
-           (uintptr_t)kinds % FLOE_LINE == 0 && kinds > b &&
-           kinds + floe__lines(sizeof(int) * (size_t)w->ninsts) < b + w->scratch_size[SCR_BATCH];
+           t + floe__lines(ntouch) <= slot + w->scratch_size[SCR_PART_TOUCHED] && (uintptr_t)kinds % FLOE_LINE == 0 &&
+           kinds > b && kinds + floe__lines(sizeof(int) * (size_t)w->ninsts) < b + w->scratch_size[SCR_BATCH];
 }
 
 static floe_world *run(int threads) {

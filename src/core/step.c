@@ -320,13 +320,13 @@ static int reserve_part_lists(floe_world *w, contact_pass *cp, int n) {
     return cp->accs && cp->flagged;
 }
 
+/* A part's room for one slice (slice_work): whole cache lines. */
+static size_t part_work(void) { return floe__lines(FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int))); }
+
 /* Every buffer of the phase, allocated before its parallel region: the
  * lists sized for the contact arrays' capacity, so that only a step whose
  * new contacts pass it grows anything inside the region. Returns 0 when
  * out of memory. */
-/* A part's room for one slice (slice_work): whole cache lines. */
-static size_t part_work(void) { return floe__lines(FLOE_SLICE * (sizeof(floe_batch_out) + 2 * sizeof(int))); }
-
 static int prepare_pass(floe_world *w, contact_pass *cp) {
     floe_broadphase *bp = &w->bp;
     w->nbrk = 0;
