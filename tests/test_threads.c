@@ -27,7 +27,7 @@ static int parts_clean(const floe_world *w) {
     size_t nbuf = sizeof(floe_vec3) * 2 * (size_t)w->np * (FLOE_PARTS - 1);
     size_t ntouch = (size_t)floe_touch_chunks(w->np) * (FLOE_PARTS - 1);
     if (!buf || !touched || w->scratch_size[SCR_PART_SUMS] < nbuf ||
-        w->scratch_size[SCR_PART_TOUCHED] < ntouch + 2 * FLOE_LINE)
+        w->scratch_size[SCR_PART_TOUCHED] < floe__lines_slot(ntouch))
         return 0;
     for (size_t i = 0; i < nbuf; i++)
         if (buf[i]) return 0;

@@ -354,7 +354,7 @@ static int prepare_pass(floe_world *w, contact_pass *cp) {
     had = w->scratch_size[SCR_PART_TOUCHED];
     cp->touched = floe__scratch_lines(w, SCR_PART_TOUCHED, ntouch);
     if (!cp->touched) return 0;
-    if (had < ntouch + 2 * FLOE_LINE) memset(cp->touched, 0, ntouch);
+    if (had < floe__lines_slot(ntouch)) memset(cp->touched, 0, ntouch);
     /* the kernel of each model instance, which every thread reads at every
      * contact; then per part, on lines of its own, a slice's batched
      * contacts, their kernels and results (a part's thread writes them at

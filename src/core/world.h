@@ -340,13 +340,16 @@ static inline size_t floe__lines(size_t bytes) { return (bytes + FLOE_LINE - 1) 
  * step, a shared line travels between the cores at each write (false
  * sharing; docs/performance.md, item 38). The offset from the slot's
  * start changes only when the slot grows: a buffer kept zero between steps
- * is zeroed whenever the slot grows. */
+ * is zeroed whenever the slot grows (floe__lines_slot). */
 static inline void *floe__lines_start(void *slot) {
     unsigned char *p = slot;
     return p ? p + (FLOE_LINE - (uintptr_t)p % FLOE_LINE) : NULL;
 }
+/* The slot's size floe__scratch_lines reserves for `bytes`: compare
+ * scratch_size with it to tell whether the slot grew. */
+static inline size_t floe__lines_slot(size_t bytes) { return bytes + 2 * FLOE_LINE; }
 static inline void *floe__scratch_lines(floe_world *w, int slot, size_t bytes) {
-    return floe__lines_start(floe__scratch(w, slot, bytes + 2 * FLOE_LINE));
+    return floe__lines_start(floe__scratch(w, slot, floe__lines_slot(bytes)));
 }
 
 /* ---- lens and images (docs/decisions.md#lens-images-and-the-rows-of-turning-bodies-only-where-they-are-read) ---- */
