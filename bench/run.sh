@@ -130,14 +130,7 @@ REL=$ROOT/build-release
 if [ "$BUILD" = 1 ]; then
   "$ROOT/tools/ensure-deps.sh" || exit 1
   say "building floe (Release, -O3 -march=native) in $REL"
-  cmake -S "$ROOT" -B "$REL" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-march=native" >/dev/null || exit 1
-  cmake --build "$REL" -j "$JOBS" --target floe floe_cli >/dev/null || { say "floe build failed"; exit 1; }
-  # the timing driver: compiled like the CLI and linked with CMake's own link line of the CLI
-  (cd "$REL" && cc -O3 -march=native -std=c17 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$ROOT/include" -I"$ROOT/src" \
-      -c "$HERE/floe_bench.c" -o floe_bench.o &&
-    link=$(cat CMakeFiles/floe_cli.dir/link.txt) &&
-    link=${link/CMakeFiles\/floe_cli.dir\/app\/main.c.o/floe_bench.o} && link=${link/ -o floe / -o floe_bench } &&
-    eval "$link") || { say "floe_bench build failed"; exit 1; }
+  "$HERE/build_floe.sh" "$ROOT" "$REL" native "$JOBS" || { say "floe build failed"; exit 1; }
 fi
 [ -x "$REL/floe_bench" ] && [ -x "$REL/floe" ] || { say "no floe build in $REL (drop --no-build)"; exit 1; }
 

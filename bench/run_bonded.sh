@@ -81,13 +81,7 @@ if [ "$BUILD" = 1 ]; then
   rm -rf "$FLOE_SRC" && git clone -q "$ROOT" "$FLOE_SRC" || exit 1
   REL=$FLOE_SRC/build-release
   echo "== building floe $(git -C "$FLOE_SRC" rev-parse --short HEAD) in $REL"
-  cmake -S "$FLOE_SRC" -B "$REL" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="-march=native" >/dev/null || exit 1
-  cmake --build "$REL" -j 2 --target floe floe_cli >/dev/null || exit 1
-  ( cd "$REL" && cc -O3 -march=native -std=c17 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
-      -I"$FLOE_SRC/include" -I"$FLOE_SRC/src" -c "$FLOE_SRC/bench/floe_bench.c" -o floe_bench.o &&
-    link=$(cat CMakeFiles/floe_cli.dir/link.txt) &&
-    link=${link/CMakeFiles\/floe_cli.dir\/app\/main.c.o/floe_bench.o} && link=${link/ -o floe / -o floe_bench } &&
-    eval "$link" ) || exit 1
+  "$FLOE_SRC/bench/build_floe.sh" "$FLOE_SRC" "$REL" native || exit 1
 fi
 FLOE=$FLOE_SRC/build-release/floe
 FLOE_BENCH=$FLOE_SRC/build-release/floe_bench

@@ -151,15 +151,9 @@ def run_bench(bench, scene, warmup, steps):
 
 
 def build_bench(builddir, march):
-    """floe + floe_bench in BUILDDIR, Release with -march=MARCH, linked as bench/run.sh links it."""
-    sh = ('cmake -S "$R" -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-march=$M >/dev/null && '
-          'cmake --build "$B" -j 2 --target floe floe_cli >/dev/null && cd "$B" && '
-          'cc -O3 -march=$M -std=c17 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -I"$R/include" -I"$R/src" '
-          '-c "$R/bench/floe_bench.c" -o floe_bench.o && link=$(cat CMakeFiles/floe_cli.dir/link.txt) && '
-          'link=${link/CMakeFiles\/floe_cli.dir\/app\/main.c.o/floe_bench.o} && '
-          'link=${link/ -o floe / -o floe_bench } && eval "$link"')
+    """floe + floe_bench in BUILDDIR, Release with -march=MARCH (bench/build_floe.sh)."""
     print("building %s/floe_bench (-march=%s)" % (builddir, march), file=sys.stderr)
-    subprocess.run(["bash", "-c", sh], check=True, env=dict(os.environ, R=ROOT, B=builddir, M=march))
+    subprocess.run([os.path.join(ROOT, "bench", "build_floe.sh"), ROOT, builddir, march], check=True)
 
 
 def cachegrind(bench, scene, steps, outdir, tag, ll):
