@@ -14,11 +14,12 @@
 #
 # usage: bench/instr_count.sh [SCENE_DIR] [SIZE]
 #   SCENE_DIR the scenes bench/run.sh wrote (default build-bench/scenes),
-#   SIZE 10k (default) or 100k. Takes about a minute at 10k, 8 at 100k.
+#   SIZE 10k (default) or 100k. Takes under a minute at 10k; at 100k take
+#   SHORT=10 LONG=40 (~8 min), as docs/performance.md did.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(dirname "$HERE")
-DIR=${1:-$ROOT/build-bench/scenes}; SIZE=${2:-10k}
-SHORT=${SHORT:-20} LONG=${LONG:-40} WARM=${WARM:-200}
+DIR=$(realpath -- "${1:-$ROOT/build-bench/scenes}") || exit 2; SIZE=${2:-10k}  # absolute: LAMMPS runs in a work directory
+SHORT=${SHORT:-20} LONG=${LONG:-148} WARM=${WARM:-200}  # LAMMPS rebuilds its lists every ~10-20 steps: a long window averages them
 scene=$DIR/dense_$SIZE
 for f in "$scene.yaml" "$scene.data"; do [ -s "$f" ] || { echo "instr_count: no $f (run bench/run.sh first)" >&2; exit 2; }; done
 command -v valgrind >/dev/null || { echo "instr_count: valgrind missing (apt-get install valgrind)" >&2; exit 2; }
