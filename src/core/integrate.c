@@ -119,26 +119,38 @@ static inline vec3 omega_of(quat q, vec3 I, vec3 L) {
  * midpoint on the rotation group): time-reversible, so the kinetic energy of
  * a free body stays bounded instead of drifting as with Woo's explicit
  * scheme (docs/decisions.md#reversible-rotation-of-aspherical-bodies). Cundall
- * damping acts on the torque (first order). Returns
- * the global omega(t + dt/2) consistent with L at the new orientation. */
-static vec3 rotate_aspherical(floe_world *w, int i, vec3 t, uint32_t bl, double dt, double D, integ_acc *acc) {
+ * damping acts on the torque (first order). t: the whole torque, te: its
+ * part from group loads, whose work is booked. Returns the global
+ * omega(t + dt/2) consistent with L at the new orientation. */
+static vec3 rotate_aspherical(floe_world *w, int i, vec3 t, vec3 te, uint32_t bl, double dt, double D, integ_acc *acc) {
     quat q = w->ori[i];
     vec3 I = w->inertia[i], om = w->angvel[i], L = w->angmom[i];
     if (!visfinite(L)) L = qrotate(q, vmul(I, qrotate(qconj(q), om))); /* from omega at first use */
     for (int k = 0; k < 3; k++)
-        if (bl & (8u << k)) vset(&t, k, 0);
+        if (bl & (8u << k)) {
+            vset(&t, k, 0);
+            vset(&te, k, 0);
+        }
     if (D > 0) {
         vec3 td = v3(t.x * (1 - D * sgn(t.x * om.x)), t.y * (1 - D * sgn(t.y * om.y)), t.z * (1 - D * sgn(t.z * om.z)));
         acc->damping += vdot(vsub(t, td), om) * dt;
         t = td;
     }
-    L = vmadd(L, t, dt); /* L(t + dt/2) */
-    vec3 wm = omega_of(q, I, L);
+    L = vmadd(L, t, dt);                /* L(t + dt/2) */
+    const vec3 om0 = omega_of(q, I, L); /* L(t + dt/2) at the step's first orientation */
+    vec3 wm = om0;
     for (int it = 0; it < 4; it++) wm = omega_of(qmul(qfrom_rotvec(wm, 0.5 * dt), q), I, L);
     q = qnormalize(qmul(qfrom_rotvec(wm, dt), q));
     w->ori[i] = q;
     w->angmom[i] = L;
-    return omega_of(q, I, L);
+    vec3 om1 = omega_of(q, I, L); /* ... and at its last */
+    /* the load te's work: the kinetic energy 1/2 L.M L (M = R I^-1 R^T)
+     * changes by dt te.M L(t + dt/2) per step, M taken as the mean of its
+     * values at both ends of the step; what is left over sums to
+     * dt^2/8 te.(M(T) - M(0)) te over a run and does not accumulate
+     * (docs/decisions.md#the-work-of-a-load-torque) */
+    if (te.x != 0 || te.y != 0 || te.z != 0) acc->boundary += 0.5 * vdot(te, vadd(om0, om1)) * dt;
+    return om1;
 }
 
 /* Any other body: blocked DOFs (kept or driven by a group motion), external
@@ -174,10 +186,14 @@ static int general_body(floe_world *w, int i, uint32_t bl, const floe_drive *dr,
         vec3 t = vadd(tc, te);
         if (I.x > 0 && (bl & 56u) != 56u) {
             if (I.x != I.y || I.y != I.z) {
-                om = rotate_aspherical(w, i, t, bl, dt, D, acc);
+                om = rotate_aspherical(w, i, t, te, bl, dt, D, acc);
                 spun = 1;
             } else if (!(bl & 56u)) {
                 om = kick(om, t, I.x, dt, D, acc); /* isotropic inertia */
+                /* the load's work with omega(t + dt/2), as translate books a
+                 * force load's: the kinetic energy at t takes omega(t) as
+                 * omega(t - dt/2) + dt/2 alpha(t), which makes the two agree */
+                acc->boundary += vdot(te, om) * dt;
             } else {
                 for (int k = 0; k < 3; k++) {
                     if (bl & (8u << k)) continue;
