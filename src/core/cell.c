@@ -206,9 +206,23 @@ static void wrap(floe_world *w, int count) {
     for (int k = 0; k < w->ncon; k++) {
         floe_contact *ct = &w->con[k];
         floe_contact_geo *x = &w->cgeom[k];
-        if (!(w->bound[ct->a] > 0)) continue;
-        for (int j = 0; j < 3; j++) x->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
+        const int wall = !(w->bound[ct->a] > 0);
+        if (!wall)
+            for (int j = 0; j < 3; j++) x->img.n[j] += delta[ct->b].n[j] - delta[ct->a].n[j];
         ct->imaged = !floe__img_zero(x->img);
+        /* the contact point moves with the pair: with A, whose image of B
+         * stays where it was relative to A (with B on a wall). The next
+         * contact pass takes the mid-step point between this one and the
+         * new one, and its lever arms from where the bodies stood half a
+         * step before, x - dt/2 v, with the velocity after the wrap: a
+         * point moved by -s + dt L s (s = H n) keeps those arms as they
+         * were; a point left behind would put them half a cell vector
+         * off, and the spin would slide the shear spring for a step
+         * (docs/decisions.md#bodies-wrap-every-step-and-take-their-images-velocity) */
+        floe_img n = delta[wall ? ct->b : ct->a];
+        if (floe__img_zero(n)) continue;
+        vec3 sh = floe__mat_vec(c->h, v3(n.n[0], n.n[1], n.n[2]));
+        x->c = vadd(vsub(x->c, sh), vscale(floe__mat_vec(c->l, sh), w->dt));
     }
     for (int p = 0; w->bp.img && p < w->bp.npairs; p++) {
         const floe_pair *pr = &w->bp.pairs[p];
