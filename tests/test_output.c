@@ -342,7 +342,8 @@ static void test_full_run(const char *tmp) {
     CHECK(n == 1 + floe_contact_count(w));
     if (n > 0) {
         static const char fixed[] = "a,b,model,uN,nx,ny,nz,px,py,pz,fn,fty,ftz,tw,try,trz,kn,kt,lens0,lens1,"
-                                    "area,step_created";
+                                    "area,step_created,fx,fy,fz,tax,tay,taz,tbx,tby,tbz,t1x,t1y,t1z,ix,iy,iz,"
+                                    "sx,sy,sz";
         CHECK(strncmp(lines[0], fixed, sizeof fixed - 1) == 0);
         for (int i = 1; i < n; i++) {
             floe_contact_info ci;
@@ -357,9 +358,20 @@ static void test_full_run(const char *tmp) {
             CHECK(atoi(f[0]) == ci.a && atoi(f[1]) == ci.b && !strcmp(f[2], ci.model));
             CHECK(strtod(f[3], NULL) == ci.uN);
             CHECK(strtod(f[10], NULL) == ci.force.x);
+            /* the global force, torques, frame and image, then the state */
+            const int cf = column(lines[0], "fx"), cs = column(lines[0], "sz");
+            CHECK(cf == 22 && cs == 39);
+            if (cf == 22 && cs == 39) {
+                const double want[18] = {ci.force_global.x, ci.force_global.y, ci.force_global.z, ci.torque_a.x,
+                                         ci.torque_a.y,     ci.torque_a.z,     ci.torque_b.x,     ci.torque_b.y,
+                                         ci.torque_b.z,     ci.t1.x,           ci.t1.y,           ci.t1.z,
+                                         ci.image[0],       ci.image[1],       ci.image[2],       ci.image_shift.x,
+                                         ci.image_shift.y,  ci.image_shift.z};
+                for (int k = 0; k < 18; k++) CHECK(strtod(f[cf + k], NULL) == want[k]);
+            }
             double st[16];
             int ns = floe_contact_state(w, i - 1, st, 16);
-            if (ns > 0) CHECK(strtod(f[22], NULL) == st[0]);
+            if (ns > 0) CHECK(strtod(f[40], NULL) == st[0]);
         }
     }
     free_lines(lines, n);

@@ -556,6 +556,13 @@ typedef struct floe_contact_info {
     int64_t step_created;
     int bonded;   /* 1: the contact carries a bond now (as counted by floe_bonded_count) */
     int image[3]; /* periodic cell: the contact is with B's image at pos_B + H image (0 0 0: B itself) */
+    /* the frame's first tangent (local y axis), global; the local z axis is normal x t1 */
+    floe_vec3 t1;
+    floe_vec3 image_shift; /* H image [m]: B's image touched is at pos_B + image_shift (0 0 0: B itself) */
+    floe_vec3 torque_a;    /* the contact's torque on A about A's position, global: (point - pos_A) x
+                                 force_global + the local torque in global axes */
+    floe_vec3 torque_b;    /* on B about B's position (its image's): (point - pos_B - image_shift) x
+                                 (-force_global) - the local torque in global axes */
 } floe_contact_info;
 
 int floe_contact_count(const floe_world *w);

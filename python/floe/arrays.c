@@ -204,8 +204,9 @@ static double *column(PyObject *d, const char *name, npy_intp n, int ncomp, int 
     return PyArray_DATA((PyArrayObject *)a);
 }
 
-static const char *const fixed_cols[] = {"ids",   "model",  "normal", "point", "un",   "force_local", "torque_local",
-                                         "force", "bonded", "kn",     "kt",    "area", "lens",        "step_created"};
+static const char *const fixed_cols[] = {
+    "ids", "model", "normal", "point",        "un",       "force_local", "torque_local", "force", "bonded",     "kn",
+    "kt",  "area",  "lens",   "step_created", "torque_a", "torque_b",    "t1",           "image", "image_shift"};
 
 static PyObject *contacts(World *self, PyObject *unused) {
     if (floe_py_open(self)) return NULL;
@@ -227,7 +228,12 @@ static PyObject *contacts(World *self, PyObject *unused) {
     double *area = kt ? column(d, "area", n, 1, NPY_DOUBLE) : NULL;
     double *lens = area ? column(d, "lens", n, 2, NPY_DOUBLE) : NULL;
     int64_t *created = lens ? (int64_t *)column(d, "step_created", n, 1, NPY_INT64) : NULL;
-    if (!created) {
+    double *ta = created ? column(d, "torque_a", n, 3, NPY_DOUBLE) : NULL;
+    double *tb = ta ? column(d, "torque_b", n, 3, NPY_DOUBLE) : NULL;
+    double *t1 = tb ? column(d, "t1", n, 3, NPY_DOUBLE) : NULL;
+    int32_t *img = t1 ? (int32_t *)column(d, "image", n, 3, NPY_INT32) : NULL;
+    double *shift = img ? column(d, "image_shift", n, 3, NPY_DOUBLE) : NULL;
+    if (!shift) {
         Py_DECREF(d);
         return NULL;
     }
@@ -258,6 +264,11 @@ static PyObject *contacts(World *self, PyObject *unused) {
         lens[2 * i] = ci.lens[0];
         lens[2 * i + 1] = ci.lens[1];
         created[i] = ci.step_created;
+        memcpy(ta + 3 * i, &ci.torque_a, sizeof(double) * 3);
+        memcpy(tb + 3 * i, &ci.torque_b, sizeof(double) * 3);
+        memcpy(t1 + 3 * i, &ci.t1, sizeof(double) * 3);
+        memcpy(shift + 3 * i, &ci.image_shift, sizeof(double) * 3);
+        for (int k = 0; k < 3; k++) img[3 * i + k] = ci.image[k];
         if (!mi || mi->n_state <= 0) continue;
         double st[64];
         int ns = floe_contact_state(w, (int)i, st, 64);
@@ -694,7 +705,10 @@ PyMethodDef floe_py_array_methods[] = {
      "order); 'model' (registry index into floe.models()); 'normal' (n, 3) unit normal from A to B;\n"
      "'point' (n, 3) contact point; 'un' gap (< 0: overlap) [m]; 'force_local', 'torque_local' (n, 3)\n"
      "(Fn, Ft_y, Ft_z) and (Tw, Tr_y, Tr_z) on A in the contact frame (Fn > 0: tension); 'force' (n, 3)\n"
-     "on A, global [N]; 'bonded' (bool); 'kn', 'kt', 'area', 'lens' (n, 2), 'step_created'; then every\n"
+     "on A, global [N]; 'bonded' (bool); 'kn', 'kt', 'area', 'lens' (n, 2), 'step_created';\n"
+     "'torque_a', 'torque_b' (n, 3) on A and on B about their centres, global [N m]; 't1' (n, 3) the\n"
+     "frame's first tangent; 'image' (n, 3) int32 periodic image offsets of B and 'image_shift' (n, 3)\n"
+     "[m], B's image touched at its position + image_shift (zeros without a cell); then every\n"
      "model-state column by its name (floe.models()[m]['state']; NaN where a contact's model has no\n"
      "such column; a name equal to one above is prefixed 'state_')."},
     {"contact_index", (PyCFunction)contact_index, METH_VARARGS,

@@ -909,6 +909,13 @@ floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *o) {
     o->bonded = (c->flags & CF_BONDED) != 0;
     const floe_img img = floe__contact_img(w, i);
     for (int k = 0; k < 3; k++) o->image[k] = img.n[k];
+    o->t1 = g->t1;
+    o->image_shift = floe__img_zero(img) ? v3(0, 0, 0) : floe__img_shift(w, img);
+    /* the torques as the contact pass sums them (step.c, batch.c) */
+    const vec3 t2 = floe_geom_t2(g), F = o->force_global;
+    const vec3 M = vadd(vadd(vscale(g->n, wm->m.x), vscale(g->t1, wm->m.y)), vscale(t2, wm->m.z));
+    o->torque_a = vadd(vcross(vsub(g->c, w->pos[c->a]), F), M);
+    o->torque_b = vsub(vcross(vsub(g->c, floe__img_pos(w, c->b, img)), vneg(F)), M);
     return FLOE_OK;
 }
 

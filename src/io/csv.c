@@ -775,9 +775,10 @@ int floe_csv_write_particles(const char *path, const floe_world *w, char *err, s
 
 /* The fixed contacts.csv columns; a model state name equal to one of them
  * gets a "state_" prefix. */
-static const char *const contact_cols[] = {"a",  "b",  "model", "uN",    "nx",   "ny",           "nz",  "px",
-                                           "py", "pz", "fn",    "fty",   "ftz",  "tw",           "try", "trz",
-                                           "kn", "kt", "lens0", "lens1", "area", "step_created", NULL};
+static const char *const contact_cols[] = {
+    "a",   "b",   "model", "uN",  "nx",    "ny",    "nz",   "px",           "py", "pz", "fn", "fty", "ftz", "tw",
+    "try", "trz", "kn",    "kt",  "lens0", "lens1", "area", "step_created", "fx", "fy", "fz", "tax", "tay", "taz",
+    "tbx", "tby", "tbz",   "t1x", "t1y",   "t1z",   "ix",   "iy",           "iz", "sx", "sy", "sz",  NULL};
 
 int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen) {
     int nm = floe_model_count(), nc = floe_contact_count(w);
@@ -863,6 +864,14 @@ int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, si
         put(c,
             "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT "," FLOE_CSV_EXACT ",%" PRId64,
             ci.kn, ci.kt, ci.lens[0], ci.lens[1], ci.area, ci.step_created);
+        /* what the Love-Weber stress and the bodies' sums are made of
+         * (docs/outputs.md#contactscsv-final-state) */
+        put_vec(c, ci.force_global);
+        put_vec(c, ci.torque_a);
+        put_vec(c, ci.torque_b);
+        put_vec(c, ci.t1);
+        put(c, ",%d,%d,%d", ci.image[0], ci.image[1], ci.image[2]);
+        put_vec(c, ci.image_shift);
         memset(have, 0, total + 1);
         int m = model_of[i];
         if (m >= 0) {

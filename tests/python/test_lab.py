@@ -55,6 +55,37 @@ def test_lattice_stress_against_closed_form():
     assert np.allclose(cell["h"], np.eye(3) * n * d)
 
 
+def test_stress_from_the_contacts():
+    """The Love-Weber stress over the cell recomputed from contacts() and
+    the positions, sum over contacts of (x_B + image_shift - x_A) f / V, is
+    w.stress() (to 1e-12 of its largest component; the same sums in the
+    same order) for a jittered frictional lattice sheared and compressed
+    (H_xy != 0: the shifts are not the offsets times the sides); every
+    body's force and torque summed from the rows (force and torque_a on A,
+    -force and torque_b on B) is w.forces and w.torques (to 1e-12)."""
+    w = cubic_lattice(3, jitter=2e-4, seed=4)
+    L = np.array([[-5.0, 100.0, 0], [0, -5.0, 0], [0, 0, -5.0]])
+    w.set_velocity_gradient(L)
+    w.affine_velocities()
+    w.run(steps=300)
+    c = w.contacts()
+    x = w.positions
+    a, b = c["ids"][:, 0], c["ids"][:, 1]
+    l = x[b] + c["image_shift"] - x[a]
+    assert np.any(c["image"] != 0) and np.any(c["image_shift"][c["image"][:, 1] != 0, 0] != 0)
+    assert np.any(c["force_local"][:, 1:] != 0)  # friction
+    s = np.einsum("ci,cj->ij", l, c["force"]) / w.cell()["volume"]
+    ref = w.stress()
+    assert np.max(np.abs(s - ref)) <= 1e-12 * np.max(np.abs(ref))
+    f, t = np.zeros_like(x), np.zeros_like(x)
+    np.add.at(f, a, c["force"])
+    np.add.at(f, b, -c["force"])
+    np.add.at(t, a, c["torque_a"])
+    np.add.at(t, b, c["torque_b"])
+    assert np.max(np.abs(f - w.forces)) <= 1e-12 * np.max(np.abs(w.forces))
+    assert np.max(np.abs(t - w.torques)) <= 1e-12 * np.max(np.abs(w.torques))
+
+
 def test_stress_needs_a_box_without_a_full_cell():
     w = floe.World()
     with pytest.raises(floe.ArgumentError, match="box"):
