@@ -93,6 +93,9 @@ static void test_cell_checks(void) {
                       "twice the pair search distance 0.063 m (2 x the largest body's bounding radius 0.03 m + skin "
                       "0.003 m): bodies must be smaller than about a quarter of the cell; enlarge the cell or use "
                       "smaller bodies");
+    /* a wall normal to an axis that is not periodic is no fault of the cell's */
+    snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%swalls: [{axis: z, pos: -1}]\n", one);
+    CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x");
     snprintf(body, sizeof body, "periodic: {x: [0, 1]}\n%swalls: [{axis: y}, {axis: x, pos: 0.5}]\n", one);
     CLI_REFUSES(body, "6:20: walls[1]: periodic cell: wall (body 2) is normal to the periodic axis x: a wall would "
                       "cut the cell; make the axis not periodic or remove the wall");

@@ -261,8 +261,8 @@ static int boundary_misfit(const floe_world *w, int *body, char *why, size_t len
     for (int i = 0; i < w->np; i++) {
         const floe_shape_class *cl = floe__class_of(w, i);
         if (!(cl->flags & FLOE_SHAPE_BOUNDARY)) continue;
-        *body = i;
         if (w->shape[i] != FLOE_SHAPE_WALL) {
+            *body = i;
             snprintf(why, len,
                      "periodic cell: %s (body %d) cannot be used with a periodic cell (only walls normal to an axis "
                      "that is not periodic can)",
@@ -271,6 +271,7 @@ static int boundary_misfit(const floe_world *w, int *body, char *why, size_t len
         }
         const floe_wall *wl = floe__shape_data(w, i);
         if (c->axes >> wl->axis & 1) {
+            *body = i;
             snprintf(why, len,
                      "periodic cell: wall (body %d) is normal to the periodic axis %c: a wall would cut the cell; "
                      "make the axis not periodic or remove the wall",
@@ -321,6 +322,56 @@ int floe__cell_misfit(const floe_world *w, const double h[9], double skin, int *
     floe__cell_inverse(h, hi);
     double reach;
     return too_narrow(w, hi, skin, &reach, NULL, axis, why, len);
+}
+
+int floe__cell_state_bad(const floe_world *w, double skin, const char **where, char *why, size_t len) {
+    const floe_cell *c = &w->cell;
+    static const char *const at[] = {"/cell@h", "/cell@h_ref", "/cell@h0", "/cell@h_unreduced"};
+    const double *m[] = {c->h, c->h_ref, c->h0, c->hu};
+    for (int q = 0; q < 4; q++) {
+        *where = at[q];
+        double det = det3(m[q]);
+        if (!(det > 0)) {
+            snprintf(why, len, "det H = %g: the cell vectors span no volume (a cell matrix has det H > 0)", det);
+            return 1;
+        }
+        /* the row and column of an axis that is not periodic stay the identity's (set_periodic, L) */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                int k = c->axes >> i & 1 ? j : i; /* the axis of row i or column j that is not periodic */
+                if (c->axes >> k & 1 || m[q][3 * i + j] == (i == j)) continue;
+                snprintf(why, len,
+                         "H[%d][%d] = %g: the row and column of axis %c, which is not periodic, are those of the "
+                         "identity",
+                         i, j, m[q][3 * i + j], axis_name[k]);
+                return 1;
+            }
+    }
+    *where = "/cell@velocity_gradient";
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (c->l[3 * i + j] != 0 && !((c->axes >> i & 1) && (c->axes >> j & 1))) {
+                snprintf(why, len,
+                         "L[%d][%d] = %g 1/s needs both %c and %c periodic: the cell deforms only along its "
+                         "periodic axes",
+                         i, j, c->l[3 * i + j], axis_name[i], axis_name[j]);
+                return 1;
+            }
+    *where = "/cell@servo_axes";
+    if (c->servo_axes & ~c->axes) {
+        snprintf(why, len, "servo axes 0x%x include an axis that is not periodic (axes 0x%x)", (unsigned)c->servo_axes,
+                 (unsigned)c->axes);
+        return 1;
+    }
+    /* the size rule against the H the pair list was built with, or, when
+     * it is to be built, the H it will be built with */
+    int ref = w->started && w->bp.valid, body, axis;
+    *where = ref ? "/cell@h_ref" : "/cell@h";
+    if (floe__cell_misfit(w, ref ? c->h_ref : c->h, skin, &body, &axis, why, len)) {
+        if (body >= 0) *where = "/cell@axes";
+        return 1;
+    }
+    return 0;
 }
 
 floe_status floe__cell_start(floe_world *w) {

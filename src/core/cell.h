@@ -51,6 +51,13 @@ floe_img floe__cell_floor(const floe_world *w, const double hi[9], vec3 x);
  * start and of the pair search, which refuse the same), 0 if it fits or
  * there is no cell. */
 int floe__cell_misfit(const floe_world *w, const double h[9], double skin, int *body, int *axis, char *why, size_t len);
+/* A restored cell that the engine could not run (restart files): a cell
+ * matrix (h, h_ref, h0, h_unreduced) that is not the identity along the
+ * axes that are not periodic or has det <= 0, a velocity gradient or a
+ * servo on such an axis, or floe__cell_misfit of the bodies (with the H the
+ * pair list was built with when it is valid, else the current H; skin:
+ * what floe__start_search_skin gives). 1 with *where (the item) and why. */
+int floe__cell_state_bad(const floe_world *w, double skin, const char **where, char *why, size_t len);
 /* No cell: H the identity, L zero. */
 void floe__cell_reset(floe_cell *c);
 /* At the start: refuses boundaries that do not fit the cell, wraps the
