@@ -171,6 +171,16 @@ int main(void) {
     EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[0, 1, 0], [0, 0, 0]]}\n",
                  "periodic.velocity_gradient: give L as 3 rows of 3 numbers");
     EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
+    /* the servo's message at the value that is wrong, naming it alone */
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: -1e-3}}}\n",
+                 "p.yaml:4:55: periodic.servo.x.gain: floe_world_set_cell_servo: gain = -0.001 1/(Pa s) is out of "
+                 "range [0, 1e+100] (0: off)");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -1e200, gain: 1e-3}}}\n",
+                 "p.yaml:4:43: periodic.servo.x.stress: floe_world_set_cell_servo: stress = -1e+200 Pa is out of "
+                 "range [-1e+100, 1e+100]");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, max_rate: 2e6}}}\n",
+                 "p.yaml:4:71: periodic.servo.x.max_rate: floe_world_set_cell_servo: max_rate = 2e+06 1/s is out of "
+                 "range (0, 1e+06]");
     {
         char t2[512], p2[512];
         snprintf(t2, sizeof t2,

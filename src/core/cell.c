@@ -115,12 +115,17 @@ floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, do
         floe__error(w, "%s: axis = %d is not a periodic axis of the cell (floe_world_set_periodic first)", fn, axis);
         return FLOE_ERR_ARG;
     }
-    if (!(fabs(stress) <= FLOE_MAX_COORD) || !(gain >= 0 && gain <= FLOE_MAX_COORD) ||
-        !(max_rate > 0 && max_rate <= 1e6)) {
-        floe__error(w,
-                    "%s: stress = %g Pa must be finite, gain = %g 1/(Pa s) in [0, %g] (0: off), max_rate = %g 1/s "
-                    "in (0, 1e6]",
-                    fn, stress, gain, FLOE_MAX_COORD, max_rate);
+    /* each value alone, named (the scene reports it at its key) */
+    if (!(fabs(stress) <= FLOE_MAX_COORD)) {
+        floe__error(w, "%s: stress = %g Pa is out of range [%g, %g]", fn, stress, -FLOE_MAX_COORD, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    if (!(gain >= 0 && gain <= FLOE_MAX_COORD)) {
+        floe__error(w, "%s: gain = %g 1/(Pa s) is out of range [0, %g] (0: off)", fn, gain, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    if (!(max_rate > 0 && max_rate <= 1e6)) {
+        floe__error(w, "%s: max_rate = %g 1/s is out of range (0, %g]", fn, max_rate, 1e6);
         return FLOE_ERR_ARG;
     }
     if (gain > 0) c->servo_axes |= 1 << axis;
