@@ -1,5 +1,7 @@
-/* The periodic cell's checks before the run (docs/scene-format.md#checks-
- * before-the-run, docs/periodic.md): what the start and the first pair
+/* The periodic cell's checks before the run
+ * (docs/scene-format.md#checks-before-the-run, docs/periodic.md,
+ * docs/decisions.md#the-cells-start-tests-run-when-the-scene-loads-and-when-a-restart-file-is-read):
+ * what the start and the first pair
  * search would refuse -- a wall normal to a periodic axis, facets, meshes
  * and infinite cylinders, a cell narrower than twice the pair search
  * distance -- found by the engine's own test (floe__cell_misfit, with the

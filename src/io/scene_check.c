@@ -2,11 +2,13 @@
  * so that `floe check` and `floe run` refuse (or warn about) the same things
  * (docs/scene-format.md, "Checks before the run"):
  *   - implausible material values (a unit slip): warnings;
+ *   - a periodic cell the start would refuse (scene_cell_check.c): errors;
  * and, when the scene runs at least one step:
  *   - the time step: dt: auto needs a body to derive it from; a given dt
  *     must not exceed the critical step (floe_critical_dt);
- *   - initial overlaps between spheres: deep ones are errors, small ones
- *     warnings. */
+ *   - initial overlaps between spheres (in a periodic cell, where the start
+ *     wraps them and through the cell's faces): deep ones are errors, small
+ *     ones warnings. */
 #include "io/scene_internal.h"
 #include "base/vec.h"
 #include "io/cell_grid.h"
