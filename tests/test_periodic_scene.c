@@ -36,6 +36,96 @@ static void expect_error(const char *body, const char *want, int line) {
 }
 #define EXPECT_ERROR(body, want) expect_error(body, want, __LINE__)
 
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* The cell's checks before the run (docs/scene-format.md#checks-before-the-run):
+ * `floe check` refuses the scene (status 2) with path:want, and `floe run`
+ * refuses it with the same message, creating no output directory. */
+static void cli_refuses(const char *body, const char *want, int line) {
+    char text[2048], path[512], log[600], out[600];
+    snprintf(text, sizeof text, "%s%s", head, body);
+    check_write_tmp(tmpdir, "cell.yaml", text, path, sizeof path);
+    snprintf(log, sizeof log, "%s/cell.log", tmpdir);
+    snprintf(out, sizeof out, "%s/cell_out", tmpdir);
+    const char *check[] = {FLOE_CLI, "check", path, NULL};
+    const char *run[] = {FLOE_CLI, "run", path, "--out", out, NULL};
+    char full[1200];
+    snprintf(full, sizeof full, "%s:%s", path, want);
+    int rc = run_cli(check, log, 0);
+    char *msg = check_slurp(log, NULL);
+    if (rc != 2 || !msg || !strstr(msg, full)) {
+        check_failures++;
+        fprintf(stderr, "test_periodic_scene.c:%d: floe check: status %d, output\n%s  wanted status 2 and\n  %s\n",
+                line, rc, msg ? msg : "", full);
+    }
+    char rm[700];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", out);
+    if (system(rm)) check_failures++;
+    rc = run_cli(run, log, 0);
+    char *msg_run = check_slurp(log, NULL);
+    if (rc != 2 || !msg_run || !msg || strcmp(msg, msg_run) != 0 || exists(out)) {
+        check_failures++;
+        fprintf(stderr,
+                "test_periodic_scene.c:%d: floe run: status %d, output directory %s, output\n%s  wanted status 2, "
+                "no output directory and check's message\n",
+                line, rc, exists(out) ? "created" : "absent", msg_run ? msg_run : "");
+    }
+    free(msg);
+    free(msg_run);
+}
+#define CLI_REFUSES(body, want) cli_refuses(body, want, __LINE__)
+
+/* What the run refuses at step 0, refused by the checks before it, at the
+ * scene key: a cell narrower than twice the pair search distance, a wall
+ * normal to a periodic axis, facets, meshes and infinite cylinders (no
+ * images), and spheres overlapping deeply through a face of the cell or
+ * at the same place once wrapped into it. The numbers: a sphere of radius
+ * 0.03 m has bounding radius 0.03 m and skin 0.1 x 0.03 m (the default
+ * skin, -0.1: a tenth of the smallest radius), so the search distance is
+ * 2 x 0.03 + 0.003 = 0.063 m and a cell 0.1 m wide is less than twice it.
+ * Spheres of radius 0.05 m at x = 0.01 and 0.99 m in a cell [0, 1) are
+ * 0.02 m apart through the face: overlap 0.08 m, 160 % of the radius. */
+static void test_cell_checks(void) {
+    const char *one = "particles: [{pos: [0.05, 0, 0], radius: 0.03, material: a}]\n";
+    char body[1024];
+    snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%s", one);
+    CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x, less than "
+                      "twice the pair search distance 0.063 m (2 x the largest body's bounding radius 0.03 m + skin "
+                      "0.003 m): bodies must be smaller than about a quarter of the cell; enlarge the cell or use "
+                      "smaller bodies");
+    /* a wall normal to an axis that is not periodic is no fault of the cell's */
+    snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%swalls: [{axis: z, pos: -1}]\n", one);
+    CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x");
+    snprintf(body, sizeof body, "periodic: {x: [0, 1]}\n%swalls: [{axis: y}, {axis: x, pos: 0.5}]\n", one);
+    CLI_REFUSES(body, "6:20: walls[1]: periodic cell: wall (body 2) is normal to the periodic axis x: a wall would "
+                      "cut the cell; make the axis not periodic or remove the wall");
+    snprintf(body, sizeof body, "periodic: {x: [0, 1]}\n%sfacets: [{vertices: [[0, 0, 1], [1, 0, 1], [0, 1, 1]]}]\n",
+             one);
+    CLI_REFUSES(body, "6:10: facets[0]: periodic cell: facet (body 1) cannot be used with a periodic cell (only "
+                      "walls normal to an axis that is not periodic can)");
+    snprintf(body, sizeof body, "periodic: {y: [0, 1]}\n%smeshes: [{stl: %s/ramp_ascii.stl}]\n", one, FLOE_TEST_DATA);
+    CLI_REFUSES(body, "6:10: meshes[0]: periodic cell: facet (body 1) cannot be used with a periodic cell");
+    snprintf(body, sizeof body, "periodic: {z: [0, 1]}\n%scylinders: [{axis: x, pos: [0, 0.5, 0.5], radius: 0.1}]\n",
+             one);
+    CLI_REFUSES(body, "6:13: cylinders[0]: periodic cell: infinite cylinder (body 1) cannot be used with a periodic "
+                      "cell");
+    /* through the face x = 0 / 1 */
+    CLI_REFUSES("periodic: {x: [0, 1]}\n"
+                "particles:\n"
+                "  - {pos: [0.01, 0, 0], radius: 0.05, material: a}\n"
+                "  - {pos: [0.99, 0, 0], radius: 0.05, material: a}\n",
+                "7:5: particle 0 (line 6) and particle 1 (line 7) overlap by 0.08 m, 160% of the smaller radius "
+                "0.05 m");
+    /* x = 1.05 is x = 0.05 in the cell [0, 0.1) (to round-off: 1.05 - 10 x
+     * 0.1 is not 0.05 exactly, so the distance is not 0) */
+    CLI_REFUSES("periodic: {x: [0, 0.1]}\n"
+                "particles:\n"
+                "  - {pos: [1.05, 0, 0], radius: 0.01, material: a}\n"
+                "  - {pos: [0.05, 0, 0], radius: 0.01, material: a}\n",
+                "7:5: particle 0 (line 6) and particle 1 (line 7) overlap by 0.02 m, 200% of the smaller radius "
+                "0.01 m");
+}
+
 int main(void) {
     if (!mkdtemp(tmpdir)) return 1;
     char text[2048], path[512], err[1024];
@@ -81,6 +171,16 @@ int main(void) {
     EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[0, 1, 0], [0, 0, 0]]}\n",
                  "periodic.velocity_gradient: give L as 3 rows of 3 numbers");
     EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
+    /* the servo's message at the value that is wrong, naming it alone */
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: -1e-3}}}\n",
+                 "p.yaml:4:55: periodic.servo.x.gain: floe_world_set_cell_servo: gain = -0.001 1/(Pa s) is out of "
+                 "range [0, 1e+100] (0: off)");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -1e200, gain: 1e-3}}}\n",
+                 "p.yaml:4:43: periodic.servo.x.stress: floe_world_set_cell_servo: stress = -1e+200 Pa is out of "
+                 "range [-1e+100, 1e+100]");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, max_rate: 2e6}}}\n",
+                 "p.yaml:4:71: periodic.servo.x.max_rate: floe_world_set_cell_servo: max_rate = 2e+06 1/s is out of "
+                 "range (0, 1e+06]");
     {
         char t2[512], p2[512];
         snprintf(t2, sizeof t2,
@@ -89,6 +189,7 @@ int main(void) {
         CHECK(floe_scene_load(p2, &s, err, sizeof err) != 0 && strstr(err, "d2.yaml:4:") &&
               strstr(err, "z cannot be periodic"));
     }
+    test_cell_checks();
     /* restart across wraps and a flip, by the command line */
     {
         char a[600], b[600], log[600];

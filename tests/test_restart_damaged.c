@@ -4,7 +4,7 @@
  * exit with status 2. Never a crash, a hang or a run from garbage.
  *
  * usage: test_restart_damaged CLASS (CMake adds one CTest case per class:
- * bounds, world, skin, particles, pairs, contacts, shapes, run, corpus).
+ * bounds, world, skin, particles, pairs, contacts, shapes, run, cell, corpus).
  * "corpus" replays tests/fuzz/corpus/restart and tests/fuzz/crashes/restart
  * through the fuzzing harness. */
 #include "check.h"
@@ -190,6 +190,24 @@ SETF(interval_nan, "/output_config@every_interval", 1, NAN)
 SETI(csv_bytes_bad, "/output@csv_bytes", 0, -5)
 static int frames_disorder(hid_t f) { return h5m_copy_row(f, "/output/frame_step", 0, 1, 1); }
 
+/* cell: the periodic cell of the "cell" class's good file (x and y
+ * periodic, z not). A cell matrix whose vectors span no volume, one that
+ * is not the identity along z, a cell narrower than twice the pair search
+ * distance (0.03 m against 2 x (2 x 0.01 + skin 0.001) = 0.042 m, in H
+ * and in the H the pair list was built with), a velocity gradient or a
+ * servo along z: the engine could not run them (a zero H made a resumed
+ * run stop at its next pair search, "the cell is -nan m wide"). */
+static int cell_h_zero(hid_t f) {
+    int rc = 0;
+    for (int k = 0; k < 9; k++) rc |= h5m_set(f, "/cell@h", k, 0, 0);
+    return rc;
+}
+SETF(cell_h_nan, "/cell@h", 0, NAN)
+static int cell_narrow(hid_t f) { return h5m_set(f, "/cell@h", 0, 0.03, 0) | h5m_set(f, "/cell@h_ref", 0, 0.03, 0); }
+SETF(cell_h0_not_identity, "/cell@h0", 8, 2)
+SETF(cell_gradient_z, "/cell@velocity_gradient", 2, 1)
+SETI(cell_servo_z, "/cell@servo_axes", 0, 4)
+
 /* ---- the good file ------------------------------------------------------------ */
 
 static const char *scene_text =
@@ -202,9 +220,22 @@ static const char *scene_text =
     "  - lattice: {origin: [0, 0, 0.0099], spacing: 0.0199, counts: [3, 3, 1], radius: 0.01}\n"
     "output: {vtk: {every: 5}, energy: {every: 5}}\n";
 
-static int make_good(void) {
+/* The "cell" class's: the same sheet in a cell periodic in x and y, three
+ * spacings wide, bonded across the faces. */
+static const char *cell_scene_text =
+    "world: {gravity: [0, 0, -9.81], dt: auto}\n"
+    "run: {steps: 40}\n"
+    "materials: [{name: m, model: ice, density: 900, young: 3e6}]\n"
+    "models: {ice: {bonds0: 255, bond_tol: 0.1}}\n"
+    "periodic: {x: [-0.00995, 0.04975], y: [-0.00995, 0.04975]}\n"
+    "walls: [{axis: z, pos: 0, sense: 1}]\n"
+    "generators:\n"
+    "  - lattice: {origin: [0, 0, 0.0099], spacing: 0.0199, counts: [3, 3, 1], radius: 0.01}\n"
+    "output: {vtk: {every: 5}, energy: {every: 5}}\n";
+
+static int make_good(const char *text) {
     char scene[400], out[400], log[400];
-    check_write_tmp(tmp, "scene.yaml", scene_text, scene, sizeof scene);
+    check_write_tmp(tmp, "scene.yaml", text, scene, sizeof scene);
     snprintf(out, sizeof out, "%s/run", tmp);
     snprintf(log, sizeof log, "%s/run.log", tmp);
     const char *argv[] = {"floe", "run", scene, "--out", out, "--threads", "1", "--stop-at", "20", NULL};
@@ -284,6 +315,14 @@ static const damage_case run_cases[] = {CASE(total_steps_negative, "/run@total_s
                                         CASE(csv_bytes_bad, "/output@csv_bytes", NULL),
                                         CASE(frames_disorder, "/output/frame_step", NULL)};
 
+static const damage_case cell_cases[] = {
+    CASE(cell_h_zero, "/cell@h", "det H = 0"),
+    CASE(cell_h_nan, "/cell@h", NULL),
+    CASE(cell_narrow, "/cell@h_ref", "less than twice the pair search distance"),
+    CASE(cell_h0_not_identity, "/cell@h0", "H[2][2] = 2: the row and column of axis z, which is not periodic"),
+    CASE(cell_gradient_z, "/cell@velocity_gradient", "L[0][2] = 1 1/s needs both x and z periodic"),
+    CASE(cell_servo_z, "/cell@servo_axes", "not periodic")};
+
 typedef struct damage_class {
     const char *name;
     const damage_case *cases;
@@ -291,10 +330,10 @@ typedef struct damage_class {
 } damage_class;
 #define CLASS(name, arr) \
     { name, arr, (int)(sizeof arr / sizeof *arr) }
-static const damage_class classes[] = {CLASS("bounds", bounds_cases), CLASS("world", world_cases),
-                                       CLASS("skin", skin_cases),     CLASS("particles", particle_cases),
-                                       CLASS("pairs", pair_cases),    CLASS("contacts", contact_cases),
-                                       CLASS("shapes", shape_cases),  CLASS("run", run_cases)};
+static const damage_class classes[] = {
+    CLASS("bounds", bounds_cases),      CLASS("world", world_cases), CLASS("skin", skin_cases),
+    CLASS("particles", particle_cases), CLASS("pairs", pair_cases),  CLASS("contacts", contact_cases),
+    CLASS("shapes", shape_cases),       CLASS("run", run_cases),     CLASS("cell", cell_cases)};
 
 /* Replays every file of the restart fuzzer's corpus and crash directories. */
 static int replay(const char *sub) {
@@ -329,13 +368,14 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
         if (!strcmp(classes[i].name, which)) cl = &classes[i];
     if (!cl) {
-        fprintf(stderr, "usage: test_restart_damaged bounds|world|skin|particles|pairs|contacts|shapes|run|corpus\n");
+        fprintf(stderr,
+                "usage: test_restart_damaged bounds|world|skin|particles|pairs|contacts|shapes|run|cell|corpus\n");
         return 2;
     }
     snprintf(tmp, sizeof tmp, "/tmp/floe_damaged_XXXXXX");
     CHECK(mkdtemp(tmp) != NULL);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if (make_good())
+    if (make_good(!strcmp(which, "cell") ? cell_scene_text : scene_text))
         for (int i = 0; i < cl->n; i++)
             expect_refused(cl->cases[i].label, cl->cases[i].fn, cl->cases[i].name, cl->cases[i].why, i == 0);
     REPORT("%s: %d of %d damaged restart files refused with the dataset's name\n", cl->name, nrefused, cl->n);

@@ -114,12 +114,13 @@ static void test_errors(void) {
     ERROR_AT("groups: [{name: a, phases: [{kind: spin}]}]\n",
              "3:36: groups[0].phases[0].kind: unknown kind 'spin'; allowed: free, velocity, rotate, servo, load");
     ERROR_AT("groups: [{name: a, phases: [{kind: velocity, rate: 2}]}]\n",
-             "3:52: groups[0].phases[0].rate: a velocity phase does not take it");
+             "3:52: groups[0].phases[0].rate: a velocity phase does not take it (it takes: kind, start, velocity, "
+             "angular_velocity)");
     ERROR_AT("groups: [{name: a, phases: [{kind: free}, {kind: free}]}]\n",
              "3:43: groups[0].phases[1]: missing 'start' (when the phase begins; only the first phase defaults to "
              "time 0)");
     ERROR_AT("groups: [{name: a, phases: [{kind: free, start: {time: 1, step: 2}}]}]\n",
-             "3:49: groups[0].phases[0].start: give one trigger, found 'time' and 'step'");
+             "3:65: groups[0].phases[0].start: give one trigger, found 'time' and 'step'");
     ERROR_AT("groups: [{name: a, phases: [{kind: free, start: {force_drop: 1.5}}]}]\n",
              "3:62: groups[0].phases[0].start.force_drop = 1.5 is out of range (0, 1)");
     ERROR_AT("groups: [{name: a, phases: [{kind: free, start: {time: 1, direction: [0, 0, 1]}}]}]\n",
@@ -142,6 +143,53 @@ static void test_errors(void) {
              "3:30: groups[0]: give either phases/load or velocity, angular_velocity, start, end (the one-phase "
              "shorthand), not both");
     ERROR_AT("groups: [{name: a, phases: []}]\n", "3:28: groups[0].phases: the list is empty");
+    /* a force trigger's direction is one, as a servo's is */
+    ERROR_AT("groups: [{name: a, phases: [{kind: free, start: {force_above: 1, direction: [0, 0, 0]}}]}]\n",
+             "3:77: groups[0].phases[0].start.direction: (0, 0, 0) has no direction; give the one the force or "
+             "displacement is measured along, or leave it out (the magnitude)");
+    /* a stress servo's area, with its range (0 would make the stress a force) */
+    ERROR_AT("groups: [{name: a, phases: [{kind: servo, direction: [0, 0, -1], stress: 1e3, area: 0}]}]\n",
+             "3:85: groups[0].phases[0].area = 0 is out of range (0, 1e+100]");
+    ERROR_AT("groups: [{name: a, phases: [{kind: servo, direction: [0, 0, -1], stress: 1e3, area: 1e300}]}]\n",
+             "3:85: groups[0].phases[0].area = 1e+300 is out of range (0, 1e+100]");
+    /* vectors beyond the engine's bound, at the key */
+    ERROR_AT("groups: [{name: a, phases: [{kind: load, force: [0, 0, 1e200]}]}]\n",
+             "3:49: groups[0].phases[0].force: (0, 0, 1e+200) is out of range: each component in [-1e+100, "
+             "1e+100]");
+}
+
+/* Directions are taken at any finite, non-zero length and normalised (by
+ * the largest component first): a rotation axis whose length overflows
+ * (|(1e200, 1e200, 0)| = 1.4e200 squared is beyond 1e308) and a servo
+ * direction whose square underflows (1e-400) give the unit vectors
+ * (1, 1, 0) / sqrt(2) (angvel: that times the rate 2 rad/s, to 1e-15) and
+ * (0, 0, -1) exactly; the API takes a servo_dir of that size alike. */
+static void test_directions(void) {
+    char path[512], err[1024];
+    check_write_tmp(tmpdir, "phases.yaml",
+                    scene_text("groups:\n"
+                               "  - name: lid\n"
+                               "    phases:\n"
+                               "      - {kind: rotate, axis: [1e200, 1e200, 0], rate: 2}\n"
+                               "      - {kind: servo, start: {time: 1}, direction: [0, 0, -1e-200], force: 1}\n"
+                               "particles: [{pos: [0, 0, 0], radius: 0.01, group: lid}]\n"),
+                    path, sizeof path);
+    floe_scene s;
+    int rc = floe_scene_load(path, &s, err, sizeof err);
+    if (rc) fprintf(stderr, "unexpected error: %s\n", err);
+    CHECK(rc == 0);
+    if (rc) return;
+    floe_phase p[2];
+    int g = floe_find_group(s.world, "lid");
+    CHECK(floe_group_phases(s.world, g, p, 2) == 2);
+    CHECK_NEAR(p[0].angvel.x, 2 * sqrt(0.5), 1e-15);
+    CHECK_NEAR(p[0].angvel.y, 2 * sqrt(0.5), 1e-15);
+    CHECK(p[0].angvel.z == 0);
+    CHECK(p[1].servo_dir.x == 0 && p[1].servo_dir.y == 0 && p[1].servo_dir.z == -1);
+    p[1].servo_dir = (floe_vec3){0, -1e-200, 0};
+    CHECK(floe_group_set_phases(s.world, g, p, 2) == FLOE_OK);
+    CHECK(floe_group_phases(s.world, g, p, 2) == 2 && p[1].servo_dir.y == -1);
+    floe_scene_free(&s);
 }
 
 /* The example: the lid holds 2 kPa (the servo of docs/laboratory.md). */
@@ -218,6 +266,7 @@ int main(void) {
     }
     test_valid();
     test_errors();
+    test_directions();
     test_example();
     test_cli_restart();
     char p[512];

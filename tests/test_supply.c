@@ -447,7 +447,8 @@ static void test_errors(void) {
     CHECK(floe_add_inlet(w, "x", &d) == -1 && strstr(floe_last_error(w), "exists already"));
     floe_sink_def s = floe_default_sink_def();
     s.normal = (floe_vec3){0, 0, 0};
-    CHECK(floe_add_sink(w, "s", &s) == -1 && strstr(floe_last_error(w), "normal not zero"));
+    CHECK(floe_add_sink(w, "s", &s) == -1 &&
+          strstr(floe_last_error(w), "normal (0, 0, 0) must be finite and not zero"));
     s = floe_default_sink_def();
     s.group = 4;
     CHECK(floe_add_sink(w, "s", &s) == -1 && strstr(floe_last_error(w), "group"));

@@ -105,6 +105,38 @@ static void test_good(void) {
     floe_scene_free(&s);
 }
 
+/* A sink's normal is a direction: any finite, non-zero length, normalised
+ * by its largest component first. |(1e200, 0, 1e200)| overflows, yet the
+ * normal is (1, 0, 1) / sqrt(2) (to 1e-15); (0, 0, -1e-200), whose square
+ * underflows, is (0, 0, -1) exactly. */
+static void test_sink_normal(void) {
+    floe_scene s;
+    if (GOOD("sinks:\n"
+             "  - {name: a, plane: {point: [0, 0, 0], normal: [1e200, 0, 1e200]}}\n"
+             "  - {name: b, plane: {point: [0, 0, 0], normal: [0, 0, -1e-200]}}\n",
+             &s))
+        return;
+    floe_sink_def sd;
+    CHECK(floe_sink_get(s.world, 0, NULL, &sd) == FLOE_OK);
+    CHECK_NEAR(sd.normal.x, sqrt(0.5), 1e-15);
+    CHECK_NEAR(sd.normal.z, sqrt(0.5), 1e-15);
+    CHECK(sd.normal.y == 0);
+    CHECK(floe_sink_get(s.world, 1, NULL, &sd) == FLOE_OK);
+    CHECK(sd.normal.x == 0 && sd.normal.y == 0 && sd.normal.z == -1);
+    /* the API names the point or the normal, whichever is wrong */
+    sd = floe_default_sink_def();
+    sd.region = FLOE_REGION_HALFSPACE;
+    sd.point = (floe_vec3){1e200, 0, 0};
+    CHECK(floe_add_sink(s.world, "c", &sd) < 0 &&
+          strstr(floe_last_error(s.world),
+                 "floe_add_sink: 'c': point (1e+200, 0, 0) must be finite and at most 1e+100 in magnitude"));
+    sd.point = (floe_vec3){0, 0, 0};
+    sd.normal = (floe_vec3){0, 0, 0};
+    CHECK(floe_add_sink(s.world, "c", &sd) < 0 &&
+          strstr(floe_last_error(s.world), "floe_add_sink: 'c': normal (0, 0, 0) must be finite and not zero"));
+    floe_scene_free(&s);
+}
+
 static void test_bad(void) {
     const char *ok_inlet = "inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], rate: 10, radius: 1e-3";
     char b[1024];
@@ -285,6 +317,7 @@ int main(void) {
     }
     test_good();
     test_bad();
+    test_sink_normal();
     test_cli_restart();
     test_hopper_example();
     char p[512];

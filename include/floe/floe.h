@@ -520,6 +520,33 @@ typedef struct floe_phase {
 #define FLOE_MAX_PHASES 16 /* per group */
 
 floe_phase floe_default_phase(void); /* FREE at time 0; alpha 0.5, max_speed 1 m/s */
+
+/* One key of a phase as a scene's groups[].phases entry gives it
+ * (docs/scene-format.md#groups): "kind" (its name in text), "start" (that
+ * a start is given; n = 0), "start.time" ... "start.displacement" and
+ * "start.direction" (the trigger's keys), or a key of the kind (rate,
+ * direction, force, ...), with its numbers (n = 1, or 3 for a vector). */
+typedef struct floe_phase_key {
+    const char *key;
+    const char *text; /* kind: its name */
+    double v[3];
+    int n;
+} floe_phase_key;
+
+/* A phase from its keys, checked as a scene file's are: the kind, keys
+ * unknown or of another kind, numbers out of range (those
+ * floe_group_set_phases takes), a zero direction, one trigger in the start
+ * and a start for every phase but the first, the keys a kind needs
+ * together (a rotation's axis and rate; a servo's direction and either
+ * force or stress with area). Directions may have any finite, non-zero
+ * length: they are normalised (a rotation's angvel is the unit axis times
+ * the rate). FLOE_OK, or FLOE_ERR_ARG with why = "<where>.<key> ..." or
+ * "<where>: ..." (where: the phase's path in the caller's terms, e.g.
+ * "phases[2]") and *bad (may be NULL) the index of the key at fault, -1
+ * for the phase as a whole. The scene loader and the Python module both
+ * read phases with it, so they refuse the same values in the same words. */
+floe_status floe_phase_from_keys(const floe_phase_key *keys, int nkeys, int first, const char *where, floe_phase *out,
+                                 char *why, size_t len, int *bad);
 /* Replaces the group's phases (n = 0 removes them); the group starts
  * before its first phase again. FLOE_ERR_ARG (the message names the phase
  * and the value) for a bad id, n outside [0, FLOE_MAX_PHASES], a kind or

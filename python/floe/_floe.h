@@ -70,6 +70,11 @@ int floe_py_material(World *self, PyObject *o, int *mat);
 int floe_py_group(World *self, PyObject *o, int create, int *g);
 int floe_py_groups(World *self, PyObject *o, uint32_t *mask);
 PyObject *floe_py_vec3_obj(floe_vec3 v); /* a numpy array of 3 */
+/* Particle ids: one id or a sequence or array of them (ndim min_dim..1), as
+ * an int64 array (a new reference), or NULL with TypeError for anything but
+ * whole numbers (a float array, a list holding 2.9: refused as a float id
+ * alone is, not truncated); `what` names the argument in the message. */
+PyArrayObject *floe_py_ids(PyObject *o, const char *what, int min_dim);
 /* The size keywords given (radius, shaft, semi_axes: 1 if given) are those
  * of the shape, all of them; else ArgumentError (one too many) or TypeError
  * (one missing), naming fn. */

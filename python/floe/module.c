@@ -74,6 +74,28 @@ int floe_py_int(PyObject *o, const char *what, long long lo, long long hi, long 
     return 0;
 }
 
+PyArrayObject *floe_py_ids(PyObject *o, const char *what, int min_dim) {
+    /* numpy's own type first: a list [2.9] converted straight to int64 is
+     * cast unsafely (to 2), while a float64 array is refused */
+    PyArrayObject *a = (PyArrayObject *)PyArray_FromAny(o, NULL, min_dim, 1, NPY_ARRAY_IN_ARRAY, NULL);
+    if (!a) return NULL;
+    char kind = PyArray_DESCR(a)->kind;
+    if (PyArray_SIZE(a) > 0 && kind != 'i' && kind != 'u' && kind != 'b') {
+        PyObject *t = PyObject_Str((PyObject *)PyArray_DESCR(a));
+        PyErr_Format(PyExc_TypeError, "%s: particle ids are whole numbers, got %s values (%R)", what,
+                     t ? PyUnicode_AsUTF8(t) : "other", o);
+        Py_XDECREF(t);
+        Py_DECREF(a);
+        return NULL;
+    }
+    /* whole numbers (an empty list is float64): the cast loses nothing, and
+     * a uint64 beyond int64 becomes negative, which no id is */
+    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY((PyObject *)a, NPY_INT64, min_dim, 1,
+                                                          NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(a);
+    return ids;
+}
+
 int floe_py_vec3(PyObject *o, const char *what, floe_vec3 *out) {
     if (PyFloat_Check(o) || PyLong_Check(o)) {
         PyErr_Format(PyExc_TypeError, "%s: expected 3 numbers (x, y, z), got one number", what);

@@ -1,8 +1,9 @@
 /* The World's phased group motion (docs/laboratory.md): set_phases,
  * group_phases, group_phase, group_servo. A phase is a dict with the keys
  * of the scene's groups[].phases entries (docs/scene-format.md#groups), so
- * a phase list moves between a scene and a script unchanged. The values are
- * checked by floe_group_set_phases, whose message is raised as it is. */
+ * a phase list moves between a scene and a script unchanged. The engine
+ * reads and checks them as it does a scene's (floe_phase_from_keys), so a
+ * value is refused in the scene's words; its message is raised as it is. */
 #include "_floe.h"
 
 #include <math.h>
@@ -11,193 +12,115 @@
 static const char *const kind_names[FLOE_PHASE_KINDS] = {"free", "velocity", "rotate", "servo", "load"};
 static const char *const trigger_names[FLOE_AT_KINDS] = {"time", "step", "force_above", "force_drop", "displacement"};
 
-/* The keys each kind takes, besides kind and start (the scene's table). */
-static const char *const kind_keys[FLOE_PHASE_KINDS] = {
-    "",
-    "velocity, angular_velocity",
-    "axis, rate, point",
-    "direction, force, stress, area, gain, alpha, max_speed",
-    "force, torque, force_rate, torque_rate",
-};
+/* One value of a phase: a vector (any sequence but text) or a number. */
+static int key_value(PyObject *val, const char *what, floe_phase_key *e) {
+    if (PyUnicode_Check(val) || PyBytes_Check(val)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a number or 3 numbers (x, y, z), got text", what);
+        return -1;
+    }
+    if (PySequence_Check(val)) {
+        floe_vec3 v;
+        if (floe_py_vec3(val, what, &v)) return -1;
+        e->v[0] = v.x, e->v[1] = v.y, e->v[2] = v.z, e->n = 3;
+        return 0;
+    }
+    e->n = 1;
+    return floe_py_double(val, what, &e->v[0]);
+}
 
-static int takes(int kind, const char *k) {
-    const char *keys = kind_keys[kind];
-    size_t n = strlen(k);
-    for (const char *p = strstr(keys, k); p; p = strstr(p + 1, k))
-        if ((p == keys || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return 1;
+/* The key name of item `key` (a str) of a phase's dict, or NULL with TypeError. */
+static const char *key_name(PyObject *key, const char *where) {
+    const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (!k && !PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: keys must be strings", where);
+    return k;
+}
+
+/* The start trigger's items {time|step|force_above|force_drop|displacement:
+ * x, direction: v} as keys "start.<name>" (their names kept alive in
+ * `keep`). */
+static int start_keys(PyObject *o, const char *where, floe_phase_key *k, int *n, PyObject *keep) {
+    char what[96];
+    snprintf(what, sizeof what, "%s.start", where);
+    if (!PyDict_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: expected a dict with one trigger (time, step, force_above, force_drop, displacement) and "
+                     "an optional direction",
+                     what);
+        return -1;
+    }
+    k[(*n)++] = (floe_phase_key){"start", NULL, {0, 0, 0}, 0};
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &val)) {
+        const char *kn = key_name(key, what);
+        if (!kn) return -1;
+        PyObject *full = PyUnicode_FromFormat("start.%s", kn);
+        if (!full || PyList_Append(keep, full)) {
+            Py_XDECREF(full);
+            return -1;
+        }
+        Py_DECREF(full);
+        floe_phase_key *e = &k[(*n)++];
+        *e = (floe_phase_key){PyUnicode_AsUTF8(full), NULL, {0, 0, 0}, 0};
+        char w2[160];
+        snprintf(w2, sizeof w2, "%s.%s", what, kn);
+        if (!e->key || key_value(val, w2, e)) return -1;
+    }
     return 0;
 }
 
-/* The start trigger: {time|step|force_above|force_drop|displacement: x, direction: v}. */
-static int start_from(PyObject *o, int i, floe_phase *p) {
+/* One phase from its dict; i is its index. The dict's items become the
+ * keys of a scene's phase entry, which the engine checks and reads
+ * (floe_phase_from_keys): the scene's words for the same values. */
+static int phase_from(PyObject *o, int i, floe_phase *p) {
+    char where[32];
+    snprintf(where, sizeof where, "phases[%d]", i);
     if (!PyDict_Check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "phases[%d].start: expected a dict with one trigger (time, step, force_above, "
-                     "force_drop, displacement) and an optional direction",
-                     i);
+        PyErr_Format(PyExc_TypeError, "%s: expected a dict with a 'kind' (free, velocity, rotate, servo, load)", where);
         return -1;
     }
-    int found = 0;
+    PyObject *so = PyDict_GetItemString(o, "start");
+    Py_ssize_t cap = PyDict_Size(o) + (so && PyDict_Check(so) ? PyDict_Size(so) : 0) + 1;
+    floe_phase_key *k = PyMem_Malloc(sizeof *k * (size_t)cap);
+    PyObject *keep = PyList_New(0);
+    int n = 0, rc = -1;
+    if (!k || !keep) {
+        PyErr_NoMemory();
+        goto done;
+    }
     PyObject *key, *val;
     Py_ssize_t pos = 0;
-    char what[64];
     while (PyDict_Next(o, &pos, &key, &val)) {
-        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-        if (!k) {
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "phases[%d].start: keys must be strings", i);
-            return -1;
-        }
-        snprintf(what, sizeof what, "phases[%d].start.%s", i, k);
-        if (!strcmp(k, "direction")) {
-            if (floe_py_vec3(val, what, &p->measure_dir)) return -1;
+        const char *kn = key_name(key, where);
+        if (!kn) goto done;
+        char what[96];
+        snprintf(what, sizeof what, "%s.%s", where, kn);
+        if (!strcmp(kn, "start")) {
+            if (start_keys(val, where, k, &n, keep)) goto done;
             continue;
         }
-        int t = 0;
-        while (t < FLOE_AT_KINDS && strcmp(k, trigger_names[t])) t++;
-        if (t == FLOE_AT_KINDS) {
-            PyErr_Format(ArgumentError,
-                         "phases[%d].start: unknown key '%s' (known: time, step, force_above, force_drop, "
-                         "displacement, direction)",
-                         i, k);
-            return -1;
-        }
-        if (found++) {
-            PyErr_Format(ArgumentError, "phases[%d].start: give one trigger, not two ('%s' and '%s')", i,
-                         trigger_names[p->trigger], k);
-            return -1;
-        }
-        p->trigger = t;
-        if (t == FLOE_AT_STEP) {
-            long long s;
-            if (floe_py_int(val, what, 0, 1LL << 53, &s)) return -1;
-            p->at = (double)s;
-        } else if (floe_py_double(val, what, &p->at)) return -1;
-    }
-    if (!found) {
-        PyErr_Format(ArgumentError,
-                     "phases[%d].start: no trigger (give one of time, step, force_above, force_drop, displacement)", i);
-        return -1;
-    }
-    return 0;
-}
-
-/* One phase from its dict; i is its index (for messages). */
-static int phase_from(PyObject *o, int i, floe_phase *p) {
-    *p = floe_default_phase();
-    if (!PyDict_Check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "phases[%d]: expected a dict with a 'kind' (free, velocity, rotate, servo, "
-                     "load)",
-                     i);
-        return -1;
-    }
-    PyObject *ko = PyDict_GetItemString(o, "kind");
-    const char *kn = ko && PyUnicode_Check(ko) ? PyUnicode_AsUTF8(ko) : NULL;
-    if (!kn) {
-        PyErr_Format(ArgumentError, "phases[%d].kind: required, one of free, velocity, rotate, servo, load", i);
-        return -1;
-    }
-    int kind = 0;
-    while (kind < FLOE_PHASE_KINDS && strcmp(kn, kind_names[kind])) kind++;
-    if (kind == FLOE_PHASE_KINDS) {
-        PyErr_Format(ArgumentError, "phases[%d].kind: unknown kind '%s' (known: free, velocity, rotate, servo, load)",
-                     i, kn);
-        return -1;
-    }
-    p->kind = kind;
-    PyObject *so = PyDict_GetItemString(o, "start");
-    if (so) {
-        if (start_from(so, i, p)) return -1;
-    } else if (i > 0) {
-        PyErr_Format(ArgumentError,
-                     "phases[%d].start: required for every phase but the first (e.g. start=dict(time="
-                     "0.1))",
-                     i);
-        return -1;
-    }
-    int has_axis = 0, has_rate = 0, has_dir = 0, has_force = 0, has_stress = 0, has_area = 0;
-    floe_vec3 axis = {0, 0, 0};
-    double rate = 0;
-    PyObject *key, *val;
-    Py_ssize_t pos = 0;
-    char what[64];
-    while (PyDict_Next(o, &pos, &key, &val)) {
-        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-        if (!k) {
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "phases[%d]: keys must be strings", i);
-            return -1;
-        }
-        if (!strcmp(k, "kind") || !strcmp(k, "start")) continue;
-        snprintf(what, sizeof what, "phases[%d].%s", i, k);
-        if (!takes(kind, k)) {
-            int known = 0;
-            for (int q = 0; q < FLOE_PHASE_KINDS && !known; q++) known = takes(q, k);
-            if (known)
-                PyErr_Format(ArgumentError, "%s: a %s phase does not take it (it takes: kind, start%s%s)", what, kn,
-                             *kind_keys[kind] ? ", " : "", kind_keys[kind]);
-            else
-                PyErr_Format(ArgumentError,
-                             "%s: unknown key (known: kind, start, velocity, angular_velocity, axis, rate, point, "
-                             "direction, force, stress, area, gain, alpha, max_speed, torque, force_rate, "
-                             "torque_rate)",
-                             what);
-            return -1;
-        }
-        int rc = 0;
-        if (!strcmp(k, "velocity")) rc = floe_py_vec3(val, what, &p->vel);
-        else if (!strcmp(k, "angular_velocity")) rc = floe_py_vec3(val, what, &p->angvel);
-        else if (!strcmp(k, "axis")) rc = floe_py_vec3(val, what, &axis), has_axis = 1;
-        else if (!strcmp(k, "rate")) rc = floe_py_double(val, what, &rate), has_rate = 1;
-        else if (!strcmp(k, "point")) rc = floe_py_vec3(val, what, &p->point);
-        else if (!strcmp(k, "direction")) rc = floe_py_vec3(val, what, &p->servo_dir), has_dir = 1;
-        else if (!strcmp(k, "force") && kind == FLOE_PHASE_SERVO)
-            rc = floe_py_double(val, what, &p->target), has_force = 1;
-        else if (!strcmp(k, "stress")) rc = floe_py_double(val, what, &p->target), has_stress = 1;
-        else if (!strcmp(k, "area")) rc = floe_py_double(val, what, &p->area), has_area = 1;
-        else if (!strcmp(k, "gain")) rc = floe_py_double(val, what, &p->gain);
-        else if (!strcmp(k, "alpha")) rc = floe_py_double(val, what, &p->alpha);
-        else if (!strcmp(k, "max_speed")) rc = floe_py_double(val, what, &p->max_speed);
-        else if (!strcmp(k, "force")) rc = floe_py_vec3(val, what, &p->force);
-        else if (!strcmp(k, "torque")) rc = floe_py_vec3(val, what, &p->torque);
-        else if (!strcmp(k, "force_rate")) rc = floe_py_vec3(val, what, &p->force_rate);
-        else if (!strcmp(k, "torque_rate")) rc = floe_py_vec3(val, what, &p->torque_rate);
-        if (rc) return -1;
-    }
-    if (kind == FLOE_PHASE_ROTATE) {
-        if (!has_axis || !has_rate) {
-            PyErr_Format(ArgumentError, "phases[%d].%s: required for a rotate phase", i, has_axis ? "rate" : "axis");
-            return -1;
-        }
-        double n = sqrt(axis.x * axis.x + axis.y * axis.y + axis.z * axis.z);
-        if (!(n > 0) || !isfinite(n)) {
-            floe_py_arg_error("phases[%d].axis: (%g, %g, %g) must be a non-zero, finite vector", i, axis.x, axis.y,
-                              axis.z);
-            return -1;
-        }
-        if (!(rate != 0) || !isfinite(rate)) {
-            floe_py_arg_error("phases[%d].rate: %g must be non-zero and finite [rad/s]", i, rate);
-            return -1;
-        }
-        p->angvel = (floe_vec3){rate * axis.x / n, rate * axis.y / n, rate * axis.z / n};
-    }
-    if (kind == FLOE_PHASE_SERVO) {
-        if (!has_dir) {
-            PyErr_Format(ArgumentError, "phases[%d].direction: required for a servo phase", i);
-            return -1;
-        }
-        if (has_force == has_stress) {
-            PyErr_Format(ArgumentError, "phases[%d]: a servo phase takes one of force, stress (got %s)", i,
-                         has_force ? "both" : "neither");
-            return -1;
-        }
-        if (has_stress != has_area) {
-            PyErr_Format(ArgumentError, "phases[%d].area: %s", i,
-                         has_stress ? "required with stress (the area the force is divided by, m^2)"
-                                    : "only with stress");
-            return -1;
+        floe_phase_key *e = &k[n++];
+        *e = (floe_phase_key){kn, NULL, {0, 0, 0}, 0};
+        if (!strcmp(kn, "kind")) {
+            if (!PyUnicode_Check(val) || !(e->text = PyUnicode_AsUTF8(val))) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_TypeError, "%s: expected a name (free, velocity, rotate, servo, load)", what);
+                goto done;
+            }
+        } else if (key_value(val, what, e)) {
+            goto done;
         }
     }
-    return 0;
+    char why[512];
+    if (floe_phase_from_keys(k, n, i == 0, where, p, why, sizeof why, NULL) != FLOE_OK) {
+        PyErr_SetString(ArgumentError, why);
+        goto done;
+    }
+    rc = 0;
+done:
+    PyMem_Free(k);
+    Py_XDECREF(keep);
+    return rc;
 }
 
 static PyObject *World_set_phases(World *self, PyObject *args) {

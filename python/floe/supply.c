@@ -451,8 +451,9 @@ static PyObject *World_sinks(World *self, PyObject *unused) {
 
 static PyObject *World_remove(World *self, PyObject *arg) {
     if (floe_py_open(self)) return NULL;
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(arg, NPY_INT64, 0, 1, NPY_ARRAY_CARRAY_RO);
+    PyArrayObject *a = floe_py_ids(arg, "remove(ids)", 0);
     if (!a) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) return NULL; /* float ids: said so */
         PyErr_Clear();
         PyErr_SetString(PyExc_TypeError, "remove(ids): expected a particle id or a sequence of ids");
         return NULL;

@@ -458,8 +458,7 @@ static PyObject *set_vectors(World *self, PyObject *args, vec_setter set, const 
         if (floe_py_int(ids_o, "particle id", INT_MIN, INT_MAX, &id) || floe_py_vec3(val_o, what, &v)) return NULL;
         return floe_py_status(self, set(w, (int)id, v));
     }
-    /* ids as integers: a float array is refused (numpy's safe casting), not truncated */
-    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(ids_o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *ids = floe_py_ids(ids_o, "ids", 1);
     if (!ids) return NULL;
     PyArrayObject *val = (PyArrayObject *)PyArray_FROMANY(val_o, NPY_DOUBLE, 1, 2,
                                                           NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
@@ -508,7 +507,7 @@ static PyObject *World_set_blocked(World *self, PyObject *args) {
     uint32_t mask;
     if (floe_py_open(self) || !PyArg_ParseTuple(args, "OO:set_blocked", &ids_o, &bo) || floe_py_block(bo, &mask))
         return NULL;
-    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(ids_o, NPY_INT64, 0, 1, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *ids = floe_py_ids(ids_o, "set_blocked(ids)", 0);
     if (!ids) return NULL;
     npy_intp n = PyArray_SIZE(ids);
     const int64_t *id = PyArray_DATA(ids);

@@ -43,6 +43,14 @@ static inline vec3 vnormalize(vec3 a) {
     double l = vlen(a);
     return l > 0 ? vscale(a, 1.0 / l) : a;
 }
+/* The unit vector along a, scaled by its largest component first so that
+ * neither the length of a huge vector overflows nor that of a tiny one
+ * underflows; zero for a zero or non-finite a. */
+static inline vec3 vdirection(vec3 a) {
+    double big = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+    if (!(big > 0) || !isfinite(big)) return v3(0, 0, 0);
+    return vnormalize(vscale(a, 1.0 / big));
+}
 static inline double vcomp(vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }
 static inline void vset(vec3 *a, int i, double s) {
     if (i == 0) a->x = s;

@@ -5,7 +5,7 @@
  * general form of Lees-Edwards boundaries for any homogeneous deformation.
  * Bodies are wrapped back into the cell after every motion; a contact keeps
  * the offsets of the image of B it touches, updated when either body wraps.
- * The cell is always narrower than twice the pair search distance is
+ * A cell narrower than twice the pair search distance is always
  * refused, so a pair of bodies meets through one image at most and the
  * contact stays keyed by its two bodies. */
 #include "core/cell.h"
@@ -115,12 +115,17 @@ floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, do
         floe__error(w, "%s: axis = %d is not a periodic axis of the cell (floe_world_set_periodic first)", fn, axis);
         return FLOE_ERR_ARG;
     }
-    if (!(fabs(stress) <= FLOE_MAX_COORD) || !(gain >= 0 && gain <= FLOE_MAX_COORD) ||
-        !(max_rate > 0 && max_rate <= 1e6)) {
-        floe__error(w,
-                    "%s: stress = %g Pa must be finite, gain = %g 1/(Pa s) in [0, %g] (0: off), max_rate = %g 1/s "
-                    "in (0, 1e6]",
-                    fn, stress, gain, FLOE_MAX_COORD, max_rate);
+    /* each value alone, named (the scene reports it at its key) */
+    if (!(fabs(stress) <= FLOE_MAX_COORD)) {
+        floe__error(w, "%s: stress = %g Pa is out of range [%g, %g]", fn, stress, -FLOE_MAX_COORD, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    if (!(gain >= 0 && gain <= FLOE_MAX_COORD)) {
+        floe__error(w, "%s: gain = %g 1/(Pa s) is out of range [0, %g] (0: off)", fn, gain, FLOE_MAX_COORD);
+        return FLOE_ERR_ARG;
+    }
+    if (!(max_rate > 0 && max_rate <= 1e6)) {
+        floe__error(w, "%s: max_rate = %g 1/s is out of range (0, %g]", fn, max_rate, 1e6);
         return FLOE_ERR_ARG;
     }
     if (gain > 0) c->servo_axes |= 1 << axis;
@@ -133,7 +138,7 @@ floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, do
 
 /* ---- matrices ----------------------------------------------------------------- */
 
-static void inverse(const double m[9], double r[9]) {
+void floe__cell_inverse(const double m[9], double r[9]) {
     double c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6];
     double det = m[0] * c00 + m[1] * c01 + m[2] * c02, id = 1 / det;
     r[0] = c00 * id;
@@ -163,6 +168,15 @@ static void deform(double h[9], const double l[9], double dt) {
 
 /* ---- wrapping ----------------------------------------------------------------- */
 
+floe_img floe__cell_floor(const floe_world *w, const double hi[9], vec3 x) {
+    const floe_cell *c = &w->cell;
+    vec3 f = floe__mat_vec(hi, vsub(x, c->origin));
+    floe_img n = {{0, 0, 0}};
+    for (int k = 0; k < 3; k++)
+        if (c->axes >> k & 1) n.n[k] = (int32_t)floor(vcomp(f, k));
+    return n;
+}
+
 /* Bodies that are not boundaries wrap: their centre's cell coordinates
  * f = H^-1 (x - origin) are brought into [0, 1) along the periodic axes,
  * and a body moved by -H n takes its image's velocity v - L H n (the
@@ -173,14 +187,11 @@ static void deform(double h[9], const double l[9], double dt) {
 static void wrap(floe_world *w, int count) {
     floe_cell *c = &w->cell;
     double hi[9];
-    inverse(c->h, hi);
+    floe__cell_inverse(c->h, hi);
     floe_img *delta = NULL;
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) continue;
-        vec3 f = floe__mat_vec(hi, vsub(w->pos[i], c->origin));
-        floe_img n = {{0, 0, 0}};
-        for (int k = 0; k < 3; k++)
-            if (c->axes >> k & 1) n.n[k] = (int32_t)floor(vcomp(f, k));
+        floe_img n = floe__cell_floor(w, hi, w->pos[i]);
         if (floe__img_zero(n)) continue;
         vec3 s = floe__mat_vec(c->h, v3(n.n[0], n.n[1], n.n[2]));
         w->pos[i] = vsub(w->pos[i], s);
@@ -259,27 +270,136 @@ static void reduce(floe_world *w) {
         }
 }
 
-floe_status floe__cell_start(floe_world *w) {
-    floe_cell *c = &w->cell;
-    if (!c->axes) return FLOE_OK;
+/* ---- the cell against the bodies ---------------------------------------------- */
+
+/* A boundary the cell cannot take: a wall normal to a periodic axis would
+ * cut the cell; facets (meshes) and infinite cylinders have no images.
+ * 1 with *body and why, 0 if none. */
+static int boundary_misfit(const floe_world *w, int *body, char *why, size_t len) {
+    const floe_cell *c = &w->cell;
     for (int i = 0; i < w->np; i++) {
         const floe_shape_class *cl = floe__class_of(w, i);
         if (!(cl->flags & FLOE_SHAPE_BOUNDARY)) continue;
-        if (w->shape[i] == FLOE_SHAPE_WALL) {
-            const floe_wall *wl = floe__shape_data(w, i);
-            if (c->axes >> wl->axis & 1) {
-                floe__error(w,
-                            "periodic cell: wall (body %d) is normal to the periodic axis %c: a wall would cut the "
-                            "cell; make the axis not periodic or remove the wall",
-                            i, axis_name[wl->axis]);
-                return FLOE_ERR_ARG;
-            }
-            continue;
+        if (w->shape[i] != FLOE_SHAPE_WALL) {
+            *body = i;
+            snprintf(why, len,
+                     "periodic cell: %s (body %d) cannot be used with a periodic cell (only walls normal to an axis "
+                     "that is not periodic can)",
+                     cl->title, i);
+            return 1;
         }
-        floe__error(w,
-                    "periodic cell: %s (body %d) cannot be used with a periodic cell (only walls normal to an axis "
-                    "that is not periodic can)",
-                    cl->title, i);
+        const floe_wall *wl = floe__shape_data(w, i);
+        if (c->axes >> wl->axis & 1) {
+            *body = i;
+            snprintf(why, len,
+                     "periodic cell: wall (body %d) is normal to the periodic axis %c: a wall would cut the cell; "
+                     "make the axis not periodic or remove the wall",
+                     i, axis_name[wl->axis]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The size rule (docs/periodic.md): the cell must be wider than twice the
+ * pair search distance 2 b_max + skin across every pair of faces, so that
+ * two bodies meet through one image at most. hi is H^-1; *reach receives
+ * the search distance and m[k] (may be NULL) the search distance over the
+ * width. 1 with *axis and why if the cell is too narrow (or its widths are
+ * not numbers), 0 if not. */
+static int too_narrow(const floe_world *w, const double hi[9], double skin, double *reach_, double m[3], int *axis,
+                      char *why, size_t len) {
+    const floe_cell *c = &w->cell;
+    double bmax = 0;
+    for (int i = 0; i < w->np; i++)
+        if (w->bound[i] > 0) bmax = fmax(bmax, w->bound[i]);
+    double reach = *reach_ = 2 * bmax + skin;
+    for (int k = 0; k < 3; k++) {
+        if (m) m[k] = 0;
+        if (!(c->axes >> k & 1)) continue;
+        double width = 1 / vlen(v3(hi[3 * k], hi[3 * k + 1], hi[3 * k + 2])); /* between the faces normal to k */
+        if (!(reach < 0.5 * width)) {
+            *axis = k;
+            snprintf(why, len,
+                     "periodic cell at step %lld: the cell is %g m wide across axis %c, less than twice the pair "
+                     "search distance %g m (2 x the largest body's bounding radius %g m + skin %g m): bodies must "
+                     "be smaller than about a quarter of the cell; enlarge the cell or use smaller bodies",
+                     (long long)w->step, width, axis_name[k], reach, bmax, skin);
+            return 1;
+        }
+        if (m) m[k] = reach / width;
+    }
+    return 0;
+}
+
+int floe__cell_misfit(const floe_world *w, const double h[9], double skin, int *body, int *axis, char *why,
+                      size_t len) {
+    *body = *axis = -1;
+    if (!w->cell.axes) return 0;
+    if (boundary_misfit(w, body, why, len)) return 1;
+    double hi[9];
+    floe__cell_inverse(h, hi);
+    double reach;
+    return too_narrow(w, hi, skin, &reach, NULL, axis, why, len);
+}
+
+int floe__cell_state_bad(const floe_world *w, double skin, const char **where, char *why, size_t len) {
+    const floe_cell *c = &w->cell;
+    static const char *const at[] = {"/cell@h", "/cell@h_ref", "/cell@h0", "/cell@h_unreduced"};
+    const double *m[] = {c->h, c->h_ref, c->h0, c->hu};
+    for (int q = 0; q < 4; q++) {
+        *where = at[q];
+        double det = det3(m[q]);
+        if (!(det > 0)) {
+            snprintf(why, len, "det H = %g: the cell vectors span no volume (a cell matrix has det H > 0)", det);
+            return 1;
+        }
+        /* the row and column of an axis that is not periodic stay the identity's (set_periodic, L) */
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                int k = c->axes >> i & 1 ? j : i; /* the axis of row i or column j that is not periodic */
+                if (c->axes >> k & 1 || m[q][3 * i + j] == (i == j)) continue;
+                snprintf(why, len,
+                         "H[%d][%d] = %g: the row and column of axis %c, which is not periodic, are those of the "
+                         "identity",
+                         i, j, m[q][3 * i + j], axis_name[k]);
+                return 1;
+            }
+    }
+    *where = "/cell@velocity_gradient";
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (c->l[3 * i + j] != 0 && !((c->axes >> i & 1) && (c->axes >> j & 1))) {
+                snprintf(why, len,
+                         "L[%d][%d] = %g 1/s needs both %c and %c periodic: the cell deforms only along its "
+                         "periodic axes",
+                         i, j, c->l[3 * i + j], axis_name[i], axis_name[j]);
+                return 1;
+            }
+    *where = "/cell@servo_axes";
+    if (c->servo_axes & ~c->axes) {
+        snprintf(why, len, "servo axes 0x%x include an axis that is not periodic (axes 0x%x)", (unsigned)c->servo_axes,
+                 (unsigned)c->axes);
+        return 1;
+    }
+    /* the size rule against the H the pair list was built with, or, when
+     * it is to be built, the H it will be built with */
+    int ref = w->started && w->bp.valid, body, axis;
+    *where = ref ? "/cell@h_ref" : "/cell@h";
+    if (floe__cell_misfit(w, ref ? c->h_ref : c->h, skin, &body, &axis, why, len)) {
+        if (body >= 0) *where = "/cell@axes";
+        return 1;
+    }
+    return 0;
+}
+
+floe_status floe__cell_start(floe_world *w) {
+    floe_cell *c = &w->cell;
+    if (!c->axes) return FLOE_OK;
+    int body;
+    char why[512];
+    if (boundary_misfit(w, &body, why, sizeof why)) {
+        floe__error(w, "%s", why);
         return FLOE_ERR_ARG;
     }
     wrap(w, 0);
@@ -363,7 +483,7 @@ double floe__cell_volume(const floe_world *w, vec3 lo, vec3 hi) {
 void floe_world_cell_strain(const floe_world *w, double out[9]) {
     const floe_cell *c = &w->cell;
     double i0[9];
-    inverse(c->h0, i0);
+    floe__cell_inverse(c->h0, i0);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             out[3 * i + j] = c->hu[3 * i] * i0[j] + c->hu[3 * i + 1] * i0[3 + j] + c->hu[3 * i + 2] * i0[6 + j] -
@@ -412,24 +532,13 @@ static int cell_of(double x, double lo, double h, int n) {
  * depends only on the positions. */
 floe_status floe__cell_pairs(floe_world *w, double skin) {
     floe_cell *c = &w->cell;
-    double hi[9];
-    inverse(c->h, hi);
-    double bmax = 0;
-    for (int i = 0; i < w->np; i++)
-        if (w->bound[i] > 0) bmax = fmax(bmax, w->bound[i]);
-    double reach = 2 * bmax + skin, m[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++) {
-        if (!(c->axes >> k & 1)) continue;
-        double width = 1 / vlen(v3(hi[3 * k], hi[3 * k + 1], hi[3 * k + 2])); /* between the faces normal to k */
-        if (!(reach < 0.5 * width)) {
-            floe__error(w,
-                        "periodic cell at step %lld: the cell is %g m wide across axis %c, less than twice the pair "
-                        "search distance %g m (2 x the largest body's bounding radius %g m + skin %g m): bodies must "
-                        "be smaller than about a quarter of the cell; enlarge the cell or use smaller bodies",
-                        (long long)w->step, width, axis_name[k], reach, bmax, skin);
-            return FLOE_ERR_ARG;
-        }
-        m[k] = reach / width;
+    double hi[9], m[3], reach;
+    floe__cell_inverse(c->h, hi);
+    int axis;
+    char why[512];
+    if (too_narrow(w, hi, skin, &reach, m, &axis, why, sizeof why)) {
+        floe__error(w, "%s", why);
+        return FLOE_ERR_ARG;
     }
     memcpy(c->h_ref, c->h, sizeof c->h);
     int cap = 0, n = 0;

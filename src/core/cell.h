@@ -38,6 +38,26 @@ static inline int floe__collide_img(const floe_world *w, floe_collide_fn *fn, in
     return fn(floe__shape_data(w, a), &pa, floe__shape_data(w, b), &pb, prev, gap, out);
 }
 
+/* r = m^-1 (3 x 3, row-major). */
+void floe__cell_inverse(const double m[9], double r[9]);
+/* The offsets n of the cell x lies in: n_k = floor(f_k), f = H^-1 (x -
+ * origin) (hi: H^-1), along the periodic axes; x - H n is x wrapped into
+ * the cell, as the start and every step wrap the bodies. */
+floe_img floe__cell_floor(const floe_world *w, const double hi[9], vec3 x);
+/* What the cell cannot take, with cell matrix h and pair search distance
+ * 2 b_max + skin: a wall normal to a periodic axis, a facet or infinite
+ * cylinder (*body), or a width across the faces normal to a periodic axis
+ * below twice the search distance (*axis). 1 with why (the words of the
+ * start and of the pair search, which refuse the same), 0 if it fits or
+ * there is no cell. */
+int floe__cell_misfit(const floe_world *w, const double h[9], double skin, int *body, int *axis, char *why, size_t len);
+/* A restored cell that the engine could not run (restart files): a cell
+ * matrix (h, h_ref, h0, h_unreduced) that is not the identity along the
+ * axes that are not periodic or has det <= 0, a velocity gradient or a
+ * servo on such an axis, or floe__cell_misfit of the bodies (with the H the
+ * pair list was built with when it is valid, else the current H; skin:
+ * what floe__start_search_skin gives). 1 with *where (the item) and why. */
+int floe__cell_state_bad(const floe_world *w, double skin, const char **where, char *why, size_t len);
 /* No cell: H the identity, L zero. */
 void floe__cell_reset(floe_cell *c);
 /* At the start: refuses boundaries that do not fit the cell, wraps the

@@ -279,18 +279,22 @@ static int bad_phase(floe_world *w, int g, int j, const floe_phase *p) {
         BAD("a time or step trigger needs at >= 0 (got %g)", p->at);
     if (p->trigger == FLOE_AT_FORCE_DROP && !(p->at > 0 && p->at < 1))
         BAD("a force-drop trigger needs a fraction of the peak in (0, 1) (got %g)", p->at);
-    const vec3 *vs[] = {&p->measure_dir, &p->vel,        &p->angvel,      &p->point,    &p->force,
-                        &p->torque,      &p->force_rate, &p->torque_rate, &p->servo_dir};
-    static const char *const vn[] = {"measure_dir", "vel",        "angvel",      "point",    "force",
-                                     "torque",      "force_rate", "torque_rate", "servo_dir"};
-    for (int i = 0; i < 9; i++)
+    const vec3 *vs[] = {&p->vel, &p->angvel, &p->point, &p->force, &p->torque, &p->force_rate, &p->torque_rate};
+    static const char *const vn[] = {"vel", "angvel", "point", "force", "torque", "force_rate", "torque_rate"};
+    for (int i = 0; i < 7; i++)
         if (!vbounded(*vs[i]))
             BAD("%s (%g, %g, %g) must be finite and at most %g in magnitude", vn[i], vs[i]->x, vs[i]->y, vs[i]->z,
                 FLOE_MAX_COORD);
-    if (p->kind == FLOE_PHASE_ROTATE && !(vlen2(p->angvel) > 0))
+    /* directions: any finite length (normalised below) */
+    const vec3 *ds[] = {&p->measure_dir, &p->servo_dir};
+    static const char *const dn[] = {"measure_dir", "servo_dir"};
+    for (int i = 0; i < 2; i++)
+        if (!(isfinite(ds[i]->x) && isfinite(ds[i]->y) && isfinite(ds[i]->z)))
+            BAD("%s (%g, %g, %g) must be finite", dn[i], ds[i]->x, ds[i]->y, ds[i]->z);
+    if (p->kind == FLOE_PHASE_ROTATE && !(vlen2(vdirection(p->angvel)) > 0))
         BAD("a rotation needs a non-zero angvel (the axis times the rate, rad/s)");
     if (p->kind == FLOE_PHASE_SERVO) {
-        if (!(vlen2(p->servo_dir) > 0)) BAD("a servo needs servo_dir, the direction in which it presses");
+        if (!(vlen2(vdirection(p->servo_dir)) > 0)) BAD("a servo needs servo_dir, the direction in which it presses");
         if (!bounded(p->target)) BAD("target = %g must be finite", p->target);
         if (!(p->area >= 0 && bounded(p->area))) BAD("area = %g must be >= 0 (0: the target is a force)", p->area);
         if (!(p->gain >= 0 && bounded(p->gain))) BAD("gain = %g must be >= 0 (0: from alpha)", p->gain);
@@ -330,8 +334,8 @@ floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int
     w->nphases += n - had;
     for (int j = 0; j < n; j++) {
         floe_phase q = p[j];
-        if (vlen2(q.measure_dir) > 0) q.measure_dir = vnormalize(q.measure_dir);
-        if (vlen2(q.servo_dir) > 0) q.servo_dir = vnormalize(q.servo_dir);
+        q.measure_dir = vdirection(q.measure_dir); /* zero stays zero: the magnitude */
+        q.servo_dir = vdirection(q.servo_dir);
         memset(&w->phases[k + j], 0, sizeof w->phases[k + j]);
         w->phases[k + j].group = g;
         w->phases[k + j].p = q;

@@ -10,6 +10,7 @@
  * instances, groups' names, particles' shapes, the schedule) is rebuilt
  * through it, by model name and parameter key. */
 #include "core/cell.h"
+#include "core/step.h"
 #include "core/snapshot.h"
 
 #include "core/snapshot_members.h"
@@ -1444,6 +1445,11 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
     if (!c.bad) check_world_rules(&c, w);
     if (!c.bad) check_particle_rules(&c, w);
     if (!c.bad) check_contact_rules(&c, w);
+    if (!c.bad) { /* the periodic cell (cell.c), as the engine needs it */
+        const char *where;
+        char why[512];
+        if (floe__cell_state_bad(w, floe__start_search_skin(w), &where, why, sizeof why)) bad(&c, where, "%s", why);
+    }
     if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1; /* inlets and sinks (supply.c) */
     free(t);
     return c.bad ? -1 : 0;

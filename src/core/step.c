@@ -778,13 +778,19 @@ static floe_status contact_phase(floe_world *w) {
     return contact_finish(w, &cp);
 }
 
-/* While models may connect across gaps, the pair search must reach that far. */
-static void update_margin(floe_world *w) {
+/* While models may connect across gaps, the pair search must reach that
+ * far: the largest creation gap of the instances at this step. */
+static double creation_margin(const floe_world *w, double rmax) {
     double m = 0;
     for (int i = 0; i < w->ninsts; i++) {
         const floe_model *mo = floe_registry_get(w->insts[i].model);
-        if (mo->creation_gap) m = fmax(m, mo->creation_gap(w->insts[i].lp, w->step, w->rmax));
+        if (mo->creation_gap) m = fmax(m, mo->creation_gap(w->insts[i].lp, w->step, rmax));
     }
+    return m;
+}
+
+static void update_margin(floe_world *w) {
+    double m = creation_margin(w, w->rmax);
     if (m != w->bp.margin) {
         w->bp.margin = m;
         w->bp.valid = 0;
@@ -849,6 +855,28 @@ static floe_status integrate_and_collide(floe_world *w) {
     return ran ? contact_finish(w, &cp) : collide(w);
 }
 
+/* The largest sphere radius and the Verlet skin the start resolves: the
+ * skin given, or |skin| times the smallest sphere radius, that of the
+ * bodies the inlets will insert included. */
+static void start_sizes(const floe_world *w, double *rmax, double *skin) {
+    double rmin = INFINITY;
+    *rmax = 0;
+    for (int i = 0; i < w->np; i++)
+        if (w->shape[i] == FLOE_SHAPE_SPHERE) {
+            rmin = fmin(rmin, w->radius[i]);
+            *rmax = fmax(*rmax, w->radius[i]);
+        }
+    rmin = fmin(rmin, floe__supply_min_radius(w, NULL)); /* bodies the inlets will insert */
+    *skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
+}
+
+double floe__start_search_skin(const floe_world *w) {
+    if (w->started) return w->skin + w->bp.margin;
+    double rmax, skin;
+    start_sizes(w, &rmax, &skin);
+    return skin + creation_margin(w, rmax);
+}
+
 /* First call: resolve settings, then forces at t = 0 before any update
  * (docs/decisions.md#forces-act-from-the-first-step-g4). */
 static floe_status start(floe_world *w) {
@@ -856,15 +884,7 @@ static floe_status start(floe_world *w) {
     floe__threads_reset(w);
     floe_status ms = floe__motion_check(w); /* a body in two motion-controlled groups */
     if (ms != FLOE_OK) return ms;
-    double rmin = INFINITY;
-    w->rmax = 0;
-    for (int i = 0; i < w->np; i++)
-        if (w->shape[i] == FLOE_SHAPE_SPHERE) {
-            rmin = fmin(rmin, w->radius[i]);
-            w->rmax = fmax(w->rmax, w->radius[i]);
-        }
-    rmin = fmin(rmin, floe__supply_min_radius(w, NULL)); /* bodies the inlets will insert */
-    w->skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
+    start_sizes(w, &w->rmax, &w->skin);
     if (w->dt_auto) {
         w->dt = w->def.dt_safety * floe__pwave_dt(w);
         if (!(w->dt > 0) || !isfinite(w->dt)) {

@@ -304,10 +304,15 @@ int floe_add_sink(floe_world *w, const char *name, const floe_sink_def *d) {
             BAD("%s: '%s': box lo (%g, %g, %g) and hi (%g, %g, %g) must be finite with lo <= hi", fn, name, d->lo.x,
                 d->lo.y, d->lo.z, d->hi.x, d->hi.y, d->hi.z);
     } else if (d->region == FLOE_REGION_HALFSPACE) {
-        double big = fmax(fabs(d->normal.x), fmax(fabs(d->normal.y), fabs(d->normal.z)));
-        if (!(vec_ok(d->point) && vec_ok(d->normal) && big > 0))
-            BAD("%s: '%s': point and normal must be finite, the normal not zero", fn, name);
-        nn = vnormalize(vscale(d->normal, 1.0 / big));
+        if (!vec_ok(d->point))
+            BAD("%s: '%s': point (%g, %g, %g) must be finite and at most %g in magnitude", fn, name, d->point.x,
+                d->point.y, d->point.z, FLOE_MAX_COORD);
+        /* a direction: any finite, non-zero length (vdirection neither
+         * overflows nor underflows) */
+        nn = vdirection(d->normal);
+        if (!(vlen2(nn) > 0))
+            BAD("%s: '%s': normal (%g, %g, %g) must be finite and not zero", fn, name, d->normal.x, d->normal.y,
+                d->normal.z);
     } else {
         BAD("%s: '%s': region %d: a sink is a box or a half-space", fn, name, (int)d->region);
     }

@@ -2,11 +2,13 @@
  * so that `floe check` and `floe run` refuse (or warn about) the same things
  * (docs/scene-format.md, "Checks before the run"):
  *   - implausible material values (a unit slip): warnings;
+ *   - a periodic cell the start would refuse (scene_cell_check.c): errors;
  * and, when the scene runs at least one step:
  *   - the time step: dt: auto needs a body to derive it from; a given dt
  *     must not exceed the critical step (floe_critical_dt);
- *   - initial overlaps between spheres: deep ones are errors, small ones
- *     warnings. */
+ *   - initial overlaps between spheres (in a periodic cell, where the start
+ *     wraps them and through the cell's faces): deep ones are errors, small
+ *     ones warnings. */
 #include "io/scene_internal.h"
 #include "base/vec.h"
 #include "io/cell_grid.h"
@@ -153,11 +155,11 @@ static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double 
  * neighbouring cells of the coarser grid. Each pair is tested once, the
  * smaller id first (note_pair does not depend on the order of the pairs).
  * docs/decisions.md#initial-overlap-check-with-spheres-of-very-different-sizes
+ * x: the positions (in a periodic cell, wrapped into it).
  * Returns 1 if the search was complete, 0 if it gave up (too many close
  * spheres to test), -1 if out of memory. */
-static int find_overlaps(const floe_world *w, overlaps *o) {
+static int find_overlaps(const floe_world *w, const floe_vec3 *x, overlaps *o) {
     int np = floe_particle_count(w), n = 0;
-    const floe_vec3 *x = floe_positions(w);
     const double *r = floe_radii(w);
     const uint32_t *blocked = floe_particle_blocked(w);
     double rmin = INFINITY;
@@ -225,28 +227,56 @@ static int find_overlaps(const floe_world *w, overlaps *o) {
     return rc;
 }
 
+/* A pair through a face of the periodic cell (scene_cell_image_pairs). */
+typedef struct image_note {
+    overlaps *o;
+    const floe_world *w;
+} image_note;
+
+static void note_image(void *ctx, int a, int b, double dist) {
+    const image_note *n = ctx;
+    const double *r = floe_radii(n->w);
+    const uint32_t *blocked = floe_particle_blocked(n->w);
+    note_pair(n->o, a, b, r[a] + r[b] - dist, fmin(r[a], r[b]), dist,
+              blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
+}
+
 static int check_overlaps(scene_ctx *c) {
     overlaps o;
     memset(&o, 0, sizeof o);
     o.deep.a = -1;
-    int rc = find_overlaps(c->w, &o);
-    if (rc < 0) return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
+    /* in a periodic cell: where the start wraps the spheres, and the
+     * pairs that meet through its faces */
+    int periodic = floe_world_get_cell(c->w, NULL, NULL) != 0 && floe_particle_count(c->w) > 0;
+    floe_vec3 *wrapped = periodic ? scene_cell_wrapped(c) : NULL;
+    const floe_vec3 *x = periodic ? wrapped : floe_positions(c->w);
+    int rc = periodic && !wrapped ? -1 : find_overlaps(c->w, x, &o);
+    if (periodic && rc > 0) {
+        image_note n = {&o, c->w};
+        rc = scene_cell_image_pairs(c, x, note_image, &n);
+    }
+    if (rc < 0) {
+        free(wrapped);
+        return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
+    }
     char a[160], b[160];
     if (o.deep.a >= 0) {
         const pair *p = &o.deep;
         describe(c, p->a, a, sizeof a);
         sy_node *at = describe(c, p->b, b, sizeof b);
-        const floe_vec3 *x = floe_positions(c->w);
+        floe_vec3 xa = x[p->a];
+        free(wrapped);
         if (p->dist == 0)
             return sy_error(c->d, at,
-                            "%s and %s are at the same position (%g, %g, %g): the first step would blow "
+                            "%s and %s are at the same position (%g, %g, %g)%s: the first step would blow "
                             "up; move one of them",
-                            a, b, x[p->a].x, x[p->a].y, x[p->a].z);
+                            a, b, xa.x, xa.y, xa.z, periodic ? " in the periodic cell" : "");
         return sy_error(c->d, at,
                         "%s and %s overlap by %g m, %.0f%% of the smaller radius %g m: the first step "
                         "would blow up (initial overlaps over %.0f%% are refused); move them apart",
                         a, b, p->overlap, 100 * p->overlap / p->rmin, p->rmin, 100 * OVERLAP_ERROR);
     }
+    free(wrapped);
     for (int k = 0; k < o.n_warn; k++) {
         const pair *p = &o.warn[k];
         describe(c, p->a, a, sizeof a);
@@ -315,6 +345,8 @@ static int check_materials(scene_ctx *c) {
 
 int scene_diagnose(scene_ctx *c, const floe_scene *s) {
     if (check_materials(c)) return -1;
+    /* the cell is refused at the start whatever the run's length */
+    if (scene_check_cell(c)) return -1;
     /* a scene that runs no step never meets its time step or its overlaps */
     if (!(s->steps > 0 || s->duration > 0)) return 0;
     return check_dt(c) || check_overlaps(c) ? -1 : 0;

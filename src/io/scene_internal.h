@@ -131,6 +131,18 @@ int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
  * errors (dt, deep initial overlaps) and warnings (implausible materials,
  * small overlaps). Called once the world and the run length are known. */
 int scene_diagnose(scene_ctx *c, const floe_scene *s);
+/* scene_cell_check.c: the periodic cell against the bodies, as the start
+ * and the first pair search would find it (docs/periodic.md), refused at
+ * the scene key; nothing without a cell. */
+int scene_check_cell(scene_ctx *c);
+/* The positions with the bodies wrapped into the cell as the start wraps
+ * them (malloc'd), or NULL without a cell (or out of memory). */
+floe_vec3 *scene_cell_wrapped(const scene_ctx *c);
+/* fn(ctx, a, b, dist) for every pair of spheres a < b closer than the sum
+ * of their radii through the faces of the cell (x: wrapped positions;
+ * after scene_check_cell, whose size rule makes the image unique). 1 when
+ * complete, 0 if it gave up (too many close pairs), -1 out of memory. */
+int scene_cell_image_pairs(const scene_ctx *c, const floe_vec3 *x, void (*fn)(void *, int, int, double), void *ctx);
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */
 int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
 

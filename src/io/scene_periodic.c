@@ -23,8 +23,9 @@ static int servo(scene_ctx *c, sy_node *sec) {
         snprintf(where, sizeof where, "periodic.servo.%s", axes[k]);
         if (sy_want_map(d, n, where) || sy_check_keys(d, n, where, servo_keys, 3)) return -1;
         double v[3] = {0, 0, 1e6};
+        sy_node *at[3];
         for (int j = 0; j < 3; j++) {
-            sy_node *x = sy_get(d, n, servo_keys[j]);
+            sy_node *x = at[j] = sy_get(d, n, servo_keys[j]);
             char w2[96];
             snprintf(w2, sizeof w2, "%s.%s", where, servo_keys[j]);
             if (!x) {
@@ -33,7 +34,19 @@ static int servo(scene_ctx *c, sy_node *sec) {
             }
             if (sy_number(d, x, w2, &v[j])) return -1;
         }
-        if (floe_world_set_cell_servo(c->w, k, v[0], v[1], v[2]) != FLOE_OK) return scene_world_error(c, n, where);
+        if (floe_world_set_cell_servo(c->w, k, v[0], v[1], v[2]) != FLOE_OK) {
+            /* at the value the engine names first ("fn: gain = ...") */
+            const char *e = strstr(floe_last_error(c->w), ": ");
+            for (int j = 0; e && j < 3; j++) {
+                size_t len = strlen(servo_keys[j]);
+                if (at[j] && !strncmp(e + 2, servo_keys[j], len) && e[2 + len] == ' ') {
+                    char w2[96];
+                    snprintf(w2, sizeof w2, "%s.%s", where, servo_keys[j]);
+                    return scene_world_error(c, at[j], w2);
+                }
+            }
+            return scene_world_error(c, n, where);
+        }
     }
     return 0;
 }

@@ -148,8 +148,13 @@ def test_cell_servo_holds_the_lattice_stress():
     kn = float(w.contacts()["kn"][0])
     d = (-kn + math.sqrt(kn * kn + 8 * R * kn * P)) / (2 * P)
     assert np.allclose(np.diag(w.cell()["h"]) / n, d, rtol=1e-9)
-    with pytest.raises(floe.ArgumentError):
+    # the message names the value that is wrong, with its range
+    with pytest.raises(floe.ArgumentError, match=r"gain = -1 1/\(Pa s\) is out of range \[0, 1e\+100\]") as e:
         w.set_cell_servo("x", -P, -1.0, 20.0)
+    assert "stress" not in str(e.value) and "max_rate" not in str(e.value)
+    with pytest.raises(floe.ArgumentError, match=r"max_rate = 0 1/s is out of range \(0, 1e\+06\]") as e:
+        w.set_cell_servo("x", -P, 1.0, 0.0)
+    assert "gain" not in str(e.value)
 
 
 def test_periodic_refuses_bad_input():

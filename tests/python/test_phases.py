@@ -1,6 +1,7 @@
 """Phased group motion from Python (w.set_phases, group_phases, group_phase,
 group_servo; docs/python.md, docs/laboratory.md), each against a closed form."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -107,22 +108,22 @@ def test_phase_errors_name_the_key_and_the_range():
     w.add_sphere((0, 0, 0), 0.01, group="g")
     with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.speed: unknown key \(known: kind, start, velocity"):
         w.set_phases("g", [dict(kind="velocity", speed=1)])
-    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.rate: a velocity phase does not take it"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.rate: a velocity phase does not take it \(it takes: kind, start, velocity"):
         w.set_phases("g", [dict(kind="velocity", rate=1)])
-    with pytest.raises(floe.ArgumentError, match=r"unknown kind 'spin' \(known: free, velocity"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.kind: unknown kind 'spin'; allowed: free, velocity"):
         w.set_phases("g", [dict(kind="spin")])
-    with pytest.raises(floe.ArgumentError, match=r"phases\[1\]\.start: required"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[1\]: missing 'start'"):
         w.set_phases("g", [dict(kind="free"), dict(kind="free")])
-    with pytest.raises(floe.ArgumentError, match=r"start: unknown key 'when' \(known: time, step"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.start: unknown key 'when' \(known: time, step"):
         w.set_phases("g", [dict(kind="free", start=dict(when=1))])
-    # values: the engine's message, with the value and its range
-    with pytest.raises(floe.ArgumentError, match=r"alpha = 1\.5 must be in \(0, 1\)"):
+    # values: the engine's message (a scene's words), with the value and its range
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.alpha = 1\.5 is out of range \(0, 1\)"):
         w.set_phases("g", [dict(kind="servo", direction=(0, 0, 1), force=1, alpha=1.5)])
-    with pytest.raises(floe.ArgumentError, match=r"force-drop trigger needs a fraction of the peak in \(0, 1\)"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.start\.force_drop = 2 is out of range \(0, 1\)"):
         w.set_phases("g", [dict(kind="free", start=dict(force_drop=2))])
-    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.area: required with stress"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]: a stress target needs 'area' \(m\^2\)"):
         w.set_phases("g", [dict(kind="servo", direction=(0, 0, 1), stress=1)])
-    with pytest.raises(floe.ArgumentError, match=r"rate: 0 must be non-zero"):
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.rate: 0 rad/s turns nothing"):
         w.set_phases("g", [dict(kind="rotate", axis=(0, 0, 1), rate=0)])
     # a body in two motion-controlled groups: the engine names both
     w.set_phases("g", [dict(kind="velocity")])
@@ -132,3 +133,76 @@ def test_phase_errors_name_the_key_and_the_range():
     w2.set_phases("a", [dict(kind="velocity")])
     with pytest.raises(floe.ArgumentError, match=r"'a'.*'b'|'b'.*'a'"):
         w2.set_phases("b", [dict(kind="velocity")])
+
+
+# A phase refused from Python and from a scene file in the same words: the
+# text after the phase's path ("phases[0]" in Python, "groups[0].phases[0]"
+# in the scene, behind file:line:col) is the same. Each case is a dict for
+# set_phases and the same phase in YAML flow syntax.
+SAME_WORDS = [
+    # a stress servo with area 0 would be a force target of 1000 N
+    (dict(kind="servo", direction=(0, 0, -1), stress=1e3, area=0.0),
+     "{kind: servo, direction: [0, 0, -1], stress: 1e3, area: 0}",
+     r"\.area = 0 is out of range \(0, 1e\+100\]"),
+    (dict(kind="servo", direction=(0, 0, -1), stress=1e3, area=1e300),
+     "{kind: servo, direction: [0, 0, -1], stress: 1e3, area: 1e300}",
+     r"\.area = 1e\+300 is out of range \(0, 1e\+100\]"),
+    (dict(kind="servo", direction=(0, 0, -1), stress=1e3),
+     "{kind: servo, direction: [0, 0, -1], stress: 1e3}",
+     r": a stress target needs 'area' \(m\^2\)"),
+    (dict(kind="servo", direction=(0, 0, 1), force=1, alpha=1.5),
+     "{kind: servo, direction: [0, 0, 1], force: 1, alpha: 1.5}",
+     r"\.alpha = 1\.5 is out of range \(0, 1\)"),
+    (dict(kind="free", start=dict(force_above=1, direction=(0, 0, 0))),
+     "{kind: free, start: {force_above: 1, direction: [0, 0, 0]}}",
+     r"\.start\.direction: \(0, 0, 0\) has no direction"),
+    (dict(kind="rotate", axis=(0, 0, 1), rate=0),
+     "{kind: rotate, axis: [0, 0, 1], rate: 0}",
+     r"\.rate: 0 rad/s turns nothing"),
+    (dict(kind="velocity", velocity=(1e200, 0, 0)),
+     "{kind: velocity, velocity: [1e200, 0, 0]}",
+     r"\.velocity: \(1e\+200, 0, 0\) is out of range: each component in \[-1e\+100, 1e\+100\]"),
+    (dict(kind="free", start=dict(force_drop=2)),
+     "{kind: free, start: {force_drop: 2}}",
+     r"\.start\.force_drop = 2 is out of range \(0, 1\)"),
+]
+
+
+@pytest.mark.parametrize("phase,yaml,words", SAME_WORDS)
+def test_phase_refused_as_the_scene_refuses_it(tmp_path, phase, yaml, words):
+    w = glass_world()
+    w.add_sphere((0, 0, 0), 0.01, group="g")
+    with pytest.raises(floe.ArgumentError) as py:
+        w.set_phases("g", [phase])
+    scene = tmp_path / "s.yaml"
+    scene.write_text("run: {steps: 1}\nmaterials: [{name: m, density: 1000, young: 1e7}]\n"
+                     "particles: [{pos: [0, 0, 0], radius: 0.01, group: g}]\n"
+                     "groups: [{name: g, phases: [" + yaml + "]}]\n")
+    with pytest.raises(floe.SceneError) as sc:
+        floe.load(str(scene), out=None)
+    py_tail = str(py.value).split("phases[0]", 1)[1]
+    sc_tail = str(sc.value).split("groups[0].phases[0]", 1)[1]
+    assert py_tail == sc_tail
+    assert re.match(words, py_tail), py_tail
+
+
+def test_phase_limits_are_said():
+    # area = inf is refused with the range, as 1e300 is
+    w = glass_world()
+    w.add_sphere((0, 0, 0), 0.01, group="g")
+    with pytest.raises(floe.ArgumentError, match=r"phases\[0\]\.area = inf is out of range \(0, 1e\+100\]"):
+        w.set_phases("g", [dict(kind="servo", direction=(0, 0, -1), stress=1e3, area=math.inf)])
+
+
+def test_directions_of_any_length_are_taken():
+    # Directions are normalised, whatever their length: a rotation axis
+    # whose length overflows (1e200 * sqrt(2)) and a servo direction whose
+    # square underflows give the unit vectors (1, 1, 0)/sqrt(2) and
+    # (0, 0, -1), to round-off (1e-15).
+    w = glass_world()
+    w.add_sphere((0, 0, 0), 0.01, group="g")
+    w.set_phases("g", [dict(kind="rotate", axis=(1e200, 1e200, 0), rate=2.0),
+                       dict(kind="servo", start=dict(time=1), direction=(0, 0, -1e-200), force=1.0)])
+    rot, servo = w.group_phases("g")
+    assert rot["axis"] == pytest.approx((2 ** -0.5, 2 ** -0.5, 0), abs=1e-15) and rot["rate"] == pytest.approx(2.0)
+    assert list(servo["direction"]) == [0, 0, -1]

@@ -365,3 +365,28 @@ def test_restitution_of_the_linear_dashpot(zeta):
     e = w.velocities[s][2] / 0.1
     expected = math.exp(-math.pi * zeta / math.sqrt(1 - zeta**2))
     assert e == pytest.approx(expected, rel=5e-3)
+
+
+def test_ids_in_arrays_are_whole_numbers():
+    # A float id is refused in a list or an array as it is alone: 2.9 would
+    # be truncated to body 2 by a cast to int64. Integer ids (lists, numpy
+    # arrays of any integer type) and an empty list still work.
+    w = glass_world()
+    ids = w.add_spheres([[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]], 0.01)
+    for bad in ([2.9], [1.5, 2], np.array([1.0]), [True, 2.5]):
+        with pytest.raises(TypeError, match="whole numbers"):
+            w.remove(bad)
+        with pytest.raises(TypeError, match="whole numbers"):
+            w.set_position(bad, (5, 5, 5))
+        with pytest.raises(TypeError, match="whole numbers"):
+            w.set_blocked(bad, "x")
+    with pytest.raises(TypeError, match="whole number"):
+        w.set_blocked(1.5, "x")
+    assert len(w) == 4 and np.array_equal(w.positions[:, 0], [0, 1, 2, 3])
+    assert w.blocked.tolist() == [0, 0, 0, 0]
+    w.set_position(np.array([1], dtype=np.uint8), (5, 5, 5))
+    w.set_blocked(np.array([3], dtype=np.int16), "x")
+    assert w.positions[1][0] == 5 and w.blocked[3] == 1
+    w.remove([])
+    w.remove(np.array([ids[0]]))
+    assert len(w) == 3
