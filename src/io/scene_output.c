@@ -243,6 +243,14 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
         return sy_error(d, n, "%s: longer than %zu characters", p, sizeof col->name - 1);
     if (strpbrk(name, ",\"\r\n"))
         return sy_error(d, n, "%s: a CSV column name cannot contain commas, quotes or line breaks", p);
+    /* history.csv starts with these two; a column of the same name would head a second copy of it */
+    static const char *const builtin[] = {"step", "time"};
+    for (int i = 0; i < NKEYS(builtin); i++)
+        if (!strcmp(name, builtin[i]))
+            return sy_error(d, n,
+                            "%s: '%s' duplicates the built-in column '%s' of history.csv (every row starts with "
+                            "step, time); remove this entry, or give it another name",
+                            p, name, builtin[i]);
     for (int i = 0; i < nprev; i++)
         if (!strcmp(prev[i].name, name)) return sy_error(d, n, "%s: column '%s' is defined twice", p, name);
     snprintf(col->name, sizeof col->name, "%s", name);
