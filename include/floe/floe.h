@@ -466,8 +466,9 @@ floe_vec3 floe_group_torque(const floe_world *w, int g);
 /* ---- phased motion and servo control (docs/laboratory.md) ---------------
  *
  * A group may follow a list of phases instead of one motion. Each phase
- * starts when its trigger is met (checked at the start of every step, in
- * list order: phase k + 1 can start only once phase k has) and lasts until
+ * starts when its trigger is met (checked on each state reached: at
+ * floe_start, after every step and again at the start of a step, in list
+ * order: phase k + 1 can start only once phase k has) and lasts until
  * the next one starts. Before the first phase starts the members keep
  * their own blocked DOFs. A body may be in at most one motion-controlled
  * group (a group with a motion, or with phases other than loads only):
@@ -531,8 +532,10 @@ floe_phase floe_default_phase(void); /* FREE at time 0; alpha 0.5, max_speed 1 m
 floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int n);
 /* The number of phases of group g (copied to out[0..cap-1]), -1 for a bad id. */
 int floe_group_phases(const floe_world *w, int g, floe_phase *out, int cap);
-/* The index of the group's current phase: -1 before the first, or for a
- * group without phases or a bad id. */
+/* The index of the group's current phase, the one in effect at the
+ * world's time (the triggers are checked on each state reached: at
+ * floe_start and after every step): -1 before the first, or for a group
+ * without phases or a bad id. */
 int floe_group_phase(const floe_world *w, int g);
 /* The servo of group g in its last step: out[0] the measured value, out[1]
  * the target (both N, or Pa for a stress target), out[2] the velocity

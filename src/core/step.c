@@ -885,7 +885,7 @@ static floe_status start(floe_world *w) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     w->e_total0 = e[FLOE_E_TOTAL];
-    return FLOE_OK;
+    return floe__motion_switch(w); /* a phase starting at time 0 is the phase of step 0 */
 }
 
 static double wall_seconds(void) {
@@ -929,6 +929,7 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;
+    if (st == FLOE_OK) st = floe__motion_switch(w); /* phases whose start is the state reached */
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
     if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;
