@@ -70,8 +70,8 @@ typedef enum floe_event_type {
 
 typedef struct floe_event {
     floe_event_type type;
-    int64_t step;
-    double time;
+    int64_t step;     /* the state at which it happened: floe_step_count and floe_time after the step, for the */
+    double time;      /* contact pass's events and the inlets' and sinks' alike (0 and 0 for the start's) */
     int a, b;         /* particle ids */
     floe_vec3 force;  /* local force at the event (on A); bond broken: the load that broke it */
     floe_vec3 torque; /* local torque at the event (on A); bond broken: likewise */
