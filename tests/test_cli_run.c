@@ -62,6 +62,66 @@ static void time_with_auto_dt(void) {
     REPORT("run: {time: 0.02}, dt: auto: the last two steps at t = %.9g and %.9g s\n", t_prev, t_last);
 }
 
+/* With dt: auto the run's step count is renewed from the current dt as the
+ * run goes: each progress line "step S of ~N" has N = S + ceil((T - t_S) /
+ * dt_S), the steps done plus the time left over the step in use (t_S and
+ * dt_S = t_(S+1) - t_S read from energy.csv, a row per step; +-1 for the
+ * rounding of the division near a whole number), and the last line's N is
+ * the step the run ended at. The scene: Hertz spheres settling on a floor,
+ * whose automatic step grows while they rest (by 23 % over the run when
+ * this test was written: the first estimate, 2358 steps, was 11 % above
+ * the 2126 run). The check holds whatever rule sets dt. */
+static void auto_dt_estimate(void) {
+    char scene[512], out[512], path[600];
+    const double T = 0.3;
+    snprintf(scene, sizeof scene, "%s/settle.yaml", tmp);
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: auto}\nrun: {time: 0.3}\n"
+                            "materials: [{name: m, model: hertz, young: 1e7, poisson: 0.25, density: 2000, "
+                            "restitution: 0.5, tan_phi: 0.5}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "generators:\n  - lattice: {origin: [0, 0, 0.0101], spacing: 0.0201, counts: [3, 3, 3], "
+                            "radius: 0.01}\n"
+                            "output: {vtk: {every: 0}, energy: {every: 1}, progress: {every: 100}}\n");
+    snprintf(out, sizeof out, "%s/out_settle", tmp);
+    const char *run[] = {"floe", "run", scene, "--out", out, NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    /* the time of every step */
+    snprintf(path, sizeof path, "%s/energy.csv", out);
+    char *csv = check_slurp(path, NULL);
+    enum { CAP = 100000 };
+    static double t[CAP];
+    int nrows = 0;
+    for (char *line = csv ? strchr(csv, '\n') : NULL; line && line[1] && nrows < CAP; line = strchr(line + 1, '\n')) {
+        long s = strtol(line + 1, NULL, 10);
+        if (s == nrows) t[nrows++] = strtod(strchr(line + 1, ',') + 1, NULL);
+    }
+    free(csv);
+    long long announced = -1, final = -1, first = -1, last_n = -1, last_s = -1;
+    const char *log = log_text(), *a = strstr(log, " particles, ~");
+    if (a) announced = strtoll(a + 13, NULL, 10);
+    const char *f = strstr(log, "now at step ");
+    if (f) final = strtoll(f + 12, NULL, 10);
+    int lines = 0, off = 0;
+    for (const char *p = strstr(log, "  step "); p; p = strstr(p + 1, "  step ")) {
+        long long s, n;
+        if (sscanf(p, "  step %lld of ~%lld", &s, &n) != 2) continue;
+        if (first < 0) first = n;
+        last_s = s;
+        last_n = n;
+        lines++;
+        if (s + 1 >= nrows) continue; /* the last line: checked against the end below */
+        double dt = t[s + 1] - t[s];
+        long long want = s + (long long)ceil((T - t[s]) / dt);
+        off += llabs(n - want) > 1;
+    }
+    REPORT("dt: auto estimate: announced ~%lld, first progress line ~%lld, run %lld steps (dt %.4g -> %.4g s); "
+           "%d progress lines, %d off the steps done + time left / current dt; last line %lld of ~%lld\n",
+           announced, first, final, nrows > 1 ? t[1] - t[0] : 0.0, nrows > 1 ? t[nrows - 1] - t[nrows - 2] : 0.0, lines,
+           off, last_s, last_n);
+    CHECK(lines >= 10 && off == 0);
+    CHECK(final > 0 && last_s == final && last_n == final);
+}
+
 /* run.time with a fixed dt is ceil(time/dt) steps, as docs/scene-format.md
  * says, also where the time summed step by step falls short of the product. */
 static void time_with_fixed_dt(void) {
@@ -156,6 +216,7 @@ int main(void) {
     CHECK(mkdtemp(tmp) != NULL);
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
     time_with_auto_dt();
+    auto_dt_estimate();
     time_with_fixed_dt();
     extend_finished_run();
     failure_summary();
