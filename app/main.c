@@ -484,6 +484,9 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     int64_t log_every = !tty && s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
     int rc = 0, stopped = 0, runaway = 0, failed = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
+    /* particle-steps: the bodies each step starts with, summed over the steps
+     * (inlets and sinks change the count as the run goes) */
+    int64_t psteps = 0, psteps_warm = warmup == 0 ? 0 : -1;
     for (;;) {
         int64_t step = floe_step_count(w);
         if (interrupted) break;
@@ -492,6 +495,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             break;
         }
         if (run_ended(s, w)) break;
+        psteps += floe_particle_count(w);
         floe_status st = floe_step(w);
         done++;
         if (st != FLOE_OK) {
@@ -508,7 +512,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             rc = 1;
             break;
         }
-        if (done == warmup) t_warm = now();
+        if (done == warmup) t_warm = now(), psteps_warm = psteps;
         step = floe_step_count(w);
         if (s->restart_every > 0 && step % s->restart_every == 0 && save_checkpoint(s) != 0) {
             rc = 1; /* a run that cannot checkpoint should not go on for days */
@@ -560,13 +564,15 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     s->out = NULL;
     double t1 = now(), el = t1 - t0;
     fprintf(stderr,
-            "floe: %lld step%s%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
-            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el,
-            el > 0 ? done * (double)floe_particle_count(w) / el : 0, (long long)step, floe_time(w), s->dir);
-    if (warmup > 0 && t_warm >= 0 && done > warmup)
-        fprintf(stderr, "floe: after %lld warm-up steps: %lld steps in %.3f s (%.3g particle-steps/s)\n", warmup,
-                (long long)(done - warmup), t1 - t_warm,
-                t1 > t_warm ? (done - warmup) * (double)floe_particle_count(w) / (t1 - t_warm) : 0);
+            "floe: %lld step%s%s in %.2f s (%lld particle-steps, %.3g particle-steps/s); now at step %lld, t = %.9g "
+            "s; outputs in %s/\n",
+            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el, (long long)psteps,
+            el > 0 ? (double)psteps / el : 0, (long long)step, floe_time(w), s->dir);
+    if (warmup > 0 && t_warm >= 0 && psteps_warm >= 0 && done > warmup)
+        fprintf(stderr,
+                "floe: after %lld warm-up steps: %lld steps in %.3f s (%lld particle-steps, %.3g particle-steps/s)\n",
+                warmup, (long long)(done - warmup), t1 - t_warm, (long long)(psteps - psteps_warm),
+                t1 > t_warm ? (double)(psteps - psteps_warm) / (t1 - t_warm) : 0);
     return rc;
 }
 

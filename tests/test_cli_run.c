@@ -122,6 +122,53 @@ static void auto_dt_estimate(void) {
     CHECK(final > 0 && last_s == final && last_n == final);
 }
 
+/* The particle-steps a run reports are the bodies each step starts with,
+ * summed over the steps: an inlet pours 10000 beads/s into an empty box
+ * (a floor and the beads: 1 body at the start, about 100 after 500 steps
+ * of 2e-5 s), so the sum is the history's `particles` of steps 0..499 (a row
+ * per step), not the steps times the bodies at either end. Likewise after
+ * --warmup 100: the rows of steps 100..499. */
+static void particle_steps(void) {
+    char scene[512], out[512], path[600];
+    snprintf(scene, sizeof scene, "%s/pour.yaml", tmp);
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 2e-5}\nrun: {steps: 500}\n"
+                            "materials: [{name: m, young: 1e7, density: 2000}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "inlets:\n  - {name: feed, box: [[0, 0, 0.05], [0.2, 0.2, 0.1]], rate: 10000, "
+                            "radius: 0.002, material: m, seed: 1}\n"
+                            "output: {vtk: {every: 0}, history: {every: 1, columns: [{name: n, counter: "
+                            "particles}]}}\n");
+    snprintf(out, sizeof out, "%s/out_pour", tmp);
+    const char *run[] = {"floe", "run", scene, "--out", out, "--warmup", "100", NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    snprintf(path, sizeof path, "%s/history.csv", out);
+    char *csv = check_slurp(path, NULL);
+    long long sum = 0, sum_warm = 0, first = -1, last = -1;
+    int rows = 0;
+    for (char *line = csv ? strchr(csv, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
+        char *comma = strchr(line + 1, ','); /* step,time,n */
+        comma = comma ? strchr(comma + 1, ',') : NULL;
+        if (!comma) break;
+        long long step = strtoll(line + 1, NULL, 10), n = strtoll(comma + 1, NULL, 10);
+        if (step != rows++) break;
+        if (first < 0) first = n;
+        last = n;
+        if (step < 500) sum += n;
+        if (step >= 100 && step < 500) sum_warm += n;
+    }
+    free(csv);
+    long long reported = -1, reported_warm = -1;
+    const char *log = log_text(), *p = strstr(log, "floe: 500 steps in ");
+    if (p && (p = strchr(p, '('))) reported = strtoll(p + 1, NULL, 10);
+    p = strstr(log, "after 100 warm-up steps: 400 steps in ");
+    if (p && (p = strchr(p, '('))) reported_warm = strtoll(p + 1, NULL, 10);
+    REPORT("particle-steps: reported %lld (summed from history.csv %lld; 500 x the %lld bodies at the start = %lld, "
+           "x the %lld at the end = %lld); after 100 warm-up steps %lld (summed %lld)\n",
+           reported, sum, first, 500 * first, last, 500 * last, reported_warm, sum_warm);
+    CHECK(rows == 501 && first == 1 && last > 90);
+    CHECK(reported == sum && reported_warm == sum_warm);
+}
+
 /* run.time with a fixed dt is ceil(time/dt) steps, as docs/scene-format.md
  * says, also where the time summed step by step falls short of the product. */
 static void time_with_fixed_dt(void) {
@@ -217,6 +264,7 @@ int main(void) {
     snprintf(err, sizeof err, "%s/stderr.txt", tmp);
     time_with_auto_dt();
     auto_dt_estimate();
+    particle_steps();
     time_with_fixed_dt();
     extend_finished_run();
     failure_summary();
