@@ -32,6 +32,15 @@
  *     servo-controlled to sigma = -P, settles (damped) where
  *     k_n (2R - d) / d^2 = P, d = H_xx / n: stress to 1e-6 relative, d
  *     against that quadratic's root to 1e-9;
+ * (h2) the servo's rate against its closed form: on the lattice of (b)
+ *     (overlap delta, sigma = -kn delta / d^2, stiffness along an axis
+ *     K = kn / d), a servo without a gain takes, in its first step, the
+ *     strain rate alpha (target - sigma) / (K dt), to 1e-9 relative; from a
+ *     loose lattice (no contact) it moves at max_rate, and the cell's length
+ *     after N steps is L0 (1 - max_rate dt)^N (to 1e-12) while no contact
+ *     forms; with a fixed gain g a loose lattice moves at g |target|, below
+ *     max_rate (the rate the scene's old gain gave); and the lattice of (h)
+ *     settles under the automatic gain at the same spacing, to 1e-9;
  * (i) a sphere resting on a floor (a wall along the periodic axes) and
  *     sliding across the cell's faces keeps its one contact, with the wall
  *     itself (no image), and the contact force equals its weight m g to
@@ -457,6 +466,81 @@ static void test_servo(void) {
     floe_world_destroy(w);
 }
 
+/* ---- (h2) the servo's rate --------------------------------------------------------------------- */
+
+static void test_servo_rate(void) {
+    const int n = 3;
+    const double R = 0.01, delta = 1e-4, d = 2 * R - delta, P = 2e4, dt = 1e-6;
+    /* overlapping lattice: one step's rate from the stress error */
+    floe_world *w = lattice(n, R, d, 0);
+    floe_cell_servo s = floe_default_cell_servo();
+    s.stress = -P;
+    s.max_rate = 1e6;
+    CHECK(floe_world_set_cell_servo_def(w, 0, &s) == FLOE_OK);
+    s.alpha = 1.5;
+    CHECK(floe_world_set_cell_servo_def(w, 0, &s) == FLOE_ERR_ARG && strstr(floe_last_error(w), "alpha"));
+    s.alpha = 0.5;
+    s.max_rate = 0; /* no default: the pace from a loose state */
+    CHECK(floe_world_set_cell_servo_def(w, 1, &s) == FLOE_ERR_ARG && strstr(floe_last_error(w), "max_rate"));
+    CHECK(floe_step(w) == FLOE_OK);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    double sigma = -ci.kn * delta / (d * d), K = ci.kn / d, want = 0.5 * (-P - sigma) / (K * dt);
+    double got = w->cell.l[0];
+    REPORT("(h2) servo without a gain, first step: L_xx = %.10g 1/s, alpha (target - sigma) / (K dt) = %.10g 1/s "
+           "(sigma %.6g Pa, K %.6g Pa)\n",
+           got, want, sigma, K);
+    CHECK_REL(got, want, 1e-9);
+    CHECK(w->cell.l[4] == 0 && w->cell.l[8] == 0); /* the other axes: no servo */
+    floe_world_destroy(w);
+
+    /* loose lattice (gaps of 1 mm): max_rate until the first contact */
+    const double rate = 7, gap = 1e-3;
+    w = lattice(n, R, 2 * R + gap, 0);
+    s.max_rate = rate;
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo_def(w, k, &s) == FLOE_OK);
+    const int N = 40; /* 1 - (1 - 7e-6)^40 of 0.063 m: 18 um of each 1 mm gap */
+    CHECK(floe_run(w, N) == FLOE_OK);
+    double h[9];
+    floe_world_get_cell(w, h, NULL);
+    double L0 = n * (2 * R + gap), Lw = L0 * pow(1 - rate * dt, N);
+    REPORT("(h2) loose lattice, no gain: L_xx = %g 1/s (max_rate %g), cell %.15g m after %d steps, closed form "
+           "%.15g m, %d contacts\n",
+           w->cell.l[0], -rate, h[0], N, Lw, floe_contact_count(w));
+    CHECK(w->cell.l[0] == -rate && w->cell.l[4] == -rate && w->cell.l[8] == -rate);
+    CHECK(floe_contact_count(w) == 0);
+    for (int k = 0; k < 3; k++) CHECK_REL(h[4 * k], Lw, 1e-12);
+    floe_world_destroy(w);
+
+    /* a fixed gain: a loose lattice moves at gain |target| */
+    w = lattice(n, R, 2 * R + gap, 0);
+    CHECK(floe_world_set_cell_servo(w, 0, -P, 1e-5, rate) == FLOE_OK);
+    CHECK(floe_step(w) == FLOE_OK);
+    REPORT("(h2) loose lattice, gain 1e-5 1/(Pa s): L_xx = %g 1/s = gain x target (max_rate %g)\n", w->cell.l[0], rate);
+    CHECK_REL(w->cell.l[0], -1e-5 * P, 1e-12);
+    floe_world_destroy(w);
+
+    /* (h)'s lattice under the automatic gain: the same spacing */
+    w = lattice(n, R, 2 * R, 0.3);
+    s.max_rate = 20;
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo_def(w, k, &s) == FLOE_OK);
+    CHECK(floe_run(w, 60000) == FLOE_OK);
+    floe_world_get_cell(w, h, NULL);
+    double st[9];
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+    CHECK(floe_stress_tensor(w, &all, st) == FLOE_OK);
+    floe_contact_get(w, 0, &ci);
+    double kn = ci.kn, dd = (-kn + sqrt(kn * kn + 8 * R * kn * P)) / (2 * P);
+    REPORT("(h2) lattice under the automatic gain: sigma = (%.8g, %.8g, %.8g) Pa, spacing %.10g m, closed form "
+           "%.10g m\n",
+           st[0], st[4], st[8], h[0] / n, dd);
+    for (int k = 0; k < 3; k++) {
+        CHECK_REL(st[4 * k], -P, 1e-6);
+        CHECK_REL(h[4 * k] / n, dd, 1e-9);
+    }
+    floe_world_destroy(w);
+}
+
 /* ---- (i) a floor under a periodic cell ------------------------------------------------------------ */
 
 static void test_floor(void) {
@@ -544,6 +628,7 @@ int main(void) {
     test_restart_threads();
     test_bond_across();
     test_servo();
+    test_servo_rate();
     test_floor();
     return check_failures ? 1 : 0;
 }

@@ -81,6 +81,16 @@ int main(void) {
     EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[0, 1, 0], [0, 0, 0]]}\n",
                  "periodic.velocity_gradient: give L as 3 rows of 3 numbers");
     EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
+    /* a servo without a gain: max_rate is its pace from a loose state, so it is required */
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100}}}\n",
+                 "p.yaml:4:34: periodic.servo.x: give 'max_rate' (1/s): without a fixed 'gain' the axis moves at "
+                 "max_rate while the packing is loose");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, alpha: 0.3}}}\n",
+                 "periodic.servo.x.alpha: alpha sets the gain alpha / (K dt); give either 'gain' or 'alpha'");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, alpha: 1, max_rate: 1}}}\n",
+                 "periodic.servo.x.alpha = 1 is out of range (0, 1)");
+    EXPECT_ERROR("periodic: {y: [0, 1], servo: {x: {stress: -100, max_rate: 1}}}\n",
+                 "periodic.servo.x: floe_world_set_cell_servo_def: axis = 0 is not a periodic axis");
     {
         char t2[512], p2[512];
         snprintf(t2, sizeof t2,

@@ -188,18 +188,39 @@ floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
 /* Gives every body the affine velocity L (x - origin) added to its own
  * (the usual start of a homogeneous deformation; optional). */
 floe_status floe_world_affine_velocities(floe_world *w);
-/* Stress control of periodic axis `axis`: every step L_kk (k = axis) is set
- * to gain x (stress - sigma_kk), clamped to [-max_rate, max_rate], where
- * sigma_kk is the Love-Weber stress of the contacts over the cell (tension
- * positive: a confining pressure P is stress = -P). stress [Pa] finite;
- * gain [1/(Pa s)] > 0 and max_rate [1/s] in (0, 1e6], finite; gain 0 turns
- * the control off (L_kk then stays as it was last set). The other entries
- * of L stay as given. */
+/* Stress control of a periodic axis k: every step, before the cell
+ * deforms, L_kk is set to G (stress - sigma_kk), clamped to [-max_rate,
+ * max_rate], where sigma_kk is the Love-Weber stress of the contacts over
+ * the cell (tension positive: a confining pressure P is stress = -P). The
+ * other entries of L stay as given. G is `gain` when it is > 0; with gain
+ * 0 it is alpha / (K_k dt), K_k = sum kn (n_k l_k)^2 / V the stiffness of
+ * the contacts along the axis, so that one step closes the fraction alpha
+ * of the stress error through the contacts; without contacts (a loose
+ * packing) the axis then moves at max_rate towards its target. With a
+ * fixed gain a loose packing moves at gain x |stress - sigma_kk|, which
+ * the clamp caps only if it is above max_rate. */
+typedef struct floe_cell_servo {
+    double stress;   /* target sigma_kk [Pa], finite */
+    double gain;     /* [1/(Pa s)] in [0, 1e100]; 0 (default): alpha / (K dt) */
+    double alpha;    /* (0, 1), default 0.5 */
+    double max_rate; /* (0, 1e6] [1/s]: no default (0), the pace from a loose state */
+} floe_cell_servo;
+floe_cell_servo floe_default_cell_servo(void);
+/* Axis `axis` follows servo s from the next step on (NULL: no servo, L_kk
+ * then stays as it is); FLOE_ERR_ARG naming the value for an axis that is
+ * not periodic or a value out of range. */
+floe_status floe_world_set_cell_servo_def(floe_world *w, int axis, const floe_cell_servo *s);
+/* The same with a fixed gain: gain [1/(Pa s)] > 0 and max_rate [1/s] in
+ * (0, 1e6]; gain 0 turns the control off (L_kk then stays as it was last
+ * set). */
 floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
 /* The periodic axes (bit k: axis k; 0: no cell); h (may be NULL) the cell
  * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
  * the corner lo. */
 int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+/* The cell's velocity gradient in use, l[3*i + j] [1/s] (the servos' L_kk
+ * as the last step set them); zeros without a cell. */
+void floe_world_velocity_gradient(const floe_world *w, double l[9]);
 /* The cell's strain hu H0^-1 - I, out[3*i + j], from the cell matrix as L
  * made it without the reductions (zero without a cell). */
 void floe_world_cell_strain(const floe_world *w, double out[9]);

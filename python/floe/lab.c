@@ -122,36 +122,75 @@ static PyObject *World_affine_velocities(World *self, PyObject *unused) {
     return floe_py_status(self, floe_world_affine_velocities(self->sc.world));
 }
 
+/* One axis's servo from stress, gain, max_rate, alpha (None: not given), as
+ * the scene's periodic.servo.<axis> (docs/scene-format.md#periodic). 1: no
+ * servo (stress None, or the fixed gain 0); 0: *s set; -1: an error. */
+static int floe_py_cell_servo(PyObject *stress, PyObject *gain, PyObject *rate, PyObject *alpha, const char *what,
+                              floe_cell_servo *s) {
+    char w[96];
+    *s = floe_default_cell_servo();
+    if (!stress || stress == Py_None) return 1;
+    snprintf(w, sizeof w, "%s stress", what);
+    if (floe_py_double(stress, w, &s->stress)) return -1;
+    int fixed = gain && gain != Py_None;
+    snprintf(w, sizeof w, "%s gain", what);
+    if (fixed && floe_py_double(gain, w, &s->gain)) return -1;
+    if (fixed && s->gain == 0) return 1; /* the fixed gain 0: off */
+    if (fixed && alpha && alpha != Py_None) {
+        PyErr_Format(ArgumentError, "%s: alpha sets the gain alpha / (K dt); give either gain or alpha, not both",
+                     what);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s alpha", what);
+    if (alpha && alpha != Py_None && floe_py_double(alpha, w, &s->alpha)) return -1;
+    s->max_rate = 1e6;
+    if (!fixed && (!rate || rate == Py_None)) {
+        PyErr_Format(ArgumentError,
+                     "%s: give max_rate (1/s): without a fixed gain the axis moves at max_rate while the packing is "
+                     "loose",
+                     what);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s max_rate", what);
+    if (rate && rate != Py_None && floe_py_double(rate, w, &s->max_rate)) return -1;
+    return 0;
+}
+
 static PyObject *World_set_cell_servo(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"axis", "stress", "gain", "max_rate", NULL};
-    PyObject *ax;
-    double stress, gain, rate;
+    static char *kwlist[] = {"axis", "stress", "gain", "max_rate", "alpha", NULL};
+    PyObject *ax, *stress = NULL, *gain = NULL, *rate = NULL, *alpha = NULL;
     int axis;
     if (floe_py_open(self) ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "Oddd:set_cell_servo", kwlist, &ax, &stress, &gain, &rate) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:set_cell_servo", kwlist, &ax, &stress, &gain, &rate, &alpha) ||
         floe_py_axis(ax, &axis))
         return NULL;
-    return floe_py_status(self, floe_world_set_cell_servo(self->sc.world, axis, stress, gain, rate));
+    floe_cell_servo s;
+    int rc = floe_py_cell_servo(stress, gain, rate, alpha, "set_cell_servo", &s);
+    if (rc < 0) return NULL;
+    return floe_py_status(self, floe_world_set_cell_servo_def(self->sc.world, axis, rc ? NULL : &s));
 }
 
 static PyObject *World_cell(World *self, PyObject *unused) {
     (void)unused;
     if (floe_py_open(self)) return NULL;
-    double h[9], strain[9];
+    double h[9], strain[9], l[9];
     floe_vec3 origin;
     int axes = floe_world_get_cell(self->sc.world, h, &origin);
     if (!axes) Py_RETURN_NONE;
     floe_world_cell_strain(self->sc.world, strain);
+    floe_world_velocity_gradient(self->sc.world, l);
     char names[4] = {0};
     for (int k = 0, n = 0; k < 3; k++)
         if (axes >> k & 1) names[n++] = (char)('x' + k);
-    PyObject *ho = matrix33_obj(h), *so = matrix33_obj(strain), *oo = floe_py_vec3_obj(origin);
-    PyObject *r = ho && so && oo ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:d}", "axes", names, "h", ho, "origin", oo,
-                                                 "strain", so, "volume", floe_world_cell_volume(self->sc.world))
-                                 : NULL;
+    PyObject *ho = matrix33_obj(h), *so = matrix33_obj(strain), *oo = floe_py_vec3_obj(origin), *lo = matrix33_obj(l);
+    PyObject *r = ho && so && oo && lo
+                      ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:d,s:O}", "axes", names, "h", ho, "origin", oo, "strain", so,
+                                      "volume", floe_world_cell_volume(self->sc.world), "velocity_gradient", lo)
+                      : NULL;
     Py_XDECREF(ho);
     Py_XDECREF(so);
     Py_XDECREF(oo);
+    Py_XDECREF(lo);
     return r;
 }
 
@@ -263,12 +302,14 @@ PyMethodDef floe_py_lab_methods[] = {
      "affine_velocities()\n\nAdds the affine velocity L (x - origin) to every body (start of a homogeneous "
      "deformation)."},
     {"set_cell_servo", KW World_set_cell_servo, METH_VARARGS | METH_KEYWORDS,
-     "set_cell_servo(axis, stress, gain, max_rate)\n\nStress control of a periodic axis: L_kk = gain (stress - "
-     "sigma_kk),\n"
-     "clamped to +-max_rate [1/s]; stress [Pa], tension positive (a pressure P is -P); gain 0 turns it off."},
+     "set_cell_servo(axis, stress=None, gain=None, max_rate=None, alpha=None)\n\nStress control of a periodic "
+     "axis: L_kk = G (stress - sigma_kk), clamped to +-max_rate [1/s];\n"
+     "stress [Pa], tension positive (a pressure P is -P). G = gain [1/(Pa s)] when given (max_rate default 1e6),\n"
+     "else alpha / (K dt) (alpha default 0.5, max_rate required: the pace from a loose state). stress None or\n"
+     "gain 0 turns it off (docs/periodic.md)."},
     {"cell", (PyCFunction)World_cell, METH_NOARGS,
      "cell()\n\nThe periodic cell as a dict: axes ('xy', ...), h (3 x 3, columns the cell vectors), origin,\n"
-     "strain (3 x 3) and volume; None without a cell."},
+     "strain (3 x 3), volume and velocity_gradient (3 x 3, as the last step used it); None without a cell."},
     {"wraps", (PyCFunction)World_wraps, METH_O,
      "wraps(i)\n\nTimes particle i was wrapped back into the periodic cell along each cell vector (3 ints)."},
     {"stress", KW World_stress, METH_VARARGS | METH_KEYWORDS,

@@ -319,6 +319,7 @@ static const floe_snap_field cell_fields[] = {
     {M(floe_cell, servo_stress), STATE, ATTR("cell", "servo_stress"), F64(3), CK(FINITE)},
     {M(floe_cell, servo_gain), STATE, ATTR("cell", "servo_gain"), F64(3), CK(FINITE_NONNEG)},
     {M(floe_cell, servo_max), STATE, ATTR("cell", "servo_max_rate"), F64(3), CK(FINITE_NONNEG)},
+    {M(floe_cell, servo_alpha), STATE, ATTR("cell", "servo_alpha"), F64(3), .check = FLOE_CK_RANGE, .lo = 0, .hi = 1},
     END,
 };
 static const floe_snap_struct cell_struct = STRUCT(floe_cell, cell_fields);

@@ -9,9 +9,39 @@
 
 static const char *const keys[] = {"x", "y", "z", "velocity_gradient", "affine_velocities", "servo"};
 static const char *const axes[] = {"x", "y", "z"};
-static const char *const servo_keys[] = {"stress", "gain", "max_rate"};
+static const char *const servo_keys[] = {"stress", "gain", "alpha", "max_rate"};
 
-/* servo: {y: {stress: -100, gain: 1e-3, max_rate: 10}, ...} */
+/* One axis: {stress: -100, max_rate: 10} (gain alpha / (K dt), alpha 0.5),
+ * or {stress: -100, gain: 1e-3, max_rate: 10} (a fixed gain; max_rate
+ * default 1e6). */
+static int servo_axis(scene_ctx *c, sy_node *n, const char *where, floe_cell_servo *s) {
+    sy_doc *d = c->d;
+    if (sy_want_map(d, n, where) || sy_check_keys(d, n, where, servo_keys, 4)) return -1;
+    *s = floe_default_cell_servo();
+    sy_node *x[4];
+    char p[4][96];
+    for (int j = 0; j < 4; j++) {
+        x[j] = sy_get(d, n, servo_keys[j]);
+        snprintf(p[j], sizeof p[j], "%s.%s", where, servo_keys[j]);
+    }
+    if (!x[0]) return sy_missing(d, n, where, "stress");
+    if (sy_number_in(d, x[0], p[0], &s->stress, -FLOE_MAX_COORD, FLOE_MAX_COORD, 0, 0)) return -1;
+    if (x[1] && sy_number_in(d, x[1], p[1], &s->gain, 0, FLOE_MAX_COORD, 1, 0)) return -1;
+    if (x[1] && x[2])
+        return sy_error(d, x[2], "%s: alpha sets the gain alpha / (K dt); give either 'gain' or 'alpha', not both",
+                        p[2]);
+    if (x[2] && sy_number_in(d, x[2], p[2], &s->alpha, 0, 1, 1, 1)) return -1;
+    if (!x[3] && !x[1])
+        return sy_error(d, n,
+                        "%s: give 'max_rate' (1/s): without a fixed 'gain' the axis moves at max_rate while the "
+                        "packing is loose",
+                        where);
+    s->max_rate = 1e6;
+    if (x[3] && sy_number_in(d, x[3], p[3], &s->max_rate, 0, 1e6, 1, 0)) return -1;
+    return 0;
+}
+
+/* servo: {y: {...}, ...} */
 static int servo(scene_ctx *c, sy_node *sec) {
     sy_doc *d = c->d;
     if (sy_want_map(d, sec, "periodic.servo")) return -1;
@@ -21,19 +51,9 @@ static int servo(scene_ctx *c, sy_node *sec) {
         if (!n) continue;
         char where[64];
         snprintf(where, sizeof where, "periodic.servo.%s", axes[k]);
-        if (sy_want_map(d, n, where) || sy_check_keys(d, n, where, servo_keys, 3)) return -1;
-        double v[3] = {0, 0, 1e6};
-        for (int j = 0; j < 3; j++) {
-            sy_node *x = sy_get(d, n, servo_keys[j]);
-            char w2[96];
-            snprintf(w2, sizeof w2, "%s.%s", where, servo_keys[j]);
-            if (!x) {
-                if (j < 2) return sy_missing(d, n, where, servo_keys[j]);
-                continue;
-            }
-            if (sy_number(d, x, w2, &v[j])) return -1;
-        }
-        if (floe_world_set_cell_servo(c->w, k, v[0], v[1], v[2]) != FLOE_OK) return scene_world_error(c, n, where);
+        floe_cell_servo s;
+        if (servo_axis(c, n, where, &s)) return -1;
+        if (floe_world_set_cell_servo_def(c->w, k, &s) != FLOE_OK) return scene_world_error(c, n, where);
     }
     return 0;
 }

@@ -121,6 +121,34 @@ def test_cell_servo_holds_the_lattice_stress():
         w.set_cell_servo("x", -P, -1.0, 20.0)
 
 
+def test_cell_servo_without_a_gain_moves_a_loose_cell_at_max_rate():
+    """Without a gain the servo's G is alpha / (K dt) (docs/periodic.md):
+    with no contact (a lattice with 1 mm gaps, K = 0) the axis moves at
+    -max_rate towards a compressive target, and the cell's side after N
+    steps is L0 (1 - max_rate dt)^N (to 1e-12) while no contact forms. With
+    a fixed gain the same loose cell moves at gain x |target|."""
+    n, R, gap, P, rate = 3, 0.01, 1e-3, 2e4, 7.0
+    w = cubic_lattice(n, R, 2 * R + gap)
+    for ax in "xyz":
+        w.set_cell_servo(ax, -P, max_rate=rate)
+    w.run(steps=40)
+    c = w.cell()
+    assert np.allclose(np.diag(c["velocity_gradient"]), -rate, rtol=0, atol=0)
+    assert np.allclose(np.diag(c["h"]), n * (2 * R + gap) * (1 - rate * 1e-6) ** 40, rtol=1e-12)
+    assert len(w.contacts()["ids"]) == 0
+    w = cubic_lattice(n, R, 2 * R + gap)
+    w.set_cell_servo("x", -P, 1e-5, rate)
+    w.step()
+    assert w.cell()["velocity_gradient"][0, 0] == pytest.approx(-1e-5 * P, rel=1e-12)
+    with pytest.raises(floe.ArgumentError, match="max_rate"):
+        w.set_cell_servo("y", -P)
+    with pytest.raises(floe.ArgumentError, match="alpha"):
+        w.set_cell_servo("y", -P, max_rate=1.0, alpha=2.0)
+    w.set_cell_servo("x", None)  # off: L_xx stays as the last step set it
+    w.step()
+    assert w.cell()["velocity_gradient"][0, 0] == pytest.approx(-1e-5 * P, rel=1e-12)
+
+
 def test_periodic_refuses_bad_input():
     w = floe.World()
     with pytest.raises(floe.ArgumentError):
