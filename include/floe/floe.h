@@ -183,7 +183,8 @@ floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double h
  * matrix H (its vectors as columns) follows dH/dt = L H, and a body's
  * image across the cell moves with the body's velocity plus L H n. Only
  * entries whose row and column are periodic axes may be non-zero; finite,
- * |L_ij| <= 1e6. May change between steps. */
+ * |L_ij| <= 1e6. May change between steps; a cell phase's start
+ * (floe_world_set_cell_phases) sets it too. */
 floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
 /* Gives every body the affine velocity L (x - origin) added to its own
  * (the usual start of a homogeneous deformation; optional). */
@@ -563,6 +564,55 @@ int floe_group_phase(const floe_world *w, int g);
  * along servo_dir [m/s]; zeros when the current phase is not a servo.
  * FLOE_ERR_ARG for a bad id. */
 floe_status floe_group_servo(const floe_world *w, int g, double out[3]);
+
+/* ---- phases of the periodic cell (docs/periodic.md#phases) ---------------
+ *
+ * The cell may follow a list of phases, as a group does: each sets the
+ * cell's whole motion (its velocity gradient and its stress-controlled
+ * axes) from the state at which its trigger first holds (checked at
+ * floe_start, after every step and again at the start of a step, in list
+ * order) until the next one starts. Compression then shear is two phases
+ * of one run. Before the first phase starts, the cell follows
+ * floe_world_set_velocity_gradient and floe_world_set_cell_servo*. */
+typedef enum floe_cell_trigger {
+    FLOE_CELL_AT_TIME,     /* time >= at [s] */
+    FLOE_CELL_AT_STEP,     /* step >= at */
+    FLOE_CELL_AT_PRESSURE, /* the cell's pressure, -(mean sigma_kk over the periodic axes), >= at [Pa] */
+    FLOE_CELL_AT_STRAIN,   /* the cell's strain (floe_world_cell_strain) entry `component` passes at:
+                            * upwards for at >= 0, downwards for at < 0 */
+    FLOE_CELL_AT_KINDS
+} floe_cell_trigger;
+
+typedef struct floe_cell_phase {
+    int trigger;   /* floe_cell_trigger */
+    double at;     /* the trigger's value (units above) */
+    int component; /* FLOE_CELL_AT_STRAIN: the strain entry 3 i + j (0: xx, 1: xy, ... 8: zz) */
+    /* the velocity gradient L [1/s] of the phase, l[3*i + j] = dv_i/dx_j,
+     * as floe_world_set_velocity_gradient takes it; the diagonal entry of
+     * a stress-controlled axis is the servo's */
+    double velocity_gradient[9];
+    int servo_axes;           /* bit k: axis k stress-controlled by servo[k]; the others have none */
+    floe_cell_servo servo[3]; /* as floe_world_set_cell_servo_def takes them */
+    /* 1: at the switch every free body's velocity gains (L - L_before) (x -
+     * origin), the affine field of the change (servo axes' diagonal left
+     * out), booked as boundary work: a homogeneous start of the new motion */
+    int affine;
+} floe_cell_phase;
+
+/* At time 0; no gradient, no servo; servo[k] floe_default_cell_servo(). */
+floe_cell_phase floe_default_cell_phase(void);
+/* Replaces the cell's phases (n = 0 removes them); the cell starts before
+ * its first phase again, keeping the motion it has. FLOE_ERR_ARG (the
+ * message names the phase and the value) without a cell, for n outside
+ * [0, FLOE_MAX_PHASES], a trigger or component out of range, a time or
+ * step below 0, a non-finite value, a gradient entry beyond 1e6 1/s or off
+ * the periodic axes, a servo on an axis that is not periodic or with a
+ * value out of range (floe_world_set_cell_servo_def). */
+floe_status floe_world_set_cell_phases(floe_world *w, const floe_cell_phase *p, int n);
+/* The number of the cell's phases (copied to out[0..cap-1]). */
+int floe_world_cell_phases(const floe_world *w, floe_cell_phase *out, int cap);
+/* The index of the cell's current phase: -1 before the first or without phases. */
+int floe_world_cell_phase(const floe_world *w);
 
 /* ---- contacts ---------------------------------------------------------- */
 

@@ -19,6 +19,7 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 void floe__cell_reset(floe_cell *c) {
     memset(c, 0, sizeof *c);
     for (int k = 0; k < 3; k++) c->h[4 * k] = c->h_ref[4 * k] = c->h0[4 * k] = c->hu[4 * k] = 1;
+    c->phase = -1;
 }
 
 /* ---- public functions -------------------------------------------------------- */

@@ -210,10 +210,10 @@ static const char *const group_quantities[] = {
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 /* the run's counters, the inlets' and sinks' (docs/supply.md), the periodic cell's (docs/periodic.md) */
 static const char *const counters[] = {
-    "contacts",      "step",      "time",         "particles", "dt",        "bonded",     "breaks",    "inserted",
-    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",    "cell.yx",   "cell.yy",
-    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",  "strain.xz", "strain.yx",
-    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume"};
+    "contacts",      "step",      "time",         "particles", "dt",        "bonded",      "breaks",    "inserted",
+    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",     "cell.yx",   "cell.yy",
+    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",   "strain.xz", "strain.yx",
+    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume", "cell.phase"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;
