@@ -540,7 +540,7 @@ static void test_servo_rate(void) {
     w = lattice(n, R, 2 * R, 0.3);
     s.max_rate = 20;
     for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo_def(w, k, &s) == FLOE_OK);
-    CHECK(floe_run(w, 60000) == FLOE_OK);
+    CHECK(floe_run(w, 10000) == FLOE_OK);
     floe_world_get_cell(w, h, NULL);
     double st[9];
     floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
