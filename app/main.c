@@ -122,24 +122,29 @@ static void fit_line(char *line, size_t n, char field[NFIELDS][48], double frac,
 }
 
 /* One progress report: a bar redrawn in place on a terminal, a plain line
- * otherwise. `approx`: the fraction and ETA are estimates (dt: auto). */
-static void progress(floe_world *w, int64_t done, double frac, int approx, double t0, int tty, int final) {
+ * otherwise. `total`: the run's last step; `approx`: it is an estimate
+ * (dt: auto), which the caller updates from the current dt. The ETA is the
+ * steps left at this process's rate of steps. */
+static void progress(floe_world *w, int64_t done, double frac, int64_t total, int approx, double t0, int tty,
+                     int final) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     double el = now() - t0, rate = el > 0 ? done / el : 0;
+    long long step = floe_step_count(w), left = total > step ? total - step : 0;
     char eta[32];
-    fmt_duration(frac > 0 ? el * (1 - frac) / frac : -1, eta, sizeof eta);
+    fmt_duration(rate > 0 ? (double)left / rate : -1, eta, sizeof eta);
     const char *ap = approx ? "~" : "";
-    long long step = floe_step_count(w);
     if (!tty) {
-        fprintf(stderr, "%5.1f%%  step %lld  t=%.6g s  %.0f steps/s  ETA %s%s  contacts %d  energy_error %.3e\n",
-                100 * frac, step, floe_time(w), rate, ap, eta, floe_contact_count(w), e[FLOE_E_ERROR]);
+        fprintf(stderr,
+                "%5.1f%%  step %lld of %s%lld  t=%.6g s  %.0f steps/s  ETA %s%s  contacts %d  energy_error %.3e\n",
+                100 * frac, step, ap, (long long)total, floe_time(w), rate, ap, eta, floe_contact_count(w),
+                e[FLOE_E_ERROR]);
         fflush(stderr);
         return;
     }
     char f[NFIELDS][48], line[512];
     snprintf(f[F_PCT], sizeof f[0], "%3d%%", (int)(100 * frac));
-    snprintf(f[F_STEP], sizeof f[0], "step %lld", step);
+    snprintf(f[F_STEP], sizeof f[0], "step %lld/%s%lld", step, ap, (long long)total);
     snprintf(f[F_TIME], sizeof f[0], "t=%.4g s", floe_time(w));
     snprintf(f[F_RATE], sizeof f[0], "%.0f steps/s", rate);
     snprintf(f[F_ETA], sizeof f[0], "ETA %s%s", ap, eta);
@@ -310,6 +315,19 @@ typedef struct session {
     char restart_path[4096]; /* ... and its path ("": none) */
 } session;
 
+/* A run that ends on simulated time with dt: auto: its last step estimated
+ * as the steps done plus the time left over the current dt. The step
+ * changes during the run (contacts form and stiffen, or open), so the
+ * estimate is renewed at every progress report and the bar's total and
+ * ETA follow it; the run still ends on the time, not on this count. */
+static void update_estimate(session *s) {
+    if (!s->on_time) return;
+    floe_world *w = s->sc->world;
+    int64_t step = floe_step_count(w),
+            rest = s->duration > floe_time(w) ? steps_for(s->sc, s->duration - floe_time(w)) : 0;
+    s->total = rest > INT64_MAX - step ? INT64_MAX : step + rest;
+}
+
 /* Where the run ends: at step `steps`, or after `duration` seconds (> 0).
  * With a fixed dt a duration is ceil(duration/dt) steps, as the scene
  * format says; with dt: auto the step changes during the run, so the run
@@ -321,11 +339,7 @@ static void set_end(session *s, int64_t steps, double duration) {
     s->on_time = s->duration > 0 && floe_dt_is_auto(w);
     if (!(s->duration > 0)) s->total = steps;
     else if (!s->on_time) s->total = steps_for(s->sc, duration);
-    else {
-        int64_t step = floe_step_count(w),
-                rest = duration > floe_time(w) ? steps_for(s->sc, duration - floe_time(w)) : 0;
-        s->total = rest > INT64_MAX - step ? INT64_MAX : step + rest;
-    }
+    else update_estimate(s);
 }
 
 static int run_ended(const session *s, const floe_world *w) {
@@ -470,6 +484,9 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     int64_t log_every = !tty && s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
     int rc = 0, stopped = 0, runaway = 0, failed = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
+    /* particle-steps: the bodies each step starts with, summed over the steps
+     * (inlets and sinks change the count as the run goes) */
+    int64_t psteps = 0, psteps_warm = warmup == 0 ? 0 : -1;
     for (;;) {
         int64_t step = floe_step_count(w);
         if (interrupted) break;
@@ -478,6 +495,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             break;
         }
         if (run_ended(s, w)) break;
+        psteps += floe_particle_count(w);
         floe_status st = floe_step(w);
         done++;
         if (st != FLOE_OK) {
@@ -494,7 +512,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             rc = 1;
             break;
         }
-        if (done == warmup) t_warm = now();
+        if (done == warmup) t_warm = now(), psteps_warm = psteps;
         step = floe_step_count(w);
         if (s->restart_every > 0 && step % s->restart_every == 0 && save_checkpoint(s) != 0) {
             rc = 1; /* a run that cannot checkpoint should not go on for days */
@@ -504,13 +522,15 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             double t = now();
             int due = log_every ? (step % log_every) == 0 : t - last >= (tty ? 0.25 : 10.0);
             if (due) {
-                progress(w, done, fraction(s, w), s->on_time, t0, tty, 0);
+                update_estimate(s);
+                progress(w, done, fraction(s, w), s->total, s->on_time, t0, tty, 0);
                 last = t;
             }
         }
     }
     int64_t step = floe_step_count(w);
-    if (rc == 0) progress(w, done, fraction(s, w), s->on_time, t0, tty, 1);
+    update_estimate(s);
+    if (rc == 0) progress(w, done, fraction(s, w), s->total, s->on_time, t0, tty, 1);
     int finished = rc == 0 && !interrupted && !stopped;
     if (interrupted) {
         fprintf(stderr, "floe: interrupted at step %lld; writing outputs\n", (long long)step);
@@ -544,13 +564,15 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     s->out = NULL;
     double t1 = now(), el = t1 - t0;
     fprintf(stderr,
-            "floe: %lld step%s%s in %.2f s (%.3g particle-steps/s); now at step %lld, t = %.9g s; outputs in %s/\n",
-            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el,
-            el > 0 ? done * (double)floe_particle_count(w) / el : 0, (long long)step, floe_time(w), s->dir);
-    if (warmup > 0 && t_warm >= 0 && done > warmup)
-        fprintf(stderr, "floe: after %lld warm-up steps: %lld steps in %.3f s (%.3g particle-steps/s)\n", warmup,
-                (long long)(done - warmup), t1 - t_warm,
-                t1 > t_warm ? (done - warmup) * (double)floe_particle_count(w) / (t1 - t_warm) : 0);
+            "floe: %lld step%s%s in %.2f s (%lld particle-steps, %.3g particle-steps/s); now at step %lld, t = %.9g "
+            "s; outputs in %s/\n",
+            (long long)done, done == 1 ? "" : "s", failed ? " (the last one failed)" : "", el, (long long)psteps,
+            el > 0 ? (double)psteps / el : 0, (long long)step, floe_time(w), s->dir);
+    if (warmup > 0 && t_warm >= 0 && psteps_warm >= 0 && done > warmup)
+        fprintf(stderr,
+                "floe: after %lld warm-up steps: %lld steps in %.3f s (%lld particle-steps, %.3g particle-steps/s)\n",
+                warmup, (long long)(done - warmup), t1 - t_warm, (long long)(psteps - psteps_warm),
+                t1 > t_warm ? (double)(psteps - psteps_warm) / (t1 - t_warm) : 0);
     return rc;
 }
 
@@ -585,6 +607,7 @@ static int cmd_run(int argc, char **argv) {
         floe_scene_free(&sc);
         return 1;
     }
+    update_estimate(&s); /* the world has started: dt: auto has seen the contacts of t = 0 */
     char len[160];
     fprintf(stderr, "floe %s: %s -> %s/: %d particles, %s, %d thread%s\n", FLOE_VERSION, o.path, dir,
             floe_particle_count(w), describe_end(&s, len, sizeof len), floe_thread_count(w),

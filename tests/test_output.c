@@ -698,6 +698,12 @@ static void test_off_and_errors(const char *tmp) {
     c.a = 99;
     CHECK(floe_output_open(dir, &cfg, w, 10, err, sizeof err) == NULL);
     CHECK(strstr(err, "far") != NULL);
+    /* a column named like a built-in one would repeat the header's name (step,time,time) */
+    c = hcol("time", FLOE_HIST_COUNTER, "time");
+    err[0] = '\0';
+    CHECK(floe_output_open(dir, &cfg, w, 10, err, sizeof err) == NULL);
+    CHECK(strstr(err, "duplicates the built-in column 'time'") != NULL);
+    REPORT("history column named time: %s\n", err);
 
     CHECK(floe_output_open("", &cfg, w, 10, err, sizeof err) == NULL);
     floe_world_destroy(w);

@@ -32,6 +32,15 @@
  *     servo-controlled to sigma = -P, settles (damped) where
  *     k_n (2R - d) / d^2 = P, d = H_xx / n: stress to 1e-6 relative, d
  *     against that quadratic's root to 1e-9;
+ * (h2) the servo's rate against its closed form: on the lattice of (b)
+ *     (overlap delta, sigma = -kn delta / d^2, stiffness along an axis
+ *     K = kn / d), a servo without a gain takes, in its first step, the
+ *     strain rate alpha (target - sigma) / (K dt), to 1e-9 relative; from a
+ *     loose lattice (no contact) it moves at max_rate, and the cell's length
+ *     after N steps is L0 (1 - max_rate dt)^N (to 1e-12) while no contact
+ *     forms; with a fixed gain g a loose lattice moves at g |target|, below
+ *     max_rate (the rate the scene's old gain gave); and the lattice of (h)
+ *     settles under the automatic gain at the same spacing, to 1e-9;
  * (i) a sphere resting on a floor (a wall along the periodic axes) and
  *     sliding across the cell's faces keeps its one contact, with the wall
  *     itself (no image), and the contact force equals its weight m g to
@@ -51,6 +60,22 @@
  *     a fixed partner's image and bouncing back through it: the shear
  *     force at both wraps is the inside pair's to 1e-12 of the peak normal
  *     force (it was 1.178 N for 0.969 N, 1.606 N for 1.568 N);
+ * (l) cell phases: a lattice compressed by L0 = -e I from time 0, then
+ *     sheared by L1 (L_xy = gamma_dot) from the phase starting at time T:
+ *     phase 0 is the cell's phase at step 0, phase 1 from the first state
+ *     whose time is >= T, and the cell's strain is the product of the two
+ *     phases' explicit steps, (I + dt L1)^N1 (1 - e dt)^N0 - I (exact for
+ *     the nilpotent L1), to 1e-12; against the exponentials
+ *     (I + L1 t1) exp(-e t0) - I it differs by O(e dt) only; a snapshot
+ *     taken before the switch continues bitwise across it; a pressure
+ *     trigger starts its phase at the first state whose cell pressure
+ *     reaches the value (the state before it below); a phase with
+ *     `affine` gives every free body the affine velocity of the change of
+ *     L, gamma_dot (y - o_y) along x, at its start (to 1e-12), and books
+ *     the kinetic energy it adds as boundary work (the balance error stays
+ *     below 1e-12; unbooked, that energy would be nearly all of the
+ *     kinetic energy and the error of order 1); bad phases are
+ *     refused naming the phase and the value;
  * and the refusals: axes, ranges, a wall normal to a periodic axis, a cell
  * too small for its bodies, L on an axis that is not periodic. */
 #include "check.h"
@@ -471,6 +496,221 @@ static void test_servo(void) {
     floe_world_destroy(w);
 }
 
+/* ---- (h2) the servo's rate --------------------------------------------------------------------- */
+
+static void test_servo_rate(void) {
+    const int n = 3;
+    const double R = 0.01, delta = 1e-4, d = 2 * R - delta, P = 2e4, dt = 1e-6;
+    /* overlapping lattice: one step's rate from the stress error */
+    floe_world *w = lattice(n, R, d, 0);
+    floe_cell_servo s = floe_default_cell_servo();
+    s.stress = -P;
+    s.max_rate = 1e6;
+    CHECK(floe_world_set_cell_servo_def(w, 0, &s) == FLOE_OK);
+    s.alpha = 1.5;
+    CHECK(floe_world_set_cell_servo_def(w, 0, &s) == FLOE_ERR_ARG && strstr(floe_last_error(w), "alpha"));
+    s.alpha = 0.5;
+    s.max_rate = 0; /* no default: the pace from a loose state */
+    CHECK(floe_world_set_cell_servo_def(w, 1, &s) == FLOE_ERR_ARG && strstr(floe_last_error(w), "max_rate"));
+    CHECK(floe_step(w) == FLOE_OK);
+    floe_contact_info ci;
+    floe_contact_get(w, 0, &ci);
+    double sigma = -ci.kn * delta / (d * d), K = ci.kn / d, want = 0.5 * (-P - sigma) / (K * dt);
+    double got = w->cell.l[0];
+    REPORT("(h2) servo without a gain, first step: L_xx = %.10g 1/s, alpha (target - sigma) / (K dt) = %.10g 1/s "
+           "(sigma %.6g Pa, K %.6g Pa)\n",
+           got, want, sigma, K);
+    CHECK_REL(got, want, 1e-9);
+    CHECK(w->cell.l[4] == 0 && w->cell.l[8] == 0); /* the other axes: no servo */
+    floe_world_destroy(w);
+
+    /* loose lattice (gaps of 1 mm): max_rate until the first contact */
+    const double rate = 7, gap = 1e-3;
+    w = lattice(n, R, 2 * R + gap, 0);
+    s.max_rate = rate;
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo_def(w, k, &s) == FLOE_OK);
+    const int N = 40; /* 1 - (1 - 7e-6)^40 of 0.063 m: 18 um of each 1 mm gap */
+    CHECK(floe_run(w, N) == FLOE_OK);
+    double h[9];
+    floe_world_get_cell(w, h, NULL);
+    double L0 = n * (2 * R + gap), Lw = L0 * pow(1 - rate * dt, N);
+    REPORT("(h2) loose lattice, no gain: L_xx = %g 1/s (max_rate %g), cell %.15g m after %d steps, closed form "
+           "%.15g m, %d contacts\n",
+           w->cell.l[0], -rate, h[0], N, Lw, floe_contact_count(w));
+    CHECK(w->cell.l[0] == -rate && w->cell.l[4] == -rate && w->cell.l[8] == -rate);
+    CHECK(floe_contact_count(w) == 0);
+    for (int k = 0; k < 3; k++) CHECK_REL(h[4 * k], Lw, 1e-12);
+    floe_world_destroy(w);
+
+    /* a fixed gain: a loose lattice moves at gain |target| */
+    w = lattice(n, R, 2 * R + gap, 0);
+    CHECK(floe_world_set_cell_servo(w, 0, -P, 1e-5, rate) == FLOE_OK);
+    CHECK(floe_step(w) == FLOE_OK);
+    REPORT("(h2) loose lattice, gain 1e-5 1/(Pa s): L_xx = %g 1/s = gain x target (max_rate %g)\n", w->cell.l[0], rate);
+    CHECK_REL(w->cell.l[0], -1e-5 * P, 1e-12);
+    floe_world_destroy(w);
+
+    /* (h)'s lattice under the automatic gain: the same spacing */
+    w = lattice(n, R, 2 * R, 0.3);
+    s.max_rate = 20;
+    for (int k = 0; k < 3; k++) CHECK(floe_world_set_cell_servo_def(w, k, &s) == FLOE_OK);
+    CHECK(floe_run(w, 10000) == FLOE_OK);
+    floe_world_get_cell(w, h, NULL);
+    double st[9];
+    floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+    CHECK(floe_stress_tensor(w, &all, st) == FLOE_OK);
+    floe_contact_get(w, 0, &ci);
+    double kn = ci.kn, dd = (-kn + sqrt(kn * kn + 8 * R * kn * P)) / (2 * P);
+    REPORT("(h2) lattice under the automatic gain: sigma = (%.8g, %.8g, %.8g) Pa, spacing %.10g m, closed form "
+           "%.10g m\n",
+           st[0], st[4], st[8], h[0] / n, dd);
+    for (int k = 0; k < 3; k++) {
+        CHECK_REL(st[4 * k], -P, 1e-6);
+        CHECK_REL(h[4 * k] / n, dd, 1e-9);
+    }
+    floe_world_destroy(w);
+}
+
+/* ---- (l) cell phases ---------------------------------------------------------------------------- */
+
+static void test_cell_phases(void) {
+    const int n = 3;
+    const double R = 0.01, e = 5, gd = 20, T = 0.01, dt = 1e-6;
+    floe_world *w = lattice(n, R, 2 * R + 1e-4, 0);
+    floe_cell_phase p[2] = {floe_default_cell_phase(), floe_default_cell_phase()};
+    for (int k = 0; k < 3; k++) p[0].velocity_gradient[4 * k] = -e;
+    p[1].trigger = FLOE_CELL_AT_TIME;
+    p[1].at = T;
+    p[1].velocity_gradient[1] = gd;
+    /* refusals, naming the phase and the value */
+    p[1].velocity_gradient[2] = 2e6;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_ERR_ARG &&
+          strstr(floe_last_error(w), "phase 1: velocity_gradient[0][2] = 2e+06"));
+    p[1].velocity_gradient[2] = 0;
+    p[1].servo_axes = 2;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_ERR_ARG && strstr(floe_last_error(w), "phase 1: y: max_rate"));
+    p[1].servo_axes = 0;
+    p[0].trigger = FLOE_CELL_AT_STRAIN;
+    p[0].component = 9;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_ERR_ARG && strstr(floe_last_error(w), "phase 0: component"));
+    p[0].trigger = FLOE_CELL_AT_TIME;
+    p[0].component = 0;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_OK);
+    CHECK(floe_start(w) == FLOE_OK);
+    double l[9];
+    floe_world_velocity_gradient(w, l);
+    int ph0 = floe_world_cell_phase(w);
+    CHECK(ph0 == 0 && l[0] == -e && l[4] == -e && l[8] == -e && l[1] == 0);
+    /* the switch: at the first state whose summed time is >= T */
+    int k1 = -1, want_k1 = -1;
+    double t = 0;
+    floe_world *copy = NULL;
+    for (int s = 1; s <= 2 * 10000; s++) {
+        if (s == 9000) { /* a snapshot before the switch */
+            unsigned char *bytes = NULL;
+            size_t len = 0;
+            char err[512];
+            CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+            copy = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+            CHECK(copy != NULL);
+            free(bytes);
+        }
+        CHECK(floe_step(w) == FLOE_OK);
+        t += dt;
+        if (want_k1 < 0 && t >= T) want_k1 = s;
+        if (k1 < 0 && floe_world_cell_phase(w) == 1) k1 = s;
+    }
+    floe_world_velocity_gradient(w, l);
+    CHECK(k1 == want_k1 && l[1] == gd && l[0] == 0 && l[4] == 0);
+    double st[9], h[9];
+    floe_world_cell_strain(w, st);
+    floe_world_get_cell(w, h, NULL);
+    const int N0 = k1, N1 = 20000 - k1;
+    double s0 = pow(1 - e * dt, N0), t0 = N0 * dt, t1 = N1 * dt;
+    double want[9] = {s0 - 1, s0 * N1 * dt * gd, 0, 0, s0 - 1, 0, 0, 0, s0 - 1};
+    double worst = 0, worst_exp = 0, sx = exp(-e * t0);
+    double wexp[9] = {sx - 1, sx * gd * t1, 0, 0, sx - 1, 0, 0, 0, sx - 1};
+    for (int k = 0; k < 9; k++) {
+        worst = fmax(worst, fabs(st[k] - want[k]));
+        worst_exp = fmax(worst_exp, fabs(st[k] - wexp[k]));
+    }
+    REPORT("(l) cell phases: phase %d at step 0; shear from step %d (first state with t >= %g s: step %d); strain "
+           "xx %.12g xy %.12g, steps' closed form %.12g %.12g (largest difference %.2g), exponentials %.12g %.12g "
+           "(%.2g, e dt = %g); %d contacts\n",
+           ph0, k1, T, want_k1, st[0], st[1], want[0], want[1], worst, wexp[0], wexp[1], worst_exp, e * dt,
+           floe_contact_count(w));
+    CHECK(worst < 1e-12);
+    CHECK(worst_exp < 1e-5 && worst_exp > 0);
+    CHECK(floe_contact_count(w) > 0); /* the compression brought the spheres together */
+    if (copy) {
+        CHECK(floe_world_cell_phase(copy) == 0);
+        CHECK(floe_run(copy, 20000 - 8999) == FLOE_OK);
+        char what[512] = "";
+        int diff = floe__snapshot_diff(w, copy, what, sizeof what);
+        CHECK(diff == 0 && floe_world_cell_phase(copy) == 1);
+        if (diff) fprintf(stderr, "cell phases: restart differs: %s\n", what);
+        REPORT("(l) snapshot at step 8999, run across the switch at step %d to 20000: %s\n", k1,
+               diff ? "differs" : "bitwise the same");
+        floe_world_destroy(copy);
+    }
+    floe_world_destroy(w);
+
+    /* a pressure trigger: compressed until the cell's pressure reaches 1e4 Pa, then held */
+    const double P = 1e4;
+    w = lattice(n, R, 2 * R + 1e-4, 0);
+    p[1] = floe_default_cell_phase();
+    p[1].trigger = FLOE_CELL_AT_PRESSURE;
+    p[1].at = P;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_OK);
+    double before = NAN, at_switch = NAN, prev = 0;
+    for (int s = 0; s < 4000 && floe_world_cell_phase(w) < 1; s++) {
+        CHECK(floe_step(w) == FLOE_OK);
+        double sg[9];
+        floe_region all = {V(0, 0, 0), V(1, 1, 1), 1};
+        floe_stress_tensor(w, &all, sg);
+        double pr = -(sg[0] + sg[4] + sg[8]) / 3;
+        if (floe_world_cell_phase(w) == 1) before = prev, at_switch = pr;
+        prev = pr;
+    }
+    floe_world_velocity_gradient(w, l);
+    REPORT("(l) pressure trigger at %g Pa: the cell's pressure %.6g Pa at the switch, %.6g Pa the state before; "
+           "L_xx then %g\n",
+           P, at_switch, before, l[0]);
+    CHECK(at_switch >= P && before < P && l[0] == 0);
+    floe_world_destroy(w);
+
+    /* affine: two free spheres far apart, sheared from step 10 on */
+    w = new_world(1, 1e-4);
+    cube_cell(w, 0, 1);
+    int m = floe_add_material(w, "m", "linear");
+    floe_body_def bd = floe_default_body_def();
+    bd.material = m;
+    bd.pos = V(0.2, 0.3, 0.5);
+    bd.vel = V(0.1, 0, 0);
+    floe_add_sphere(w, &bd, 0.01);
+    bd.pos = V(0.7, 0.8, 0.5);
+    bd.vel = V(0, 0.05, 0);
+    floe_add_sphere(w, &bd, 0.01);
+    p[0] = floe_default_cell_phase();
+    p[1] = floe_default_cell_phase();
+    p[1].trigger = FLOE_CELL_AT_STEP;
+    p[1].at = 10;
+    p[1].velocity_gradient[1] = 2;
+    p[1].affine = 1;
+    CHECK(floe_world_set_cell_phases(w, p, 2) == FLOE_OK);
+    CHECK(floe_run(w, 10) == FLOE_OK);
+    const floe_vec3 *x = floe_positions(w), *v = floe_velocities(w);
+    double en[FLOE_E_COUNT];
+    floe_energy(w, en);
+    double dv0 = v[0].x - 0.1 - 2 * x[0].y, dv1 = v[1].x - 2 * x[1].y;
+    REPORT("(l) affine start of a shear phase: v_x - v0_x - gamma_dot y = %.3g, %.3g m/s; kinetic %.6g J, boundary "
+           "%.6g J, balance error %.3g\n",
+           dv0, dv1, en[FLOE_E_KINETIC], en[FLOE_E_BOUNDARY], en[FLOE_E_ERROR]);
+    CHECK(floe_world_cell_phase(w) == 1 && fabs(dv0) < 1e-12 && fabs(dv1) < 1e-12 && v[1].y == 0.05);
+    CHECK(en[FLOE_E_BOUNDARY] > 0 && fabs(en[FLOE_E_ERROR]) < 1e-12);
+    floe_world_destroy(w);
+}
+
 /* ---- (i) a floor under a periodic cell ------------------------------------------------------------ */
 
 static void test_floor(void) {
@@ -801,6 +1041,8 @@ int main(void) {
     test_restart_threads();
     test_bond_across();
     test_servo();
+    test_servo_rate();
+    test_cell_phases();
     test_floor();
     test_spin_wrap();
     test_spin_repro();

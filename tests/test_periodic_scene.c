@@ -7,7 +7,12 @@
  * restart file at step 600 (1 thread) and resumed (2 threads) past a cell
  * flip (strain 0.5, step ~855) to step 1200, writes particles.csv,
  * contacts.csv and history.csv byte for byte as the run that never
- * stopped. */
+ * stopped. Cell phases (docs/periodic.md#phases): the phases of
+ * examples/periodic-compress-shear.yaml are read as written, phase 0 is in
+ * effect at step 0, and phase 1 (shear at constant sigma_yy) starts at the
+ * first state whose cell pressure reaches its trigger (the state before it
+ * below), with the phase's gradient and servo from then on; bad phases are
+ * refused at their key. */
 #include "check.h"
 #include "io/scene.h"
 #include "proc.h"
@@ -173,14 +178,24 @@ int main(void) {
     EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
     /* the servo's message at the value that is wrong, naming it alone */
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: -1e-3}}}\n",
-                 "p.yaml:4:55: periodic.servo.x.gain: floe_world_set_cell_servo: gain = -0.001 1/(Pa s) is out of "
+                 "p.yaml:4:55: periodic.servo.x.gain: gain = -0.001 1/(Pa s) is out of "
                  "range [0, 1e+100] (0: off)");
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -1e200, gain: 1e-3}}}\n",
-                 "p.yaml:4:43: periodic.servo.x.stress: floe_world_set_cell_servo: stress = -1e+200 Pa is out of "
+                 "p.yaml:4:43: periodic.servo.x.stress: stress = -1e+200 Pa is out of "
                  "range [-1e+100, 1e+100]");
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, max_rate: 2e6}}}\n",
-                 "p.yaml:4:71: periodic.servo.x.max_rate: floe_world_set_cell_servo: max_rate = 2e+06 1/s is out of "
+                 "p.yaml:4:71: periodic.servo.x.max_rate: max_rate = 2e+06 1/s is out of "
                  "range (0, 1e+06]");
+    /* a servo without a gain: max_rate is its pace from a loose state, so it is required */
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100}}}\n",
+                 "p.yaml:4:34: periodic.servo.x: give 'max_rate' (1/s): without a fixed 'gain' the axis moves at "
+                 "max_rate while the packing is loose");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, alpha: 0.3}}}\n",
+                 "periodic.servo.x.alpha: alpha sets the gain alpha / (K dt); give either 'gain' or 'alpha'");
+    EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, alpha: 1, max_rate: 1}}}\n",
+                 "periodic.servo.x.alpha = 1 is out of range (0, 1)");
+    EXPECT_ERROR("periodic: {y: [0, 1], servo: {x: {stress: -100, max_rate: 1}}}\n",
+                 "periodic.servo.x: x is not a periodic axis of the cell (give periodic.x: [lo, hi])");
     {
         char t2[512], p2[512];
         snprintf(t2, sizeof t2,
@@ -190,6 +205,61 @@ int main(void) {
               strstr(err, "z cannot be periodic"));
     }
     test_cell_checks();
+    /* cell phases: compression, then shear at constant pressure */
+    EXPECT_ERROR("periodic: {x: [0, 1], phases: [{}, {velocity_gradient: [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}]}\n",
+                 "p.yaml:4:36: periodic.phases[1]: missing 'start' (when the phase begins; only the first phase "
+                 "defaults to time 0)");
+    EXPECT_ERROR("periodic: {x: [0, 1], y: [0, 1], phases: [{start: {strain: 0.1}}]}\n",
+                 "p.yaml:4:51: missing required key 'component' in periodic.phases[0].start");
+    EXPECT_ERROR("periodic: {x: [0, 1], y: [0, 1], phases: [{start: {strain: 0.1, component: xw}}]}\n",
+                 "periodic.phases[0].start.component: 'xw' is not a strain entry (xx, xy, ..., zz)");
+    EXPECT_ERROR("periodic: {x: [0, 1], phases: [{start: {time: 1, step: 2}}]}\n",
+                 "periodic.phases[0].start: give one trigger, found 'time' and 'step'");
+    EXPECT_ERROR("periodic: {x: [0, 1], phases: [{servo: {y: {stress: -1, max_rate: 1}}}]}\n",
+                 "periodic.phases[0].servo.y: y is not a periodic axis of the cell");
+    EXPECT_ERROR("periodic: {x: [0, 1], phases: [{velocity_gradient: [[0, 1, 0], [0, 0, 0], [0, 0, 0]]}]}\n",
+                 "periodic.phases: floe_world_set_cell_phases: phase 0: velocity_gradient[0][1] = 1 1/s (dv_x/dy) "
+                 "needs both x and y periodic");
+    EXPECT_ERROR("periodic: {x: [0, 1], velocity_gradient: [[1, 0, 0], [0, 0, 0], [0, 0, 0]], phases: [{}]}\n",
+                 "periodic.velocity_gradient: with 'phases' give it in a phase (periodic.phases[0].velocity_gradient), "
+                 "not beside them");
+    {
+        rc = floe_scene_load(FLOE_EXAMPLES "/periodic-compress-shear.yaml", &s, err, sizeof err);
+        CHECK(rc == 0);
+        if (rc) fprintf(stderr, "%s\n", err);
+        else {
+            floe_world *w = s.world;
+            floe_cell_phase ph[4];
+            CHECK(floe_world_cell_phases(w, ph, 4) == 2);
+            CHECK(ph[0].trigger == FLOE_CELL_AT_TIME && ph[0].at == 0 && ph[0].servo_axes == 7);
+            for (int k = 0; k < 3; k++)
+                CHECK(ph[0].servo[k].stress == -1e4 && ph[0].servo[k].max_rate == 5 && ph[0].servo[k].gain == 0 &&
+                      ph[0].servo[k].alpha == 0.5);
+            CHECK(ph[1].trigger == FLOE_CELL_AT_PRESSURE && ph[1].at == 9.5e3 && ph[1].servo_axes == 2);
+            CHECK(ph[1].velocity_gradient[1] == 10 && ph[1].affine == 1);
+            floe_set_threads(w, 1);
+            CHECK(floe_start(w) == FLOE_OK && floe_world_cell_phase(w) == 0);
+            double before = NAN, at = NAN, prev = 0, l[9];
+            int step = -1;
+            for (int i = 0; i < 3000 && step < 0; i++) {
+                CHECK(floe_step(w) == FLOE_OK);
+                double sg[9];
+                floe_region all = {{0, 0, 0}, {1, 1, 1}, 1};
+                floe_stress_tensor(w, &all, sg);
+                double p = -(sg[0] + sg[4] + sg[8]) / 3;
+                if (floe_world_cell_phase(w) == 1) step = (int)floe_step_count(w), before = prev, at = p;
+                prev = p;
+            }
+            CHECK(floe_step(w) == FLOE_OK);
+            floe_world_velocity_gradient(w, l);
+            REPORT("periodic-compress-shear.yaml: shear from step %d, cell pressure %.6g Pa there, %.6g Pa the state "
+                   "before (trigger 9500 Pa); then L_xy = %g, L_xx = %g, L_zz = %g 1/s\n",
+                   step, at, before, l[1], l[0], l[8]);
+            CHECK(step > 0 && at >= 9.5e3 && before < 9.5e3);
+            CHECK(l[1] == 10 && l[0] == 0 && l[8] == 0);
+            floe_scene_free(&s);
+        }
+    }
     /* restart across wraps and a flip, by the command line */
     {
         char a[600], b[600], log[600];

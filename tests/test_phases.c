@@ -18,8 +18,10 @@
  *    7.85e-4 rad per step on a 3e-9 m shear it reached 5 % (measured while
  *    writing this test), and it falls as dt^2.
  * 3. Switching on time, step, displacement, force above and force drop: each
- *    phase starts at the first step whose start state meets its trigger
- *    (checked step by step against the closed forms of the motion).
+ *    phase is the group's phase from the first state that meets its
+ *    trigger on (floe_group_phase right after the step that reached it; a
+ *    phase at time 0 already at step 0, after floe_start), checked step by
+ *    step against the closed forms of the motion.
  * 4. A ramped load F = r t on a free sphere from rest: x = r t^3 / (6 m)
  *    (to 1e-3 relative: the leapfrog error is O(dt)), and the energy
  *    balance closes (kinetic energy = boundary work to 1e-6 relative).
@@ -184,20 +186,24 @@ static void test_switching(void) {
     p[2].at = 0.05;
     p[2].measure_dir = (floe_vec3){0, 1, 0};
     CHECK(floe_group_set_phases(w, g, p, 3) == FLOE_OK);
-    /* step s starts at state s: phase 1 from step 100, x then 100 dt; phase
-     * 2 at the first step whose start has y >= 0.05, i.e. y = 2 dt n >= 0.05
-     * after n = 250 steps of phase 1 (rounding may put it at 251) */
+    /* the phase at time 0 is the group's phase at step 0 (the history row of step 0) */
+    CHECK(floe_start(w) == FLOE_OK);
+    int ph0 = floe_group_phase(w, g);
+    CHECK(ph0 == 0);
+    /* phase 1 from state 100 on, x then 100 dt; phase 2 from the first
+     * state with y >= 0.05, i.e. y = 2 dt n >= 0.05 after n = 250 steps of
+     * phase 1 (rounding may put it at 251) */
     int step1 = -1, step2 = -1;
     for (int s = 0; s < 400; s++) {
         CHECK(floe_step(w) == FLOE_OK);
-        int ph = floe_group_phase(w, g);
-        if (ph == 1 && step1 < 0) step1 = s;
-        if (ph == 2 && step2 < 0) step2 = s;
+        int ph = floe_group_phase(w, g), now = (int)floe_step_count(w);
+        if (ph == 1 && step1 < 0) step1 = now;
+        if (ph == 2 && step2 < 0) step2 = now;
     }
     floe_vec3 x = floe_positions(w)[id], v = floe_velocities(w)[id];
-    REPORT("switching: step trigger at step %d (want 100), displacement trigger at step %d (want 350 or 351); "
-           "then free: v = (%g, %g, %g)\n",
-           step1, step2, v.x, v.y, v.z);
+    REPORT("switching: phase %d at step 0 (want 0), step trigger at step %d (want 100), displacement trigger at "
+           "step %d (want 350 or 351); then free: v = (%g, %g, %g)\n",
+           ph0, step1, step2, v.x, v.y, v.z);
     CHECK(step1 == 100);
     CHECK(step2 == 350 || step2 == 351);
     CHECK_NEAR(x.x, 100 * dt, 1e-12);
@@ -235,8 +241,8 @@ static void test_switching(void) {
     double prev = 0, peak = 0, at1 = NAN, before1 = NAN, at2 = NAN, before2 = NAN;
     int ph_prev = -1;
     for (int s = 0; s < 20000; s++) {
-        double f = floe_group_force(w, g).z; /* the state the next step starts from */
         CHECK(floe_step(w) == FLOE_OK);
+        double f = floe_group_force(w, g).z; /* the state reached, on which the triggers are checked */
         int ph = floe_group_phase(w, g);
         if (ph == 1 && ph_prev == 0) at1 = f, before1 = prev;
         if (ph == 2 && ph_prev == 1) at2 = f, before2 = prev;

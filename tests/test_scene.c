@@ -416,6 +416,14 @@ static void test_inline_errors(void) {
     INLINE_ERROR(WITH_TWO("output:\n  history:\n    columns:\n      - {name: a, counter: step}\n"
                           "      - {name: a, counter: time}\n"),
                  "10:16: output.history.columns[1].name: column 'a' is defined twice");
+    /* history.csv starts with step,time: a column of either name would head a second one */
+    INLINE_ERROR(WITH_TWO("output:\n  history:\n    columns:\n      - {name: x, counter: step}\n"
+                          "      - {name: time, counter: time}\n"),
+                 "10:16: output.history.columns[1].name: 'time' duplicates the built-in column 'time' of "
+                 "history.csv (every row starts with step, time); remove this entry, or give it another name");
+    INLINE_ERROR(WITH_TWO("output:\n  history:\n    columns: [{name: step, particle: 0, quantity: pos.x}]\n"),
+                 "8:22: output.history.columns[0].name: 'step' duplicates the built-in column 'step' of "
+                 "history.csv (every row starts with step, time); remove this entry, or give it another name");
     INLINE_ERROR(WITH_TWO("output:\n  history: {every: 5}\n"),
                  "7:12: missing required key 'columns' in output.history");
     INLINE_ERROR(WITH_TWO("output:\n  vtk: {every: 5, interval: 0.1}\n"),

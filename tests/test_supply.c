@@ -23,6 +23,11 @@
  * - Restart: a world copied through the snapshot's byte form mid-run (with
  *   an inlet, a sink and bodies already removed) and run on gives bitwise
  *   the positions, counts and inlet counters of the uninterrupted run.
+ * - Event times: inserted and removed events carry the step and time of
+ *   the state at which they happen, like the contact pass's events of the
+ *   same step (docs/outputs.md, events.csv): in a pour with an inlet and a
+ *   sink, every event of a step has that step's floe_step_count and
+ *   floe_time, bitwise, and steps with both kinds occur.
  * - Bad definitions give errors that name the field. */
 #include "core/size_dist.h"
 #include "core/snapshot.h"
@@ -495,6 +500,53 @@ static void test_recycle(void) {
  * in x ([0, 0.1)), sphere 2 moving at 1 m/s wraps once in 0.06 s; after
  * sphere 0 is removed it is sphere 1 and keeps its wrap count, position,
  * velocity and radius. */
+/* ---- event times ----------------------------------------------------------------------------- */
+
+static void test_event_times(void) {
+    /* beads poured onto a floor; the sink is a box over half of it, open
+     * from 0.02 s, so it removes beads that rest on the floor (in contact) */
+    floe_world *w = make_world((floe_vec3){0, 0, -9.81}, 1e-4);
+    floe_body_def b = floe_default_body_def();
+    b.blocked = FLOE_DOF_ALL;
+    floe_add_wall(w, &b, 2, 1);
+    floe_inlet_def d = floe_default_inlet_def();
+    d.lo = (floe_vec3){0, 0, 0.005};
+    d.hi = (floe_vec3){0.1, 0.1, 0.01};
+    d.rate = 4000;
+    d.size[0] = (floe_size_dist){.kind = FLOE_DIST_UNIFORM, .min = 2e-3, .max = 2e-3};
+    d.seed = 3;
+    CHECK(floe_add_inlet(w, "feed", &d) == 0);
+    floe_sink_def sd = floe_default_sink_def();
+    sd.region = FLOE_REGION_BOX;
+    sd.lo = (floe_vec3){0, 0, -1};
+    sd.hi = (floe_vec3){0.05, 0.1, 0.0021};
+    sd.t_start = 0.02;
+    CHECK(floe_add_sink(w, "half", &sd) == 0);
+    int counts[FLOE_EVENT_COUNT] = {0}, off = 0, both = 0;
+    for (int s = 0; s < 600; s++) {
+        CHECK(floe_step(w) == FLOE_OK);
+        floe_event_list ev = floe_events(w);
+        int contact = 0, supply = 0;
+        for (int e = 0; e < ev.count; e++) {
+            const floe_event *x = &ev.events[e];
+            if (x->step == 0) continue; /* the start's, before this step */
+            off += x->step != floe_step_count(w) || x->time != floe_time(w);
+            counts[x->type]++;
+            contact |= x->type == FLOE_EVENT_CONTACT_CREATED;
+            supply |= x->type == FLOE_EVENT_BODY_INSERTED || x->type == FLOE_EVENT_BODY_REMOVED;
+        }
+        both += contact && supply;
+    }
+    REPORT("event times: %d created, %d deleted, %d inserted, %d removed; %d events off their step's time; %d steps "
+           "with contact and supply events\n",
+           counts[FLOE_EVENT_CONTACT_CREATED], counts[FLOE_EVENT_CONTACT_DELETED], counts[FLOE_EVENT_BODY_INSERTED],
+           counts[FLOE_EVENT_BODY_REMOVED], off, both);
+    CHECK(counts[FLOE_EVENT_CONTACT_CREATED] > 0 && counts[FLOE_EVENT_CONTACT_DELETED] > 0);
+    CHECK(counts[FLOE_EVENT_BODY_INSERTED] > 0 && counts[FLOE_EVENT_BODY_REMOVED] > 0);
+    CHECK(off == 0 && both > 0);
+    floe_world_destroy(w);
+}
+
 static void test_removal_keeps_rows(void) {
     floe_world *w = make_world((floe_vec3){0, 0, 0}, 1e-4);
     CHECK(floe_world_set_periodic(w, 0, 0.0, 0.1) == FLOE_OK);
@@ -528,6 +580,7 @@ int main(void) {
     test_energy();
     test_restart();
     test_recycle();
+    test_event_times();
     if (check_failures) fprintf(stderr, "%d check(s) failed\n", check_failures);
     return check_failures != 0;
 }

@@ -70,8 +70,8 @@ typedef enum floe_event_type {
 
 typedef struct floe_event {
     floe_event_type type;
-    int64_t step;
-    double time;
+    int64_t step;     /* the state at which it happened: floe_step_count and floe_time after the step, for the */
+    double time;      /* contact pass's events and the inlets' and sinks' alike (0 and 0 for the start's) */
     int a, b;         /* particle ids */
     floe_vec3 force;  /* local force at the event (on A); bond broken: the load that broke it */
     floe_vec3 torque; /* local torque at the event (on A); bond broken: likewise */
@@ -183,23 +183,45 @@ floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double h
  * matrix H (its vectors as columns) follows dH/dt = L H, and a body's
  * image across the cell moves with the body's velocity plus L H n. Only
  * entries whose row and column are periodic axes may be non-zero; finite,
- * |L_ij| <= 1e6. May change between steps. */
+ * |L_ij| <= 1e6. May change between steps; a cell phase's start
+ * (floe_world_set_cell_phases) sets it too. */
 floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
 /* Gives every body the affine velocity L (x - origin) added to its own
  * (the usual start of a homogeneous deformation; optional). */
 floe_status floe_world_affine_velocities(floe_world *w);
-/* Stress control of periodic axis `axis`: every step L_kk (k = axis) is set
- * to gain x (stress - sigma_kk), clamped to [-max_rate, max_rate], where
- * sigma_kk is the Love-Weber stress of the contacts over the cell (tension
- * positive: a confining pressure P is stress = -P). stress [Pa] finite;
- * gain [1/(Pa s)] > 0 and max_rate [1/s] in (0, 1e6], finite; gain 0 turns
- * the control off (L_kk then stays as it was last set). The other entries
- * of L stay as given. */
+/* Stress control of a periodic axis k: every step, before the cell
+ * deforms, L_kk is set to G (stress - sigma_kk), clamped to [-max_rate,
+ * max_rate], where sigma_kk is the Love-Weber stress of the contacts over
+ * the cell (tension positive: a confining pressure P is stress = -P). The
+ * other entries of L stay as given. G is `gain` when it is > 0; with gain
+ * 0 it is alpha / (K_k dt), K_k = sum kn (n_k l_k)^2 / V the stiffness of
+ * the contacts along the axis, so that one step closes the fraction alpha
+ * of the stress error through the contacts; without contacts (a loose
+ * packing) the axis then moves at max_rate towards its target. With a
+ * fixed gain a loose packing moves at gain x |stress - sigma_kk|, which
+ * the clamp caps only if it is above max_rate. */
+typedef struct floe_cell_servo {
+    double stress;   /* target sigma_kk [Pa], finite */
+    double gain;     /* [1/(Pa s)] in [0, 1e100]; 0 (default): alpha / (K dt) */
+    double alpha;    /* (0, 1), default 0.5 */
+    double max_rate; /* (0, 1e6] [1/s]: no default (0), the pace from a loose state */
+} floe_cell_servo;
+floe_cell_servo floe_default_cell_servo(void);
+/* Axis `axis` follows servo s from the next step on (NULL: no servo, L_kk
+ * then stays as it is); FLOE_ERR_ARG naming the value for an axis that is
+ * not periodic or a value out of range. */
+floe_status floe_world_set_cell_servo_def(floe_world *w, int axis, const floe_cell_servo *s);
+/* The same with a fixed gain: gain [1/(Pa s)] > 0 and max_rate [1/s] in
+ * (0, 1e6]; gain 0 turns the control off (L_kk then stays as it was last
+ * set). */
 floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
 /* The periodic axes (bit k: axis k; 0: no cell); h (may be NULL) the cell
  * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
  * the corner lo. */
 int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+/* The cell's velocity gradient in use, l[3*i + j] [1/s] (the servos' L_kk
+ * as the last step set them); zeros without a cell. */
+void floe_world_velocity_gradient(const floe_world *w, double l[9]);
 /* The cell's strain hu H0^-1 - I, out[3*i + j], from the cell matrix as L
  * made it without the reductions (zero without a cell). */
 void floe_world_cell_strain(const floe_world *w, double out[9]);
@@ -466,8 +488,9 @@ floe_vec3 floe_group_torque(const floe_world *w, int g);
 /* ---- phased motion and servo control (docs/laboratory.md) ---------------
  *
  * A group may follow a list of phases instead of one motion. Each phase
- * starts when its trigger is met (checked at the start of every step, in
- * list order: phase k + 1 can start only once phase k has) and lasts until
+ * starts when its trigger is met (checked on each state reached: at
+ * floe_start, after every step and again at the start of a step, in list
+ * order: phase k + 1 can start only once phase k has) and lasts until
  * the next one starts. Before the first phase starts the members keep
  * their own blocked DOFs. A body may be in at most one motion-controlled
  * group (a group with a motion, or with phases other than loads only):
@@ -558,14 +581,65 @@ floe_status floe_phase_from_keys(const floe_phase_key *keys, int nkeys, int firs
 floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int n);
 /* The number of phases of group g (copied to out[0..cap-1]), -1 for a bad id. */
 int floe_group_phases(const floe_world *w, int g, floe_phase *out, int cap);
-/* The index of the group's current phase: -1 before the first, or for a
- * group without phases or a bad id. */
+/* The index of the group's current phase, the one in effect at the
+ * world's time (the triggers are checked on each state reached: at
+ * floe_start and after every step): -1 before the first, or for a group
+ * without phases or a bad id. */
 int floe_group_phase(const floe_world *w, int g);
 /* The servo of group g in its last step: out[0] the measured value, out[1]
  * the target (both N, or Pa for a stress target), out[2] the velocity
  * along servo_dir [m/s]; zeros when the current phase is not a servo.
  * FLOE_ERR_ARG for a bad id. */
 floe_status floe_group_servo(const floe_world *w, int g, double out[3]);
+
+/* ---- phases of the periodic cell (docs/periodic.md#phases) ---------------
+ *
+ * The cell may follow a list of phases, as a group does: each sets the
+ * cell's whole motion (its velocity gradient and its stress-controlled
+ * axes) from the state at which its trigger first holds (checked at
+ * floe_start, after every step and again at the start of a step, in list
+ * order) until the next one starts. Compression then shear is two phases
+ * of one run. Before the first phase starts, the cell follows
+ * floe_world_set_velocity_gradient and floe_world_set_cell_servo*. */
+typedef enum floe_cell_trigger {
+    FLOE_CELL_AT_TIME,     /* time >= at [s] */
+    FLOE_CELL_AT_STEP,     /* step >= at */
+    FLOE_CELL_AT_PRESSURE, /* the cell's pressure, -(mean sigma_kk over the periodic axes), >= at [Pa] */
+    FLOE_CELL_AT_STRAIN,   /* the cell's strain (floe_world_cell_strain) entry `component` passes at:
+                            * upwards for at >= 0, downwards for at < 0 */
+    FLOE_CELL_AT_KINDS
+} floe_cell_trigger;
+
+typedef struct floe_cell_phase {
+    int trigger;   /* floe_cell_trigger */
+    double at;     /* the trigger's value (units above) */
+    int component; /* FLOE_CELL_AT_STRAIN: the strain entry 3 i + j (0: xx, 1: xy, ... 8: zz) */
+    /* the velocity gradient L [1/s] of the phase, l[3*i + j] = dv_i/dx_j,
+     * as floe_world_set_velocity_gradient takes it; the diagonal entry of
+     * a stress-controlled axis is the servo's */
+    double velocity_gradient[9];
+    int servo_axes;           /* bit k: axis k stress-controlled by servo[k]; the others have none */
+    floe_cell_servo servo[3]; /* as floe_world_set_cell_servo_def takes them */
+    /* 1: at the switch every free body's velocity gains (L - L_before) (x -
+     * origin), the affine field of the change (servo axes' diagonal left
+     * out), booked as boundary work: a homogeneous start of the new motion */
+    int affine;
+} floe_cell_phase;
+
+/* At time 0; no gradient, no servo; servo[k] floe_default_cell_servo(). */
+floe_cell_phase floe_default_cell_phase(void);
+/* Replaces the cell's phases (n = 0 removes them); the cell starts before
+ * its first phase again, keeping the motion it has. FLOE_ERR_ARG (the
+ * message names the phase and the value) without a cell, for n outside
+ * [0, FLOE_MAX_PHASES], a trigger or component out of range, a time or
+ * step below 0, a non-finite value, a gradient entry beyond 1e6 1/s or off
+ * the periodic axes, a servo on an axis that is not periodic or with a
+ * value out of range (floe_world_set_cell_servo_def). */
+floe_status floe_world_set_cell_phases(floe_world *w, const floe_cell_phase *p, int n);
+/* The number of the cell's phases (copied to out[0..cap-1]). */
+int floe_world_cell_phases(const floe_world *w, floe_cell_phase *out, int cap);
+/* The index of the cell's current phase: -1 before the first or without phases. */
+int floe_world_cell_phase(const floe_world *w);
 
 /* ---- contacts ---------------------------------------------------------- */
 

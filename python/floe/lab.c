@@ -122,36 +122,291 @@ static PyObject *World_affine_velocities(World *self, PyObject *unused) {
     return floe_py_status(self, floe_world_affine_velocities(self->sc.world));
 }
 
+/* One axis's servo from stress, gain, max_rate, alpha (None: not given), as
+ * the scene's periodic.servo.<axis> (docs/scene-format.md#periodic). 1: no
+ * servo (stress None, or the fixed gain 0); 0: *s set; -1: an error. */
+static int floe_py_cell_servo(PyObject *stress, PyObject *gain, PyObject *rate, PyObject *alpha, const char *what,
+                              floe_cell_servo *s) {
+    char w[96];
+    *s = floe_default_cell_servo();
+    if (!stress || stress == Py_None) return 1;
+    snprintf(w, sizeof w, "%s stress", what);
+    if (floe_py_double(stress, w, &s->stress)) return -1;
+    int fixed = gain && gain != Py_None;
+    snprintf(w, sizeof w, "%s gain", what);
+    if (fixed && floe_py_double(gain, w, &s->gain)) return -1;
+    if (fixed && s->gain == 0) return 1; /* the fixed gain 0: off */
+    if (fixed && alpha && alpha != Py_None) {
+        PyErr_Format(ArgumentError, "%s: alpha sets the gain alpha / (K dt); give either gain or alpha, not both",
+                     what);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s alpha", what);
+    if (alpha && alpha != Py_None && floe_py_double(alpha, w, &s->alpha)) return -1;
+    s->max_rate = 1e6;
+    if (!fixed && (!rate || rate == Py_None)) {
+        PyErr_Format(ArgumentError,
+                     "%s: give max_rate (1/s): without a fixed gain the axis moves at max_rate while the packing is "
+                     "loose",
+                     what);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s max_rate", what);
+    if (rate && rate != Py_None && floe_py_double(rate, w, &s->max_rate)) return -1;
+    return 0;
+}
+
 static PyObject *World_set_cell_servo(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"axis", "stress", "gain", "max_rate", NULL};
-    PyObject *ax;
-    double stress, gain, rate;
+    static char *kwlist[] = {"axis", "stress", "gain", "max_rate", "alpha", NULL};
+    PyObject *ax, *stress = NULL, *gain = NULL, *rate = NULL, *alpha = NULL;
     int axis;
     if (floe_py_open(self) ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "Oddd:set_cell_servo", kwlist, &ax, &stress, &gain, &rate) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:set_cell_servo", kwlist, &ax, &stress, &gain, &rate, &alpha) ||
         floe_py_axis(ax, &axis))
         return NULL;
-    return floe_py_status(self, floe_world_set_cell_servo(self->sc.world, axis, stress, gain, rate));
+    floe_cell_servo s;
+    int rc = floe_py_cell_servo(stress, gain, rate, alpha, "set_cell_servo", &s);
+    if (rc < 0) return NULL;
+    return floe_py_status(self, floe_world_set_cell_servo_def(self->sc.world, axis, rc ? NULL : &s));
+}
+
+/* ---- cell phases (docs/periodic.md#phases) ---------------------------------------------------- */
+
+static const char *const cell_triggers[FLOE_CELL_AT_KINDS] = {"time", "step", "pressure", "strain"};
+static const char *const strain_entries[9] = {"xx", "xy", "xz", "yx", "yy", "yz", "zx", "zy", "zz"};
+
+/* Refuses keys of dict o beyond `known` (a comma-separated list). */
+static int known_keys(PyObject *o, const char *where, const char *known) {
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &val)) {
+        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        size_t n = k ? strlen(k) : 0;
+        int ok = 0;
+        for (const char *q = k ? strstr(known, k) : NULL; q && !ok; q = strstr(q + 1, k))
+            ok = (q == known || q[-1] == ' ') && (q[n] == ',' || q[n] == 0);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_Format(ArgumentError, "%s: unknown key %R (known: %s)", where, key, known);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* {time | step | pressure | strain: x, component: 'xy'} */
+static int cell_start_from(PyObject *o, const char *where, floe_cell_phase *p) {
+    if (!PyDict_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a dict with one trigger (time, step, pressure, strain)", where);
+        return -1;
+    }
+    if (known_keys(o, where, "time, step, pressure, strain, component")) return -1;
+    int found = -1;
+    for (int t = 0; t < FLOE_CELL_AT_KINDS; t++) {
+        PyObject *v = PyDict_GetItemString(o, cell_triggers[t]);
+        if (!v) continue;
+        if (found >= 0) {
+            PyErr_Format(ArgumentError, "%s: give one trigger, not two ('%s' and '%s')", where, cell_triggers[found],
+                         cell_triggers[t]);
+            return -1;
+        }
+        found = t;
+        char w[192];
+        snprintf(w, sizeof w, "%s.%s", where, cell_triggers[t]);
+        if (t == FLOE_CELL_AT_STEP) {
+            long long s;
+            if (floe_py_int(v, w, 0, 1LL << 53, &s)) return -1;
+            p->at = (double)s;
+        } else if (floe_py_double(v, w, &p->at)) {
+            return -1;
+        }
+    }
+    if (found < 0) {
+        PyErr_Format(ArgumentError, "%s: no trigger (give one of time, step, pressure, strain)", where);
+        return -1;
+    }
+    p->trigger = found;
+    PyObject *c = PyDict_GetItemString(o, "component");
+    if (c && found != FLOE_CELL_AT_STRAIN) {
+        PyErr_Format(ArgumentError, "%s.component: only a strain trigger takes one", where);
+        return -1;
+    }
+    if (found == FLOE_CELL_AT_STRAIN) {
+        const char *s = c && PyUnicode_Check(c) ? PyUnicode_AsUTF8(c) : NULL;
+        p->component = -1;
+        for (int k = 0; s && k < 9; k++)
+            if (!strcmp(s, strain_entries[k])) p->component = k;
+        if (p->component < 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(ArgumentError, "%s.component: a strain trigger needs one of 'xx', 'xy', ..., 'zz'", where);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One phase from its dict (the keys of the scene's periodic.phases entries). */
+static int cell_phase_from(PyObject *o, int i, floe_cell_phase *p) {
+    char where[64];
+    snprintf(where, sizeof where, "cell phases[%d]", i);
+    *p = floe_default_cell_phase();
+    if (!PyDict_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a dict (start, velocity_gradient, servo, affine_velocities)",
+                     where);
+        return -1;
+    }
+    if (known_keys(o, where, "start, velocity_gradient, servo, affine_velocities")) return -1;
+    PyObject *v = PyDict_GetItemString(o, "start");
+    char w[128];
+    snprintf(w, sizeof w, "%s.start", where);
+    if (v && cell_start_from(v, w, p)) return -1;
+    if (!v && i > 0) {
+        PyErr_Format(ArgumentError, "%s: missing 'start' (only the first phase defaults to time 0)", where);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s.velocity_gradient", where);
+    if ((v = PyDict_GetItemString(o, "velocity_gradient")) && matrix33(v, w, p->velocity_gradient)) return -1;
+    if ((v = PyDict_GetItemString(o, "servo"))) {
+        snprintf(w, sizeof w, "%s.servo", where);
+        if (!PyDict_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "%s: expected a dict of axes ('x', 'y', 'z') to servo dicts", w);
+            return -1;
+        }
+        PyObject *key, *val;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(v, &pos, &key, &val)) {
+            int axis;
+            if (floe_py_axis(key, &axis)) return -1;
+            char wa[160];
+            snprintf(wa, sizeof wa, "%s.%c", w, 'x' + axis);
+            if (!PyDict_Check(val)) {
+                PyErr_Format(PyExc_TypeError, "%s: expected a dict (stress, gain, alpha, max_rate)", wa);
+                return -1;
+            }
+            if (known_keys(val, wa, "stress, gain, alpha, max_rate")) return -1;
+            PyObject *st = PyDict_GetItemString(val, "stress");
+            if (!st) {
+                PyErr_Format(ArgumentError, "%s: missing 'stress' (Pa, tension positive)", wa);
+                return -1;
+            }
+            int rc = floe_py_cell_servo(st, PyDict_GetItemString(val, "gain"), PyDict_GetItemString(val, "max_rate"),
+                                        PyDict_GetItemString(val, "alpha"), wa, &p->servo[axis]);
+            if (rc < 0) return -1;
+            if (rc == 0) p->servo_axes |= 1 << axis;
+        }
+    }
+    if ((v = PyDict_GetItemString(o, "affine_velocities"))) {
+        int t = PyObject_IsTrue(v);
+        if (t < 0) return -1;
+        p->affine = t;
+    }
+    return 0;
+}
+
+static PyObject *World_set_cell_phases(World *self, PyObject *lo) {
+    if (floe_py_open(self)) return NULL;
+    PyObject *seq = PySequence_Fast(lo, "set_cell_phases: expected a list of phase dicts");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > FLOE_MAX_PHASES) {
+        Py_DECREF(seq);
+        PyErr_Format(ArgumentError, "set_cell_phases: %zd phases, at most %d", n, FLOE_MAX_PHASES);
+        return NULL;
+    }
+    floe_cell_phase ph[FLOE_MAX_PHASES];
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cell_phase_from(PySequence_Fast_GET_ITEM(seq, i), (int)i, &ph[i])) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    Py_DECREF(seq);
+    return floe_py_status(self, floe_world_set_cell_phases(self->sc.world, ph, (int)n));
+}
+
+static int put(PyObject *d, const char *k, PyObject *v) {
+    if (!v) return -1;
+    int rc = PyDict_SetItemString(d, k, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* A cell phase as the dict set_cell_phases takes. */
+static PyObject *cell_phase_dict(const floe_cell_phase *p) {
+    PyObject *d = PyDict_New(), *st = PyDict_New(), *sv = PyDict_New();
+    int rc = d && st && sv ? 0 : -1;
+    if (!rc) {
+        rc = p->trigger == FLOE_CELL_AT_STEP ? put(st, "step", PyLong_FromLongLong((long long)p->at))
+                                             : put(st, cell_triggers[p->trigger], PyFloat_FromDouble(p->at));
+        if (!rc && p->trigger == FLOE_CELL_AT_STRAIN)
+            rc = put(st, "component", PyUnicode_FromString(strain_entries[p->component]));
+    }
+    if (!rc) rc = PyDict_SetItemString(d, "start", st);
+    if (!rc) rc = put(d, "velocity_gradient", matrix33_obj(p->velocity_gradient));
+    for (int k = 0; k < 3 && !rc; k++) {
+        if (!(p->servo_axes >> k & 1)) continue;
+        const floe_cell_servo *s = &p->servo[k];
+        PyObject *a = s->gain > 0 ? Py_BuildValue("{s:d,s:d,s:d}", "stress", s->stress, "gain", s->gain, "max_rate",
+                                                  s->max_rate)
+                                  : Py_BuildValue("{s:d,s:d,s:d}", "stress", s->stress, "alpha", s->alpha, "max_rate",
+                                                  s->max_rate);
+        char ax[2] = {(char)('x' + k), 0};
+        rc = put(sv, ax, a);
+    }
+    if (!rc) rc = PyDict_SetItemString(d, "servo", sv);
+    if (!rc) rc = put(d, "affine_velocities", PyBool_FromLong(p->affine));
+    Py_XDECREF(st);
+    Py_XDECREF(sv);
+    if (rc) {
+        Py_XDECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+static PyObject *World_cell_phases(World *self, PyObject *unused) {
+    (void)unused;
+    if (floe_py_open(self)) return NULL;
+    floe_cell_phase ph[FLOE_MAX_PHASES];
+    int n = floe_world_cell_phases(self->sc.world, ph, FLOE_MAX_PHASES);
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *d = cell_phase_dict(&ph[i]);
+        if (!d) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, d);
+    }
+    return l;
+}
+
+static PyObject *World_cell_phase(World *self, PyObject *unused) {
+    (void)unused;
+    if (floe_py_open(self)) return NULL;
+    return PyLong_FromLong(floe_world_cell_phase(self->sc.world));
 }
 
 static PyObject *World_cell(World *self, PyObject *unused) {
     (void)unused;
     if (floe_py_open(self)) return NULL;
-    double h[9], strain[9];
+    double h[9], strain[9], l[9];
     floe_vec3 origin;
     int axes = floe_world_get_cell(self->sc.world, h, &origin);
     if (!axes) Py_RETURN_NONE;
     floe_world_cell_strain(self->sc.world, strain);
+    floe_world_velocity_gradient(self->sc.world, l);
     char names[4] = {0};
     for (int k = 0, n = 0; k < 3; k++)
         if (axes >> k & 1) names[n++] = (char)('x' + k);
-    PyObject *ho = matrix33_obj(h), *so = matrix33_obj(strain), *oo = floe_py_vec3_obj(origin);
-    PyObject *r = ho && so && oo ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:d}", "axes", names, "h", ho, "origin", oo,
-                                                 "strain", so, "volume", floe_world_cell_volume(self->sc.world))
-                                 : NULL;
+    PyObject *ho = matrix33_obj(h), *so = matrix33_obj(strain), *oo = floe_py_vec3_obj(origin), *lo = matrix33_obj(l);
+    PyObject *r = ho && so && oo && lo
+                      ? Py_BuildValue("{s:s,s:O,s:O,s:O,s:d,s:O,s:i}", "axes", names, "h", ho, "origin", oo, "strain",
+                                      so, "volume", floe_world_cell_volume(self->sc.world), "velocity_gradient", lo,
+                                      "phase", floe_world_cell_phase(self->sc.world))
+                      : NULL;
     Py_XDECREF(ho);
     Py_XDECREF(so);
     Py_XDECREF(oo);
+    Py_XDECREF(lo);
     return r;
 }
 
@@ -263,12 +518,25 @@ PyMethodDef floe_py_lab_methods[] = {
      "affine_velocities()\n\nAdds the affine velocity L (x - origin) to every body (start of a homogeneous "
      "deformation)."},
     {"set_cell_servo", KW World_set_cell_servo, METH_VARARGS | METH_KEYWORDS,
-     "set_cell_servo(axis, stress, gain, max_rate)\n\nStress control of a periodic axis: L_kk = gain (stress - "
-     "sigma_kk),\n"
-     "clamped to +-max_rate [1/s]; stress [Pa], tension positive (a pressure P is -P); gain 0 turns it off."},
+     "set_cell_servo(axis, stress=None, gain=None, max_rate=None, alpha=None)\n\nStress control of a periodic "
+     "axis: L_kk = G (stress - sigma_kk), clamped to +-max_rate [1/s];\n"
+     "stress [Pa], tension positive (a pressure P is -P). G = gain [1/(Pa s)] when given (max_rate default 1e6),\n"
+     "else alpha / (K dt) (alpha default 0.5, max_rate required: the pace from a loose state). stress None or\n"
+     "gain 0 turns it off (docs/periodic.md)."},
+    {"set_cell_phases", (PyCFunction)World_set_cell_phases, METH_O,
+     "set_cell_phases(phases)\n\nThe periodic cell's phases (docs/periodic.md#phases), a list of dicts with the "
+     "keys of the scene's\n"
+     "periodic.phases: start (time, step, pressure or strain with component; required after the first),\n"
+     "velocity_gradient (3 x 3), servo ({'y': {'stress': ..., 'max_rate': ...}, ...}), affine_velocities.\n"
+     "[] removes them."},
+    {"cell_phases", (PyCFunction)World_cell_phases, METH_NOARGS,
+     "cell_phases()\n\nThe cell's phases as set_cell_phases takes them."},
+    {"cell_phase", (PyCFunction)World_cell_phase, METH_NOARGS,
+     "cell_phase()\n\nThe index of the cell's current phase (-1 before the first, or without phases)."},
     {"cell", (PyCFunction)World_cell, METH_NOARGS,
      "cell()\n\nThe periodic cell as a dict: axes ('xy', ...), h (3 x 3, columns the cell vectors), origin,\n"
-     "strain (3 x 3) and volume; None without a cell."},
+     "strain (3 x 3), volume, velocity_gradient (3 x 3, as the last step used it) and phase (cell_phase());\n"
+     "None without a cell."},
     {"wraps", (PyCFunction)World_wraps, METH_O,
      "wraps(i)\n\nTimes particle i was wrapped back into the periodic cell along each cell vector (3 ints)."},
     {"stress", KW World_stress, METH_VARARGS | METH_KEYWORDS,

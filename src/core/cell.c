@@ -19,6 +19,7 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 void floe__cell_reset(floe_cell *c) {
     memset(c, 0, sizeof *c);
     for (int k = 0; k < 3; k++) c->h[4 * k] = c->h_ref[4 * k] = c->h0[4 * k] = c->hu[4 * k] = 1;
+    c->phase = -1;
 }
 
 /* ---- public functions -------------------------------------------------------- */
@@ -85,6 +86,8 @@ floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]) {
     return FLOE_OK;
 }
 
+void floe_world_velocity_gradient(const floe_world *w, double l[9]) { memcpy(l, w->cell.l, sizeof w->cell.l); }
+
 floe_status floe_world_affine_velocities(floe_world *w) {
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0) || !(w->mass[i] > 0)) continue;
@@ -108,6 +111,54 @@ floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]) {
     return FLOE_OK;
 }
 
+floe_cell_servo floe_default_cell_servo(void) { return (floe_cell_servo){.alpha = 0.5}; }
+
+int floe__cell_servo_bad(const floe_world *w, int axis, const floe_cell_servo *s, char *why, size_t n) {
+    if (axis < 0 || axis > 2 || !(w->cell.axes >> axis & 1))
+        return snprintf(why, n, "axis = %d is not a periodic axis of the cell (floe_world_set_periodic first)", axis),
+               1;
+    if (!(fabs(s->stress) <= FLOE_MAX_COORD))
+        return snprintf(why, n, "%c: stress = %g Pa must be finite", axis_name[axis], s->stress), 1;
+    if (!(s->gain >= 0 && s->gain <= FLOE_MAX_COORD))
+        return snprintf(why, n, "%c: gain = %g 1/(Pa s) must be in [0, %g] (0: alpha / (K dt))", axis_name[axis],
+                        s->gain, FLOE_MAX_COORD),
+               1;
+    if (!(s->alpha > 0 && s->alpha < 1))
+        return snprintf(why, n, "%c: alpha = %g must be in (0, 1)", axis_name[axis], s->alpha), 1;
+    if (!(s->max_rate > 0 && s->max_rate <= 1e6))
+        return snprintf(why, n,
+                        "%c: max_rate = %g 1/s must be in (0, 1e6] (the rate at which the axis approaches its "
+                        "target from a loose state)",
+                        axis_name[axis], s->max_rate),
+               1;
+    return 0;
+}
+
+void floe__cell_servo_put(floe_cell *c, int axis, const floe_cell_servo *s) {
+    if (!s) {
+        c->servo_axes &= ~(1 << axis);
+        c->servo_stress[axis] = c->servo_gain[axis] = c->servo_max[axis] = c->servo_alpha[axis] = 0;
+        return;
+    }
+    c->servo_axes |= 1 << axis;
+    c->servo_stress[axis] = s->stress;
+    c->servo_gain[axis] = s->gain;
+    c->servo_alpha[axis] = s->alpha;
+    c->servo_max[axis] = s->max_rate;
+}
+
+floe_status floe_world_set_cell_servo_def(floe_world *w, int axis, const floe_cell_servo *s) {
+    char why[256];
+    floe_cell_servo off = floe_default_cell_servo(); /* NULL: only the axis is checked */
+    off.max_rate = 1;
+    if (floe__cell_servo_bad(w, axis, s ? s : &off, why, sizeof why)) {
+        floe__error(w, "floe_world_set_cell_servo_def: %s", why);
+        return FLOE_ERR_ARG;
+    }
+    floe__cell_servo_put(&w->cell, axis, s);
+    return FLOE_OK;
+}
+
 floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate) {
     const char *fn = "floe_world_set_cell_servo";
     floe_cell *c = &w->cell;
@@ -128,11 +179,11 @@ floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, do
         floe__error(w, "%s: max_rate = %g 1/s is out of range (0, %g]", fn, max_rate, 1e6);
         return FLOE_ERR_ARG;
     }
-    if (gain > 0) c->servo_axes |= 1 << axis;
-    else c->servo_axes &= ~(1 << axis);
-    c->servo_stress[axis] = stress;
-    c->servo_gain[axis] = gain;
-    c->servo_max[axis] = max_rate;
+    floe_cell_servo s = floe_default_cell_servo();
+    s.stress = stress;
+    s.gain = gain;
+    s.max_rate = max_rate;
+    floe__cell_servo_put(c, axis, gain > 0 ? &s : NULL); /* gain 0: off, as this function always had it */
     return FLOE_OK;
 }
 
@@ -406,11 +457,9 @@ floe_status floe__cell_start(floe_world *w) {
     return FLOE_OK;
 }
 
-/* The diagonal of the Love-Weber stress of the contacts between bodies over
- * the cell (boundaries left out), as floe_stress_tensor computes it with a
- * whole region (measure.c): sum of l_k f_k over the cell's volume. */
-static void cell_stress_diag(const floe_world *w, double s[3]) {
+void floe__cell_stress_diag(const floe_world *w, double s[3], double stiff[3]) {
     s[0] = s[1] = s[2] = 0;
+    double K[3] = {0, 0, 0};
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *ct = &w->con[k];
         if (!(w->bound[ct->a] > 0) || !(w->bound[ct->b] > 0)) continue;
@@ -420,9 +469,16 @@ static void cell_stress_diag(const floe_world *w, double s[3]) {
         s[0] += l.x * f.x;
         s[1] += l.y * f.y;
         s[2] += l.z * f.z;
+        /* a strain e along axis j moves B's image by e l_j e_j: the normal
+         * spring of stiffness kn takes kn n_j l_j e, whose share of
+         * l_j f_j is kn (n_j l_j)^2 e */
+        double nl[3] = {g->n.x * l.x, g->n.y * l.y, g->n.z * l.z};
+        for (int j = 0; j < 3; j++) K[j] += ct->kn * nl[j] * nl[j];
     }
     double v = fabs(det3(w->cell.h));
     for (int k = 0; k < 3; k++) s[k] /= v;
+    if (stiff)
+        for (int k = 0; k < 3; k++) stiff[k] = K[k] / v;
 }
 
 /* Work the deforming cell did on the bodies this step: B's image moves
@@ -446,13 +502,10 @@ void floe__cell_advance(floe_world *w) {
     floe_cell *c = &w->cell;
     if (!c->axes) return;
     if (c->servo_axes) { /* stress control: L_kk from this step's contact forces */
-        double s[3];
-        cell_stress_diag(w, s);
-        for (int k = 0; k < 3; k++) {
-            if (!(c->servo_axes >> k & 1)) continue;
-            double r = c->servo_gain[k] * (c->servo_stress[k] - s[k]);
-            c->l[4 * k] = fmax(-c->servo_max[k], fmin(c->servo_max[k], r));
-        }
+        double s[3], K[3];
+        floe__cell_stress_diag(w, s, K);
+        for (int k = 0; k < 3; k++)
+            if (c->servo_axes >> k & 1) c->l[4 * k] = floe__cell_servo_rate(c, k, s[k], K[k], w->dt);
     }
     int moving = 0;
     for (int k = 0; k < 9; k++) moving |= c->l[k] != 0;

@@ -73,6 +73,32 @@ double floe__cell_drift(const floe_world *w);
 /* The gridded bodies' pairs, images across the cell included, pushed to
  * the pair list; refuses a cell narrower than twice the search distance. */
 floe_status floe__cell_pairs(floe_world *w, double skin);
+/* The diagonal of the Love-Weber stress of the contacts between bodies over
+ * the cell (boundaries left out), as floe_stress_tensor computes it with a
+ * whole region (measure.c): the sum of l_k f_k over the cell's volume; and
+ * (stiff, may be NULL) the cell's stiffness along each axis, K_k =
+ * sum kn (n_k l_k)^2 / V [Pa]: how much sigma_kk changes per unit strain of
+ * the axis carried by the contacts' normal springs alone (an affine strain;
+ * the lattice of docs/periodic.md has K = kn / d). */
+void floe__cell_stress_diag(const floe_world *w, double s[3], double stiff[3]);
+
+/* The strain rate a stress-controlled axis k takes this step
+ * (docs/decisions.md#a-cell-servo-without-a-gain-closes-a-fraction-of-the-error-per-step):
+ * G (target - sigma) clamped to +-max_rate, with G the gain given, or
+ * alpha / (K dt) when the gain is 0, so that one step closes the fraction
+ * alpha of the error through the contacts; without a contact (K = 0) the
+ * axis moves at max_rate towards its target. */
+static inline double floe__cell_servo_rate(const floe_cell *c, int k, double sigma, double K, double dt) {
+    double e = c->servo_stress[k] - sigma, m = c->servo_max[k], r;
+    if (c->servo_gain[k] > 0) r = c->servo_gain[k] * e;
+    else if (K > 0) r = c->servo_alpha[k] * e / (K * dt);
+    else r = e > 0 ? m : e < 0 ? -m : 0;
+    return fmax(-m, fmin(m, r));
+}
+/* The first thing wrong with servo s of axis `axis` (written to why): 1, or 0. */
+int floe__cell_servo_bad(const floe_world *w, int axis, const floe_cell_servo *s, char *why, size_t n);
+/* Axis `axis` follows servo s (NULL: no servo; L_kk then stays as it is). */
+void floe__cell_servo_put(floe_cell *c, int axis, const floe_cell_servo *s);
 /* The cell's volume: det H times the box extent along axes that are not
  * periodic. */
 double floe__cell_volume(const floe_world *w, vec3 lo, vec3 hi);

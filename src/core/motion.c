@@ -222,6 +222,29 @@ static void servo(floe_world *w, int g, const floe_phase *p, sums *s) {
     gr->servo[2] = v;
 }
 
+/* Enters the phases of group g whose triggers hold, in turn (several may
+ * start in one step); *e0: the members' counted kinetic energy before the
+ * first switch (NAN until one happens). */
+static void switch_phases(floe_world *w, int g, int k, int n, sums *s, double *e0) {
+    floe_group *gr = &w->groups_[g];
+    while (gr->phase + 1 < n && triggered(w, g, &w->phases[k + gr->phase + 1].p, s)) {
+        if (isnan(*e0)) *e0 = members_energy(w, g);
+        enter(w, g, gr->phase + 1, &w->phases[k + gr->phase + 1].p, s);
+    }
+}
+
+floe_status floe__motion_switch(floe_world *w) {
+    for (int g = 0; g < w->ngroups && w->nphases > 0; g++) {
+        int n, k = rows_of(w, g, &n);
+        if (n == 0) continue;
+        sums s = {0};
+        double e0 = NAN;
+        switch_phases(w, g, k, n, &s, &e0);
+        if (!isnan(e0)) w->e_boundary += members_energy(w, g) - e0;
+    }
+    return FLOE_OK;
+}
+
 floe_status floe__motion_update(floe_world *w) {
     if (w->nphases == 0) return FLOE_OK;
     for (int g = 0; g < w->ngroups; g++) {
@@ -230,11 +253,9 @@ floe_status floe__motion_update(floe_world *w) {
         floe_group *gr = &w->groups_[g];
         sums s = {0};
         double e0 = NAN;
-        /* several phases may start in one step; each is entered in turn */
-        while (gr->phase + 1 < n && triggered(w, g, &w->phases[k + gr->phase + 1].p, &s)) {
-            if (isnan(e0)) e0 = members_energy(w, g);
-            enter(w, g, gr->phase + 1, &w->phases[k + gr->phase + 1].p, &s);
-        }
+        /* usually done at the end of the step before (floe__motion_switch);
+         * here for phases set, or a state changed, between the steps */
+        switch_phases(w, g, k, n, &s, &e0);
         const floe_phase *p = gr->phase >= 0 ? &w->phases[k + gr->phase].p : NULL;
         if (p && p->kind == FLOE_PHASE_LOAD) {
             if (isnan(e0)) e0 = members_energy(w, g);

@@ -35,6 +35,11 @@ static inline void floe__drive_body(const floe_drive *d, vec3 p, double dt, vec3
  * triggers are met, sets the loads of load phases and the servos'
  * velocities, booking the change of counted kinetic energy as boundary work. */
 floe_status floe__motion_update(floe_world *w);
+/* At the start (after the forces of t = 0) and at the end of every step:
+ * enters the phases whose triggers hold on the state reached, so that a
+ * phase starting at time t is the group's phase at t (the history's
+ * `phase` column, floe_group_phase); floe__motion_update checks again. */
+floe_status floe__motion_switch(floe_world *w);
 /* The first step: refuses a body in two motion-controlled groups. */
 floe_status floe__motion_check(floe_world *w);
 /* Whether a member of group g (about to be motion-controlled) is in another

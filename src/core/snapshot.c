@@ -10,6 +10,7 @@
  * instances, groups' names, particles' shapes, the schedule) is rebuilt
  * through it, by model name and parameter key. */
 #include "core/cell.h"
+#include "core/cell_phases.h"
 #include "core/step.h"
 #include "core/snapshot.h"
 
@@ -728,6 +729,22 @@ static void read_phases(rd *R) {
     read_items(R, w, &floe__rows_phases, 0, 0);
 }
 
+/* The cell's phases (cell_phases.c): rows of every item of "cell_phases". */
+static void read_cell_phases(rd *R) {
+    floe_snap_in *in = &R->in;
+    floe_world *w = R->w;
+    long n = floe__snap_rows_of(in, "cell_phases", "trigger");
+    if (in->bad) return;
+    floe_cell_phase *p = calloc((size_t)n + 1, sizeof *p);
+    if (!p) floe__snap_fail(in, "out of memory for %ld cell phases", n);
+    if (in->bad) return;
+    free(w->cphases);
+    w->cphases = p;
+    w->cphcap = (int)n + 1;
+    w->ncphases = (int)n;
+    read_items(R, w, &floe__rows_cell_phases, 0, 0);
+}
+
 /* Copies column `col` (nc values wide) of n rows of buf (rows of `cols`
  * 64-bit values: doubles, or integers narrowed to t) to the rows at base.
  * -1, or the index in buf of the first integer that does not fit (its row
@@ -1015,6 +1032,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     if (!in->bad) read_planes(R);
     if (!in->bad) read_supply(R);
     if (!in->bad) read_phases(R);
+    if (!in->bad) read_cell_phases(R);
     if (!in->bad) read_items(R, R->w, NULL, 0, 1);
     floe_world *w = R->w;
     if (!in->bad) {
@@ -1451,6 +1469,7 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
         if (floe__cell_state_bad(w, floe__start_search_skin(w), &where, why, sizeof why)) bad(&c, where, "%s", why);
     }
     if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1; /* inlets and sinks (supply.c) */
+    if (!c.bad && floe__cell_phases_check(w, err, errlen)) c.bad = 1; /* cell_phases.c */
     free(t);
     return c.bad ? -1 : 0;
 }

@@ -35,7 +35,7 @@
  * their format_version, the byte form in its header. A change of the items
  * (a new one, a removed one, a new meaning) bumps it; a reader refuses
  * other versions, naming both. */
-#define FLOE_SNAPSHOT_FORMAT 8
+#define FLOE_SNAPSHOT_FORMAT 9
 
 /* Writes every item of the world's state (and, marked doc, the model state
  * as named values and notes for readers). 0, or -1 with err. */

@@ -53,6 +53,7 @@ const floe_snap_rows floe__rows_contacts = {"contact", offsetof(floe_world, ncon
 const floe_snap_rows floe__rows_pairs = {"pair", offsetof(floe_world, bp.npairs), "broadphase/pairs"};
 const floe_snap_rows floe__rows_schedule = {"entry", offsetof(floe_world, nsched), "schedule/step"};
 const floe_snap_rows floe__rows_phases = {"phase", offsetof(floe_world, nphases), "phases/group"};
+const floe_snap_rows floe__rows_cell_phases = {"cell phase", offsetof(floe_world, ncphases), "cell_phases/trigger"};
 const floe_snap_rows floe__rows_planes = {"plane counter", offsetof(floe_world, nplanes), "measure/plane_name"};
 const floe_snap_rows floe__rows_inlets = {"inlet", offsetof(floe_world, ninlets), "supply/inlet_name"};
 const floe_snap_rows floe__rows_sinks = {"sink", offsetof(floe_world, nsinks), "supply/sink_name"};
@@ -319,9 +320,26 @@ static const floe_snap_field cell_fields[] = {
     {M(floe_cell, servo_stress), STATE, ATTR("cell", "servo_stress"), F64(3), CK(FINITE)},
     {M(floe_cell, servo_gain), STATE, ATTR("cell", "servo_gain"), F64(3), CK(FINITE_NONNEG)},
     {M(floe_cell, servo_max), STATE, ATTR("cell", "servo_max_rate"), F64(3), CK(FINITE_NONNEG)},
+    {M(floe_cell, servo_alpha), STATE, ATTR("cell", "servo_alpha"), F64(3), .check = FLOE_CK_RANGE, .lo = 0, .hi = 1},
+    {M(floe_cell, phase), STATE, ATTR("cell", "phase"), I32, RANGE(-1, FLOE_MAX_PHASES - 1)},
     END,
 };
 static const floe_snap_struct cell_struct = STRUCT(floe_cell, cell_fields);
+
+/* The cell's phases (cell_phases.c): floe_world_set_cell_phases's checks
+ * are made again on load (floe__cell_phases_check). */
+static const floe_snap_field cell_phase_fields[] = {
+    {M(floe_cell_phase, trigger), STATE, DSET("cell_phases", "trigger"), I32, RANGE(0, FLOE_CELL_AT_KINDS - 1)},
+    {M(floe_cell_phase, at), STATE, DSET("cell_phases", "at"), F64(1), CK(FINITE)},
+    {M(floe_cell_phase, component), STATE, DSET("cell_phases", "component"), I32, RANGE(0, 8)},
+    {M(floe_cell_phase, velocity_gradient), STATE, DSET("cell_phases", "velocity_gradient"), F64(9), CK(FINITE)},
+    {M(floe_cell_phase, servo_axes), STATE, DSET("cell_phases", "servo_axes"), I32, .check = FLOE_CK_MASK, .lo = 7},
+    /* per axis: stress, gain, alpha, max_rate */
+    {M(floe_cell_phase, servo), STATE, DSET("cell_phases", "servo"), F64(12), CK(FINITE)},
+    {M(floe_cell_phase, affine), STATE, DSET("cell_phases", "affine"), I32, CK(FLAG)},
+    END,
+};
+static const floe_snap_struct cell_phase_struct = STRUCT(floe_cell_phase, cell_phase_fields);
 
 /* ---- inlets and sinks (supply.c) ------------------------------------------------------- */
 
@@ -500,6 +518,9 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, e_body_work), STATE, ATTR("energy", "body_work"), F64(1), CK(FINITE)},
 
     {M(floe_world, cell), NESTED(cell_struct)},
+    {M(floe_world, cphases), STATE, STRUCTS(floe__rows_cell_phases, cell_phase_struct)},
+    COUNT(floe_world, ncphases, floe__rows_cell_phases),
+    TRANSIENT(floe_world, cphcap, "capacity"),
     {M(floe_world, phases), STATE, STRUCTS(floe__rows_phases, phase_row_struct)},
     COUNT(floe_world, nphases, floe__rows_phases),
     TRANSIENT(floe_world, phcap, "capacity"),
@@ -548,6 +569,6 @@ const floe_snap_struct *const floe__snap_structs[] = {
     &motion_struct,       &group_struct,       &contact_struct,  &pair_struct,     &contact_warm_struct,
     &contact_cold_struct, &contact_geo_struct, &bp_struct,       &sched_struct,    &water_struct,
     &plane_struct,        &cell_struct,        &inlet_struct,    &sink_struct,     &phase_struct,
-    &phase_row_struct,
+    &phase_row_struct,    &cell_phase_struct,
 };
 const int floe__snap_nstructs = (int)(sizeof floe__snap_structs / sizeof *floe__snap_structs);

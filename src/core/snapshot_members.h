@@ -14,6 +14,6 @@ extern const int floe__snap_nstructs;
 /* The row kinds; the shapes' are built from their classes (snapshot_shapes.c). */
 extern const floe_snap_rows floe__rows_particles, floe__rows_materials, floe__rows_instances, floe__rows_overrides,
     floe__rows_groups, floe__rows_contacts, floe__rows_pairs, floe__rows_schedule, floe__rows_planes, floe__rows_inlets,
-    floe__rows_sinks, floe__rows_phases;
+    floe__rows_sinks, floe__rows_phases, floe__rows_cell_phases;
 
 #endif

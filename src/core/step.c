@@ -9,6 +9,7 @@
 #include "core/energy.h"
 #include "core/integrate.h"
 #include "core/measure.h"
+#include "core/cell_phases.h"
 #include "core/motion.h"
 #include "core/step.h"
 #include "core/size_dist.h"
@@ -905,7 +906,8 @@ static floe_status start(floe_world *w) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     w->e_total0 = e[FLOE_E_TOTAL];
-    return FLOE_OK;
+    floe__cell_switch(w); /* a phase starting at time 0 is the phase of step 0 */
+    return floe__motion_switch(w);
 }
 
 static double wall_seconds(void) {
@@ -929,6 +931,7 @@ floe_status floe_step(floe_world *w) {
         if (s->step == w->step) st = floe_apply_method(w, s->model, s->method, s->group, s->args, s->nargs, NULL);
     }
     if (st == FLOE_OK) st = floe__motion_update(w); /* phases, servos, ramped loads */
+    if (st == FLOE_OK) st = floe__cell_switch(w);   /* cell phases set since the last step */
     /* plane counters compare each body's side before and after the motion */
     int planes = w->nplanes > 0 && st == FLOE_OK;
     if (planes) st = floe__planes_before(w);
@@ -949,6 +952,8 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
     w->dt_recheck = 0;
+    if (st == FLOE_OK) st = floe__motion_switch(w); /* phases whose start is the state reached */
+    if (st == FLOE_OK) st = floe__cell_switch(w);
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
     if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;

@@ -167,9 +167,11 @@ typedef struct floe_cell {
     double hu[9];    /* H as L made it, without the reductions (the strain is hu H0^-1 - I) */
     int64_t flips;   /* times the cell vectors were reduced (Lees-Edwards flips) */
     /* stress-controlled axes (floe_world_set_cell_servo): bit k sets L_kk
-     * every step from the cell's stress sigma_kk and its target */
+     * every step from the cell's stress sigma_kk and its target, with the
+     * gain given, or alpha / (K dt) when the gain is 0 */
     int servo_axes;
-    double servo_stress[3], servo_gain[3], servo_max[3];
+    double servo_stress[3], servo_gain[3], servo_max[3], servo_alpha[3];
+    int phase; /* the current one of the world's cell phases (cell_phases.c); -1: before the first */
 } floe_cell;
 
 /* Every array with one row per particle, for the code that grows, moves or
@@ -298,6 +300,8 @@ struct floe_world {
     floe_cell cell;         /* periodic cell (cell.c) */
     floe_phase_row *phases; /* every group's phases, by group then order (motion.c) */
     int nphases, phcap;
+    floe_cell_phase *cphases; /* the periodic cell's phases (cell_phases.c) */
+    int ncphases, cphcap;
 
     floe_plane_counter *planes; /* crossings counted every step (measure.c) */
     int nplanes, plcap;

@@ -121,7 +121,8 @@ void floe_world_destroy(floe_world *w) {
                       w->overrides,     w->pair_inst,  w->con,     w->cstate, w->bp.pairs, w->bp.ref_pos,
                       w->bp.ref_ori,    w->sched,      w->brk,     w->events, w->planes,   w->bp.cell_start,
                       w->bp.cell_items, w->bp.cell_of, w->wraps,   w->inlets, w->sinks,    w->phases,
-                      w->cwarm,         w->ccold,      w->bp.load, w->bp.img, w->cgeom,    w->ftouch};
+                      w->cwarm,         w->ccold,      w->bp.load, w->bp.img, w->cgeom,    w->ftouch,
+                      w->cphases};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);

@@ -228,7 +228,7 @@ static int contact_quantity(const char *q) {
     return strcmp(q, "uN") == 0 ? CQ_UN : -1;
 }
 
-/* NQ_CELL: H_ij (9), NQ_STRAIN: the cell's strain (9), NQ_CELL_VOLUME (docs/periodic.md) */
+/* NQ_CELL: H_ij (9), NQ_STRAIN: the cell's strain (9), NQ_CELL_VOLUME, NQ_CELL_PHASE (docs/periodic.md) */
 enum {
     NQ_CONTACTS,
     NQ_STEP,
@@ -244,13 +244,14 @@ enum {
     NQ_CELL,
     NQ_STRAIN = NQ_CELL + 9,
     NQ_CELL_VOLUME = NQ_STRAIN + 9,
+    NQ_CELL_PHASE,
     NQ_COUNT
 };
 static const char *const counter_q[NQ_COUNT] = {
-    "contacts",      "step",      "time",         "particles", "dt",        "bonded",     "breaks",    "inserted",
-    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",    "cell.yx",   "cell.yy",
-    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",  "strain.xz", "strain.yx",
-    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume"};
+    "contacts",      "step",      "time",         "particles", "dt",        "bonded",      "breaks",    "inserted",
+    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",     "cell.yx",   "cell.yy",
+    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",   "strain.xz", "strain.yx",
+    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume", "cell.phase"};
 
 /* Bodies (or their mass) that every inlet inserted / every sink removed. */
 static double supply_total(const floe_world *w, int q) {
@@ -495,7 +496,7 @@ int floe_history_check(const floe_world *w, const floe_history_column *col, char
                 floe_io_err(err, errlen,
                             "history column '%s': unknown counter '%s' "
                             "(contacts, step, time, particles, dt, bonded, breaks, inserted, inserted_mass, removed, "
-                            "removed_mass, cell.xx..zz, strain.xx..zz, cell.volume)",
+                            "removed_mass, cell.xx..zz, strain.xx..zz, cell.volume, cell.phase)",
                             col->name, col->quantity);
                 return -1;
             }
@@ -643,6 +644,7 @@ static double history_value(const floe_world *w, const floe_history_column *col,
                         return m[q - NQ_STRAIN];
                     }
                     if (q == NQ_CELL_VOLUME) return floe_world_cell_volume(w);
+                    if (q == NQ_CELL_PHASE) return floe_world_cell_phase(w);
                     return NAN;
                 }
             }

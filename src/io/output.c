@@ -519,8 +519,17 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
             goto fail;
         }
         memcpy(o->hist, cfg->history_cols, (size_t)o->nhist * sizeof *o->hist);
-        for (int i = 0; i < o->nhist; i++)
+        for (int i = 0; i < o->nhist; i++) {
             if (floe_history_check(w, &o->hist[i], err, errlen)) goto fail;
+            /* the header starts with step,time; a resumed run keeps the header its file already has */
+            if (!rs && (!strcmp(o->hist[i].name, "step") || !strcmp(o->hist[i].name, "time"))) {
+                floe_io_err(err, errlen,
+                            "history column '%s' duplicates the built-in column '%s' of history.csv (every row "
+                            "starts with step, time); remove it or give it another name",
+                            o->hist[i].name, o->hist[i].name);
+                goto fail;
+            }
+        }
         join(path, dir, "history.csv");
         if (rs) {
             if (!(o->history_csv = floe_csv_reopen(path, rs->csv_bytes[1], err, errlen))) goto fail;

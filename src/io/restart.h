@@ -17,6 +17,6 @@
 
 /* The version of the snapshot's items (FLOE_SNAPSHOT_FORMAT in
  * src/core/snapshot.h), which a change of the run items below bumps too. */
-#define FLOE_RESTART_FORMAT 8
+#define FLOE_RESTART_FORMAT 9
 
 #endif

@@ -210,10 +210,10 @@ static const char *const group_quantities[] = {
 static const char *const contact_quantities[] = {"fn", "ft", "ft.y", "ft.z", "tw", "tr", "tr.y", "tr.z", "un"};
 /* the run's counters, the inlets' and sinks' (docs/supply.md), the periodic cell's (docs/periodic.md) */
 static const char *const counters[] = {
-    "contacts",      "step",      "time",         "particles", "dt",        "bonded",     "breaks",    "inserted",
-    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",    "cell.yx",   "cell.yy",
-    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",  "strain.xz", "strain.yx",
-    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume"};
+    "contacts",      "step",      "time",         "particles", "dt",        "bonded",      "breaks",    "inserted",
+    "inserted_mass", "removed",   "removed_mass", "cell.xx",   "cell.xy",   "cell.xz",     "cell.yx",   "cell.yy",
+    "cell.yz",       "cell.zx",   "cell.zy",      "cell.zz",   "strain.xx", "strain.xy",   "strain.xz", "strain.yx",
+    "strain.yy",     "strain.yz", "strain.zx",    "strain.zy", "strain.zz", "cell.volume", "cell.phase"};
 
 static int particle_id(scene_ctx *c, sy_node *n, const char *where, int *id) {
     int64_t np = (int64_t)c->count, v;
@@ -243,6 +243,14 @@ static int history_column(scene_ctx *c, sy_node *item, const char *where, floe_h
         return sy_error(d, n, "%s: longer than %zu characters", p, sizeof col->name - 1);
     if (strpbrk(name, ",\"\r\n"))
         return sy_error(d, n, "%s: a CSV column name cannot contain commas, quotes or line breaks", p);
+    /* history.csv starts with these two; a column of the same name would head a second copy of it */
+    static const char *const builtin[] = {"step", "time"};
+    for (int i = 0; i < NKEYS(builtin); i++)
+        if (!strcmp(name, builtin[i]))
+            return sy_error(d, n,
+                            "%s: '%s' duplicates the built-in column '%s' of history.csv (every row starts with "
+                            "step, time); remove this entry, or give it another name",
+                            p, name, builtin[i]);
     for (int i = 0; i < nprev; i++)
         if (!strcmp(prev[i].name, name)) return sy_error(d, n, "%s: column '%s' is defined twice", p, name);
     snprintf(col->name, sizeof col->name, "%s", name);

@@ -157,6 +157,96 @@ def test_cell_servo_holds_the_lattice_stress():
     assert "gain" not in str(e.value)
 
 
+def test_cell_servo_without_a_gain_moves_a_loose_cell_at_max_rate():
+    """Without a gain the servo's G is alpha / (K dt) (docs/periodic.md):
+    with no contact (a lattice with 1 mm gaps, K = 0) the axis moves at
+    -max_rate towards a compressive target, and the cell's side after N
+    steps is L0 (1 - max_rate dt)^N (to 1e-12) while no contact forms. With
+    a fixed gain the same loose cell moves at gain x |target|."""
+    n, R, gap, P, rate = 3, 0.01, 1e-3, 2e4, 7.0
+    w = cubic_lattice(n, R, 2 * R + gap)
+    for ax in "xyz":
+        w.set_cell_servo(ax, -P, max_rate=rate)
+    w.run(steps=40)
+    c = w.cell()
+    assert np.allclose(np.diag(c["velocity_gradient"]), -rate, rtol=0, atol=0)
+    assert np.allclose(np.diag(c["h"]), n * (2 * R + gap) * (1 - rate * 1e-6) ** 40, rtol=1e-12)
+    assert len(w.contacts()["ids"]) == 0
+    w = cubic_lattice(n, R, 2 * R + gap)
+    w.set_cell_servo("x", -P, 1e-5, rate)
+    w.step()
+    assert w.cell()["velocity_gradient"][0, 0] == pytest.approx(-1e-5 * P, rel=1e-12)
+    with pytest.raises(floe.ArgumentError, match="max_rate"):
+        w.set_cell_servo("y", -P)
+    with pytest.raises(floe.ArgumentError, match="alpha"):
+        w.set_cell_servo("y", -P, max_rate=1.0, alpha=2.0)
+    w.set_cell_servo("x", None)  # off: L_xx stays as the last step set it
+    w.step()
+    assert w.cell()["velocity_gradient"][0, 0] == pytest.approx(-1e-5 * P, rel=1e-12)
+
+
+def test_cell_phases_compress_then_shear_in_one_run(tmp_path):
+    """Cell phases (docs/periodic.md#phases): L0 = -e I from time 0, then
+    simple shear L_xy = 20 1/s from t = 2e-3 s with the affine start. Phase 0
+    is the cell's phase at step 0; the shear starts at the first state whose
+    time is >= 2e-3 s; the strain is (I + dt L1)^N1 (1 - e dt)^N0 - I (the
+    steps' closed form, to 1e-12). The phases read back as they were given,
+    and a world saved before the switch and restored goes on bit for bit."""
+    e, gd, T, dt = 5.0, 20.0, 2e-3, 1e-6
+    phases = [
+        dict(velocity_gradient=-e * np.eye(3)),
+        dict(start=dict(time=T), velocity_gradient=[[0, gd, 0], [0, 0, 0], [0, 0, 0]], affine_velocities=True),
+    ]
+
+    def build():
+        w = cubic_lattice(3, 0.01, 0.0201)
+        w.set_cell_phases(phases)
+        return w
+
+    w = build()
+    got = w.cell_phases()
+    assert got[0]["start"] == {"time": 0.0} and np.array_equal(got[0]["velocity_gradient"], -e * np.eye(3))
+    assert got[1]["servo"] == {} and got[1]["affine_velocities"] is True and got[1]["start"] == {"time": T}
+    w.start()
+    assert w.cell_phase() == 0 and w.cell()["phase"] == 0
+    b = build()
+    b.run(steps=1500)
+    b.save(tmp_path / "b.h5")
+    c = floe.restore(tmp_path / "b.h5")
+    switch, t = None, 0.0
+    for s in range(1, 3001):
+        w.step()
+        t += dt
+        if switch is None and w.cell_phase() == 1:
+            switch = s
+            assert t >= T and t - dt < T
+    assert switch in (2000, 2001)
+    st = w.cell()["strain"]
+    s0 = (1 - e * dt) ** switch
+    assert st[0, 0] == pytest.approx(s0 - 1, abs=1e-12)
+    assert st[0, 1] == pytest.approx(s0 * (3000 - switch) * dt * gd, abs=1e-12)
+    assert w.cell()["velocity_gradient"][0, 1] == gd and w.cell()["velocity_gradient"][0, 0] == 0
+    c.run(steps=1500)
+    assert c.cell_phase() == 1
+    assert np.array_equal(w.positions, c.positions) and np.array_equal(w.velocities, c.velocities)
+    assert np.array_equal(w.cell()["h"], c.cell()["h"])
+    # a servo and a strain trigger read back as given
+    w.set_cell_phases([dict(servo=dict(x=dict(stress=-1e4, max_rate=5.0), y=dict(stress=-1e4, gain=1e-4))),
+                       dict(start=dict(strain=-0.1, component="xx"))])
+    got = w.cell_phases()
+    assert got[0]["servo"] == {"x": {"stress": -1e4, "alpha": 0.5, "max_rate": 5.0},
+                               "y": {"stress": -1e4, "gain": 1e-4, "max_rate": 1e6}}
+    assert got[1]["start"] == {"strain": -0.1, "component": "xx"}
+    with pytest.raises(floe.ArgumentError, match="missing 'start'"):
+        w.set_cell_phases([{}, {}])
+    with pytest.raises(floe.ArgumentError, match="component"):
+        w.set_cell_phases([dict(start=dict(strain=0.1))])
+    with pytest.raises(floe.ArgumentError, match="unknown key"):
+        w.set_cell_phases([dict(velocity=1)])
+    w.set_cell_phases([])
+    assert w.cell_phase() == -1 and w.cell_phases() == []
+
+
 def test_periodic_refuses_bad_input():
     w = floe.World()
     with pytest.raises(floe.ArgumentError):
