@@ -178,14 +178,11 @@ int main(void) {
     EXPECT_ERROR("periodic: {x: [0, 1], veloctiy_gradient: 1}\n", "velocity_gradient");
     /* the servo's message at the value that is wrong, naming it alone */
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: -1e-3}}}\n",
-                 "p.yaml:4:55: periodic.servo.x.gain: gain = -0.001 1/(Pa s) is out of "
-                 "range [0, 1e+100] (0: off)");
+                 "p.yaml:4:55: periodic.servo.x.gain = -1e-3 is out of range (0, 1e+100]");
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -1e200, gain: 1e-3}}}\n",
-                 "p.yaml:4:43: periodic.servo.x.stress: stress = -1e+200 Pa is out of "
-                 "range [-1e+100, 1e+100]");
+                 "p.yaml:4:43: periodic.servo.x.stress = -1e200 is out of range [-1e+100, 1e+100]");
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100, gain: 1e-3, max_rate: 2e6}}}\n",
-                 "p.yaml:4:71: periodic.servo.x.max_rate: max_rate = 2e+06 1/s is out of "
-                 "range (0, 1e+06]");
+                 "p.yaml:4:71: periodic.servo.x.max_rate = 2e6 is out of range (0, 1000000]");
     /* a servo without a gain: max_rate is its pace from a loose state, so it is required */
     EXPECT_ERROR("periodic: {x: [0, 1], servo: {x: {stress: -100}}}\n",
                  "p.yaml:4:34: periodic.servo.x: give 'max_rate' (1/s): without a fixed 'gain' the axis moves at "

@@ -120,14 +120,14 @@ int floe__cell_servo_bad(const floe_world *w, int axis, const floe_cell_servo *s
     if (!(fabs(s->stress) <= FLOE_MAX_COORD))
         return snprintf(why, n, "%c: stress = %g Pa must be finite", axis_name[axis], s->stress), 1;
     if (!(s->gain >= 0 && s->gain <= FLOE_MAX_COORD))
-        return snprintf(why, n, "%c: gain = %g 1/(Pa s) must be in [0, %g] (0: alpha / (K dt))", axis_name[axis],
+        return snprintf(why, n, "%c: gain = %g 1/(Pa s) is out of range [0, %g] (0: alpha / (K dt))", axis_name[axis],
                         s->gain, FLOE_MAX_COORD),
                1;
     if (!(s->alpha > 0 && s->alpha < 1))
-        return snprintf(why, n, "%c: alpha = %g must be in (0, 1)", axis_name[axis], s->alpha), 1;
+        return snprintf(why, n, "%c: alpha = %g is out of range (0, 1)", axis_name[axis], s->alpha), 1;
     if (!(s->max_rate > 0 && s->max_rate <= 1e6))
         return snprintf(why, n,
-                        "%c: max_rate = %g 1/s must be in (0, 1e6] (the rate at which the axis approaches its "
+                        "%c: max_rate = %g 1/s is out of range (0, 1e+06] (the rate at which the axis approaches its "
                         "target from a loose state)",
                         axis_name[axis], s->max_rate),
                1;

@@ -1468,7 +1468,7 @@ static int snapshot_check(const floe_world *w, char *err, size_t errlen) {
         char why[512];
         if (floe__cell_state_bad(w, floe__start_search_skin(w), &where, why, sizeof why)) bad(&c, where, "%s", why);
     }
-    if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1; /* inlets and sinks (supply.c) */
+    if (!c.bad && floe__supply_check(w, err, errlen)) c.bad = 1;      /* inlets and sinks (supply.c) */
     if (!c.bad && floe__cell_phases_check(w, err, errlen)) c.bad = 1; /* cell_phases.c */
     free(t);
     return c.bad ? -1 : 0;
