@@ -34,6 +34,7 @@ typedef enum floe_status {
     FLOE_ERR_ARG,     /* bad argument: unknown key, out-of-range value, bad id */
     FLOE_ERR_MEMORY,  /* allocation refused */
     FLOE_ERR_RUNAWAY, /* the simulation blew up: NaN, huge overlap, particle far away */
+    FLOE_INTERRUPTED, /* the interrupt function (floe_set_interrupt) asked to stop; the state is whole */
 } floe_status;
 
 /* Message of the last error on this world (never NULL). Functions that take
@@ -580,9 +581,27 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 
 /* ---- stepping ---------------------------------------------------------- */
 
-/* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error). */
+/* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error).
+ * FLOE_INTERRUPTED: the interrupt function stopped the inlets' insertion
+ * after the step (docs/supply.md#interrupting): the step is done (its time
+ * and count advanced) and the inlets' state is whole; the next floe_step
+ * first finishes that insertion, so the run goes on as if it had not been
+ * interrupted (a restart file written in between does the same). */
 floe_status floe_step(floe_world *w);
+/* `steps` steps, polling the interrupt function between them:
+ * FLOE_INTERRUPTED after the step it asked during. */
 floe_status floe_run(floe_world *w, int64_t steps);
+
+/* A function the world polls in its long loops: an inlet's insertion
+ * (every 64 candidate centres) and floe_run (between steps). It returns
+ * non-zero to stop; the call then returns FLOE_INTERRUPTED at the next point
+ * where the state is whole. Polled only from the thread that called into
+ * the world, outside parallel regions, so it may take a lock or the Python
+ * GIL. The floe CLI passes one that reads its SIGINT/SIGTERM flag; the
+ * Python module one that runs PyErr_CheckSignals (Ctrl-C). NULL: none (the
+ * default). A setting of the program, not state: restarts do not keep it. */
+typedef int floe_interrupt_fn(void *ctx);
+void floe_set_interrupt(floe_world *w, floe_interrupt_fn *fn, void *ctx);
 /* What the first floe_step begins with, done now: detects the contacts and
  * computes the forces at t = 0 (their creation events are then in
  * floe_events), so the state at t = 0 can be written out. Nothing once the
@@ -774,6 +793,17 @@ typedef enum floe_region_kind {
 #define FLOE_INLET_MAX_TRIANGLES 64
 #define FLOE_MAX_INLETS 64
 #define FLOE_MAX_SINKS 64
+/* Budgets (docs/supply.md#budgets): an inlet adds at most
+ * FLOE_INLET_MAX_STEP bodies after one step, and none that would take the
+ * world past its particle budget; either stops the step with an error
+ * (FLOE_ERR_ARG naming the rate and dt; FLOE_ERR_MEMORY naming the budget).
+ * The default budget, FLOE_PARTICLE_BUDGET, is what the scene loader's
+ * memory guard allows (16 GiB at its estimate of 400 bytes per particle). */
+#define FLOE_INLET_MAX_STEP 1000000
+#define FLOE_PARTICLE_BUDGET 42949672
+/* The most particles inlets may fill the world to: [0, 2^31 - 1];
+ * FLOE_ERR_ARG beyond. A setting of the program, not state. */
+floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
 
 typedef struct floe_inlet_def {
     floe_region_kind region;
