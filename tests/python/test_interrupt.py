@@ -6,8 +6,9 @@ process whose one step inserts with eight inlets whose spheres (radius
 gets SIGINT once the step has begun. It must raise KeyboardInterrupt from
 w.step() well within 10 s (a hang detector, not a timing measurement: the
 engine's insertion polls Ctrl-C through its interrupt function, while a
-search that looks at every body takes minutes and the module used to read
-signals only between steps), with the step counted and no body inserted.
+search that looks at every body takes minutes, and a module reading
+signals only between steps would not stop), with the step counted and no
+body inserted.
 The same for a dense packing (w.add_dense of 100,000 spheres: over 40 s)."""
 import signal
 import subprocess
