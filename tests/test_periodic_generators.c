@@ -155,13 +155,14 @@ static void test_scene_check(void) {
                               "materials: [{name: a, young: 1e7, density: 2000}]\nperiodic: {x: [0, 0.05]}\n";
     char text[1024], path[512], err[1024];
     snprintf(text, sizeof text,
-             "%sparticles:\n  - {pos: [0.0015, 0, 0], radius: 0.003}\n  - {pos: [0.0485, 0, 0], radius: 0.003}\n", head);
+             "%sparticles:\n  - {pos: [0.0015, 0, 0], radius: 0.003}\n  - {pos: [0.0485, 0, 0], radius: 0.003}\n",
+             head);
     check_write_tmp(tmpdir, "deep.yaml", text, path, sizeof path);
     floe_scene s;
     int rc = floe_scene_load(path, &s, err, sizeof err);
     REPORT("two spheres through a face: %s\n", rc ? err : "loaded");
-    CHECK(rc != 0 && strstr(err, "deep.yaml:7:") && strstr(err, "particle 0 (line 6) and particle 1 (line 7) overlap") &&
-          strstr(err, "100%"));
+    CHECK(rc != 0 && strstr(err, "deep.yaml:7:") &&
+          strstr(err, "particle 0 (line 6) and particle 1 (line 7) overlap") && strstr(err, "100%"));
     if (!rc) floe_scene_free(&s);
     snprintf(text, sizeof text,
              "%sparticles:\n  - {pos: [0.003, 0, 0], radius: 0.003}\n  - {pos: [0.0469, 0, 0], radius: 0.003}\n", head);

@@ -93,7 +93,7 @@ static void test_cost(void) {
      * cell (and so where a search that found a touch stops) may differ:
      * measured 29.27 and 29.13 */
     CHECK(fabs(b - a) <= 0.01 * a);
-    CHECK(a < 100);                  /* a plain loop: n1 = 4002 per candidate */
+    CHECK(a < 100); /* a plain loop: n1 = 4002 per candidate */
 }
 
 /* ---- periodic images ------------------------------------------------------------------- */
@@ -198,8 +198,7 @@ static void test_periodic(void) {
     double deep;
     floe_world *w = periodic_world(0);
     int bad = run_checked(w, 5, &n, &deep);
-    REPORT("periodic x, y: %d bodies inserted, %d overlaps through a face (deepest %.3g of r_i + r_j)\n", n, bad,
-           deep);
+    REPORT("periodic x, y: %d bodies inserted, %d overlaps through a face (deepest %.3g of r_i + r_j)\n", n, bad, deep);
     CHECK(n > 100 && bad == 0);
     floe_world_destroy(w);
     /* sheared: H_xy grows by 5e-4 m a step (L_xy = 1000 /s), flipped back
@@ -249,8 +248,8 @@ static void same(floe_world *a, floe_world *c, const char *what) {
     floe_inlet_get(a, 0, &sa, NULL);
     floe_inlet_get(c, 0, &sc, NULL);
     CHECK(sa.inserted == sc.inserted && sa.tries == sc.tries && sa.asked == sc.asked && sa.mass == sc.mass);
-    REPORT("%s: %d bodies, %lld inserted in %lld tries, as without the interruption\n", what, n,
-           (long long)sc.inserted, (long long)sc.tries);
+    REPORT("%s: %d bodies, %lld inserted in %lld tries, as without the interruption\n", what, n, (long long)sc.inserted,
+           (long long)sc.tries);
 }
 
 static void test_interrupt(void) {

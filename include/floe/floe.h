@@ -768,8 +768,9 @@ floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count
  * orientation uniformly (capsules, ellipsoids), its velocity vel plus
  * components uniform in [-vel_spread, vel_spread]; it is accepted only if
  * it touches no body present (every body: particles, walls, facets,
- * cylinders), else a new centre and orientation are drawn, up to max_tries
- * times. A body that found no room in max_tries stays the next one (its
+ * cylinders; with a periodic cell their images too), else a new centre and
+ * orientation are drawn, up to max_tries times; the test looks only at the
+ * bodies near the candidate, so its cost does not grow with the world. A body that found no room in max_tries stays the next one (its
  * sizes are kept, so the distribution is not biased towards small bodies),
  * insertion stops for that step and what the inlet owes is capped at that
  * one body: the rate is then not met, the missed amount is counted and the

@@ -253,7 +253,8 @@ typedef struct floe_gen_env {
 } floe_gen_env;
 
 /* Random sequential placement of `count` spheres, fully inside the box
- * [lo, hi], pairwise non-overlapping. Radii are uniform in [rmin, rmax]
+ * [lo, hi], pairwise non-overlapping (with env's periodic cell, at their
+ * smallest distance over its images). Radii are uniform in [rmin, rmax]
  * (rmin == rmax: monodisperse) or, when dist is not NULL, drawn from *dist
  * (rmin and rmax are then ignored); all are drawn first and placed largest
  * first, so the no-overlap test only ever meets spheres no smaller than the

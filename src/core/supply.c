@@ -671,11 +671,11 @@ typedef struct room_level {
 
 typedef struct room {
     int built, periodic;
-    double hinv[9];   /* H^-1 of the periodic cell */
-    vec3 *c;          /* points: centre (wrapped into the cell) */
-    double *reach;    /* how far the body reaches from it */
-    int *body;        /* the body */
-    int n, cap;       /* points */
+    double hinv[9]; /* H^-1 of the periodic cell */
+    vec3 *c;        /* points: centre (wrapped into the cell) */
+    double *reach;  /* how far the body reaches from it */
+    int *body;      /* the body */
+    int n, cap;     /* points */
     room_level lv[ROOM_LEVELS];
     int nlv;
     int *far, nfar, farcap; /* infinite boundaries */
@@ -838,8 +838,7 @@ static int touch(const floe_world *w, int j, vec3 x, int shape, const void *rec,
 
 /* Whether a candidate (shape, record rec, pose, bounding radius bound)
  * touches a body of the world or an image of one. */
-static int touches_any(floe_world *w, const room *r, int shape, const void *rec, const floe_pose *pose,
-                       double bound) {
+static int touches_any(floe_world *w, const room *r, int shape, const void *rec, const floe_pose *pose, double bound) {
     for (int k = 0; k < r->nfar; k++)
         if (touch(w, r->far[k], w->pos[r->far[k]], shape, rec, pose)) return 1;
     vec3 from[8];

@@ -106,7 +106,7 @@ typedef struct floe_inlet {
     double owed;    /* bodies (or kg) owed */
     int pending;    /* 1: psize holds the next body's sizes */
     double psize[3];
-    int ptries;     /* centres tried for it in an insertion that was interrupted (0 otherwise) */
+    int ptries; /* centres tried for it in an insertion that was interrupted (0 otherwise) */
     int64_t inserted, tries, failures;
     double mass, asked, missed;
     int short_of_rate;

@@ -79,25 +79,25 @@ static int build_list(packer *p) {
         int nfrom = p->per.axes ? floe_period_images(&p->per, x[i], 2 * rmax + SKIN, from) : 1;
         if (!p->per.axes) from[0] = x[i];
         for (int q = 0; q < nfrom; q++) {
-        floe_cell_iter it;
-        floe_cell_grid_near(&g, from[q], &it);
-        for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
-            if (j <= i) continue;
-            double c = p->r[i] + p->r[j] + SKIN;
-            if (vlen2(vsub(x[j], from[q])) >= c * c) continue;
-            if (p->np == p->cap) {
-                int64_t cap = p->cap ? 2 * p->cap : 8 * p->n + 64;
-                int64_t *a = realloc(p->pi, (size_t)cap * sizeof *a);
-                if (!a) goto oom;
-                p->pi = a;
-                int64_t *b = realloc(p->pj, (size_t)cap * sizeof *b);
-                if (!b) goto oom;
-                p->pj = b;
-                p->cap = cap;
+            floe_cell_iter it;
+            floe_cell_grid_near(&g, from[q], &it);
+            for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
+                if (j <= i) continue;
+                double c = p->r[i] + p->r[j] + SKIN;
+                if (vlen2(vsub(x[j], from[q])) >= c * c) continue;
+                if (p->np == p->cap) {
+                    int64_t cap = p->cap ? 2 * p->cap : 8 * p->n + 64;
+                    int64_t *a = realloc(p->pi, (size_t)cap * sizeof *a);
+                    if (!a) goto oom;
+                    p->pi = a;
+                    int64_t *b = realloc(p->pj, (size_t)cap * sizeof *b);
+                    if (!b) goto oom;
+                    p->pj = b;
+                    p->cap = cap;
+                }
+                p->pi[p->np] = i;
+                p->pj[p->np++] = j;
             }
-            p->pi[p->np] = i;
-            p->pj[p->np++] = j;
-        }
         }
         p->xref[i] = p->x[i];
     }

@@ -1,5 +1,5 @@
 """Ctrl-C stops the engine inside long work, not only between steps
-(docs/python.md#stopping-a-run, docs/supply.md#interrupting): a child
+(docs/python.md#running, docs/supply.md#interrupting): a child
 process whose one step inserts with eight inlets whose spheres (radius
 1.2 mm) fit nowhere in a lattice of 12,000 spheres (radius 1 mm, spacing
 2.5 mm: its largest hole takes 1.165 mm), each trying a million centres,
