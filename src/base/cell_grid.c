@@ -52,6 +52,37 @@ int floe_cell_grid_init(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double mi
     return 0;
 }
 
+int floe_cell_grid_reset(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double min_cell, int64_t n) {
+    if (!g->head) return floe_cell_grid_init(g, lo, hi, min_cell, n);
+    double span = fmax(hi.x - lo.x, fmax(hi.y - lo.y, hi.z - lo.z));
+    size_t items = n > 0 ? (size_t)n : 1, slots = slots_for(n);
+    g->lo = lo;
+    g->h = fmax(min_cell, span / 1e9);
+    for (int64_t i = 0; i < g->cap; i++) g->cell[i][0] = NOT_IN; /* every item out */
+    g->count = 0;
+    if (slots > g->mask + 1) {
+        int64_t *head = realloc(g->head, sizeof *head * slots);
+        if (!head) goto fail;
+        g->head = head;
+        g->mask = slots - 1;
+    }
+    if ((int64_t)items > g->cap) {
+        int64_t *next = realloc(g->next, sizeof *next * items);
+        if (!next) goto fail;
+        g->next = next;
+        int32_t(*cell)[3] = realloc(g->cell, sizeof *cell * items);
+        if (!cell) goto fail;
+        g->cell = cell;
+        for (int64_t i = g->cap; i < (int64_t)items; i++) g->cell[i][0] = NOT_IN;
+        g->cap = (int64_t)items;
+    }
+    for (size_t s = 0; s <= g->mask; s++) g->head[s] = -1;
+    return 0;
+fail:
+    floe_cell_grid_free(g);
+    return -1;
+}
+
 static void link(floe_cell_grid *g, int64_t i) {
     const int32_t *c = g->cell[i];
     size_t s = cell_hash(c[0], c[1], c[2]) & g->mask;

@@ -29,6 +29,11 @@ typedef struct floe_cell_grid {
  * least `min_cell` wide (and at least 1e-9 of the box's largest side, so
  * that cell coordinates fit in 32 bits). 0, or -1 when out of memory. */
 int floe_cell_grid_init(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double min_cell, int64_t n);
+/* The grid emptied and made anew as floe_cell_grid_init makes it, keeping
+ * its memory where that is large enough (a zeroed grid is made from
+ * nothing): for a search rebuilt often. 0, or -1 when out of memory (the
+ * grid is then freed). */
+int floe_cell_grid_reset(floe_cell_grid *g, floe_vec3 lo, floe_vec3 hi, double min_cell, int64_t n);
 /* Room for items 0 .. n-1 (the slots grow with the items, and each cell
  * then lists its items in ascending order). 0, or -1 when out of memory
  * (the grid is unchanged). */

@@ -519,6 +519,8 @@ static const floe_snap_field world_fields[] = {
      .optional = 1},
     TRANSIENT(floe_world, max_particles, "a setting of the program (floe_set_particle_budget), as the thread count"),
     TRANSIENT(floe_world, supply_tests, "a count of the tests"),
+    TRANSIENT(floe_world, supply_room, "the insertion test's search: rebuilt at every step an inlet inserts"),
+    TRANSIENT(floe_world, supply_room_free, "frees supply_room"),
     TRANSIENT(floe_world, interrupt, "a setting of the program (floe_set_interrupt)"),
     TRANSIENT(floe_world, interrupt_ctx, "a setting of the program (floe_set_interrupt)"),
 

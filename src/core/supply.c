@@ -641,6 +641,20 @@ static int make_record(const floe_world *w, const floe_inlet *in, const double *
     return 0;
 }
 
+/* The largest body of the inlet, its sizes at their largest: its mass
+ * (0 if the class refuses it) and its bounding radius. */
+static double largest_body(const floe_world *w, const floe_inlet *in, double *bound) {
+    double sz[3] = {0, 0, 0}, rec[64], mass = 0;
+    for (int k = 0; k < nsizes(in->shape); k++) {
+        floe_size_dist d = dist_of_inlet(in, k);
+        sz[k] = floe__size_max(&d);
+    }
+    floe_pose pose = {v3(0, 0, 0), (quat){1, 0, 0, 0}};
+    int bad = make_record(w, in, sz, &pose, rec, &mass);
+    if (bound) *bound = bad ? INFINITY : floe_shape_class_get(in->shape)->bound(rec);
+    return bad ? 0 : mass;
+}
+
 /* ---- the insertion test's search ------------------------------------------------------ */
 
 /* What a candidate body could touch, found without looking at every body
@@ -677,22 +691,39 @@ typedef struct room {
     int *body;      /* the body */
     int n, cap;     /* points */
     room_level lv[ROOM_LEVELS];
-    int nlv;
+    int nlv;                /* levels in use */
+    int nmade;              /* levels whose memory is kept, from step to step (>= nlv) */
     int *far, nfar, farcap; /* infinite boundaries */
     double reach_max;
-    vec3 lo, hi; /* about every point and inlet region: the grids' box */
+    vec3 lo, hi; /* about the inlets' regions and the cell: the grids' box (points beyond share edge cells) */
 } room;
 
-static void room_free(room *r) {
+/* The world frees it through the pointer (floe_world_destroy). */
+static void room_free(void *p) {
+    room *r = p;
+    if (!r) return;
     free(r->c);
     free(r->reach);
     free(r->body);
     free(r->far);
-    for (int l = 0; l < r->nlv; l++) {
+    for (int l = 0; l < r->nmade; l++) {
         floe_cell_grid_free(&r->lv[l].g);
         free(r->lv[l].item);
     }
-    memset(r, 0, sizeof *r);
+    free(r);
+}
+
+/* The world's room, its memory kept from step to step (so that a world of
+ * millions of bodies does not map and fault in fresh pages at every step
+ * an inlet inserts); marked not built. NULL when out of memory. */
+static room *room_of(floe_world *w) {
+    room *r = w->supply_room;
+    if (!r && (r = calloc(1, sizeof *r))) {
+        w->supply_room = r;
+        w->supply_room_free = room_free;
+    }
+    if (r) r->built = 0;
+    return r;
 }
 
 /* floor(log4(x)) for x > 0, from the binary exponent (exact) */
@@ -708,22 +739,38 @@ static void grow_box(room *r, vec3 p) {
     r->hi = v3(fmax(r->hi.x, p.x), fmax(r->hi.y, p.y), fmax(r->hi.z, p.z));
 }
 
-/* Puts point p (in the point arrays) on the grid of its level; 0, or -1
+/* The level of reach `x`, made (with room for n points) if it is new; -1
  * when out of memory. */
-static int room_place(room *r, int p) {
-    int key = level_key(r->reach[p]), l = 0;
+static int level_of(room *r, double x, int64_t n) {
+    int key = level_key(x), l = 0;
     while (l < r->nlv && r->lv[l].key != key) l++;
-    if (l == r->nlv && r->nlv == ROOM_LEVELS) { /* more sizes than levels: the nearest level (correct, slower) */
+    if (l < r->nlv) return l;
+    if (r->nlv == ROOM_LEVELS) { /* more sizes than levels: the nearest level (correct, slower) */
         l = 0;
         for (int k = 1; k < r->nlv; k++)
             if (abs(r->lv[k].key - key) < abs(r->lv[l].key - key)) l = k;
-    } else if (l == r->nlv) {
-        room_level *nl = &r->lv[r->nlv];
-        memset(nl, 0, sizeof *nl);
-        nl->key = key;
-        if (floe_cell_grid_init(&nl->g, r->lo, r->hi, ldexp(1, 2 * key + 3), 16)) return -1;
-        r->nlv++;
+        return l;
     }
+    room_level *nl = &r->lv[r->nlv];
+    if (r->nlv == r->nmade) { /* a level never made */
+        memset(nl, 0, sizeof *nl);
+        if (floe_cell_grid_init(&nl->g, r->lo, r->hi, ldexp(1, 2 * key + 3), n)) return -1;
+        r->nmade++;
+    } else if (floe_cell_grid_reset(&nl->g, r->lo, r->hi, ldexp(1, 2 * key + 3), n)) {
+        free(nl->item); /* the grid is freed: drop the level */
+        *nl = r->lv[--r->nmade];
+        memset(&r->lv[r->nmade], 0, sizeof *nl);
+        return -1;
+    }
+    nl->key = key;
+    nl->rmax = 0;
+    nl->n = 0;
+    return r->nlv++;
+}
+
+/* Puts point p (in the point arrays) on the grid of level l; 0, or -1
+ * when out of memory. */
+static int room_place(room *r, int p, int l) {
     room_level *lv = &r->lv[l];
     if (!floe__grow((void **)&lv->item, &lv->cap, lv->n + 1, sizeof *lv->item) ||
         floe_cell_grid_reserve(&lv->g, lv->n + 1))
@@ -779,48 +826,108 @@ static int room_add(const floe_world *w, room *r, int i) {
     r->c[r->n] = c;
     r->reach[r->n] = reach;
     r->body[r->n] = i;
-    return room_place(r, r->n++);
+    int l = level_of(r, reach, 16);
+    return l < 0 ? -1 : room_place(r, r->n++, l);
 }
 
-/* The box of an inlet's region. */
-static void region_box(const floe_inlet *in, room *r) {
+/* The box of an inlet's region, grown by e, added to [*lo, *hi]. */
+static void region_box(const floe_inlet *in, double e, vec3 *lo, vec3 *hi) {
+    vec3 p[2 * FLOE_INLET_MAX_TRIANGLES * 3 > 4 ? 2 * FLOE_INLET_MAX_TRIANGLES * 3 : 4];
+    int n = 0;
     if (in->region == FLOE_REGION_BOX) {
-        grow_box(r, in->lo);
-        grow_box(r, in->hi);
+        p[n++] = in->lo;
+        p[n++] = in->hi;
     } else if (in->region == FLOE_REGION_CYLINDER) {
-        double e = in->radius;
+        double r = in->radius;
         for (int s = 0; s < 2; s++) {
-            vec3 p = s ? vadd(in->base, in->axis) : in->base;
-            grow_box(r, v3(p.x - e, p.y - e, p.z - e));
-            grow_box(r, v3(p.x + e, p.y + e, p.z + e));
+            vec3 c = s ? vadd(in->base, in->axis) : in->base;
+            p[n++] = v3(c.x - r, c.y - r, c.z - r);
+            p[n++] = v3(c.x + r, c.y + r, c.z + r);
         }
     } else {
-        for (int t = 0; t < 3 * in->ntri; t++) grow_box(r, v3(in->tri[3 * t], in->tri[3 * t + 1], in->tri[3 * t + 2]));
+        for (int t = 0; t < 3 * in->ntri; t++) p[n++] = v3(in->tri[3 * t], in->tri[3 * t + 1], in->tri[3 * t + 2]);
+    }
+    for (int k = 0; k < n; k++) {
+        *lo = v3(fmin(lo->x, p[k].x - e), fmin(lo->y, p[k].y - e), fmin(lo->z, p[k].z - e));
+        *hi = v3(fmax(hi->x, p[k].x + e), fmax(hi->y, p[k].y + e), fmax(hi->z, p[k].z + e));
     }
 }
 
 static floe_status room_build(floe_world *w, room *r) {
-    memset(r, 0, sizeof *r);
+    r->built = 1;
+    r->n = r->nlv = r->nfar = 0;
+    r->reach_max = 0;
     r->periodic = w->cell.axes != 0;
     if (r->periodic) floe__cell_inverse(w, r->hinv);
     r->lo = v3(INFINITY, INFINITY, INFINITY);
     r->hi = v3(-INFINITY, -INFINITY, -INFINITY);
-    for (int k = 0; k < w->ninlets; k++) region_box(&w->inlets[k], r);
+    /* without a cell only the bodies a candidate can reach go on the grids:
+     * those within an inlet's largest bounding radius of its region (with a
+     * cell every body, whose images may reach a region through a face) */
+    vec3 flo = r->lo, fhi = r->hi;
+    for (int k = 0; k < w->ninlets; k++) {
+        double b;
+        largest_body(w, &w->inlets[k], &b);
+        region_box(&w->inlets[k], 0, &r->lo, &r->hi);
+        region_box(&w->inlets[k], b * (1 + 1e-9), &flo, &fhi); /* a margin for rounding */
+    }
     if (r->periodic) {
         grow_box(r, w->cell.origin);
         grow_box(r, vadd(w->cell.origin, floe__mat_vec(w->cell.h, v3(1, 1, 1))));
     }
-    for (int i = 0; i < w->np; i++) {
-        double reach;
-        vec3 c = point_of(w, r, i, &reach);
-        if (reach > 0) grow_box(r, c);
+    /* the points, then each level's grid made for its count at once */
+    int ok = 1;
+    if (r->cap < w->np) {
+        int cap = w->np;
+        vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
+        if (nc) r->c = nc;
+        double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
+        if (nr) r->reach = nr;
+        int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
+        if (nb) r->body = nb;
+        ok = nc && nr && nb;
+        if (ok) r->cap = cap;
     }
-    r->built = 1;
-    for (int i = 0; i < w->np; i++)
-        if (room_add(w, r, i)) {
-            floe__error(w, "out of memory for the insertion test of the inlets at step %lld", (long long)w->step);
-            return FLOE_ERR_MEMORY;
+    for (int i = 0; ok && i < w->np; i++) {
+        double reach = w->bound[i];
+        vec3 c = w->pos[i];
+        if (!(reach > 0) || r->periodic) c = point_of(w, r, i, &reach);
+        if (!r->periodic && reach > 0 &&
+            !(c.x >= flo.x - reach && c.x <= fhi.x + reach && c.y >= flo.y - reach && c.y <= fhi.y + reach &&
+              c.z >= flo.z - reach && c.z <= fhi.z + reach))
+            continue; /* out of every candidate's reach */
+        if (!(reach > 0)) {
+            ok = floe__grow((void **)&r->far, &r->farcap, r->nfar + 1, sizeof *r->far);
+            if (ok) r->far[r->nfar++] = i;
+            continue;
         }
+        r->c[r->n] = c;
+        r->reach[r->n] = reach;
+        r->body[r->n++] = i;
+    }
+    /* the level of every point, then each level's grid made for its count at once */
+    int *lvl = ok ? malloc(sizeof *lvl * (size_t)(r->n + 1)) : NULL, key[ROOM_LEVELS], nk = 0, k = 0;
+    int64_t per[ROOM_LEVELS] = {0};
+    ok = lvl != NULL;
+    for (int p = 0; ok && p < r->n; p++) {
+        int kp = level_key(r->reach[p]);
+        if (!(nk && key[k] == kp)) { /* most points share the last one's */
+            for (k = 0; k < nk && key[k] != kp; k++) {}
+            if (k == nk && nk < ROOM_LEVELS) key[nk++] = kp;
+            else if (k == nk) /* more sizes than levels: the nearest (correct, slower) */
+                for (int q = k = 0; q < nk; q++)
+                    if (abs(key[q] - kp) < abs(key[k] - kp)) k = q;
+        }
+        lvl[p] = k;
+        per[k]++;
+    }
+    for (int l = 0; ok && l < nk; l++) ok = level_of(r, ldexp(1, 2 * key[l]), per[l]) == l;
+    for (int p = 0; ok && p < r->n; p++) ok = room_place(r, p, lvl[p]) == 0;
+    free(lvl);
+    if (!ok) {
+        floe__error(w, "out of memory for the insertion test of the inlets at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
     return FLOE_OK;
 }
 
@@ -874,22 +981,11 @@ static int touches_any(floe_world *w, const room *r, int shape, const void *rec,
 
 /* ---- inserting, continued ---------------------------------------------------------------- */
 
-/* The largest mass a body of the inlet can have: its sizes at their largest. */
-static double max_body_mass(const floe_world *w, const floe_inlet *in) {
-    double sz[3] = {0, 0, 0}, rec[64], mass = 0;
-    for (int k = 0; k < nsizes(in->shape); k++) {
-        floe_size_dist d = dist_of_inlet(in, k);
-        sz[k] = floe__size_max(&d);
-    }
-    floe_pose pose = {v3(0, 0, 0), (quat){1, 0, 0, 0}};
-    return make_record(w, in, sz, &pose, rec, &mass) ? 0 : mass;
-}
-
 /* The budget of one step (FLOE_INLET_MAX_STEP): refused before anything is
  * inserted when the amount owed makes it certain (a count, or a mass that
  * even bodies of the largest size would exceed the count with). */
 static int over_step_budget(floe_world *w, const floe_inlet *in, double owed) {
-    double bodies = in->by_mass ? owed / max_body_mass(w, in) : owed;
+    double bodies = in->by_mass ? owed / largest_body(w, in, NULL) : owed;
     if (!(bodies >= FLOE_INLET_MAX_STEP + 1.0)) return 0;
     char many[64] = "";
     if (in->by_mass) snprintf(many, sizeof many, " kg, at least %.4g bodies,", bodies);
@@ -1081,10 +1177,12 @@ floe_status floe__supply_step(floe_world *w) {
     else
         for (int k = 0; k < w->nsinks && st == FLOE_OK; k++) st = run_sink(w, k);
     w->supply_next = 0;
-    room rm;
-    memset(&rm, 0, sizeof rm);
-    for (int k = k0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k, &rm, resume && k == k0);
-    room_free(&rm);
+    room *rm = w->ninlets > k0 ? room_of(w) : NULL;
+    if (w->ninlets > k0 && !rm) {
+        floe__error(w, "out of memory for the insertion test of the inlets at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    for (int k = k0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k, rm, resume && k == k0);
     return st;
 }
 

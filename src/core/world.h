@@ -312,6 +312,10 @@ struct floe_world {
     int supply_next;
     int64_t max_particles; /* inlets insert no body past this many particles (floe_set_particle_budget) */
     int64_t supply_tests;  /* bodies the insertion test looked at (a count for the tests; not state) */
+    /* the insertion test's search (supply.c), its memory kept between steps
+     * and freed through supply_room_free; not state */
+    void *supply_room;
+    void (*supply_room_free)(void *);
 
     /* polled in long loops (floe_set_interrupt); not state */
     floe_interrupt_fn *interrupt;

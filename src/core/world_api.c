@@ -141,6 +141,7 @@ void floe_world_destroy(floe_world *w) {
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
+    if (w->supply_room_free) w->supply_room_free(w->supply_room);
     free(w);
 }
 
