@@ -206,6 +206,8 @@ typedef struct floe_thread_tuner {
     int64_t trials;        /* trials decided so far */
 } floe_thread_tuner;
 
+typedef void floe_free_fn(void *);
+
 struct floe_world {
     floe_world_def def;
     char err[1024];
@@ -315,7 +317,7 @@ struct floe_world {
     /* the insertion test's search (supply.c), its memory kept between steps
      * and freed through supply_room_free; not state */
     void *supply_room;
-    void (*supply_room_free)(void *);
+    floe_free_fn *supply_room_free;
 
     /* polled in long loops (floe_set_interrupt); not state */
     floe_interrupt_fn *interrupt;
