@@ -670,9 +670,10 @@ static double largest_body(const floe_world *w, const floe_inlet *in, double *bo
  * wrapped into the cell and a candidate searches from its wrapped centre
  * and from the points of floe__cell_near_images, so it meets the images of
  * the bodies across the faces. The search is built in one pass over the
- * bodies when the first inlet of a step has a body to place, and each
- * inserted body joins it: a candidate's cost depends on the bodies near it,
- * not on how many the world holds. */
+ * bodies when the first inlet of a step has a body to place, from those
+ * within reach of an inlet's region (without a cell), and each inserted
+ * body joins it: a candidate's cost depends on the bodies near it, not on
+ * how many the world holds. Its memory stays with the world. */
 #define ROOM_LEVELS 64
 
 typedef struct room_level {

@@ -41,6 +41,7 @@ static int added(scene_ctx *c, sy_node *at, const char *where, int id) {
         c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
     }
     c->added++;
+    if ((c->added & 0xffff) == 0 && scene_interrupted(c)) return scene_stopped(c, at); /* millions of bodies */
     return 0;
 }
 
