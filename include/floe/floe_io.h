@@ -91,9 +91,10 @@ typedef struct floe_scene {
  * writes "file:line:col: message" into err and leaves *scene empty. */
 int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
 /* The same, polling interrupt(ctx) (floe.h, floe_set_interrupt) in its long
- * loops: random and dense packings, particle tables, the overlap check. A
- * non-zero return stops the load, which then fails with "interrupted while
- * loading" in err. The world it builds polls the same function. */
+ * loops: random and dense packings, particle tables, adding bodies (every
+ * 65,536), the overlap check. A non-zero return stops the load, which then
+ * fails with "interrupted while loading" in err. The world it builds polls
+ * the same function. */
 int floe_scene_load_interruptible(const char *path, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
                                   char *err, size_t errlen);
 void floe_scene_free(floe_scene *scene);
