@@ -23,6 +23,20 @@
 static volatile sig_atomic_t interrupted = 0;
 static void on_signal(int sig) { interrupted = sig; }
 
+/* SIGINT and SIGTERM set the flag that the run loop reads between steps
+ * and that the library polls inside long loops (loading, insertion). */
+static void catch_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+static int poll_signals(void *ctx) {
+    (void)ctx;
+    return interrupted != 0;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "floe %s - discrete element method engine\n\n"
@@ -473,11 +487,8 @@ static void warn_inlets(floe_world *w, int tty) {
  * too (timing without start-up). */
 static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     floe_world *w = s->sc->world;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    catch_signals();
+    floe_set_interrupt(w, poll_signals, NULL);
 
     double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
     /* output.progress sets the plain log lines; a terminal's bar is redrawn 4 times a second */
@@ -498,6 +509,11 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
         psteps += floe_particle_count(w);
         floe_status st = floe_step(w);
         done++;
+        if (st == FLOE_INTERRUPTED) { /* within the inlets' insertion: the state is whole */
+            if (tty) fputc('\n', stderr);
+            fprintf(stderr, "floe: %s\n", floe_last_error(w));
+            break;
+        }
         if (st != FLOE_OK) {
             if (tty) fputc('\n', stderr);
             fprintf(stderr, "floe: %s\n", floe_last_error(w));
@@ -586,9 +602,15 @@ static int cmd_run(int argc, char **argv) {
     const char *dir = o.dir ? o.dir : "out";
     floe_scene sc;
     char err[2048];
-    if (floe_scene_load(o.path, &sc, err, sizeof err) != 0) {
+    catch_signals(); /* generators, dense packings and large tables can take a while */
+    if (floe_scene_load_interruptible(o.path, poll_signals, NULL, &sc, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
-        return 2;
+        return interrupted ? 130 : 2;
+    }
+    if (interrupted) { /* between two polls of the loader: nothing written yet */
+        fprintf(stderr, "floe: interrupted while loading %s\n", o.path);
+        floe_scene_free(&sc);
+        return 130;
     }
     if (sc.warnings) fputs(sc.warnings, stderr); /* as floe check prints them */
     floe_world *w = sc.world;

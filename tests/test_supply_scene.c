@@ -179,6 +179,21 @@ static void test_bad(void) {
     BAD("sinks: {name: s}\n", "sinks");
     BAD(INLET(", recycle: nowhere"), "inlets[0].recycle: no sink named 'nowhere'");
 #undef INLET
+    /* budgets, certain before the run (head: dt 1e-4 s, 100 steps): 1e12
+     * bodies/s x 1e-4 s = 1e8 bodies after one step; 5e9 bodies/s over the
+     * run's 0.01 s = 5e7 bodies, 20 GB at 400 bytes each; 2e5 kg/s x 1e-4 s
+     * = 20 kg after one step of spheres of at most 2500 x 4/3 pi (1e-3)^3 =
+     * 1.047e-5 kg, so at least 1.91e6 bodies */
+    BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], rate: 1e12, radius: 1e-3}\n",
+        "supply.yaml:6:50: inlets[0].rate: 1e+12 bodies/s x dt 0.0001 s asks for 1e+08 bodies after each step, more "
+        "than the 1000000 an inlet may add after one step (FLOE_INLET_MAX_STEP)");
+    BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], rate: 5e9, radius: 1e-3}\n",
+        "supply.yaml:6:50: inlets[0].rate: 5e+09 bodies/s over the 0.01 s it works in this run asks for 5e+07 "
+        "bodies|limits: 200000000 particles, 16 GiB");
+    BAD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], mass_rate: 2e5, radius: [5e-4, 1e-3]}\n",
+        "supply.yaml:6:55: inlets[0].mass_rate: 200000 kg/s x dt 0.0001 s asks for at least 1.91e+06 bodies");
+    /* the same inlet working for a tenth of the run is within the guard */
+    GOOD("inlets:\n  - {name: a, box: [[0, 0, 0], [1, 1, 1]], rate: 5e9, radius: 1e-3, end: 0.001}\n", NULL);
 }
 
 /* Every file of `ref` (restart files aside) exists in `dir` with the same

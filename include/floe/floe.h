@@ -34,6 +34,7 @@ typedef enum floe_status {
     FLOE_ERR_ARG,     /* bad argument: unknown key, out-of-range value, bad id */
     FLOE_ERR_MEMORY,  /* allocation refused */
     FLOE_ERR_RUNAWAY, /* the simulation blew up: NaN, huge overlap, particle far away */
+    FLOE_INTERRUPTED, /* the interrupt function (floe_set_interrupt) asked to stop; the state is whole */
 } floe_status;
 
 /* Message of the last error on this world (never NULL). Functions that take
@@ -688,9 +689,27 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 
 /* ---- stepping ---------------------------------------------------------- */
 
-/* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error). */
+/* One step; FLOE_ERR_RUNAWAY stops the world (see floe_last_error).
+ * FLOE_INTERRUPTED: the interrupt function stopped the inlets' insertion
+ * after the step (docs/supply.md#interrupting): the step is done (its time
+ * and count advanced) and the inlets' state is whole; the next floe_step
+ * first finishes that insertion, so the run goes on as if it had not been
+ * interrupted (a restart file written in between does the same). */
 floe_status floe_step(floe_world *w);
+/* `steps` steps, polling the interrupt function between them:
+ * FLOE_INTERRUPTED after the step it asked during. */
 floe_status floe_run(floe_world *w, int64_t steps);
+
+/* A function the world polls in its long loops: an inlet's insertion
+ * (every 64 candidate centres) and floe_run (between steps). It returns
+ * non-zero to stop; the call then returns FLOE_INTERRUPTED at the next point
+ * where the state is whole. Polled only from the thread that called into
+ * the world, outside parallel regions, so it may take a lock or the Python
+ * GIL. The floe CLI passes one that reads its SIGINT/SIGTERM flag; the
+ * Python module one that runs PyErr_CheckSignals (Ctrl-C). NULL: none (the
+ * default). A setting of the program, not state: restarts do not keep it. */
+typedef int floe_interrupt_fn(void *ctx);
+void floe_set_interrupt(floe_world *w, floe_interrupt_fn *fn, void *ctx);
 /* What the first floe_step begins with, done now: detects the contacts and
  * computes the forces at t = 0 (their creation events are then in
  * floe_events), so the state at t = 0 can be written out. Nothing once the
@@ -857,8 +876,9 @@ floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count
  * orientation uniformly (capsules, ellipsoids), its velocity vel plus
  * components uniform in [-vel_spread, vel_spread]; it is accepted only if
  * it touches no body present (every body: particles, walls, facets,
- * cylinders), else a new centre and orientation are drawn, up to max_tries
- * times. A body that found no room in max_tries stays the next one (its
+ * cylinders; with a periodic cell their images too), else a new centre and
+ * orientation are drawn, up to max_tries times; the test looks only at the
+ * bodies near the candidate, so its cost does not grow with the world. A body that found no room in max_tries stays the next one (its
  * sizes are kept, so the distribution is not biased towards small bodies),
  * insertion stops for that step and what the inlet owes is capped at that
  * one body: the rate is then not met, the missed amount is counted and the
@@ -882,6 +902,17 @@ typedef enum floe_region_kind {
 #define FLOE_INLET_MAX_TRIANGLES 64
 #define FLOE_MAX_INLETS 64
 #define FLOE_MAX_SINKS 64
+/* Budgets (docs/supply.md#budgets): an inlet adds at most
+ * FLOE_INLET_MAX_STEP bodies after one step, and none that would take the
+ * world past its particle budget; either stops the step with an error
+ * (FLOE_ERR_ARG naming the rate and dt; FLOE_ERR_MEMORY naming the budget).
+ * The default budget, FLOE_PARTICLE_BUDGET, is what the scene loader's
+ * memory guard allows (16 GiB at its estimate of 400 bytes per particle). */
+#define FLOE_INLET_MAX_STEP 1000000
+#define FLOE_PARTICLE_BUDGET 42949672
+/* The most particles inlets may fill the world to: [0, 2^31 - 1];
+ * FLOE_ERR_ARG beyond. A setting of the program, not state. */
+floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
 
 typedef struct floe_inlet_def {
     floe_region_kind region;

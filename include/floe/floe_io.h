@@ -90,6 +90,13 @@ typedef struct floe_scene {
 /* Parses and validates `path`, builds the world. On failure returns non-zero,
  * writes "file:line:col: message" into err and leaves *scene empty. */
 int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
+/* The same, polling interrupt(ctx) (floe.h, floe_set_interrupt) in its long
+ * loops: random and dense packings, particle tables, adding bodies (every
+ * 65,536), the overlap check. A non-zero return stops the load, which then
+ * fails with "interrupted while loading" in err. The world it builds polls
+ * the same function. */
+int floe_scene_load_interruptible(const char *path, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
+                                  char *err, size_t errlen);
 void floe_scene_free(floe_scene *scene);
 
 /* Total steps the scene asks for (resolves duration with the world's dt). */
@@ -233,8 +240,22 @@ int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, c
 /* floe_size_dist and floe_size_dist_check are in floe.h (the inlets of a
  * running world draw sizes from them too). */
 
+/* What the random and dense packings take beyond their region (a def's
+ * `env`; NULL: none of it): the periodic cell the bodies will live in, whose
+ * images their overlap tests see (docs/periodic.md#generators-and-checks),
+ * and an interrupt function (floe_set_interrupt) they poll: a non-zero
+ * return stops them with the error "interrupted". The scene loader passes
+ * the scene's cell and its own interrupt function. */
+typedef struct floe_gen_env {
+    int periodic;               /* bit k: axis k is periodic */
+    floe_vec3 cell_lo, cell_hi; /* the periods along the periodic axes: lo < hi */
+    floe_interrupt_fn *interrupt;
+    void *interrupt_ctx;
+} floe_gen_env;
+
 /* Random sequential placement of `count` spheres, fully inside the box
- * [lo, hi], pairwise non-overlapping. Radii are uniform in [rmin, rmax]
+ * [lo, hi], pairwise non-overlapping (with env's periodic cell, at their
+ * smallest distance over its images). Radii are uniform in [rmin, rmax]
  * (rmin == rmax: monodisperse) or, when dist is not NULL, drawn from *dist
  * (rmin and rmax are then ignored); all are drawn first and placed largest
  * first, so the no-overlap test only ever meets spheres no smaller than the
@@ -248,6 +269,7 @@ typedef struct floe_random_def {
     int64_t count;
     uint64_t seed;
     const floe_size_dist *dist; /* NULL: uniform in [rmin, rmax] as above */
+    const floe_gen_env *env;    /* NULL: no periodic cell, never interrupted */
 } floe_random_def;
 
 int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,
@@ -295,6 +317,12 @@ typedef struct floe_dense_def {
     uint64_t seed;
     double max_overlap;     /* bound on the largest residual overlap, relative */
     int64_t max_iterations; /* relaxation iterations in all (FIRE steps) */
+    /* NULL: no periodic cell, never interrupted. With a cell, pairs meet
+     * through its faces (the spheres' images); along a periodic axis that
+     * the region spans (box side, cylinder height at least the period),
+     * the region is one period from the cell's lower bound, without a
+     * boundary, and its volume counts the period. */
+    const floe_gen_env *env;
 } floe_dense_def;
 
 typedef struct floe_dense_info {
@@ -344,6 +372,7 @@ typedef struct floe_random_shape_def {
      * semi-axes. A distribution replaces its range (the range is taken from
      * its min and max). */
     const floe_size_dist *dist[3];
+    const floe_gen_env *env; /* NULL: no periodic cell, never interrupted */
 } floe_random_shape_def;
 
 typedef struct floe_gen_body {

@@ -60,7 +60,10 @@ extern PyTypeObject *Event_Type; /* floe.Event, a named tuple of one event */
 /* module.c: errors and argument helpers; each returns 0, or -1 with an exception set */
 PyObject *floe_py_status(World *self, floe_status st); /* NULL with the exception for a failed status */
 int floe_py_check(World *self, floe_status st);        /* 0 for FLOE_OK, else -1 with the exception */
-int floe_py_open(World *self);                         /* refuses a closed or busy world */
+int floe_py_interrupt(void *ctx);                      /* the engine's interrupt function: Ctrl-C */
+/* The generators' env: the world's cell (refused once sheared) and floe_py_interrupt; 0, or -1 with an exception. */
+int floe_py_gen_env(World *self, floe_gen_env *env);
+int floe_py_open(World *self); /* refuses a closed or busy world */
 int floe_py_vec3(PyObject *o, const char *what, floe_vec3 *out);
 int floe_py_double(PyObject *o, const char *what, double *out);
 int floe_py_int(PyObject *o, const char *what, long long lo, long long hi, long long *out);

@@ -476,17 +476,20 @@ static PyObject *add_random(World *self, PyObject *args, PyObject *kw) {
         sd.amax = (floe_vec3){hi[0], hi[1], hi[2]};
     }
     if (floe_py_room(self, count)) return NULL;
+    floe_gen_env env; /* the world's cell; Ctrl-C */
+    if (floe_py_gen_env(self, &env)) return NULL;
+    sd.env = &env;
     char err[512];
     int64_t placed = 0;
     floe_world *w = self->sc.world;
     int first = floe_particle_count(w);
     PyObject *result = NULL;
     if (shape == FLOE_SHAPE_SPHERE) {
-        floe_random_def rd = {sd.lo, sd.hi, sd.rmin, sd.rmax, sd.count, sd.seed};
+        floe_random_def rd = {sd.lo, sd.hi, sd.rmin, sd.rmax, sd.count, sd.seed, NULL, &env};
         floe_vec3 *pos = NULL;
         double *rad = NULL;
         if (floe_gen_random(&rd, &pos, &rad, &placed, err, sizeof err)) {
-            PyErr_Format(ArgumentError, "add_random: %s", err);
+            if (!PyErr_Occurred()) PyErr_Format(ArgumentError, "add_random: %s", err);
         } else {
             int64_t i = 0;
             for (; i < placed; i++) {
@@ -502,7 +505,7 @@ static PyObject *add_random(World *self, PyObject *args, PyObject *kw) {
     }
     floe_gen_body *b = NULL;
     if (floe_gen_random_shapes(&sd, &b, &placed, err, sizeof err)) {
-        PyErr_Format(ArgumentError, "add_random: %s", err);
+        if (!PyErr_Occurred()) PyErr_Format(ArgumentError, "add_random: %s", err);
         free(b);
         return NULL;
     }

@@ -60,12 +60,12 @@ PyObject *floe_py_load(PyObject *mod, PyObject *args, PyObject *kw) {
     char err[4096];
     int rc;
     PyThreadState *ts = PyEval_SaveThread(); /* generators and tables may take a while */
-    rc = floe_scene_load(PyBytes_AS_STRING(path), &sc, err, sizeof err);
+    rc = floe_scene_load_interruptible(PyBytes_AS_STRING(path), floe_py_interrupt, NULL, &sc, err, sizeof err);
     PyEval_RestoreThread(ts);
     Py_DECREF(path);
     if (rc != 0) {
         Py_XDECREF(dir);
-        PyErr_SetString(SceneError, err);
+        if (!PyErr_Occurred()) PyErr_SetString(SceneError, err); /* else Ctrl-C's KeyboardInterrupt */
         return NULL;
     }
     if (warn_lines(sc.warnings)) {

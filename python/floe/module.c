@@ -6,14 +6,53 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
 PyTypeObject *Event_Type;
 
 /* ---- errors ----------------------------------------------------------------- */
 
+/* The engine's interrupt function (floe_set_interrupt): Ctrl-C. The engine
+ * polls it from the thread that runs the world, mostly without the GIL; at
+ * most every 50 ms it takes the GIL and runs Python's signal handlers. The
+ * exception a handler raises (KeyboardInterrupt) stays set on the thread,
+ * and the engine's call returns FLOE_INTERRUPTED: floe_py_check then leaves
+ * that exception in place. */
+int floe_py_interrupt(void *ctx) {
+    (void)ctx;
+    static _Thread_local double last = -1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (last >= 0 && t - last < 0.05) return 0;
+    last = t;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_Occurred() != NULL || PyErr_CheckSignals() < 0;
+    PyGILState_Release(g);
+    return stop;
+}
+
+int floe_py_gen_env(World *self, floe_gen_env *env) {
+    memset(env, 0, sizeof *env);
+    double h[9];
+    env->periodic = floe_world_get_cell(self->sc.world, h, &env->cell_lo);
+    if (env->periodic && (h[1] != 0 || h[2] != 0 || h[3] != 0 || h[5] != 0 || h[6] != 0 || h[7] != 0)) {
+        PyErr_SetString(ArgumentError, "the periodic cell has sheared: generators place bodies in a cell that has "
+                                       "not deformed (add them before the run)");
+        return -1;
+    }
+    env->cell_hi = (floe_vec3){env->cell_lo.x + h[0], env->cell_lo.y + h[4], env->cell_lo.z + h[8]};
+    env->interrupt = floe_py_interrupt;
+    return 0;
+}
+
 int floe_py_check(World *self, floe_status st) {
     if (st == FLOE_OK) return 0;
+    if (st == FLOE_INTERRUPTED) { /* Ctrl-C (floe_py_interrupt) has raised already */
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return -1;
+    }
     const char *msg = self && self->sc.world ? floe_last_error(self->sc.world) : "floe: error";
     if (st == FLOE_ERR_ARG) PyErr_SetString(ArgumentError, msg);
     else if (st == FLOE_ERR_RUNAWAY) PyErr_SetString(RunawayError, msg);

@@ -571,6 +571,9 @@ static PyObject *World_add_dense(World *self, PyObject *args, PyObject *kw) {
         return NULL;
     for (uint32_t m = d.groups; m; m &= m - 1)
         if (floe_group_motion(self->sc.world, __builtin_ctz(m), NULL) == 1) d.blocked = FLOE_DOF_ALL;
+    floe_gen_env env; /* the world's cell; Ctrl-C */
+    if (floe_py_gen_env(self, &env)) return NULL;
+    dd.env = &env;
     floe_vec3 *pos = NULL;
     double *rad = NULL;
     floe_dense_info info;
@@ -580,7 +583,7 @@ static PyObject *World_add_dense(World *self, PyObject *args, PyObject *kw) {
     Py_END_ALLOW_THREADS if (rc) {
         free(pos);
         free(rad);
-        PyErr_Format(ArgumentError, "add_dense: %s", err);
+        if (!PyErr_Occurred()) PyErr_Format(ArgumentError, "add_dense: %s", err); /* else KeyboardInterrupt */
         return NULL;
     }
     floe_world *w = self->sc.world;

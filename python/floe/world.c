@@ -16,6 +16,7 @@ World *floe_py_world_new(floe_scene *sc) {
     }
     self->sc = *sc;
     memset(sc, 0, sizeof *sc);
+    if (self->sc.world) floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
     self->ev_mask = 1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_CONTACT_ACTIVATED | 1u << FLOE_EVENT_SLIP_CHANGE;
     return self;
 }
@@ -69,6 +70,7 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->sc.world = w;
+    floe_set_interrupt(w, floe_py_interrupt, NULL);
     return 0;
 }
 

@@ -545,6 +545,49 @@ void floe_world_cell_strain(const floe_world *w, double out[9]) {
 
 double floe_world_cell_volume(const floe_world *w) { return w->cell.axes ? fabs(det3(w->cell.h)) : 0; }
 
+/* ---- points and their images ---------------------------------------------------- */
+
+vec3 floe__cell_wrap_point(const floe_world *w, const double hinv[9], vec3 x) {
+    const floe_cell *c = &w->cell;
+    vec3 f = floe__mat_vec(hinv, vsub(x, c->origin));
+    double n[3] = {0, 0, 0};
+    int any = 0;
+    for (int k = 0; k < 3; k++)
+        if (c->axes >> k & 1) {
+            n[k] = floor(vcomp(f, k));
+            any |= n[k] != 0 && isfinite(n[k]);
+            if (!isfinite(n[k])) n[k] = 0;
+        }
+    return any ? vsub(x, floe__mat_vec(c->h, v3(n[0], n[1], n[2]))) : x;
+}
+
+int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[8]) {
+    const floe_cell *c = &w->cell;
+    vec3 f = floe__mat_vec(hinv, vsub(x, c->origin));
+    int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        if (!(c->axes >> k & 1)) continue;
+        /* reach across the faces normal to k, in cell coordinates, with a
+         * margin for the rounding of f */
+        double rf = reach * vlen(v3(hinv[3 * k], hinv[3 * k + 1], hinv[3 * k + 2])) + 1e-9;
+        double fk = vcomp(f, k);
+        if (fk >= 1 - rf) lo[k] = -1; /* x - H e_k: the images, one period up, of bodies near the lower face */
+        if (fk <= rf) hi[k] = 1;      /* x + H e_k: those, one period down, of bodies near the upper face */
+    }
+    int n = 0;
+    for (int mz = 0; mz < 3; mz++) /* 0 first, then -1, then +1 along each axis */
+        for (int my = 0; my < 3; my++)
+            for (int mx = 0; mx < 3; mx++) {
+                int m[3] = {mx == 2 ? 1 : -mx, my == 2 ? 1 : -my, mz == 2 ? 1 : -mz};
+                int ok = 1;
+                for (int k = 0; k < 3; k++) ok &= m[k] == 0 || (m[k] < 0 ? lo[k] < 0 : hi[k] > 0);
+                if (!ok) continue;
+                /* a body b near x + H m has its image b - H m near x */
+                out[n++] = vadd(x, floe__mat_vec(c->h, v3(m[0], m[1], m[2])));
+            }
+    return n;
+}
+
 /* ---- pairs across the cell ------------------------------------------------------ */
 
 typedef struct item {

@@ -99,6 +99,17 @@ static inline double floe__cell_servo_rate(const floe_cell *c, int k, double sig
 int floe__cell_servo_bad(const floe_world *w, int axis, const floe_cell_servo *s, char *why, size_t n);
 /* Axis `axis` follows servo s (NULL: no servo; L_kk then stays as it is). */
 void floe__cell_servo_put(floe_cell *c, int axis, const floe_cell_servo *s);
+/* x moved by -H n into the cell along the periodic axes, n = floor(f) of
+ * its cell coordinates f = H^-1 (x - origin); hinv: floe__cell_inverse of H. */
+vec3 floe__cell_wrap_point(const floe_world *w, const double hinv[9], vec3 x);
+/* The points x - H m from which a search within `reach` of x sees every
+ * image of the bodies in the cell that comes within `reach` of x: m = 0,
+ * and along each periodic axis m_k = +1 (-1) when x is within reach of the
+ * cell's upper (lower) face, measured across the faces; x in the cell
+ * (floe__cell_wrap_point). At most 8 points, x itself first; returns their
+ * count. A cell at least twice `reach` wide (the pair search's size rule)
+ * has each body within reach through one image at most. */
+int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[8]);
 /* The cell's volume: det H times the box extent along axes that are not
  * periodic. */
 double floe__cell_volume(const floe_world *w, vec3 lo, vec3 hi);

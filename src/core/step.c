@@ -916,11 +916,25 @@ static double wall_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* What follows the inlets and sinks at the end of a step: the automatic
+ * time step's update. An interrupted insertion leaves it (and dt_recheck)
+ * to the end of that insertion, at the next floe_step. */
+static floe_status end_step(floe_world *w, floe_status st) {
+    if (st == FLOE_INTERRUPTED) return st;
+    if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
+    w->dt_recheck = 0;
+    if (st == FLOE_OK) st = floe__motion_switch(w); /* phases whose start is the state reached */
+    if (st == FLOE_OK) st = floe__cell_switch(w);
+    if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
+    return st;
+}
+
 floe_status floe_step(floe_world *w) {
     if (w->stopped) return FLOE_ERR_RUNAWAY;
     if (!w->prepared && w->started && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     clear_events(w);
     floe_status st = FLOE_OK;
+    if (w->supply_next && (st = end_step(w, floe__supply_step(w))) != FLOE_OK) return st; /* an interrupted step's */
     if (!w->started) st = start(w);
     /* the thread count of this step (threads.h), timed only in a trial */
     const int64_t step0 = w->step;
@@ -950,11 +964,7 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK) floe__boundary_end(w);
     /* inlets and sinks: bodies in and out after the step (supply.c) */
     if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
-    if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
-    w->dt_recheck = 0;
-    if (st == FLOE_OK) st = floe__motion_switch(w); /* phases whose start is the state reached */
-    if (st == FLOE_OK) st = floe__cell_switch(w);
-    if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
+    st = end_step(w, st);
     if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;
 }
@@ -974,6 +984,10 @@ floe_event_list floe_events(const floe_world *w) {
 
 floe_status floe_run(floe_world *w, int64_t steps) {
     for (int64_t i = 0; i < steps; i++) {
+        if (floe__interrupted(w)) {
+            floe__error(w, "interrupted before step %lld", (long long)w->step + 1);
+            return FLOE_INTERRUPTED;
+        }
         floe_status st = floe_step(w);
         if (st != FLOE_OK) return st;
     }

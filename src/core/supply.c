@@ -3,7 +3,9 @@
  * compacts the particle arrays. Everything here runs serially after a step
  * (floe__supply_step), in a fixed order, so runs are deterministic for any
  * thread count and a resumed run repeats the uninterrupted one. */
+#include "base/cell_grid.h"
 #include "core/bodyforces.h"
+#include "core/cell.h"
 #include "core/energy.h"
 #include "core/size_dist.h"
 #include "core/supply.h"
@@ -644,46 +646,388 @@ static int make_record(const floe_world *w, const floe_inlet *in, const double *
     return 0;
 }
 
-/* Whether a body (shape, record rec, pose, bounding radius bound) touches
- * any body of the world. */
-static int touches_any(const floe_world *w, int shape, const void *rec, const floe_pose *pose, double bound) {
-    for (int j = 0; j < w->np; j++) {
-        if (w->bound[j] > 0) {
-            double rr = w->bound[j] + bound;
-            if (vlen2(vsub(w->pos[j], pose->x)) > rr * rr) continue;
+/* The largest body of the inlet, its sizes at their largest: its mass
+ * (0 if the class refuses it) and its bounding radius. */
+static double largest_body(const floe_world *w, const floe_inlet *in, double *bound) {
+    double sz[3] = {0, 0, 0}, rec[64], mass = 0;
+    for (int k = 0; k < nsizes(in->shape); k++) {
+        floe_size_dist d = dist_of_inlet(in, k);
+        sz[k] = floe__size_max(&d);
+    }
+    floe_pose pose = {v3(0, 0, 0), (quat){1, 0, 0, 0}};
+    int bad = make_record(w, in, sz, &pose, rec, &mass);
+    if (bound) *bound = bad ? INFINITY : floe_shape_class_get(in->shape)->bound(rec);
+    return bad ? 0 : mass;
+}
+
+/* ---- the insertion test's search ------------------------------------------------------ */
+
+/* What a candidate body could touch, found without looking at every body
+ * (docs/decisions.md#an-inlets-overlap-test-looks-only-near-the-candidate):
+ * every gridded body, and every finite boundary (a facet: the centroid of
+ * its corners, reaching to the farthest corner plus its radius), is a point
+ * with a reach on one of several hashed grids (base/cell_grid.h) by the
+ * size of that reach: level k holds the reaches in [4^k, 4^(k+1)) m on
+ * cells 2 x 4^(k+1) m wide, so that a few large bodies do not crowd the
+ * cells of many small ones, and a candidate looks at the cells within its
+ * bound plus the level's largest reach on each level. Infinite boundaries
+ * (walls, cylinders) are tested always. With a periodic cell the points are
+ * wrapped into the cell and a candidate searches from its wrapped centre
+ * and from the points of floe__cell_near_images, so it meets the images of
+ * the bodies across the faces. The search is built in one pass over the
+ * bodies when the first inlet of a step has a body to place, from those
+ * within reach of an inlet's region (without a cell), and each inserted
+ * body joins it: a candidate's cost depends on the bodies near it, not on
+ * how many the world holds. Its memory stays with the world. */
+#define ROOM_LEVELS 64
+
+typedef struct room_level {
+    int key;          /* reaches in [4^key, 4^(key+1)) m */
+    double rmax;      /* its largest reach */
+    floe_cell_grid g; /* grid ids index item[] */
+    int *item;        /* the room's points on this level */
+    int n, cap;
+} room_level;
+
+typedef struct room {
+    int built, periodic;
+    double hinv[9]; /* H^-1 of the periodic cell */
+    vec3 *c;        /* points: centre (wrapped into the cell) */
+    double *reach;  /* how far the body reaches from it */
+    int *body;      /* the body */
+    int n, cap;     /* points */
+    room_level lv[ROOM_LEVELS];
+    int nlv;                /* levels in use */
+    int nmade;              /* levels whose memory is kept, from step to step (>= nlv) */
+    int *far, nfar, farcap; /* infinite boundaries */
+    double reach_max;
+    vec3 lo, hi; /* about the inlets' regions and the cell: the grids' box (points beyond share edge cells) */
+} room;
+
+/* The world frees it through the pointer (floe_world_destroy). */
+static void room_free(void *p) {
+    room *r = p;
+    if (!r) return;
+    free(r->c);
+    free(r->reach);
+    free(r->body);
+    free(r->far);
+    for (int l = 0; l < r->nmade; l++) {
+        floe_cell_grid_free(&r->lv[l].g);
+        free(r->lv[l].item);
+    }
+    free(r);
+}
+
+/* The world's room, its memory kept from step to step (so that a world of
+ * millions of bodies does not map and fault in fresh pages at every step
+ * an inlet inserts); marked not built. NULL when out of memory. */
+static room *room_of(floe_world *w) {
+    room *r = w->supply_room;
+    if (!r && (r = calloc(1, sizeof *r))) {
+        w->supply_room = r;
+        w->supply_room_free = room_free;
+    }
+    if (r) r->built = 0;
+    return r;
+}
+
+/* floor(log4(x)) for x > 0, from the binary exponent (exact) */
+static int level_key(double x) {
+    int e;
+    frexp(x, &e); /* x in [2^(e-1), 2^e) */
+    int l2 = e - 1;
+    return l2 >= 0 ? l2 / 2 : -((1 - l2) / 2);
+}
+
+static void grow_box(room *r, vec3 p) {
+    r->lo = v3(fmin(r->lo.x, p.x), fmin(r->lo.y, p.y), fmin(r->lo.z, p.z));
+    r->hi = v3(fmax(r->hi.x, p.x), fmax(r->hi.y, p.y), fmax(r->hi.z, p.z));
+}
+
+/* The level of reach `x`, made (with room for n points) if it is new; -1
+ * when out of memory. */
+static int level_of(room *r, double x, int64_t n) {
+    int key = level_key(x), l = 0;
+    while (l < r->nlv && r->lv[l].key != key) l++;
+    if (l < r->nlv) return l;
+    if (r->nlv == ROOM_LEVELS) { /* more sizes than levels: the nearest level (correct, slower) */
+        l = 0;
+        for (int k = 1; k < r->nlv; k++)
+            if (abs(r->lv[k].key - key) < abs(r->lv[l].key - key)) l = k;
+        return l;
+    }
+    room_level *nl = &r->lv[r->nlv];
+    if (r->nlv == r->nmade) { /* a level never made */
+        memset(nl, 0, sizeof *nl);
+        if (floe_cell_grid_init(&nl->g, r->lo, r->hi, ldexp(1, 2 * key + 3), n)) return -1;
+        r->nmade++;
+    } else if (floe_cell_grid_reset(&nl->g, r->lo, r->hi, ldexp(1, 2 * key + 3), n)) {
+        free(nl->item); /* the grid is freed: drop the level */
+        *nl = r->lv[--r->nmade];
+        memset(&r->lv[r->nmade], 0, sizeof *nl);
+        return -1;
+    }
+    nl->key = key;
+    nl->rmax = 0;
+    nl->n = 0;
+    return r->nlv++;
+}
+
+/* Puts point p (in the point arrays) on the grid of level l; 0, or -1
+ * when out of memory. */
+static int room_place(room *r, int p, int l) {
+    room_level *lv = &r->lv[l];
+    if (!floe__grow((void **)&lv->item, &lv->cap, lv->n + 1, sizeof *lv->item) ||
+        floe_cell_grid_reserve(&lv->g, lv->n + 1))
+        return -1;
+    lv->item[lv->n] = p;
+    floe_cell_grid_insert(&lv->g, lv->n++, r->c[p]);
+    lv->rmax = fmax(lv->rmax, r->reach[p]);
+    r->reach_max = fmax(r->reach_max, r->reach[p]);
+    return 0;
+}
+
+/* The point of body i, or 0 for an infinite boundary; reach 0: not a point. */
+static vec3 point_of(const floe_world *w, const room *r, int i, double *reach) {
+    *reach = 0;
+    if (w->bound[i] > 0) {
+        *reach = w->bound[i];
+        return r->periodic ? floe__cell_wrap_point(w, r->hinv, w->pos[i]) : w->pos[i];
+    }
+    const floe_shape_class *cl = floe__class_of(w, i);
+    if (!cl->nvertices) return v3(0, 0, 0);
+    vec3 v[FLOE_SHAPE_MAX_VERTICES], m = v3(0, 0, 0);
+    floe_pose pose = floe__pose(w, i);
+    cl->vertices(floe__shape_data(w, i), &pose, v);
+    for (int k = 0; k < cl->nvertices; k++) m = vadd(m, v[k]);
+    m = vscale(m, 1.0 / cl->nvertices);
+    double d2 = 0;
+    for (int k = 0; k < cl->nvertices; k++) d2 = fmax(d2, vlen2(vsub(v[k], m)));
+    /* a margin for rounding: the test must never skip a boundary the candidate touches */
+    *reach = (sqrt(d2) + w->radius[i]) * (1 + 1e-9) + 1e-300;
+    return m;
+}
+
+/* Adds body i to the room; 0, or -1 when out of memory. */
+static int room_add(const floe_world *w, room *r, int i) {
+    double reach;
+    vec3 c = point_of(w, r, i, &reach);
+    if (!(reach > 0)) {
+        if (!floe__grow((void **)&r->far, &r->farcap, r->nfar + 1, sizeof *r->far)) return -1;
+        r->far[r->nfar++] = i;
+        return 0;
+    }
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
+        if (nc) r->c = nc;
+        double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
+        if (nr) r->reach = nr;
+        int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
+        if (nb) r->body = nb;
+        if (!nc || !nr || !nb) return -1;
+        r->cap = cap;
+    }
+    r->c[r->n] = c;
+    r->reach[r->n] = reach;
+    r->body[r->n] = i;
+    int l = level_of(r, reach, 16);
+    return l < 0 ? -1 : room_place(r, r->n++, l);
+}
+
+/* The box of an inlet's region, grown by e, added to [*lo, *hi]. */
+static void region_box(const floe_inlet *in, double e, vec3 *lo, vec3 *hi) {
+    vec3 p[2 * FLOE_INLET_MAX_TRIANGLES * 3 > 4 ? 2 * FLOE_INLET_MAX_TRIANGLES * 3 : 4];
+    int n = 0;
+    if (in->region == FLOE_REGION_BOX) {
+        p[n++] = in->lo;
+        p[n++] = in->hi;
+    } else if (in->region == FLOE_REGION_CYLINDER) {
+        double r = in->radius;
+        for (int s = 0; s < 2; s++) {
+            vec3 c = s ? vadd(in->base, in->axis) : in->base;
+            p[n++] = v3(c.x - r, c.y - r, c.z - r);
+            p[n++] = v3(c.x + r, c.y + r, c.z + r);
         }
-        floe_pose pj = floe__pose(w, j);
-        floe_raw_contact raw;
-        floe_collide_fn *fn = floe_narrowphase(shape, w->shape[j]);
-        if (fn) {
-            if (fn(rec, pose, floe__shape_data(w, j), &pj, NULL, 0, &raw)) return 1;
+    } else {
+        for (int t = 0; t < 3 * in->ntri; t++) p[n++] = v3(in->tri[3 * t], in->tri[3 * t + 1], in->tri[3 * t + 2]);
+    }
+    for (int k = 0; k < n; k++) {
+        *lo = v3(fmin(lo->x, p[k].x - e), fmin(lo->y, p[k].y - e), fmin(lo->z, p[k].z - e));
+        *hi = v3(fmax(hi->x, p[k].x + e), fmax(hi->y, p[k].y + e), fmax(hi->z, p[k].z + e));
+    }
+}
+
+static floe_status room_build(floe_world *w, room *r) {
+    r->built = 1;
+    r->n = r->nlv = r->nfar = 0;
+    r->reach_max = 0;
+    r->periodic = w->cell.axes != 0;
+    if (r->periodic) floe__cell_inverse(w->cell.h, r->hinv);
+    r->lo = v3(INFINITY, INFINITY, INFINITY);
+    r->hi = v3(-INFINITY, -INFINITY, -INFINITY);
+    /* without a cell only the bodies a candidate can reach go on the grids:
+     * those within an inlet's largest bounding radius of its region (with a
+     * cell every body, whose images may reach a region through a face) */
+    vec3 flo = r->lo, fhi = r->hi;
+    for (int k = 0; k < w->ninlets; k++) {
+        double b;
+        largest_body(w, &w->inlets[k], &b);
+        region_box(&w->inlets[k], 0, &r->lo, &r->hi);
+        region_box(&w->inlets[k], b * (1 + 1e-9), &flo, &fhi); /* a margin for rounding */
+    }
+    if (r->periodic) {
+        grow_box(r, w->cell.origin);
+        grow_box(r, vadd(w->cell.origin, floe__mat_vec(w->cell.h, v3(1, 1, 1))));
+    }
+    /* the points, then each level's grid made for its count at once */
+    int ok = 1;
+    if (r->cap < w->np) {
+        int cap = w->np;
+        vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
+        if (nc) r->c = nc;
+        double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
+        if (nr) r->reach = nr;
+        int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
+        if (nb) r->body = nb;
+        ok = nc && nr && nb;
+        if (ok) r->cap = cap;
+    }
+    for (int i = 0; ok && i < w->np; i++) {
+        double reach = w->bound[i];
+        vec3 c = w->pos[i];
+        if (!(reach > 0) || r->periodic) c = point_of(w, r, i, &reach);
+        if (!r->periodic && reach > 0 &&
+            !(c.x >= flo.x - reach && c.x <= fhi.x + reach && c.y >= flo.y - reach && c.y <= fhi.y + reach &&
+              c.z >= flo.z - reach && c.z <= fhi.z + reach))
+            continue; /* out of every candidate's reach */
+        if (!(reach > 0)) {
+            ok = floe__grow((void **)&r->far, &r->farcap, r->nfar + 1, sizeof *r->far);
+            if (ok) r->far[r->nfar++] = i;
             continue;
         }
-        fn = floe_narrowphase(w->shape[j], shape);
-        if (fn && fn(floe__shape_data(w, j), &pj, rec, pose, NULL, 0, &raw)) return 1;
+        r->c[r->n] = c;
+        r->reach[r->n] = reach;
+        r->body[r->n++] = i;
+    }
+    /* the level of every point, then each level's grid made for its count at once */
+    int *lvl = ok ? malloc(sizeof *lvl * (size_t)(r->n + 1)) : NULL, key[ROOM_LEVELS], nk = 0, k = 0;
+    int64_t per[ROOM_LEVELS] = {0};
+    ok = lvl != NULL;
+    for (int p = 0; ok && p < r->n; p++) {
+        int kp = level_key(r->reach[p]);
+        if (!(nk && key[k] == kp)) { /* most points share the last one's */
+            for (k = 0; k < nk && key[k] != kp; k++) {}
+            if (k == nk && nk < ROOM_LEVELS) key[nk++] = kp;
+            else if (k == nk) /* more sizes than levels: the nearest (correct, slower) */
+                for (int q = k = 0; q < nk; q++)
+                    if (abs(key[q] - kp) < abs(key[k] - kp)) k = q;
+        }
+        lvl[p] = k;
+        per[k]++;
+    }
+    for (int l = 0; ok && l < nk; l++) ok = level_of(r, ldexp(1, 2 * key[l]), per[l]) == l;
+    for (int p = 0; ok && p < r->n; p++) ok = room_place(r, p, lvl[p]) == 0;
+    free(lvl);
+    if (!ok) {
+        floe__error(w, "out of memory for the insertion test of the inlets at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    return FLOE_OK;
+}
+
+/* Whether body j (posed at x) and a candidate (shape, record rec, pose)
+ * touch, through the shape classes' narrow phase with no gap. */
+static int touch(const floe_world *w, int j, vec3 x, int shape, const void *rec, const floe_pose *pose) {
+    floe_pose pj = floe__pose(w, j);
+    pj.x = x;
+    floe_raw_contact raw;
+    floe_collide_fn *fn = floe_narrowphase(shape, w->shape[j]);
+    if (fn) return fn(rec, pose, floe__shape_data(w, j), &pj, NULL, 0, &raw) != 0;
+    fn = floe_narrowphase(w->shape[j], shape);
+    return fn && fn(floe__shape_data(w, j), &pj, rec, pose, NULL, 0, &raw);
+}
+
+/* Whether a candidate (shape, record rec, pose, bounding radius bound)
+ * touches a body of the world or an image of one. */
+static int touches_any(floe_world *w, const room *r, int shape, const void *rec, const floe_pose *pose, double bound) {
+    for (int k = 0; k < r->nfar; k++)
+        if (touch(w, r->far[k], w->pos[r->far[k]], shape, rec, pose)) return 1;
+    vec3 from[8];
+    int nfrom = 1;
+    from[0] = pose->x;
+    if (r->periodic) {
+        from[0] = floe__cell_wrap_point(w, r->hinv, pose->x);
+        nfrom = floe__cell_near_images(w, r->hinv, from[0], bound + r->reach_max, from);
+    }
+    floe_pose at = *pose;
+    for (int l = 0; l < r->nlv; l++) {
+        const room_level *lv = &r->lv[l];
+        double e = bound + lv->rmax;
+        for (int q = 0; q < nfrom; q++) {
+            vec3 p = from[q];
+            /* a margin for rounding: the cells must hold every point within e */
+            vec3 m = v3(e + 1e-12 * (fabs(p.x) + e), e + 1e-12 * (fabs(p.y) + e), e + 1e-12 * (fabs(p.z) + e));
+            floe_cell_iter it;
+            floe_cell_grid_box(&lv->g, vsub(p, m), vadd(p, m), &it);
+            for (int64_t g; (g = floe_cell_next(&it)) >= 0;) {
+                int k = lv->item[g], j = r->body[k];
+                w->supply_tests++;
+                double rr = r->reach[k] + bound;
+                if (vlen2(vsub(r->c[k], p)) > rr * rr) continue;
+                /* bodies at their wrapped centre; a facet (no cell) where it is */
+                at.x = p;
+                if (touch(w, j, w->bound[j] > 0 ? r->c[k] : w->pos[j], shape, rec, &at)) return 1;
+            }
+        }
     }
     return 0;
 }
 
-/* One inlet after a step. */
-static floe_status run_inlet(floe_world *w, int id) {
+/* ---- inserting, continued ---------------------------------------------------------------- */
+
+/* The budget of one step (FLOE_INLET_MAX_STEP): refused before anything is
+ * inserted when the amount owed makes it certain (a count, or a mass that
+ * even bodies of the largest size would exceed the count with). */
+static int over_step_budget(floe_world *w, const floe_inlet *in, double owed) {
+    double bodies = in->by_mass ? owed / largest_body(w, in, NULL) : owed;
+    if (!(bodies >= FLOE_INLET_MAX_STEP + 1.0)) return 0;
+    char many[64] = "";
+    if (in->by_mass) snprintf(many, sizeof many, " kg, at least %.4g bodies,", bodies);
+    floe__error(w,
+                "inlet '%s' at step %lld: it owes %.4g%s after this step of %g s at a rate of %g %s, more than the %d "
+                "bodies an inlet may add after one step (FLOE_INLET_MAX_STEP); lower the rate or dt",
+                in->name, (long long)w->step, owed, in->by_mass ? many : " bodies", w->dt, in->rate,
+                in->by_mass ? "kg/s" : "bodies/s", FLOE_INLET_MAX_STEP);
+    return 1;
+}
+
+/* One inlet after a step. resume: its insertion in this step was
+ * interrupted; what it owes is counted already. */
+static floe_status run_inlet(floe_world *w, int id, room *rm, int resume) {
     floe_inlet *in = &w->inlets[id];
-    if (!(w->time > in->t_start && w->time - w->dt < in->t_end)) return FLOE_OK;
-    /* the part of the step inside the window */
-    double t0 = fmax(w->time - w->dt, in->t_start), t1 = fmin(w->time, in->t_end);
-    double add = in->rate * (t1 - t0);
-    if (in->recycle >= 0) { /* what the sink removed since the last step (sinks run first) */
-        const floe_sink *sk = &w->sinks[in->recycle];
-        double now = in->by_mass ? sk->mass : (double)sk->removed;
-        add = now - in->recycle_seen;
-        in->recycle_seen = now;
+    if (!resume) {
+        if (!(w->time > in->t_start && w->time - w->dt < in->t_end)) return FLOE_OK;
+        /* the part of the step inside the window */
+        double t0 = fmax(w->time - w->dt, in->t_start), t1 = fmin(w->time, in->t_end);
+        double add = in->rate * (t1 - t0), seen = in->recycle_seen;
+        if (in->recycle >= 0) { /* what the sink removed since the last step (sinks run first) */
+            const floe_sink *sk = &w->sinks[in->recycle];
+            double now = in->by_mass ? sk->mass : (double)sk->removed;
+            add = now - seen;
+            seen = now;
+        }
+        if (over_step_budget(w, in, in->owed + add)) return FLOE_ERR_ARG;
+        in->recycle_seen = seen;
+        in->owed += add;
+        in->asked += add;
     }
-    in->owed += add;
-    in->asked += add;
     floe_rng r;
     memcpy(r.s, in->rng, sizeof r.s);
     const floe_shape_class *cls = floe_shape_class_get(in->shape);
     floe_status st = FLOE_OK;
+    int64_t done = 0; /* bodies inserted in this call */
     for (;;) {
         if (!in->pending) {
             for (int k = 0; k < nsizes(in->shape); k++) {
@@ -691,6 +1035,7 @@ static floe_status run_inlet(floe_world *w, int id) {
                 in->psize[k] = floe__size_sample(&d, &r);
             }
             in->pending = 1;
+            in->ptries = 0;
         }
         double rec[64], mass = 0;
         floe_pose pose = {v3(0, 0, 0), (quat){1, 0, 0, 0}};
@@ -701,15 +1046,49 @@ static floe_status run_inlet(floe_world *w, int id) {
         }
         double q = in->by_mass ? mass : 1;
         if (in->owed < q) break;
-        int placed = 0;
-        for (int t = 0; t < in->max_tries && !placed; t++) {
+        if (done >= FLOE_INLET_MAX_STEP) { /* a mass rate of bodies smaller than the largest */
+            floe__error(w,
+                        "inlet '%s' at step %lld: it has added %d bodies after this step and owes %.4g %s more: "
+                        "that is the most an inlet may add after one step (FLOE_INLET_MAX_STEP); lower the rate or dt",
+                        in->name, (long long)w->step, FLOE_INLET_MAX_STEP, in->owed, in->by_mass ? "kg" : "bodies");
+            st = FLOE_ERR_ARG;
+            break;
+        }
+        if (w->np >= w->max_particles) {
+            floe__error(w,
+                        "inlet '%s' at step %lld: the world holds %d particles, its particle budget (%lld; "
+                        "floe_set_particle_budget, by default what the scene loader's memory guard allows); the "
+                        "inlet has inserted %lld bodies and owes %.4g %s more: lower its rate or shorten its window",
+                        in->name, (long long)w->step, w->np, (long long)w->max_particles, (long long)in->inserted,
+                        in->owed, in->by_mass ? "kg" : "bodies");
+            st = FLOE_ERR_MEMORY;
+            break;
+        }
+        if (!rm->built && (st = room_build(w, rm)) != FLOE_OK) break;
+        int placed = 0, stop = 0;
+        for (int t = in->ptries; t < in->max_tries && !placed; t++) {
+            if ((in->tries & 63) == 63 && floe__interrupted(w)) { /* every 64 centres */
+                in->ptries = t;
+                stop = 1;
+                break;
+            }
             in->tries++;
             pose.x = random_centre(in, &r);
             pose.q = in->shape == FLOE_SHAPE_SPHERE ? (quat){1, 0, 0, 0} : floe_rng_rotation(&r);
             if (make_record(w, in, in->psize, &pose, rec, &mass)) continue;
             double bound = cls->bound(rec);
-            placed = !touches_any(w, in->shape, rec, &pose, bound);
+            placed = !touches_any(w, rm, in->shape, rec, &pose, bound);
         }
+        if (stop) {
+            w->supply_next = id + 1;
+            floe__error(w,
+                        "interrupted in the insertion of inlet '%s' after step %lld (%lld bodies inserted so far); "
+                        "the next step finishes it first",
+                        in->name, (long long)w->step, (long long)in->inserted);
+            st = FLOE_INTERRUPTED;
+            break;
+        }
+        in->ptries = 0;
         if (!placed) {
             in->failures++;
             if (in->owed > q) in->missed += in->owed - q;
@@ -738,10 +1117,12 @@ static floe_status run_inlet(floe_world *w, int id) {
         double p[3];
         params_of(in, in->psize, p);
         int b = floe_add_body(w, &d, (floe_shape_type)in->shape, p);
-        if (b < 0) {
+        if (b < 0 || room_add(w, rm, b)) {
+            if (b >= 0) floe__error(w, "out of memory for the insertion test of the inlets");
             st = FLOE_ERR_MEMORY;
             break;
         }
+        done++;
         in->pending = 0;
         in->owed -= q;
         in->inserted++;
@@ -797,8 +1178,17 @@ static floe_status run_sink(floe_world *w, int id) {
 
 floe_status floe__supply_step(floe_world *w) {
     floe_status st = FLOE_OK;
-    for (int k = 0; k < w->nsinks && st == FLOE_OK; k++) st = run_sink(w, k);
-    for (int k = 0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k);
+    int k0 = 0, resume = w->supply_next > 0;
+    if (resume) k0 = w->supply_next - 1; /* the sinks and the inlets before it are done */
+    else
+        for (int k = 0; k < w->nsinks && st == FLOE_OK; k++) st = run_sink(w, k);
+    w->supply_next = 0;
+    room *rm = w->ninlets > k0 ? room_of(w) : NULL;
+    if (w->ninlets > k0 && !rm) {
+        floe__error(w, "out of memory for the insertion test of the inlets at step %lld", (long long)w->step);
+        return FLOE_ERR_MEMORY;
+    }
+    for (int k = k0; k < w->ninlets && st == FLOE_OK; k++) st = run_inlet(w, k, rm, resume && k == k0);
     return st;
 }
 
@@ -817,6 +1207,10 @@ int floe__supply_check(const floe_world *w, char *why, size_t len) {
             return snprintf(why, len, "/supply/inlet_lo: inlet %d: lo is above hi", k), -1;
         if (!(in->t_end >= in->t_start))
             return snprintf(why, len, "/supply/inlet_t_end: inlet %d: end before start", k), -1;
+        if (in->ptries >= in->max_tries || (in->ptries > 0 && !in->pending))
+            return snprintf(why, len, "/supply/inlet_pending_tries: inlet %d: %d tries of %d for %s", k, in->ptries,
+                            in->max_tries, in->pending ? "the pending body" : "no pending body"),
+                   -1;
         for (int j = 0; j < nsizes(in->shape); j++) {
             floe_size_dist d = dist_of_inlet(in, j);
             char msg[256];
@@ -825,6 +1219,10 @@ int floe__supply_check(const floe_world *w, char *why, size_t len) {
                        -1;
         }
     }
+    if (w->supply_next > w->ninlets)
+        return snprintf(why, len, "/world@supply_unfinished: %d names no inlet (the world has %d)", w->supply_next - 1,
+                        w->ninlets),
+               -1;
     for (int k = 0; k < w->nsinks; k++) {
         const floe_sink *s = &w->sinks[k];
         if (s->region != FLOE_REGION_BOX && s->region != FLOE_REGION_HALFSPACE)

@@ -106,6 +106,7 @@ typedef struct floe_inlet {
     double owed;    /* bodies (or kg) owed */
     int pending;    /* 1: psize holds the next body's sizes */
     double psize[3];
+    int ptries; /* centres tried for it in an insertion that was interrupted (0 otherwise) */
     int64_t inserted, tries, failures;
     double mass, asked, missed;
     int short_of_rate;
@@ -206,6 +207,8 @@ typedef struct floe_thread_tuner {
     floe_cpu_sample since; /* the clocks at the last reading */
     int64_t trials;        /* trials decided so far */
 } floe_thread_tuner;
+
+typedef void floe_free_fn(void *);
 
 struct floe_world {
     floe_world_def def;
@@ -310,6 +313,19 @@ struct floe_world {
     int ninlets, inlcap;
     floe_sink *sinks;
     int nsinks, skcap;
+    /* an insertion after a step stopped by the interrupt function: 1 + the
+     * inlet it stopped in (the next floe_step finishes it first); 0: none */
+    int supply_next;
+    int64_t max_particles; /* inlets insert no body past this many particles (floe_set_particle_budget) */
+    int64_t supply_tests;  /* bodies the insertion test looked at (a count for the tests; not state) */
+    /* the insertion test's search (supply.c), its memory kept between steps
+     * and freed through supply_room_free; not state */
+    void *supply_room;
+    floe_free_fn *supply_room_free;
+
+    /* polled in long loops (floe_set_interrupt); not state */
+    floe_interrupt_fn *interrupt;
+    void *interrupt_ctx;
 
     /* this step's bond-break loads reported by laws (floe_event_load), by
      * contact index; sorted before the events are emitted */
@@ -417,6 +433,8 @@ static inline floe_img floe__pair_img(const floe_broadphase *bp, int p) {
 
 /* world.c: services on the world's state for the whole core (the public
  * functions that build and read a world are in world_api.c). */
+/* Whether the interrupt function (floe_set_interrupt) asks to stop. */
+static inline int floe__interrupted(floe_world *w) { return w->interrupt && w->interrupt(w->interrupt_ctx); }
 void floe__error(floe_world *w, const char *fmt, ...);
 /* Writes "fn: what id N is out of range [0, n-1] ..." as the world's error;
  * returns FLOE_ERR_ARG. */

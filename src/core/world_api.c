@@ -110,7 +110,23 @@ floe_world *floe_world_create(const floe_world_def *def) {
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) w->store[t].size = floe_shape_class_get(t)->size;
     floe__cell_reset(&w->cell);
     w->event_mask = FLOE_EVENTS_ALL;
+    w->max_particles = FLOE_PARTICLE_BUDGET;
     return w;
+}
+
+void floe_set_interrupt(floe_world *w, floe_interrupt_fn *fn, void *ctx) {
+    w->interrupt = fn;
+    w->interrupt_ctx = ctx;
+}
+
+floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles) {
+    if (max_particles < 0 || max_particles > INT_MAX) {
+        floe__error(w, "floe_set_particle_budget: max_particles = %lld is out of range [0, %d]",
+                    (long long)max_particles, INT_MAX);
+        return FLOE_ERR_ARG;
+    }
+    w->max_particles = max_particles;
+    return FLOE_OK;
 }
 
 void floe_world_destroy(floe_world *w) {
@@ -126,6 +142,7 @@ void floe_world_destroy(floe_world *w) {
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
+    if (w->supply_room_free) w->supply_room_free(w->supply_room);
     free(w);
 }
 

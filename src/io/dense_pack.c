@@ -12,7 +12,7 @@
  * steps whose velocity is bent towards the force and zeroed when it turns
  * against it. */
 #include "base/vec.h"
-#include "io/cell_grid.h"
+#include "base/cell_grid.h"
 #include "io/generate.h"
 #include "io/io_err.h"
 
@@ -42,6 +42,12 @@ typedef struct packer {
     int cyl;
     floe_vec3 lo, hi; /* box, or the cylinder's z range (x, y unused) */
     double cx, cy, R; /* cylinder axis and radius */
+    /* the periodic cell (scaled; per.axes 0: none): pairs meet through its
+     * faces; along the axes of `spans` the region is one period, without a
+     * boundary, and the centres are kept in it */
+    floe_grid_period per;
+    int spans;
+    floe_vec3 *wx; /* centres wrapped into the cell, for the neighbour search */
     int64_t *pi, *pj, np, cap;
     double rmax0;
     /* the last force pass */
@@ -61,27 +67,37 @@ static int build_list(packer *p) {
         hi.y = p->cy + p->R;
     }
     if (floe_cell_grid_init(&g, lo, hi, 2 * rmax + SKIN, p->n)) return -1;
-    for (int64_t i = p->n - 1; i >= 0; i--) floe_cell_grid_insert(&g, i, p->x[i]);
+    const floe_vec3 *x = p->x;
+    if (p->per.axes) { /* the search runs on the centres in the cell, from their images near its faces */
+        for (int64_t i = 0; i < p->n; i++) p->wx[i] = floe_period_wrap(&p->per, p->x[i]);
+        x = p->wx;
+    }
+    for (int64_t i = p->n - 1; i >= 0; i--) floe_cell_grid_insert(&g, i, x[i]);
     p->np = 0;
     for (int64_t i = 0; i < p->n; i++) {
-        floe_cell_iter it;
-        floe_cell_grid_near(&g, p->x[i], &it);
-        for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
-            if (j <= i) continue;
-            double c = p->r[i] + p->r[j] + SKIN;
-            if (vlen2(vsub(p->x[j], p->x[i])) >= c * c) continue;
-            if (p->np == p->cap) {
-                int64_t cap = p->cap ? 2 * p->cap : 8 * p->n + 64;
-                int64_t *a = realloc(p->pi, (size_t)cap * sizeof *a);
-                if (!a) goto oom;
-                p->pi = a;
-                int64_t *b = realloc(p->pj, (size_t)cap * sizeof *b);
-                if (!b) goto oom;
-                p->pj = b;
-                p->cap = cap;
+        floe_vec3 from[8];
+        int nfrom = p->per.axes ? floe_period_images(&p->per, x[i], 2 * rmax + SKIN, from) : 1;
+        if (!p->per.axes) from[0] = x[i];
+        for (int q = 0; q < nfrom; q++) {
+            floe_cell_iter it;
+            floe_cell_grid_near(&g, from[q], &it);
+            for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
+                if (j <= i) continue;
+                double c = p->r[i] + p->r[j] + SKIN;
+                if (vlen2(vsub(x[j], from[q])) >= c * c) continue;
+                if (p->np == p->cap) {
+                    int64_t cap = p->cap ? 2 * p->cap : 8 * p->n + 64;
+                    int64_t *a = realloc(p->pi, (size_t)cap * sizeof *a);
+                    if (!a) goto oom;
+                    p->pi = a;
+                    int64_t *b = realloc(p->pj, (size_t)cap * sizeof *b);
+                    if (!b) goto oom;
+                    p->pj = b;
+                    p->cap = cap;
+                }
+                p->pi[p->np] = i;
+                p->pj[p->np++] = j;
             }
-            p->pi[p->np] = i;
-            p->pj[p->np++] = j;
         }
         p->xref[i] = p->x[i];
     }
@@ -106,6 +122,7 @@ static void forces(packer *p) {
     for (int64_t k = 0; k < p->np; k++) {
         int64_t i = p->pi[k], j = p->pj[k];
         floe_vec3 d = vsub(p->x[j], p->x[i]);
+        if (p->per.axes) d = floe_period_delta(&p->per, d); /* through the faces: the nearest image */
         double rr = p->r[i] + p->r[j], d2 = vlen2(d);
         if (d2 >= rr * rr) continue;
         double dist = sqrt(d2), del = rr - dist;
@@ -120,6 +137,7 @@ static void forces(packer *p) {
         double *fx[3] = {&p->f[i].x, &p->f[i].y, &p->f[i].z};
         const double xs[3] = {x.x, x.y, x.z}, lo[3] = {p->lo.x, p->lo.y, p->lo.z}, hi[3] = {p->hi.x, p->hi.y, p->hi.z};
         for (int a = p->cyl ? 2 : 0; a < 3; a++) {
+            if (p->spans >> a & 1) continue; /* one period: no boundary */
             if ((del = r - (xs[a] - lo[a])) > 0) {
                 *fx[a] += del;
                 note(p, del / r);
@@ -143,16 +161,25 @@ static void forces(packer *p) {
     p->max_f = sqrt(p->max_f);
 }
 
-enum { RELAXED, JAMMED, BUDGET, NOMEM };
+enum { RELAXED, JAMMED, BUDGET, NOMEM, STOPPED };
+
+/* The centre moved into the period along the axes the region spans. */
+static floe_vec3 keep_in(const packer *p, floe_vec3 x) {
+    floe_grid_period sp = p->per;
+    sp.axes = p->spans;
+    return floe_period_wrap(&sp, x);
+}
 
 /* FIRE from rest until the largest overlap is at most tol, the assembly
- * jams (forces balance with overlaps left), `cap` iterations pass or the
- * total budget *left runs out. */
-static int relax(packer *p, double tol, int64_t cap, int64_t *left, int64_t *used) {
+ * jams (forces balance with overlaps left), `cap` iterations pass, the
+ * total budget *left runs out or the env's interrupt function asks to
+ * stop. */
+static int relax(packer *p, double tol, int64_t cap, int64_t *left, int64_t *used, const floe_gen_env *env) {
     double dt = DT_START, alpha = FIRE_ALPHA;
     int npos = 0;
     memset(p->v, 0, (size_t)p->n * sizeof *p->v);
     for (int64_t it = 0;; it++) {
+        if ((it & 15) == 0 && floe__gen_interrupted(env)) return STOPPED;
         forces(p);
         if (p->max_rel <= tol) return RELAXED;
         if (p->max_f < JAM_FORCE * tol) return JAMMED;
@@ -184,7 +211,12 @@ static int relax(packer *p, double tol, int64_t cap, int64_t *left, int64_t *use
         for (int64_t i = 0; i < p->n; i++) {
             p->v[i] = vadd(p->v[i], vscale(p->f[i], dt));
             p->x[i] = vadd(p->x[i], vscale(p->v[i], dt));
-            moved = fmax(moved, vlen2(vsub(p->x[i], p->xref[i])));
+            floe_vec3 dx = vsub(p->x[i], p->xref[i]);
+            if (p->per.axes) {
+                if (p->spans) p->x[i] = keep_in(p, p->x[i]);
+                dx = floe_period_delta(&p->per, dx);
+            }
+            moved = fmax(moved, vlen2(dx));
         }
         if (moved > 0.25 * SKIN * SKIN && build_list(p)) return NOMEM;
     }
@@ -207,6 +239,7 @@ static double cube_root(double a) {
 }
 
 static void packer_free(packer *p) {
+    free(p->wx);
     free(p->x);
     free(p->v);
     free(p->f);
@@ -221,25 +254,46 @@ static double draw_radius(const floe_dense_def *d, floe_rng *rng) {
     return d->dist ? floe__size_sample(d->dist, rng) : d->rmin + (d->rmax - d->rmin) * floe_rng_uniform(rng);
 }
 
+static double comp(floe_vec3 v, int k) { return k == 0 ? v.x : k == 1 ? v.y : v.z; }
+static void set_comp(floe_vec3 *v, int k, double x) { *(k == 0 ? &v->x : k == 1 ? &v->y : &v->z) = x; }
+
 /* Checks the definition and draws the radii (count of them, or as many as
- * the target's volume needs): *rad (malloc'd) holds *n of them. */
+ * the target's volume needs): *rad (malloc'd) holds *n of them. *spans: the
+ * periodic axes the region spans, where it is one period of the cell
+ * (floe_dense_def.env). */
 static int prepare(const floe_dense_def *d, floe_rng *rng, double **rad_out, int64_t *n_out, double *vol_out,
-                   floe_vec3 *lo_out, floe_vec3 *hi_out, char *err, size_t errlen) {
+                   floe_vec3 *lo_out, floe_vec3 *hi_out, int *spans, char *err, size_t errlen) {
     *rad_out = NULL;
     *n_out = 0;
+    *spans = 0;
     const int cyl = d->region == FLOE_DENSE_CYLINDER;
     if (!cyl && d->region != FLOE_DENSE_BOX) return floe_io_err(err, errlen, "unknown region kind %d", (int)d->region);
     double vol_region;
     floe_vec3 lo = d->lo, hi = d->hi;
+    floe_grid_period per;
+    floe__gen_period(d->env, &per);
     if (cyl) {
         if (!(d->radius > 0 && d->height > 0 && isfinite(d->radius + d->height)))
             return floe_io_err(err, errlen, "the cylinder needs radius > 0 and height > 0");
         lo = (floe_vec3){d->base.x - d->radius, d->base.y - d->radius, d->base.z};
         hi = (floe_vec3){d->base.x + d->radius, d->base.y + d->radius, d->base.z + d->height};
-        vol_region = FLOE_PI * d->radius * d->radius * d->height;
+        double h = d->height;
+        if ((per.axes >> 2 & 1) && h >= per.len[2]) { /* a column through the cell */
+            *spans = 4;
+            lo.z = per.lo[2];
+            hi.z = per.lo[2] + per.len[2];
+            h = per.len[2];
+        }
+        vol_region = FLOE_PI * d->radius * d->radius * h;
     } else {
         if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z) || !isfinite(hi.x - lo.x + hi.y - lo.y + hi.z - lo.z))
             return floe_io_err(err, errlen, "the box's first corner must be below the second on every axis");
+        for (int k = 0; k < 3; k++)
+            if ((per.axes >> k & 1) && comp(hi, k) - comp(lo, k) >= per.len[k]) {
+                *spans |= 1 << k;
+                set_comp(&lo, k, per.lo[k]);
+                set_comp(&hi, k, per.lo[k] + per.len[k]);
+            }
         vol_region = (hi.x - lo.x) * (hi.y - lo.y) * (hi.z - lo.z);
     }
     *vol_out = vol_region;
@@ -305,7 +359,8 @@ int floe__dense_count(const floe_dense_def *d, int64_t *n, char *err, size_t err
     floe_rng_seed(&rng, d->seed);
     double *rad, vol;
     floe_vec3 lo, hi;
-    if (prepare(d, &rng, &rad, n, &vol, &lo, &hi, err, errlen)) return -1;
+    int spans;
+    if (prepare(d, &rng, &rad, n, &vol, &lo, &hi, &spans, err, errlen)) return -1;
     free(rad);
     return 0;
 }
@@ -324,7 +379,8 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     double *rad, vol_region, sum = 0;
     int64_t n;
     floe_vec3 lo, hi;
-    if (prepare(d, &rng, &rad, &n, &vol_region, &lo, &hi, err, errlen)) return -1;
+    int spans;
+    if (prepare(d, &rng, &rad, &n, &vol_region, &lo, &hi, &spans, err, errlen)) return -1;
     const double want = d->target * vol_region;
     for (int64_t i = 0; i < n; i++) sum += VOL * rad[i] * rad[i] * rad[i];
     p.r0 = rad;
@@ -339,7 +395,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
         mean += rad[i] * s;
     }
     mean /= (double)n;
-    double room = cyl ? fmin(d->radius, 0.5 * d->height) : 0.5 * fmin(hi.x - lo.x, fmin(hi.y - lo.y, hi.z - lo.z));
+    double room = cyl ? fmin(d->radius, 0.5 * (hi.z - lo.z)) : 0.5 * fmin(hi.x - lo.x, fmin(hi.y - lo.y, hi.z - lo.z));
     if (big > room) {
         rc = floe_io_err(err, errlen,
                          "%lld spheres at solid fraction %g need radii up to %g (the drawn radii times %g), which "
@@ -353,6 +409,22 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     p.cyl = cyl;
     p.lo = (floe_vec3){0, 0, 0};
     p.hi = vscale(vsub(hi, lo), 1 / L);
+    floe__gen_period(d->env, &p.per);
+    p.spans = spans;
+    for (int k = 0; k < 3; k++) {
+        if (!(p.per.axes >> k & 1)) continue;
+        /* the size rule of a periodic world (docs/periodic.md): a pair meets through one image at most */
+        if (!(2 * (2 * big + SKIN * L) < p.per.len[k])) {
+            rc = floe_io_err(err, errlen,
+                             "the periodic cell is %g m wide along %c, less than twice the neighbour search "
+                             "distance %g m of these spheres (2 x the largest radius %g m + a margin %g m): "
+                             "use smaller spheres or a wider cell",
+                             p.per.len[k], "xyz"[k], 2 * big + SKIN * L, big, SKIN * L);
+            goto done;
+        }
+        p.per.lo[k] = (p.per.lo[k] - comp(lo, k)) / L;
+        p.per.len[k] /= L;
+    }
     if (cyl) {
         p.cx = d->radius / L;
         p.cy = d->radius / L;
@@ -363,7 +435,8 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     p.f = malloc((size_t)n * sizeof *p.f);
     p.xref = malloc((size_t)n * sizeof *p.xref);
     p.r = malloc((size_t)n * sizeof *p.r);
-    if (!p.x || !p.v || !p.f || !p.xref || !p.r) {
+    if (p.per.axes) p.wx = malloc((size_t)n * sizeof *p.wx);
+    if (!p.x || !p.v || !p.f || !p.xref || !p.r || (p.per.axes && !p.wx)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
@@ -399,7 +472,11 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
             goto done;
         }
         int last = phi >= d->target;
-        how = relax(&p, tol, last ? INT64_MAX : STAGE_ITER, &left, &used);
+        how = relax(&p, tol, last ? INT64_MAX : STAGE_ITER, &left, &used, d->env);
+        if (how == STOPPED) {
+            rc = floe_io_err(err, errlen, "interrupted");
+            goto done;
+        }
         if (how == NOMEM) {
             rc = floe_io_err(err, errlen, "out of memory for the neighbour list of %lld spheres", (long long)n);
             goto done;

@@ -2,13 +2,31 @@
 #include "io/generate.h"
 #include "base/vec.h"
 #include "shapes/shape.h"
-#include "io/cell_grid.h"
+#include "base/cell_grid.h"
 #include "io/io_err.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int floe__gen_period(const floe_gen_env *env, floe_grid_period *p) {
+    memset(p, 0, sizeof *p);
+    if (!env) return 0;
+    const double lo[3] = {env->cell_lo.x, env->cell_lo.y, env->cell_lo.z},
+                 hi[3] = {env->cell_hi.x, env->cell_hi.y, env->cell_hi.z};
+    for (int k = 0; k < 3; k++)
+        if ((env->periodic >> k & 1) && hi[k] > lo[k] && isfinite(hi[k] - lo[k])) {
+            p->axes |= 1 << k;
+            p->lo[k] = lo[k];
+            p->len[k] = hi[k] - lo[k];
+        }
+    return p->axes != 0;
+}
+
+int floe__gen_interrupted(const floe_gen_env *env) {
+    return env && env->interrupt && env->interrupt(env->interrupt_ctx);
+}
 
 /* ---- lattice ---------------------------------------------------------------- */
 
@@ -56,16 +74,27 @@ static int cmp_desc(const void *a, const void *b) {
 
 /* Whether a sphere (c, r) keeps clear of every sphere placed in g: cells
  * are at least 2 rmax wide, so only the 27 around c can hold one it
- * touches. */
-static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r) {
-    floe_cell_iter it;
-    floe_cell_grid_near(g, c, &it);
-    for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
-        double rr = r + rad[j];
-        if (vlen2(vsub(c, pos[j])) < rr * rr) return 0;
+ * touches. With a periodic box (per not NULL) pos holds the placed centres
+ * wrapped into it, and c is looked for from its wrapped centre and its
+ * images near the faces. */
+static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r,
+                const floe_grid_period *per, double rmax) {
+    floe_vec3 from[8];
+    int nfrom = 1;
+    from[0] = c;
+    if (per) nfrom = floe_period_images(per, floe_period_wrap(per, c), r + rmax, from);
+    for (int q = 0; q < nfrom; q++) {
+        floe_cell_iter it;
+        floe_cell_grid_near(g, from[q], &it);
+        for (int64_t j; (j = floe_cell_next(&it)) >= 0;) {
+            double rr = r + rad[j];
+            if (vlen2(vsub(from[q], pos[j])) < rr * rr) return 0;
+        }
     }
     return 1;
 }
+
+static int interrupted(char *err, size_t errlen) { return floe_io_err(err, errlen, "interrupted"); }
 
 int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_out, int64_t *placed, char *err,
                     size_t errlen) {
@@ -92,11 +121,13 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
     if (d->count == 0) return 0;
 
     int64_t n = d->count;
+    floe_grid_period period, *per = floe__gen_period(d->env, &period) ? &period : NULL;
     floe_vec3 *pos = malloc((size_t)n * sizeof *pos);
+    floe_vec3 *wpos = per ? malloc((size_t)n * sizeof *wpos) : pos; /* centres in the cell */
     double *rad = malloc((size_t)n * sizeof *rad);
     floe_cell_grid g = {0};
     int rc = 0;
-    if (!pos || !rad || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax, n)) {
+    if (!pos || !wpos || !rad || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax, n)) {
         rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
@@ -115,13 +146,19 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
     for (int64_t i = 0; i < n; i++) {
         double r = rad[i];
         int ok = 0;
+        if ((i & 255) == 0 && floe__gen_interrupted(d->env)) {
+            *placed = i;
+            rc = interrupted(err, errlen);
+            goto done;
+        }
         for (int t = 0; t < FLOE_GEN_MAX_TRIES && !ok; t++) {
             floe_vec3 c = {d->lo.x + r + (ex - 2 * r) * floe_rng_uniform(&rng),
                            d->lo.y + r + (ey - 2 * r) * floe_rng_uniform(&rng),
                            d->lo.z + r + (ez - 2 * r) * floe_rng_uniform(&rng)};
-            if (fits(&g, pos, rad, c, r) && (!clear || clear(ctx, c, r))) {
+            if (fits(&g, wpos, rad, c, r, per, rmax) && (!clear || clear(ctx, c, r))) {
                 pos[i] = c;
-                floe_cell_grid_insert(&g, i, c);
+                if (per) wpos[i] = floe_period_wrap(per, c);
+                floe_cell_grid_insert(&g, i, wpos[i]);
                 ok = 1;
             }
         }
@@ -141,9 +178,11 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
     *placed = n;
     *pos_out = pos;
     *rad_out = rad;
+    if (!per) wpos = NULL;
     pos = NULL;
     rad = NULL;
 done:
+    if (wpos != pos) free(wpos);
     free(pos);
     free(rad);
     floe_cell_grid_free(&g);
@@ -270,13 +309,31 @@ static int cmp_size(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index); /* ties in draw order: qsort is not stable */
 }
 
+/* The body moved by d. */
+static placed moved(placed p, floe_vec3 d) {
+    p.c = vadd(p.c, d);
+    p.p0 = vadd(p.p0, d);
+    p.p1 = vadd(p.p1, d);
+    return p;
+}
+
 /* Whether a candidate keeps clear of every body placed in g (cells at
- * least two bounding radii wide). */
-static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand) {
-    floe_cell_iter it;
-    floe_cell_grid_near(g, cand->c, &it);
-    for (int64_t j; (j = floe_cell_next(&it)) >= 0;)
-        if (!apart(shape, cand, &pl[j])) return 0;
+ * least two bounding radii wide). With a periodic box (per not NULL) the
+ * placed bodies are there wrapped into it, and the candidate is tested from
+ * its wrapped centre and its images near the faces. */
+static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand,
+                      const floe_grid_period *per, double rmax) {
+    floe_vec3 from[8];
+    int nfrom = 1;
+    from[0] = cand->c;
+    if (per) nfrom = floe_period_images(per, floe_period_wrap(per, cand->c), cand->bound + rmax, from);
+    for (int q = 0; q < nfrom; q++) {
+        placed at = per ? moved(*cand, vsub(from[q], cand->c)) : *cand;
+        floe_cell_iter it;
+        floe_cell_grid_near(g, at.c, &it);
+        for (int64_t j; (j = floe_cell_next(&it)) >= 0;)
+            if (!apart(shape, &at, &pl[j])) return 0;
+    }
     return 1;
 }
 
@@ -334,6 +391,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
     floe_gen_body *drawn = malloc((size_t)n * sizeof *drawn), *bodies = malloc((size_t)n * sizeof *bodies);
     size_key *order = malloc((size_t)n * sizeof *order);
     placed *pl = malloc((size_t)n * sizeof *pl);
+    floe_grid_period period, *per = floe__gen_period(d->env, &period) ? &period : NULL;
     floe_cell_grid g = {0};
     int rc = 0;
     if (!drawn || !bodies || !order || !pl || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax_bound, n)) {
@@ -366,6 +424,11 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
     for (int64_t i = 0; i < n; i++) {
         floe_gen_body b = drawn[order[i].index];
         int ok = 0;
+        if ((i & 255) == 0 && floe__gen_interrupted(d->env)) {
+            *placed_n = i;
+            rc = interrupted(err, errlen);
+            goto done;
+        }
         for (int t = 0; t < FLOE_GEN_MAX_TRIES && !ok; t++) {
             b.ori = floe_rng_rotation(&rng);
             floe_vec3 h = half_extent(d->shape, &b);
@@ -374,10 +437,10 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
                                 d->lo.y + h.y + fmax(0, ey - 2 * h.y) * floe_rng_uniform(&rng),
                                 d->lo.z + h.z + fmax(0, ez - 2 * h.z) * floe_rng_uniform(&rng)};
             placed cand = make_placed(d->shape, &b);
-            if (shapes_fit(&g, pl, d->shape, &cand)) {
+            if (shapes_fit(&g, pl, d->shape, &cand, per, rmax_bound)) {
                 bodies[i] = b;
-                pl[i] = cand;
-                floe_cell_grid_insert(&g, i, b.pos);
+                pl[i] = per ? moved(cand, vsub(floe_period_wrap(per, cand.c), cand.c)) : cand;
+                floe_cell_grid_insert(&g, i, pl[i].c);
                 ok = 1;
             }
         }

@@ -15,6 +15,14 @@
  * inlets and with their tests. */
 #include "core/size_dist.h"
 
+#include "base/cell_grid.h"
+
+/* The periodic box of a generator's env (base/cell_grid.h); 0 when it has
+ * no periodic axis (or no env). */
+int floe__gen_period(const floe_gen_env *env, floe_grid_period *p);
+/* Whether the env's interrupt function asks to stop (0 without one). */
+int floe__gen_interrupted(const floe_gen_env *env);
+
 /* Checks a dense packing's definition and counts the spheres it will make
  * (its radius draws alone, no relaxation): the scene loader's first pass. */
 int floe__dense_count(const floe_dense_def *d, int64_t *n, char *err, size_t errlen);

@@ -13,6 +13,7 @@
 #include "io/scene_internal.h"
 #include "shapes/shape.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -464,9 +465,16 @@ static int load(scene_ctx *c, floe_scene *s) {
     if ((n = sy_get(d, root, "world")) && parse_world(c, n, &def)) return -1;
     c->w = s->world = floe_world_create(&def);
     if (!c->w) return sy_error(d, n ? n : root, "world: %s", floe_create_error());
+    floe_set_interrupt(c->w, c->interrupt, c->interrupt_ctx);
+    /* inlets may fill the world up to the memory guard's count */
+    double budget = fmin(SCENE_MAX_PARTICLES, floor(c->max_bytes / SCENE_BYTES_PER_PARTICLE));
+    floe_set_particle_budget(c->w, (int64_t)fmin(budget, INT_MAX));
 
     if ((n = sy_get(d, root, "water")) && parse_water(c, n, def.gravity.z)) return -1;
     if ((n = sy_get(d, root, "periodic")) && scene_periodic(c, n)) return -1;
+    double h[9];
+    c->env.periodic = floe_world_get_cell(c->w, h, &c->env.cell_lo); /* diagonal before the run */
+    c->env.cell_hi = (floe_vec3){c->env.cell_lo.x + h[0], c->env.cell_lo.y + h[4], c->env.cell_lo.z + h[8]};
     if ((n = sy_get(d, root, "materials")) && parse_materials(c, n)) return -1;
     if ((n = sy_get(d, root, "models")) && parse_models(c, n)) return -1;
     if ((n = sy_get(d, root, "interactions")) && parse_interactions(c, n)) return -1;
@@ -488,6 +496,7 @@ static int load(scene_ctx *c, floe_scene *s) {
         if (st != FLOE_OK) return scene_world_error(c, m->node, "groups");
     }
     if (scene_supply(c, root)) return -1; /* inlets and sinks (scene_supply.c) */
+    if (scene_supply_budget(c, s)) return -1;
     if (scene_diagnose(c, s)) return -1;
     double n_steps = c->run_time ? s->duration / floe_dt(c->w) : 0;
     if (!(n_steps < 9.2e18)) { /* floe_scene_total_steps would clamp */
@@ -503,11 +512,24 @@ static int load(scene_ctx *c, floe_scene *s) {
     return 0;
 }
 
+static int load_file(const char *path, double max_bytes, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
+                     char *err, size_t errlen);
+
 int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen) {
-    return floe_scene_load_limited(path, 0, scene, err, errlen);
+    return load_file(path, 0, NULL, NULL, scene, err, errlen);
+}
+
+int floe_scene_load_interruptible(const char *path, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
+                                  char *err, size_t errlen) {
+    return load_file(path, 0, interrupt, ctx, scene, err, errlen);
 }
 
 int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scene, char *err, size_t errlen) {
+    return load_file(path, max_bytes, NULL, NULL, scene, err, errlen);
+}
+
+static int load_file(const char *path, double max_bytes, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
+                     char *err, size_t errlen) {
     char local[512];
     if (!err || !errlen) {
         err = local;
@@ -531,6 +553,12 @@ int floe_scene_load_limited(const char *path, double max_bytes, floe_scene *scen
     memset(&c, 0, sizeof c);
     c.max_bytes = max_bytes > 0 && max_bytes < SCENE_MAX_BYTES ? max_bytes : SCENE_MAX_BYTES;
     c.d = &d;
+    c.interrupt = interrupt;
+    c.interrupt_ctx = ctx;
+    if (interrupt) {
+        c.env.interrupt = scene_interrupted;
+        c.env.interrupt_ctx = &c;
+    }
     const char *slash = strrchr(path, '/');
     if (slash) {
         size_t len = (size_t)(slash - path);

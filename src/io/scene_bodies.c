@@ -41,6 +41,7 @@ static int added(scene_ctx *c, sy_node *at, const char *where, int id) {
         c->src[c->n_src++] = (scene_src){id, at, c->src_kind};
     }
     c->added++;
+    if ((c->added & 0xffff) == 0 && scene_interrupted(c)) return scene_stopped(c, at); /* millions of bodies */
     return 0;
 }
 
@@ -271,6 +272,10 @@ static int body_sphere_file(scene_ctx *c, sy_node *item, const char *where) {
             def.groups = last_mask;
         }
         if (c->build && floe_pfile_rows(f) > expect) break; /* the file grew since pass 0: reported below */
+        if ((floe_pfile_rows(f) & 0xffff) == 0 && scene_interrupted(c)) {
+            scene_stopped(c, item);
+            break;
+        }
         if (!c->build) {
             if (count(c, item, where, 1)) break;
         } else if (added(c, item, where, floe_add_sphere(c->w, &def, row.v[PF_RADIUS]))) {
@@ -683,8 +688,8 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     char p[SCENE_PATH];
     sy_node *n;
     floe_body_def def;
-    floe_random_def rd = {0};
-    floe_random_shape_def sd = {0};
+    floe_random_def rd = {.env = &c->env}; /* the cell; polls the interrupt function */
+    floe_random_shape_def sd = {.env = &c->env};
     floe_size_dist dist, shape_dist[3]; /* the radius's; a capsule's shaft, an ellipsoid's semi-axes */
     floe_shape_type shape;
     int64_t seed = 0;
@@ -795,7 +800,8 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
         sd.shape = shape;
         sd.count = rd.count;
         sd.seed = rd.seed;
-        if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
+        if (floe_gen_random_shapes(&sd, &bodies, &placed, msg, sizeof msg))
+            return c->stopped ? scene_stopped(c, g) : sy_error(d, g, "%s: %s", where, msg);
         c->src_kind = SRC_GENERATOR;
         int rc = add_shapes(c, g, where, &def, shape, bodies, placed);
         c->src_kind = SRC_ENTRY;
@@ -808,7 +814,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     if (scene_clear_init(c, &clr, rd.lo, rd.hi, bound)) return sy_error(d, g, "%s: out of memory", where);
     int bad = floe_gen_random_clear(&rd, clr.n ? scene_clear_test : NULL, &clr, &pos, &rad, &placed, msg, sizeof msg);
     scene_clear_free(&clr);
-    if (bad) return sy_error(d, g, "%s: %s", where, msg);
+    if (bad) return c->stopped ? scene_stopped(c, g) : sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);
     c->src_kind = SRC_ENTRY;

@@ -12,7 +12,6 @@
 #include "io/scene_internal.h"
 #include "core/cell.h"
 #include "core/step.h"
-#include "io/cell_grid.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -67,104 +66,4 @@ int scene_check_cell(scene_ctx *c) {
     char key[SCENE_PATH];
     sy_node *at = item_of(c, source_of(c, body), key, sizeof key);
     return sy_error(c->d, at, "%s%s", key, why);
-}
-
-floe_vec3 *scene_cell_wrapped(const scene_ctx *c) {
-    const floe_world *w = c->w;
-    int np = floe_particle_count(w);
-    if (!w->cell.axes || np == 0) return NULL;
-    floe_vec3 *x = malloc(sizeof *x * (size_t)np);
-    if (!x) return NULL;
-    double hi[9];
-    floe__cell_inverse(w->cell.h, hi);
-    for (int i = 0; i < np; i++) {
-        vec3 p = w->pos[i];
-        if (w->bound[i] > 0) { /* bodies wrap; boundaries stay */
-            floe_img n = floe__cell_floor(w, hi, p);
-            p = vsub(p, floe__mat_vec(w->cell.h, v3(n.n[0], n.n[1], n.n[2])));
-        }
-        x[i] = p;
-    }
-    return x;
-}
-
-/* An image of a sphere near the faces: sphere i at x_i + H s, s not zero. */
-typedef struct image {
-    int i;
-    vec3 p;
-} image;
-
-int scene_cell_image_pairs(const scene_ctx *c, const floe_vec3 *x, void (*fn)(void *, int, int, double), void *ctx) {
-    const floe_world *w = c->w;
-    const floe_cell *cell = &w->cell;
-    int np = floe_particle_count(w);
-    const double *r = floe_radii(w);
-    double rmax = 0;
-    for (int i = 0; i < np; i++)
-        if (floe_particle_shape(w, i) == FLOE_SHAPE_SPHERE) rmax = fmax(rmax, r[i]);
-    if (!cell->axes || !(rmax > 0)) return 1;
-    /* the images within 2 rmax of the cell, as the pair search puts them on
-     * its grid (cell.c, floe__cell_pairs): m[k] is 2 rmax over the width */
-    double hi[9], m[3] = {0, 0, 0};
-    floe__cell_inverse(cell->h, hi);
-    for (int k = 0; k < 3; k++)
-        if (cell->axes >> k & 1) m[k] = 2 * rmax * vlen(v3(hi[3 * k], hi[3 * k + 1], hi[3 * k + 2]));
-    image *im = NULL;
-    int64_t n = 0, cap = 0;
-    vec3 lo = v3(INFINITY, INFINITY, INFINITY), up = v3(-INFINITY, -INFINITY, -INFINITY);
-    for (int i = 0; i < np; i++) {
-        if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE) continue;
-        vec3 f = floe__mat_vec(hi, vsub(x[i], cell->origin));
-        int a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
-        for (int k = 0; k < 3; k++)
-            if (cell->axes >> k & 1) {
-                if (vcomp(f, k) - 1 >= -m[k]) a[k] = -1; /* the image one period down is near the cell */
-                if (vcomp(f, k) + 1 <= 1 + m[k]) b[k] = 1;
-            }
-        for (int sz = a[2]; sz <= b[2]; sz++)
-            for (int sy = a[1]; sy <= b[1]; sy++)
-                for (int sx = a[0]; sx <= b[0]; sx++) {
-                    if (!(sx | sy | sz)) continue;
-                    if (n == cap) {
-                        cap = cap ? 2 * cap : 64;
-                        image *g = realloc(im, sizeof *im * (size_t)cap);
-                        if (!g) {
-                            free(im);
-                            return -1;
-                        }
-                        im = g;
-                    }
-                    vec3 p = vadd(x[i], floe__mat_vec(cell->h, v3(sx, sy, sz)));
-                    im[n++] = (image){i, p};
-                    lo = v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
-                    up = v3(fmax(up.x, p.x), fmax(up.y, p.y), fmax(up.z, p.z));
-                }
-    }
-    if (n == 0) return 1;
-    floe_cell_grid g;
-    if (floe_cell_grid_init(&g, lo, up, 2 * rmax, n)) {
-        free(im);
-        return -1;
-    }
-    for (int64_t k = n - 1; k >= 0; k--) floe_cell_grid_insert(&g, k, im[k].p);
-    /* each pair once, from its smaller id: within the size rule two
-     * spheres closer than 2 rmax meet through one image at most */
-    double tests = 0;
-    int rc = 1;
-    for (int i = 0; i < np && rc > 0; i++) {
-        if (floe_particle_shape(w, i) != FLOE_SHAPE_SPHERE) continue;
-        floe_cell_iter it;
-        floe_cell_grid_near(&g, x[i], &it);
-        for (int64_t k; (k = floe_cell_next(&it)) >= 0;) {
-            int j = im[k].i;
-            if (j <= i) continue;
-            tests++;
-            double dist = vlen(vsub(im[k].p, x[i]));
-            if (dist < r[i] + r[j]) fn(ctx, i, j, dist);
-        }
-        if (tests > IMAGE_MAX_TESTS) rc = 0;
-    }
-    floe_cell_grid_free(&g);
-    free(im);
-    return rc;
 }

@@ -11,7 +11,7 @@
  *     ones warnings. */
 #include "io/scene_internal.h"
 #include "base/vec.h"
-#include "io/cell_grid.h"
+#include "base/cell_grid.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -155,12 +155,23 @@ static void note_pair(overlaps *o, int a, int b, double ov, double rmin, double 
  * neighbouring cells of the coarser grid. Each pair is tested once, the
  * smaller id first (note_pair does not depend on the order of the pairs).
  * docs/decisions.md#initial-overlap-check-with-spheres-of-very-different-sizes
- * x: the positions (in a periodic cell, wrapped into it).
  * Returns 1 if the search was complete, 0 if it gave up (too many close
  * spheres to test), -1 if out of memory. */
-static int find_overlaps(const floe_world *w, const floe_vec3 *x, overlaps *o) {
+static int find_overlaps(const floe_world *w, overlaps *o, int (*stop)(void *), void *ctx) {
     int np = floe_particle_count(w), n = 0;
     const double *r = floe_radii(w);
+    const floe_vec3 *x = floe_positions(w);
+    /* a periodic cell (diagonal before the run): the spheres wrapped into
+     * it, each searched for from its images near the faces too */
+    double h[9];
+    floe_vec3 origin;
+    floe_grid_period per = {floe_world_get_cell(w, h, &origin), {origin.x, origin.y, origin.z}, {h[0], h[4], h[8]}};
+    floe_vec3 *wx = NULL;
+    if (per.axes && np > 0) {
+        if (!(wx = malloc(sizeof *wx * (size_t)np))) return -1;
+        for (int i = 0; i < np; i++) wx[i] = floe_period_wrap(&per, x[i]);
+        x = wx;
+    }
     const uint32_t *blocked = floe_particle_blocked(w);
     double rmin = INFINITY;
     floe_vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
@@ -171,7 +182,14 @@ static int find_overlaps(const floe_world *w, const floe_vec3 *x, overlaps *o) {
             lo = (floe_vec3){fmin(lo.x, x[i].x), fmin(lo.y, x[i].y), fmin(lo.z, x[i].z)};
             hi = (floe_vec3){fmax(hi.x, x[i].x), fmax(hi.y, x[i].y), fmax(hi.z, x[i].z)};
         }
-    if (n < 2) return 1;
+    if (n < 2) {
+        free(wx);
+        return 1;
+    }
+    if (per.axes) { /* the wrapped centres and their images near the faces */
+        lo = (floe_vec3){fmin(lo.x, origin.x), fmin(lo.y, origin.y), fmin(lo.z, origin.z)};
+        hi = (floe_vec3){fmax(hi.x, origin.x + h[0]), fmax(hi.y, origin.y + h[4]), fmax(hi.z, origin.z + h[8])};
+    }
     signed char *level = malloc((size_t)np);    /* of every particle, -1 if not a sphere */
     int *ids = malloc(sizeof *ids * (size_t)n); /* the spheres of level l in ascending ids: ids[start[l] ..] */
     int count[OVERLAP_LEVELS] = {0}, start[OVERLAP_LEVELS + 1] = {0}, at[OVERLAP_LEVELS];
@@ -205,18 +223,25 @@ static int find_overlaps(const floe_world *w, const floe_vec3 *x, overlaps *o) {
     double tests = 0;
     for (int i = 0; i < np && rc > 0; i++) {
         if (level[i] < 0) continue;
-        for (int l = level[i]; l < OVERLAP_LEVELS; l++) {
+        if ((i & 4095) == 0 && stop && stop(ctx)) rc = -2;
+        for (int l = level[i]; l < OVERLAP_LEVELS && rc > 0; l++) {
             if (!count[l]) continue;
-            floe_cell_iter it;
-            floe_cell_grid_near(&g[l], x[i], &it);
-            for (int64_t k; (k = floe_cell_next(&it)) >= 0;) {
-                int j = ids[start[l] + k], a = i < j ? i : j, b = i < j ? j : i;
-                if (l == level[i] && j <= i) continue; /* tested from the first sphere of the pair */
-                tests++;
-                double dist = vlen(vsub(x[b], x[a])), ov = r[a] + r[b] - dist;
-                if (ov > 0)
-                    note_pair(o, a, b, ov, fmin(r[a], r[b]), dist,
-                              blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
+            floe_vec3 from[8];
+            int nfrom = 1;
+            from[0] = x[i];
+            if (per.axes) nfrom = floe_period_images(&per, x[i], r[i] + rmax[l], from);
+            for (int q = 0; q < nfrom; q++) {
+                floe_cell_iter it;
+                floe_cell_grid_near(&g[l], from[q], &it);
+                for (int64_t k; (k = floe_cell_next(&it)) >= 0;) {
+                    int j = ids[start[l] + k], a = i < j ? i : j, b = i < j ? j : i;
+                    if (l == level[i] && j <= i) continue; /* tested from the first sphere of the pair */
+                    tests++;
+                    double dist = q ? vlen(vsub(x[j], from[q])) : vlen(vsub(x[b], x[a])), ov = r[a] + r[b] - dist;
+                    if (ov > 0)
+                        note_pair(o, a, b, ov, fmin(r[a], r[b]), dist,
+                                  blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
+                }
             }
         }
         if (tests > OVERLAP_MAX_TESTS) rc = 0;
@@ -224,59 +249,33 @@ static int find_overlaps(const floe_world *w, const floe_vec3 *x, overlaps *o) {
     for (int l = 0; l < OVERLAP_LEVELS; l++) floe_cell_grid_free(&g[l]);
     free(level);
     free(ids);
+    free(wx);
     return rc;
-}
-
-/* A pair through a face of the periodic cell (scene_cell_image_pairs). */
-typedef struct image_note {
-    overlaps *o;
-    const floe_world *w;
-} image_note;
-
-static void note_image(void *ctx, int a, int b, double dist) {
-    const image_note *n = ctx;
-    const double *r = floe_radii(n->w);
-    const uint32_t *blocked = floe_particle_blocked(n->w);
-    note_pair(n->o, a, b, r[a] + r[b] - dist, fmin(r[a], r[b]), dist,
-              blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
 }
 
 static int check_overlaps(scene_ctx *c) {
     overlaps o;
     memset(&o, 0, sizeof o);
     o.deep.a = -1;
-    /* in a periodic cell: where the start wraps the spheres, and the
-     * pairs that meet through its faces */
-    int periodic = floe_world_get_cell(c->w, NULL, NULL) != 0 && floe_particle_count(c->w) > 0;
-    floe_vec3 *wrapped = periodic ? scene_cell_wrapped(c) : NULL;
-    const floe_vec3 *x = periodic ? wrapped : floe_positions(c->w);
-    int rc = periodic && !wrapped ? -1 : find_overlaps(c->w, x, &o);
-    if (periodic && rc > 0) {
-        image_note n = {&o, c->w};
-        rc = scene_cell_image_pairs(c, x, note_image, &n);
-    }
-    if (rc < 0) {
-        free(wrapped);
-        return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
-    }
+    int rc = find_overlaps(c->w, &o, c->interrupt ? scene_interrupted : NULL, c);
+    if (rc == -2) return scene_stopped(c, sy_root(c->d));
+    if (rc < 0) return sy_error(c->d, sy_root(c->d), "out of memory while checking initial overlaps");
     char a[160], b[160];
     if (o.deep.a >= 0) {
         const pair *p = &o.deep;
         describe(c, p->a, a, sizeof a);
         sy_node *at = describe(c, p->b, b, sizeof b);
-        floe_vec3 xa = x[p->a];
-        free(wrapped);
+        const floe_vec3 *x = floe_positions(c->w);
         if (p->dist == 0)
             return sy_error(c->d, at,
-                            "%s and %s are at the same position (%g, %g, %g)%s: the first step would blow "
+                            "%s and %s are at the same position (%g, %g, %g): the first step would blow "
                             "up; move one of them",
-                            a, b, xa.x, xa.y, xa.z, periodic ? " in the periodic cell" : "");
+                            a, b, x[p->a].x, x[p->a].y, x[p->a].z);
         return sy_error(c->d, at,
                         "%s and %s overlap by %g m, %.0f%% of the smaller radius %g m: the first step "
                         "would blow up (initial overlaps over %.0f%% are refused); move them apart",
                         a, b, p->overlap, 100 * p->overlap / p->rmin, p->rmin, 100 * OVERLAP_ERROR);
     }
-    free(wrapped);
     for (int k = 0; k < o.n_warn; k++) {
         const pair *p = &o.warn[k];
         describe(c, p->a, a, sizeof a);

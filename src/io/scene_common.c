@@ -177,3 +177,13 @@ const floe_shape_class *scene_shape_section(const char *key) {
         if (!strcmp(floe_shape_class_at(i)->section, key)) return floe_shape_class_at(i);
     return NULL;
 }
+
+int scene_interrupted(void *ctx) {
+    scene_ctx *c = ctx;
+    if (!c->stopped && c->interrupt && c->interrupt(c->interrupt_ctx)) c->stopped = 1;
+    return c->stopped;
+}
+
+int scene_stopped(scene_ctx *c, sy_node *at) {
+    return sy_error(c->d, at, "interrupted while loading the scene (at this item)");
+}

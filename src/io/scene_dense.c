@@ -67,6 +67,7 @@ int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def
     char p[SCENE_PATH];
     sy_node *n;
     memset(dd, 0, sizeof *dd);
+    dd->env = &c->env; /* the cell; polls the interrupt function */
     *at = g;
     if (sy_want_map(d, g, where) || sy_check_keys(d, g, where, keys, NKEYS(keys)) || region(c, g, where, dd, at))
         return -1;
@@ -108,7 +109,8 @@ int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, c
         return 0;
     }
     floe_dense_info info;
-    if (floe_gen_dense(dd, pos, rad, &info, msg, sizeof msg)) return sy_error(d, g, "%s: %s", where, msg);
+    if (floe_gen_dense(dd, pos, rad, &info, msg, sizeof msg))
+        return c->stopped ? scene_stopped(c, g) : sy_error(d, g, "%s: %s", where, msg);
     *n = info.count;
     return 0;
 }

@@ -60,6 +60,11 @@ typedef struct scene_ctx {
     floe_buf warnings;       /* "file:line:col: warning: ...\n" lines (scene_warn) */
     /* output cadences given explicitly (others get defaults at the end) */
     int set_vtk, set_energy, set_history, set_progress;
+    /* polled in the long loops (floe_scene_load_interruptible); NULL: never */
+    floe_interrupt_fn *interrupt;
+    void *interrupt_ctx;
+    int stopped;      /* the interrupt function asked to stop (scene_interrupted) */
+    floe_gen_env env; /* the generators': the cell (set by the periodic section), scene_interrupted */
 } scene_ctx;
 
 /* scene_bodies.c: one top-level body section (key is a shape's section:
@@ -88,6 +93,10 @@ int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_f
 void scene_clear_free(scene_clear *s);
 /* scene_supply.c: the inlets and sinks sections (after the bodies). */
 int scene_supply(scene_ctx *c, sy_node *root);
+/* scene_supply.c: the inlets' budgets once the run's length is known: the
+ * bodies an inlet certainly asks for after one step (FLOE_INLET_MAX_STEP)
+ * and over the run (with the scene's particles, the memory guard). */
+int scene_supply_budget(scene_ctx *c, const floe_scene *s);
 /* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
 int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
 /* scene_phases.c: a group's `phases` list or its `load` key (item: the
@@ -102,6 +111,11 @@ void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_
 #define SCENE_MAX_REGIONS 64
 
 /* Shared helpers (scene_common.c). */
+/* Whether the interrupt function asks to stop (then c->stopped stays 1;
+ * ctx: the scene_ctx, so that generators can poll it through their env);
+ * scene_stopped: the error that ends the load then (-1), at node `at`. */
+int scene_interrupted(void *ctx);
+int scene_stopped(scene_ctx *c, sy_node *at);
 const char *scene_path(char *buf, const char *base, const char *key); /* "base.key" */
 const char *scene_index(char *buf, const char *base, int i);          /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
@@ -135,14 +149,6 @@ int scene_diagnose(scene_ctx *c, const floe_scene *s);
  * and the first pair search would find it (docs/periodic.md), refused at
  * the scene key; nothing without a cell. */
 int scene_check_cell(scene_ctx *c);
-/* The positions with the bodies wrapped into the cell as the start wraps
- * them (malloc'd), or NULL without a cell (or out of memory). */
-floe_vec3 *scene_cell_wrapped(const scene_ctx *c);
-/* fn(ctx, a, b, dist) for every pair of spheres a < b closer than the sum
- * of their radii through the faces of the cell (x: wrapped positions;
- * after scene_check_cell, whose size rule makes the image unique). 1 when
- * complete, 0 if it gave up (too many close pairs), -1 out of memory. */
-int scene_cell_image_pairs(const scene_ctx *c, const floe_vec3 *x, void (*fn)(void *, int, int, double), void *ctx);
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */
 int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
 

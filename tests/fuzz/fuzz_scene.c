@@ -66,9 +66,12 @@ int FUZZ_SCENE_ENTRY(const uint8_t *data, size_t size) {
         if (!err[0]) __builtin_trap(); /* a refusal always says why */
         return 0;
     }
-    /* small worlds also take a few steps: values that load must not crash the engine */
+    /* small worlds also take a few steps: values that load must not crash
+     * the engine; inlets may fill them to 20,000 particles (a step of a
+     * million insertions would outlast the fuzzer's timeout) */
     if (floe_particle_count(sc.world) <= 300) {
         floe_set_threads(sc.world, 1);
+        floe_set_particle_budget(sc.world, 20000);
         for (int i = 0; i < 3 && floe_step(sc.world) == FLOE_OK; i++) {}
     }
     floe_scene_free(&sc);
