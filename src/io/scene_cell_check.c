@@ -6,9 +6,7 @@
  * and infinite cylinders, a cell narrower than twice the pair search
  * distance -- found by the engine's own test (floe__cell_misfit, with the
  * search distance the start would resolve) and reported at the scene key
- * in the engine's words; and, for the overlap check (scene_check.c), the
- * spheres wrapped into the cell as the start wraps them, and the pairs
- * that meet through the cell's faces. */
+ * in the engine's words. (Overlaps through the faces: scene_check.c.) */
 #include "io/scene_internal.h"
 #include "core/cell.h"
 #include "core/step.h"
