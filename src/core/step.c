@@ -7,6 +7,7 @@
 #include "core/broadphase.h"
 #include "core/cell.h"
 #include "core/energy.h"
+#include "core/timestep.h"
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/motion.h"
@@ -696,8 +697,7 @@ static floe_status finish_contacts(floe_world *w) {
             emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0, NULL);
             /* auto dt is re-checked every dyn_dt_period steps; a contact
              * too stiff for the step in use makes it re-check now */
-            if (w->dt_auto && !(c->flags & CF_DELETE) && w->dt > w->def.dt_safety * floe__contact_crit_dt(w, c))
-                w->dt_recheck = 1;
+            if (w->dt_auto && !(c->flags & CF_DELETE) && floe__contact_too_stiff(w, c)) w->dt_recheck = 1;
         }
         if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0, NULL);
         if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff, NULL);
@@ -866,7 +866,7 @@ static floe_status start(floe_world *w) {
     rmin = fmin(rmin, floe__supply_min_radius(w, NULL)); /* bodies the inlets will insert */
     w->skin = w->def.skin >= 0 ? w->def.skin : (isfinite(rmin) ? -w->def.skin * rmin : 0);
     if (w->dt_auto) {
-        w->dt = w->def.dt_safety * floe__pwave_dt(w);
+        w->dt = floe__auto_dt(w);
         if (!(w->dt > 0) || !isfinite(w->dt)) {
             floe__error(w, "dt: auto needs at least one sphere with a finite stiffness; give dt explicitly");
             return FLOE_ERR_ARG;
@@ -885,6 +885,7 @@ static floe_status start(floe_world *w) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     w->e_total0 = e[FLOE_E_TOTAL];
+    floe__energy_check(w); /* the scale at the start */
     return FLOE_OK;
 }
 
@@ -928,6 +929,7 @@ floe_status floe_step(floe_world *w) {
     /* inlets and sinks: bodies in and out after the step (supply.c) */
     if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
+    if (st == FLOE_OK && w->step % w->def.dyn_dt_period == 0) floe__energy_check(w);
     w->dt_recheck = 0;
     if (st == FLOE_ERR_RUNAWAY) w->stopped = 1;
     if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
