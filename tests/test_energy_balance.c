@@ -171,11 +171,13 @@ static void test_warning_once(void) {
 
 /* The balance of a damped frictional settle converges at second order in
  * dt (docs/integration.md#energy): the pile of 64 spheres with Cundall
- * damping 0.2 and tan_phi 0.5, 0.12 s at dt = 4 and 1 us, from the same
- * start. A quarter of the step must divide |total - total0| by about 16 (at
- * least 8, order 1.5; first order gives 4: the trajectories differ, so the
- * ratio scatters about its trend). A frictional contact that opened dropped
- * what its shear spring held unbooked, which made the error first order. */
+ * damping 0.2 and tan_phi 0.5, 0.12 s at dt = 40 and 10 us (0.22 and 0.055
+ * of a contact's critical step), from the same start. A quarter of the step
+ * must divide |total - total0| by about 16 (at least 8, order 1.5; first
+ * order gives 4: the trajectories differ, so the ratio scatters about its
+ * trend; measured 11.0). A frictional contact that opened dropped what its
+ * shear spring held unbooked, which made the error first order at these
+ * steps (ratio 3.9). */
 static double settle_error(double dt, double *released) {
     floe_world *w = make_pile(4, 4, 4, 0.2, 0.5, 1);
     CHECK(floe_set_dt(w, dt) == FLOE_OK && floe_start(w) == FLOE_OK);
@@ -190,12 +192,12 @@ static double settle_error(double dt, double *released) {
 }
 
 static void test_settle_order(void) {
-    double r1, r2, a = settle_error(4e-6, &r1), b = settle_error(1e-6, &r2);
-    REPORT("damped frictional settle: |total - total0| %.3e J at dt = 4 us, %.3e J at 1 us (of %.3e J released): "
+    double r1, r2, a = settle_error(4e-5, &r1), b = settle_error(1e-5, &r2);
+    REPORT("damped frictional settle: |total - total0| %.3e J at dt = 40 us, %.3e J at 10 us (of %.3e J released): "
            "ratio %.2f, order %.2f\n",
            a, b, r2, a / b, log(a / b) / log(4));
     CHECK(a / b > 8);
-    CHECK(b < 1e-4 * r2);
+    CHECK(b < 1e-3 * r2);
 }
 
 int main(void) {

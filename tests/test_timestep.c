@@ -173,6 +173,75 @@ static void test_ice_pair(void) {
     }
 }
 
+/* Two capsules crossed at an angle, touching off their centres: the
+ * levers c - x are not along the normal, so the estimate takes the 6 x 6
+ * eigenvalue problem (Jacobi). With each capsule's smallest principal
+ * moment as its (isotropic) inertia, the estimate must equal the exact
+ * limit of the 12 x 12 matrix for that inertia (the smallest moment bounds
+ * the real one from below, so the real limit is longer). A Linear pair with
+ * normal and shear dashpots at 0.5 of critical damping: the damped limit
+ * 2 (sqrt(1 + z^2) - z) / omega (leapfrog on a damped oscillator). */
+static void test_levers_and_dashpots(void) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-9;
+    floe_world *w = floe_world_create(&def);
+    int mat = floe_add_material(w, "grain", "linear");
+    floe_material_set(w, mat, "density", 2500);
+    floe_material_set(w, mat, "young", 1e8);
+    floe_body_def b = floe_default_body_def();
+    b.material = mat;
+    b.ori = (floe_quat){cos(0.3), 0, sin(0.3), 0}; /* axis tilted in xz */
+    int a = floe_add_capsule(w, &b, 0.01, 0.04);
+    b.pos = (floe_vec3){0.012, 0.005, 0.0195};
+    b.ori = (floe_quat){cos(0.6), sin(0.6), 0, 0};
+    floe_add_capsule(w, &b, 0.01, 0.04);
+    CHECK(floe_start(w) == FLOE_OK);
+    int k = floe_contact_find(w, a, 1);
+    CHECK(k >= 0);
+    if (k >= 0) {
+        floe_contact_info ci;
+        CHECK(floe_contact_get(w, k, &ci) == FLOE_OK);
+        const floe_vec3 *x = floe_positions(w), *In = floe_inertia(w);
+        const double *m = floe_masses(w);
+        double ia = fmin(In[0].x, fmin(In[0].y, In[0].z)), ib = fmin(In[1].x, fmin(In[1].y, In[1].z));
+        double xa[3] = {x[0].x, x[0].y, x[0].z}, xb[3] = {x[1].x, x[1].y, x[1].z};
+        double c[3] = {ci.point.x, ci.point.y, ci.point.z}, n[3] = {ci.normal.x, ci.normal.y, ci.normal.z}, t[3];
+        tangent_of(n, t);
+        double ra[3] = {c[0] - xa[0], c[1] - xa[1], c[2] - xa[2]};
+        pm_vec across = pm_cross(ra, n);
+        double exact = pm_exact_dt(m[0], ia, m[1], ib, xa, xb, c, n, t, ci.kn, ci.kt, 0, 0, 0);
+        double crit = floe_critical_dt(w);
+        REPORT("crossed capsules: lever across the normal %.3g m; exact critical step %.6g s (smallest moments), "
+               "estimate %.6g s\n",
+               sqrt(across.v[0] * across.v[0] + across.v[1] * across.v[1] + across.v[2] * across.v[2]), exact, crit);
+        CHECK(crit <= exact * (1 + 1e-9) && crit >= exact * (1 - 1e-9));
+    }
+    floe_world_destroy(w);
+
+    const double z = 0.5;
+    w = floe_world_create(&def);
+    mat = floe_add_material(w, "grain", "linear");
+    floe_material_set(w, mat, "density", 2500);
+    floe_material_set(w, mat, "young", 1e8);
+    floe_model_set(w, "linear", "dp_nratio", z);
+    floe_model_set(w, "linear", "dp_sratio", z);
+    b = floe_default_body_def();
+    b.material = mat;
+    floe_add_sphere(w, &b, 0.01);
+    b.pos = (floe_vec3){0.0199, 0, 0};
+    floe_add_sphere(w, &b, 0.01);
+    CHECK(floe_start(w) == FLOE_OK);
+    floe_contact_info ci;
+    CHECK(floe_contact_get(w, 0, &ci) == FLOE_OK);
+    const double m = floe_masses(w)[0], I = floe_inertia(w)[0].x, l = 0.5 * 0.0199;
+    /* the normal mode 2 kn / m, the shear-spin mode kt (2/m + 2 l^2 / I) */
+    const double om2 = fmax(2 * ci.kn / m, ci.kt * (2 / m + 2 * l * l / I));
+    const double exact = 2 * (sqrt(1 + z * z) - z) / sqrt(om2), crit = floe_critical_dt(w);
+    REPORT("Linear pair with dashpots at %.1f of critical: damped limit %.6g s, estimate %.6g s\n", z, exact, crit);
+    CHECK_REL(crit, exact, 1e-9);
+    floe_world_destroy(w);
+}
+
 /* dt: auto never exceeds dt_safety x the critical step at a re-check: a
  * box of 48 Linear spheres falling under gravity, one resting on the floor
  * from the start (so that contacts exist at the first re-checks). The old
@@ -351,6 +420,7 @@ static void test_shear_rotation_coupling(void) {
 int main(void) {
     test_ice_pair();
     test_auto_within_estimate();
+    test_levers_and_dashpots();
     test_shear_rotation_coupling();
     test_linel6_on_wall();
     test_one_impact();
