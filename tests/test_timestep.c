@@ -170,6 +170,19 @@ static void test_ice_pair(void) {
                g102);
         CHECK(g98 < 2);
         CHECK(g102 > 1e3);
+        /* the runaway message names the same critical step */
+        w = ice_pair(1.5 * exact, springs);
+        CHECK(floe_start(w) == FLOE_OK);
+        floe_set_angular_velocity(w, 1, (floe_vec3){0.3, -0.2, 0.1});
+        floe_set_velocity(w, 1, (floe_vec3){1e-3, 2e-3, -1e-3});
+        floe_status run = FLOE_OK;
+        for (int i = 0; i < 20000 && run == FLOE_OK; i++) run = floe_step(w);
+        const char *msg = floe_last_error(w), *at = strstr(msg, "times the critical time step ");
+        double named = at ? strtod(at + strlen("times the critical time step "), NULL) : 0;
+        REPORT("  run at 1.5 x: status %d, the message names the critical step %.6g s\n", (int)run, named);
+        CHECK(run == FLOE_ERR_RUNAWAY && at);
+        CHECK_REL(named, exact, 1e-5);
+        floe_world_destroy(w);
     }
 }
 

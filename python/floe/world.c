@@ -670,7 +670,10 @@ static PyGetSetDef World_getset[] = {
      "time step [s] (with dt 'auto' before the first step: the estimate); setting it fixes the step", NULL},
     {"dt_auto", (getter)get_dt_auto, NULL, "True when the world chooses the step (dt 'auto')", NULL},
     {"critical_dt", (getter)get_critical_dt, NULL,
-     "the critical time step [s] (docs/integration.md#time-step); inf when no body bounds it", NULL},
+     "the critical time step [s] that dt 'auto' is dt_safety times (docs/integration.md#time-step):\n"
+     "from the contacts and the contacts the free bodies could make; inf when no body that can move\n"
+     "has or can make a contact",
+     NULL},
     {"gravity", (getter)get_gravity, (setter)set_gravity, "gravity (x, y, z) [m/s^2]", NULL},
     {"threads", (getter)get_threads, (setter)set_threads, "OpenMP threads the steps use (set 0: automatic)", NULL},
     {"energy", (getter)get_energy, NULL,

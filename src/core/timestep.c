@@ -151,6 +151,14 @@ static void contact_springs(const floe_world *w, int k, double s[4]) {
     s[3] = x->kr;
 }
 
+/* A lever no longer than the body's bounding radius (0: a boundary, not
+ * bounded): the contact point of a sound contact lies within it, that of
+ * a runaway's anywhere, and the runaway message reports the step. */
+static vec3 within(vec3 r, double bound) {
+    double l2 = vlen2(r);
+    return bound > 0 && l2 > bound * bound ? vscale(r, bound / sqrt(l2)) : r;
+}
+
 double floe__contact_lambda(const floe_world *w, int k) {
     const floe_contact *c = &w->con[k];
     floe_dt_pair p;
@@ -163,8 +171,8 @@ double floe__contact_lambda(const floe_world *w, int k) {
     const floe_geom g = floe__contact_geom(w, k);
     p.n = g.n;
     p.t1 = g.t1;
-    p.ra = vsub(g.c, w->pos[c->a]);
-    p.rb = vsub(g.c, floe__img_pos(w, c->b, floe__contact_img(w, k)));
+    p.ra = within(vsub(g.c, w->pos[c->a]), w->bound[c->a]);
+    p.rb = within(vsub(g.c, floe__img_pos(w, c->b, floe__contact_img(w, k))), w->bound[c->b]);
     return floe__pair_lambda(&p);
 }
 
@@ -242,21 +250,19 @@ static double virtual_lambda(const floe_world *w, const prospect *x, int other, 
     if (m->dt_stiffness) m->dt_stiffness(in->lp, &c, &warm, state, s);
     if (state != local) free(state);
     if (!(s[0] > 0 || s[1] > 0 || s[2] > 0 || s[3] > 0)) {
-        const double *p = w->mats[x->mat].p, dt = r / sqrt(p[MAT_YOUNG] / p[MAT_DENSITY]);
-        return dt > 0 ? 4 / (dt * dt) : 0;
+        const double *mp = w->mats[x->mat].p;
+        double dt = r / sqrt(mp[MAT_YOUNG] / mp[MAT_DENSITY]);
+        return dt > 0 ? 4 / (dt * dt) : 0; /* crit = 2 / sqrt(lambda) = dt */
     }
-    floe_dt_pair p = {s[0],
-                      s[1],
-                      s[2],
-                      s[3],
-                      g.n,
-                      g.t1,
-                      vscale(g.n, x->lever),
-                      vscale(g.n, -x->lever),
-                      x->im,
-                      x->ii,
-                      copy ? x->im : 0,
-                      copy ? x->ii : 0};
+    floe_dt_pair p = {.kn = s[0], .kt = s[1], .kw = s[2], .kr = s[3]};
+    p.n = g.n;
+    p.t1 = g.t1;
+    p.ra = vscale(g.n, x->lever);
+    p.rb = vscale(g.n, -x->lever);
+    p.ima = x->im;
+    p.iia = x->ii;
+    p.imb = copy ? x->im : 0;
+    p.iib = copy ? x->ii : 0;
     return floe__pair_lambda(&p);
 }
 
@@ -281,7 +287,7 @@ static int same_prospect(const prospect *a, const prospect *b) {
  * of one size) share one evaluation. */
 static double prospective_lambda(const floe_world *w) {
     const partners pt = find_partners(w);
-    if (pt.nbodies + (pt.bounds != 0) < 2 && !(pt.nbodies >= 1 && pt.bounds)) return 0;
+    if (pt.nbodies < 2 && !pt.bounds) return 0; /* a body alone: nothing to touch */
     double best = 0, last_l = 0;
     prospect last = {-1, 0, 0, 0, 0, 0};
     for (int i = 0; i < w->np; i++) {
@@ -309,11 +315,11 @@ static double prospective_lambda(const floe_world *w) {
 /* ---- the estimate ------------------------------------------------------------- */
 
 /* The bound over the contacts: the largest sum of lambda_c over the
- * contacts of a free body. */
+ * contacts of a free body; NAN when out of memory. */
 static double contacts_lambda(const floe_world *w) {
     if (w->ncon == 0 || w->np == 0) return 0;
     double *sum = calloc((size_t)w->np, sizeof *sum);
-    if (!sum) return INFINITY; /* out of memory: no step is safe to promise */
+    if (!sum) return NAN;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
         double l = floe__contact_lambda(w, k);
@@ -328,7 +334,9 @@ static double contacts_lambda(const floe_world *w) {
 }
 
 double floe__crit_dt(const floe_world *w) {
-    double l = fmax(contacts_lambda(w), prospective_lambda(w));
+    double lc = contacts_lambda(w);
+    if (isnan(lc)) return NAN; /* out of memory: no figure to give */
+    double l = fmax(lc, prospective_lambda(w));
     return l > 0 ? 2 / sqrt(l) : INFINITY;
 }
 
@@ -353,7 +361,7 @@ double floe__auto_dt(const floe_world *w) {
 
 void floe__update_dt(floe_world *w) {
     double crit = floe__crit_dt(w);
-    if (!isfinite(crit)) {
+    if (!isfinite(crit)) { /* nothing bounds it, or out of memory: the step stays */
         w->last_dyn_dt = w->step;
         return;
     }

@@ -10,7 +10,8 @@
 /* The critical step: 2 / sqrt(Lambda), Lambda the larger of the bound on
  * the largest eigenvalue of the mass-scaled stiffness of the contacts and
  * that of the prospective contacts of the free bodies; INFINITY when no
- * free body has or can make a contact (nothing can become unstable). */
+ * free body has or can make a contact (nothing can become unstable), NAN
+ * when out of memory. */
 double floe__crit_dt(const floe_world *w);
 /* The largest eigenvalue of contact k's mass-scaled stiffness on the free
  * degrees of freedom of its two bodies (exact; 0 if neither is free). */
