@@ -456,18 +456,30 @@ static void say_how_to_continue(const session *s, int64_t step) {
 }
 
 /* The world records only the events someone reads: those the scene's
- * events.csv keeps, and inlet_short for warn_inlets. A dense packing's
+ * events.csv keeps, and inlet_short and energy_error for warn_events. A dense packing's
  * first step creates every contact at once; recording their creation
  * events for nobody cost 24 MB at 100k spheres. */
 static void record_wanted_events(floe_world *w, const floe_output_config *out) {
-    floe_set_event_types(w, (~out->events_skip & FLOE_EVENTS_ALL) | 1u << FLOE_EVENT_INLET_SHORT);
+    floe_set_event_types(w, (~out->events_skip & FLOE_EVENTS_ALL) | 1u << FLOE_EVENT_INLET_SHORT |
+                                1u << FLOE_EVENT_ENERGY_ERROR);
 }
 
-/* An inlet that cannot keep its rate says so once (its inlet_short event). */
-static void warn_inlets(floe_world *w, int tty) {
+/* An inlet that cannot keep its rate says so once (its inlet_short
+ * event), and so does a run whose energy balance error passed the scene's
+ * world.energy_warn (its energy_error event). */
+static void warn_events(floe_world *w, int tty) {
     floe_event_list ev = floe_events(w);
     for (int i = 0; i < ev.count; i++) {
         const floe_event *e = &ev.events[i];
+        if (e->type == FLOE_EVENT_ENERGY_ERROR) {
+            fprintf(
+                stderr,
+                "%sfloe: warning: the energy balance error is %.3g at step %lld (t = %g s), above world.energy_warn "
+                "= %g: the time step is too long for the accuracy this run needs (lower world.dt_safety or "
+                "world.dt; docs/integration.md#time-step-accuracy)\n",
+                tty ? "\n" : "", e->value[0], (long long)e->step, e->time, e->value[1]);
+            continue;
+        }
         if (e->type != FLOE_EVENT_INLET_SHORT) continue;
         floe_inlet_stats st;
         floe_inlet_def d;
@@ -521,7 +533,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             failed = rc = 1;
             break;
         }
-        warn_inlets(w, tty);
+        warn_events(w, tty);
         if (floe_output_step(s->out, w) != 0) {
             fprintf(stderr, "floe: writing outputs failed at step %lld: %s\n", (long long)floe_step_count(w),
                     floe_output_error(s->out));
@@ -613,6 +625,13 @@ static int cmd_run(int argc, char **argv) {
         return 130;
     }
     if (sc.warnings) fputs(sc.warnings, stderr); /* as floe check prints them */
+    /* a scene of run length 0 made to run by --steps / --time meets the
+     * checks of a run now (its time step, its initial overlaps) */
+    if (floe_scene_check_run(&sc, o.steps, o.time, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        floe_scene_free(&sc);
+        return 2;
+    }
     floe_world *w = sc.world;
     if (o.threads >= 0) floe_set_threads(w, (int)o.threads);
     record_wanted_events(w, &sc.out);

@@ -258,6 +258,32 @@ static void failure_summary(void) {
     CHECK(has("runaway at step 6:") && has("runaway_000000000006.h5") && !strstr(log_text(), "last good state"));
 }
 
+/* A run whose energy balance error passes world.energy_warn says so once:
+ * one warning line on stderr and one energy_error row in events.csv (kept
+ * by default). A sphere bouncing on a floor at dt = 1.47e-5 s, 0.6 of its
+ * contact's critical step 2 sqrt(m / kn) = 2.45e-5 s, where one impact
+ * errs by up to 56 % of its energy. */
+static void energy_warning(void) {
+    char scene[512], out[512], path[700];
+    snprintf(scene, sizeof scene, "%s/bounce.yaml", tmp);
+    check_write_file(scene, "world: {gravity: [0, 0, -9.81], dt: 1.47e-5, energy_warn: 0.01}\nrun: {time: 0.3}\n"
+                            "materials: [{name: m, young: 1e8, density: 2500, tan_phi: 0}]\n"
+                            "walls: [{axis: z, pos: 0, sense: 1}]\n"
+                            "particles:\n  - {radius: 0.0015, pos: [0, 0, 0.01]}\n"
+                            "output: {vtk: {every: 0}}\n");
+    snprintf(out, sizeof out, "%s/out_bounce", tmp);
+    const char *run[] = {"floe", "run", scene, "--out", out, NULL};
+    CHECK(run_cli(run, err, 0) == 0);
+    const char *line = "floe: warning: the energy balance error is ";
+    const char *first = strstr(log_text(), line);
+    CHECK(first && !strstr(first + 1, line) && strstr(first, "above world.energy_warn = 0.01"));
+    snprintf(path, sizeof path, "%s/events.csv", out);
+    char *csv = check_slurp(path, NULL);
+    const char *row = csv ? strstr(csv, ",energy_error,-1,-1,") : NULL;
+    CHECK(row && !strstr(row + 1, ",energy_error,"));
+    free(csv);
+}
+
 int main(void) {
     snprintf(tmp, sizeof tmp, "/tmp/floe_cli_run_XXXXXX");
     CHECK(mkdtemp(tmp) != NULL);
@@ -268,6 +294,7 @@ int main(void) {
     time_with_fixed_dt();
     extend_finished_run();
     failure_summary();
+    energy_warning();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
     if (!check_failures) CHECK(system(cmd) == 0);

@@ -199,7 +199,7 @@ static void test_types(void) {
     CHECK(none.n == 0);
     floe_world *w = pair();
     CHECK(floe_set_event_types(w, FLOE_EVENTS_ALL + 1) == FLOE_ERR_ARG);
-    CHECK(strstr(floe_last_error(w), "beyond the 8 event types") != NULL);
+    CHECK(strstr(floe_last_error(w), "beyond the 9 event types") != NULL);
     CHECK(floe_event_types(w) == FLOE_EVENTS_ALL);
     floe_world_destroy(w);
     /* breaks are counted whatever is recorded */

@@ -90,30 +90,117 @@ static void cli_refuses_at(const char *scene, const char *want, int line) {
 
 /* ---- 11.2, 12.6: the time step --------------------------------------------------- */
 
+/* A bonded Ice pair (R 0.01 m, E 1 GPa, rho 900, no twist or rolling
+ * spring, bonded in all senses) at dt and with the run length `run`. Its
+ * exact critical step is 2 / omega of the normal mode, sqrt(2 m / kn) =
+ * 2.19e-5 s (kn = pi R E / 2; the shear-spin mode, 7 kt / m with
+ * kt = kn / 5, is slower); the p-wave estimate R / sqrt(E / rho) is 9.49e-6 s. */
+static void write_ice_pair(const char *name, double dt, const char *run, const char *extra, char *path, size_t len) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "world: {dt: %.10g%s}\nrun: %s\n"
+             "materials: [{name: ice, model: ice, density: 900, young: 1e9, alpha_w: 0, alpha_r: 0}]\n"
+             "models: {ice: {bonds0: 15}}\n"
+             "particles:\n  - {pos: [0, 0, 0], radius: 0.01}\n  - {pos: [0.01999998, 0, 0], radius: 0.01}\n",
+             dt, extra, run);
+    check_write_tmp(tmp, name, text, path, len);
+}
+
 static void test_dt(void) {
+    /* sphere on a wall: kn = pi R E / 2, the normal mode kn / m (the shear-spin
+     * mode 3.5 kt / m = 0.7 kn / m is slower): 2 sqrt(m / kn) = 3.27e-5 s */
     EXPECT_ERROR(DATA "bad_dt_over_critical.yaml",
-                 "4:7: world.dt = 0.01 s is above the critical time step of this scene, 1e-05 s (from its smallest, "
-                 "lightest and stiffest bodies): the run would blow up within a few steps. Use dt: auto (0.9 x the "
-                 "critical step, re-checked as contacts form) or a dt below 1e-05 s");
+                 "4:7: world.dt = 0.01 s is above the critical time step of this scene, 3.27e-05 s (from its "
+                 "lightest and stiffest bodies that can move and touch something, and the contacts of its first "
+                 "step): the run would blow up within a few steps. Use dt: auto (world.dt_safety x the critical "
+                 "step, re-checked as contacts form) or a dt below 3.27e-05 s; world.dt_check: warn runs it anyway");
     EXPECT_ERROR(DATA "bad_dt_auto_no_bodies.yaml",
                  "2:13: world.dt: auto cannot derive a time step: it needs at least one sphere, capsule or ellipsoid, "
                  "and this scene has none (only walls, facets, meshes or cylinders); give world.dt in seconds");
     CLI_REFUSES(DATA "bad_dt_over_critical.yaml", "world.dt = 0.01 s is above the critical time step");
     CLI_REFUSES(DATA "bad_dt_auto_no_bodies.yaml", "world.dt: auto cannot derive a time step");
 
-    /* a dt below the critical step is taken; a scene of no step needs none */
-    char path[512], err[1024];
+    /* scenes that cannot blow up load at any dt: a sphere alone (nothing to
+     * touch: its young plays no part), two fixed spheres (nothing moves);
+     * a scene of no step needs none */
+    char path[512], err[2048];
     floe_scene s;
     check_write_tmp(tmp, "ok.yaml",
-                    "world: {dt: 9e-6}\nrun: {steps: 10}\nmaterials: [{name: a, young: 1e9}]\n"
+                    "world: {dt: 1e-3, gravity: [0, 0, -9.81]}\nrun: {steps: 10}\nmaterials: [{name: a, young: 1e9}]\n"
                     "particles: [{radius: 0.01, pos: [0, 0, 0]}]\n",
                     path, sizeof path);
     CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
-    CHECK(s.world && floe_critical_dt(s.world) == 1e-5 && s.warnings == NULL);
+    CHECK(s.world && isinf(floe_critical_dt(s.world)) && s.warnings == NULL);
+    floe_scene_free(&s);
+    check_write_tmp(tmp, "ok.yaml",
+                    "world: {dt: 1e-3}\nrun: {steps: 10}\nmaterials: [{name: a, young: 2e11, density: 7800}]\n"
+                    "particles:\n  - {radius: 0.01, pos: [0, 0, 0], fixed: true}\n"
+                    "  - {radius: 0.01, pos: [0.05, 0, 0], fixed: true}\n",
+                    path, sizeof path);
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    CHECK(s.world && isinf(floe_critical_dt(s.world)));
     floe_scene_free(&s);
     check_write_tmp(tmp, "ok.yaml", "run: {steps: 0}\nmaterials: [{name: a}]\nwalls: [{axis: z}]\n", path, sizeof path);
     CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
     floe_scene_free(&s);
+
+    /* the bonded Ice pair at 0.5 of its exact critical step loads; at 1.02
+     * it is refused, its critical step the exact one to 1 % */
+    write_ice_pair("pair.yaml", 0.5 * 2.19089e-5, "{steps: 10}", "", path, sizeof path);
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    if (s.world) {
+        double crit = floe_critical_dt(s.world);
+        REPORT("bonded Ice pair: critical step %.6g s (exact 2.19089e-5 s)\n", crit);
+        CHECK(crit <= 2.19089e-5 * (1 + 1e-5) && crit >= 0.99 * 2.19089e-5);
+    }
+    floe_scene_free(&s);
+    write_ice_pair("pair.yaml", 1.02 * 2.19089e-5, "{steps: 10}", "", path, sizeof path);
+    EXPECT_ERROR(path, "1:13: world.dt = 2.23471e-05 s is above the critical time step of this scene, 2.19e-05 s "
+                       "(from its lightest and stiffest bodies that can move and touch something, and the contacts of "
+                       "its first step): the run would blow up within a few steps. Use dt: auto (world.dt_safety x the "
+                       "critical step, re-checked as contacts form) or a dt below 2.19e-05 s; world.dt_check: warn "
+                       "runs it anyway");
+
+    /* world.dt_check: warn: the same finding, as a warning */
+    write_ice_pair("pair.yaml", 1.02 * 2.19089e-5, "{steps: 10}", ", dt_check: warn", path, sizeof path);
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    CHECK(s.warnings && strstr(s.warnings, "warning: world.dt = 2.23471e-05 s is above the critical time step") &&
+          strstr(s.warnings, "it may blow up (world.dt_check: warn)"));
+    floe_scene_free(&s);
+    check_write_tmp(tmp, "bad.yaml", "world: {dt_check: maybe}\nrun: {steps: 0}\n", path, sizeof path);
+    EXPECT_ERROR(path, "1:19: world.dt_check: expected 'error' (a given dt above the critical step stops the scene, "
+                       "the default) or 'warn' (it is only reported), got 'maybe'");
+}
+
+/* A scene of run length 0 meets the checks of a run when the command line
+ * gives it one: `floe run SCENE --steps 3000` (or --time) refuses the pair
+ * at 1.02 of its critical step, which `floe check` and a run of 0 steps
+ * let through (the run blew up at step 38). */
+static void test_dt_run_override(void) {
+    char path[512], err[2048], errf[512], out[512];
+    floe_scene s;
+    write_ice_pair("pair0.yaml", 1.02 * 2.19089e-5, "{steps: 0}", "", path, sizeof path);
+    CHECK(floe_scene_load(path, &s, err, sizeof err) == 0);
+    CHECK(s.run_error && strstr(s.run_error, "world.dt = 2.23471e-05 s is above the critical time step"));
+    CHECK(floe_scene_check_run(&s, 0, 0, err, sizeof err) == 0);
+    CHECK(floe_scene_check_run(&s, -1, 0, err, sizeof err) == 0);
+    CHECK(floe_scene_check_run(&s, 3000, 0, err, sizeof err) != 0 && !strcmp(err, s.run_error));
+    CHECK(floe_scene_check_run(&s, -1, 0.01, err, sizeof err) != 0);
+    floe_scene_free(&s);
+    snprintf(errf, sizeof errf, "%s/cli.txt", tmp);
+    snprintf(out, sizeof out, "%s/out_override", tmp);
+    const char *check[] = {"floe", "check", path, NULL};
+    CHECK(run_cli(check, errf, 0) == 0);
+    const char *by_steps[] = {"floe", "run", path, "--steps", "3000", "--out", out, NULL};
+    CHECK(run_cli(by_steps, errf, 0) == 2);
+    CHECK(strstr(slurp(errf), "pair0.yaml:1:13: world.dt = 2.23471e-05 s is above the critical time step"));
+    CHECK(!exists(out));
+    const char *by_time[] = {"floe", "run", path, "--time", "0.01", "--out", out, NULL};
+    CHECK(run_cli(by_time, errf, 0) == 2);
+    CHECK(strstr(slurp(errf), "is above the critical time step") && !exists(out));
+    /* a pair that passes runs as asked */
+    write_ice_pair("pair0.yaml", 0.5 * 2.19089e-5, "{steps: 0}", "", path, sizeof path);
+    CHECK(run_cli(by_steps, errf, 0) == 0);
 }
 
 /* ---- 11.2: initial overlaps -------------------------------------------------------- */
@@ -584,6 +671,7 @@ int main(void) {
         return 2;
     }
     test_dt();
+    test_dt_run_override();
     test_overlaps();
     test_overlaps_sizes();
     test_overlaps_far_cells();

@@ -28,7 +28,7 @@
 static char tmpdir[256];
 
 static const char *common =
-    "world: {dt: auto, damping: 0.7}\n"
+    "world: {dt: auto, dt_safety: 0.5, damping: 0.7}\n"
     "run: {time: 0.01}\n"
     "materials:\n"
     "  - {name: rock, model: softbond, density: 2500, young: 1e9, kt_div_kn: 0.4, fric: 0.5}\n"

@@ -108,7 +108,7 @@ class Specimen:
     def build(cls, width, height, pos, radius, threads):
         """The specimen world: spheres (pos, radius) in a box [0, width]^2 x [0, height]
         closed by the platens and the lateral walls; nothing bonded yet."""
-        w = floe.World(dt="auto", damping=0.7, threads=threads)
+        w = floe.World(dt="auto", dt_safety=0.5, damping=0.7, threads=threads)
         w.add_material("rock", "softbond", density=2500, young=1e9, kt_div_kn=0.4, fric=0.5)
         w.add_material("platen", "softbond", density=7800, young=1e9, kt_div_kn=0.4, fric=0.5)
         w.add_material("side", "softbond", density=7800, young=1e9, kt_div_kn=0.4, fric=0.0)
@@ -217,7 +217,7 @@ def pack(width, seed, threads):
     Only the geometry is kept, so this world may scale the density up by
     PACK_MASS (a longer time step: its dynamics do not matter)."""
     h = 2 * width
-    w = floe.World(dt="auto", damping=0.2, threads=threads)
+    w = floe.World(dt="auto", dt_safety=0.5, damping=0.2, threads=threads)
     w.add_material("grain", "linear", density=2500 * PACK_MASS, young=1e9, tan_phi=0.0)
     add_box(w, width, h, "grain", "grain")
     w.add_random(((0, 0, 0), (width, width, h)), sphere_count(width, h), radius=(R_MIN, R_MAX), seed=seed,

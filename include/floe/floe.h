@@ -66,6 +66,8 @@ typedef enum floe_event_type {
                                    * [kg], value[1]: the energy it took out [J]) */
     FLOE_EVENT_INLET_SHORT,       /* inlet b cannot keep its rate (once per inlet): value[0] bodies
                                    * (or kg) asked for so far, value[1] inserted so far */
+    FLOE_EVENT_ENERGY_ERROR,      /* the energy balance error passed floe_world_def.energy_warn (once
+                                   * per run; a = b = -1): value[0] the error, value[1] the threshold */
     FLOE_EVENT_COUNT
 } floe_event_type;
 
@@ -84,7 +86,7 @@ typedef struct floe_event {
 typedef struct floe_world_def {
     floe_vec3 gravity;      /* m/s^2, default (0,0,0) */
     double dt;              /* s; <= 0 means auto (docs/integration.md#time-step), default auto */
-    double dt_safety;       /* factor on the critical step for auto dt, default 0.9 */
+    double dt_safety;       /* factor on the critical step for auto dt, default 0.1 (docs/integration.md) */
     int dyn_dt_period;      /* steps between critical-step re-checks (auto dt), default 100 */
     double damping;         /* Cundall non-viscous damping coefficient, [0,1), default 0 */
     double skin;            /* Verlet skin [m]; < 0: |skin| x smallest radius; default -0.1 */
@@ -95,10 +97,14 @@ typedef struct floe_world_def {
     int sphere_orientation; /* 1 (default): a sphere's orientation turns with its spin; 0: it keeps the
                                one it was given (no force depends on it; a granular step does ~5-10 %
                                less work, docs/decisions.md#sphere-orientation-only-when-wanted) */
+    double energy_warn;     /* the energy balance error (FLOE_E_ERROR) above which the run says so
+                               once: a FLOE_EVENT_ENERGY_ERROR event, at the first check (every
+                               dyn_dt_period steps) that finds |error| above it; 0: never; default
+                               0.01 (docs/integration.md#energy) */
     int internal_cookie;    /* set by floe_default_world_def; do not touch */
 } floe_world_def;
 
-/* Ranges floe_world_create checks: dt finite (<= 0: auto), dt_safety (0, 1],
+/* Ranges floe_world_create checks: dt finite (<= 0: auto), dt_safety (0, 1], energy_warn finite >= 0,
  * dyn_dt_period and renorm_period >= 1, damping [0, 1), skin finite,
  * legacy_lens and sphere_orientation 0 or 1, threads [0, FLOE_MAX_THREADS], dimension 2 or 3,
  * gravity components finite and at most FLOE_MAX_COORD.
@@ -750,10 +756,21 @@ int64_t floe_step_count(const floe_world *w);
 double floe_time(const floe_world *w);
 double floe_dt(const floe_world *w);      /* current step; resolves auto dt */
 int floe_dt_is_auto(const floe_world *w); /* 1: the step is chosen by the world (dt: auto) and may change */
-/* The critical step (s) that auto dt is dt_safety times: before the first
- * step the p-wave estimate of the spheres, capsules and ellipsoids, then also
- * the contacts' stiffness; INFINITY when no body bounds it. */
+/* The critical step (s) that auto dt is dt_safety times
+ * (docs/integration.md#time-step): from the stiffness of the contacts the
+ * world has (the largest sum over a free body's contacts of each contact's
+ * exact mass-scaled eigenvalue) and of those its free bodies could make (a
+ * virtual contact of each with a copy of itself and with each boundary
+ * material, stiffnesses from the model); never above the exact stability
+ * limit of the contacts it counts, equal to it for one contact. INFINITY
+ * when no body that can move has or can make a contact. */
 double floe_critical_dt(const floe_world *w);
+/* The critical step the first step will meet: before it, floe_critical_dt
+ * of a copy of the world started (floe_start) to find the bonds and
+ * overlaps of step 0, which the prospective estimate does not know (the
+ * cost of a copy of the world and of one contact pass); after it,
+ * floe_critical_dt. INFINITY if the copy cannot be made or started. */
+double floe_critical_dt_start(const floe_world *w);
 floe_status floe_set_dt(floe_world *w, double dt);
 
 /* ---- energy ------------------------------------------------------------ */

@@ -83,6 +83,11 @@ typedef struct floe_scene {
                               * likely mistakes that do not stop a run (implausible
                               * material values, small initial overlaps): print them
                               * before checking or running the scene */
+    char *run_error; /* NULL, or the "file:line:col: message" of a check that only a
+                              * run meets (a given dt above the critical step, a deep
+                              * initial overlap) in a scene whose own run length is 0,
+                              * which loads: floe_scene_check_run reports it when a
+                              * run length is given later */
 } floe_scene;
 
 /* ---- scene files ---- */
@@ -101,6 +106,14 @@ void floe_scene_free(floe_scene *scene);
 
 /* Total steps the scene asks for (resolves duration with the world's dt). */
 int64_t floe_scene_total_steps(const floe_scene *scene);
+
+/* The checks of a run (docs/scene-format.md#checks-before-the-run) for a
+ * run of `steps` steps, or `duration` seconds when steps < 0, given after
+ * loading (the command line's --steps and --time): 0 if the run may go
+ * ahead, -1 with the message in err if it takes at least one step and the
+ * scene holds a run_error. A scene with a run length of its own was
+ * checked when it loaded. */
+int floe_scene_check_run(const floe_scene *scene, int64_t steps, double duration, char *err, size_t errlen);
 
 /* ---- outputs of a run ---- */
 

@@ -25,6 +25,11 @@
 
 enum { HIST_FIXED = 2 + FLOE_E_COUNT + 4 }; /* step, time, energies, contacts, bonded, breaks, particles */
 
+/* The event types a World keeps by default (World.keep_events). */
+#define FLOE_PY_DEFAULT_EVENTS                                                                          \
+    (1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_CONTACT_ACTIVATED | 1u << FLOE_EVENT_SLIP_CHANGE | \
+     1u << FLOE_EVENT_ENERGY_ERROR)
+
 typedef struct World {
     PyObject_HEAD floe_scene sc; /* owns the engine's world (sc.world) and a loaded scene's settings */
     floe_output *out;            /* outputs of a loaded or restored scene, or NULL */
@@ -40,6 +45,9 @@ typedef struct World {
     floe_event *ev;
     size_t nev, evcap;
     uint32_t ev_mask;
+    /* the energy_error event of the last steps, for a RuntimeWarning once the GIL is back (run.c) */
+    floe_event energy_ev;
+    int energy_pending;
     /* history rows recorded every hist_every steps */
     int64_t hist_every;
     floe_history_column *hcols;

@@ -718,14 +718,16 @@ PyMethodDef floe_py_array_methods[] = {
     {"events", KW events, METH_VARARGS | METH_KEYWORDS,
      "events(*, clear=True) -> dict of ndarrays\n\n"
      "The events kept from every step of run() and step() since the last call (types chosen by\n"
-     "keep_events; default: broken, activated, slip_change): 'type' (names), 'step', 'time', 'ids'\n"
+     "keep_events; default: broken, activated, slip_change, energy_error): 'type' (names), 'step',\n"
+     "'time', 'ids'\n"
      "(n, 2), 'force', 'torque' (n, 3, local on A), 'detail', 'value' (n, 2). clear=False keeps them."},
     {"last_events", (PyCFunction)last_events, METH_NOARGS,
      "last_events() -> list of floe.Event\n\nEvery event of the last step (all types), as floe.Event records."},
     {"keep_events", (PyCFunction)keep_events, METH_VARARGS,
      "keep_events(types)\n\n"
      "Which events events() keeps: 'all', 'none' or a list of 'created', 'deleted', 'broken',\n"
-     "'activated', 'slip_change' (contact creation and deletion are many in granular flows)."},
+     "'activated', 'slip_change', 'inserted', 'removed', 'inlet_short', 'energy_error' (contact\n"
+     "creation and deletion are many in granular flows)."},
     {"record", KW record, METH_VARARGS | METH_KEYWORDS,
      "record(every=1, columns=None)\n\n"
      "Starts recording a history row every `every` steps (0: off; earlier rows are dropped): step,\n"

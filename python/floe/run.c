@@ -69,6 +69,12 @@ static int batch(World *self, const plan *p, int *due, int64_t *taken, floe_stat
             *taken = k;
             return STEP_FAILED;
         }
+        floe_event_list el = floe_events(w);
+        for (int i = 0; i < el.count; i++)
+            if (el.events[i].type == FLOE_EVENT_ENERGY_ERROR) {
+                self->energy_ev = el.events[i];
+                self->energy_pending = 1;
+            }
         if (self->out && floe_output_step(self->out, w) != 0) {
             *taken = k;
             return OUTPUT_FAILED;
@@ -124,6 +130,20 @@ static int64_t run_plan(World *self, const plan *p) {
             PyErr_NoMemory();
             rc = -1;
             break;
+        }
+        if (self->energy_pending) { /* the engine emits the event once per run */
+            self->energy_pending = 0;
+            const floe_event *e = &self->energy_ev;
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                     "the energy balance error is %.3g at step %lld (t = %g s), above energy_warn = %g: the time "
+                     "step is too long for the accuracy this run needs (lower dt_safety or dt; "
+                     "docs/integration.md#time-step-accuracy)",
+                     e->value[0], (long long)e->step, e->time, e->value[1]);
+            if (PyErr_WarnEx(PyExc_RuntimeWarning, msg, 1) < 0) {
+                rc = -1;
+                break;
+            }
         }
         if (due) {
             if (p->on_event && p->on_event != Py_None && self->ev_mask) {

@@ -17,22 +17,21 @@ World *floe_py_world_new(floe_scene *sc) {
     self->sc = *sc;
     memset(sc, 0, sizeof *sc);
     if (self->sc.world) floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
-    self->ev_mask = 1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_CONTACT_ACTIVATED | 1u << FLOE_EVENT_SLIP_CHANGE;
+    self->ev_mask = FLOE_PY_DEFAULT_EVENTS;
     return self;
 }
 
 static PyObject *World_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     World *self = (World *)type->tp_alloc(type, 0);
-    if (self)
-        self->ev_mask = 1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_CONTACT_ACTIVATED |
-                        1u << FLOE_EVENT_SLIP_CHANGE;
+    if (self) self->ev_mask = FLOE_PY_DEFAULT_EVENTS;
     return (PyObject *)self;
 }
 
 static int World_init(World *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {
         "gravity", "dt",        "damping",       "threads",     "dt_safety",          "dyn_dt_period",
-        "skin",    "dimension", "renorm_period", "legacy_lens", "sphere_orientation", NULL};
+        "skin",    "dimension", "renorm_period", "legacy_lens", "sphere_orientation", "energy_warn",
+        NULL};
     PyObject *gravity = NULL, *dt = NULL, *threads = NULL;
     floe_world_def def = floe_default_world_def();
     int legacy = 0, sphere_ori = 1;
@@ -40,9 +39,9 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(FloeError, "World.__init__: this World exists already");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOdOdidiipp:World", kwlist, &gravity, &dt, &def.damping, &threads,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOdOdidiippd:World", kwlist, &gravity, &dt, &def.damping, &threads,
                                      &def.dt_safety, &def.dyn_dt_period, &def.skin, &def.dimension, &def.renorm_period,
-                                     &legacy, &sphere_ori))
+                                     &legacy, &sphere_ori, &def.energy_warn))
         return -1;
     def.legacy_lens = legacy;
     def.sphere_orientation = sphere_ori;
@@ -672,7 +671,10 @@ static PyGetSetDef World_getset[] = {
      "time step [s] (with dt 'auto' before the first step: the estimate); setting it fixes the step", NULL},
     {"dt_auto", (getter)get_dt_auto, NULL, "True when the world chooses the step (dt 'auto')", NULL},
     {"critical_dt", (getter)get_critical_dt, NULL,
-     "the critical time step [s] (docs/integration.md#time-step); inf when no body bounds it", NULL},
+     "the critical time step [s] that dt 'auto' is dt_safety times (docs/integration.md#time-step):\n"
+     "from the contacts and the contacts the free bodies could make; inf when no body that can move\n"
+     "has or can make a contact",
+     NULL},
     {"gravity", (getter)get_gravity, (setter)set_gravity, "gravity (x, y, z) [m/s^2]", NULL},
     {"threads", (getter)get_threads, (setter)set_threads, "OpenMP threads the steps use (set 0: automatic)", NULL},
     {"energy", (getter)get_energy, NULL,
@@ -810,8 +812,9 @@ PyTypeObject World_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "floe.World",
     .tp_basicsize = sizeof(World),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "World(gravity=(0, 0, 0), dt='auto', damping=0.0, threads=0, dt_safety=0.9, dyn_dt_period=100,\n"
-              "      skin=-0.1, dimension=3, renorm_period=100, legacy_lens=False, sphere_orientation=True)\n\n"
+    .tp_doc = "World(gravity=(0, 0, 0), dt='auto', damping=0.0, threads=0, dt_safety=0.1, dyn_dt_period=100,\n"
+              "      skin=-0.1, dimension=3, renorm_period=100, legacy_lens=False, sphere_orientation=True,\n"
+              "      energy_warn=0.01)\n\n"
               "A floe simulation: bodies, contacts, materials and contact models, stepped in time.\n\n"
               "Build one from scratch with these settings (the scene's `world` section,\n"
               "docs/scene-format.md#world; dt in seconds or 'auto', damping the Cundall coefficient in\n"

@@ -1,11 +1,8 @@
-/* Energy terms and the time step (docs/integration.md, "Energy" and "Time step"). */
+/* Energy terms (docs/integration.md, "Energy"). */
 #include "core/bodyforces.h"
 #include "core/energy.h"
-#include "core/size_dist.h"
 
-#include <stdio.h>
-
-#include <stdlib.h>
+#include <string.h>
 
 static const char *const energy_names[FLOE_E_COUNT] = {
     "kinetic", "rotational", "gravity", "elastic", "plastic",  "damping", "dashpot",
@@ -63,7 +60,8 @@ static void kinetic(const floe_world *w, double *trans, double *rot) {
     for (int i = 0; i < w->np; i++) floe__body_kinetic(w, i, loaded, trans, rot);
 }
 
-void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
+/* The terms into e, and the sum of their magnitudes into *scale. */
+static void terms(const floe_world *w, double e[FLOE_E_COUNT], double *scale_out) {
     kinetic(w, &e[FLOE_E_KINETIC], &e[FLOE_E_ROTATIONAL]);
     e[FLOE_E_GRAVITY] = -w->e_gravity_work;
     e[FLOE_E_ELASTIC] = w->e_elastic;
@@ -88,132 +86,37 @@ void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
         scale += fabs(e[FLOE_E_BUOYANCY]) + fabs(e[FLOE_E_DRAG]);
     }
     e[FLOE_E_TOTAL] = total;
-    /* relative to the sum of the magnitudes of all terms: 0 when nothing moves */
-    e[FLOE_E_ERROR] = w->started && scale > 0 ? (total - w->e_total0) / scale : 0;
+    *scale_out = scale;
 }
 
-double floe__pwave_dt(const floe_world *w) {
-    double dt = INFINITY;
-    for (int i = 0; i < w->np; i++) {
-        if (!(w->bound[i] > 0)) continue; /* spheres, capsules, ellipsoids */
-        const double *p = w->mats[w->mat[i]].p;
-        dt = fmin(dt, w->radius[i] / sqrt(p[MAT_YOUNG] / p[MAT_DENSITY]));
-    }
-    int mat = -1;
-    double r = floe__supply_min_radius(w, &mat); /* bodies the inlets will insert */
-    if (mat >= 0) dt = fmin(dt, r / sqrt(w->mats[mat].p[MAT_YOUNG] / w->mats[mat].p[MAT_DENSITY]));
-    return dt;
+void floe_energy(const floe_world *w, double e[FLOE_E_COUNT]) {
+    double scale;
+    terms(w, e, &scale);
+    /* relative to the sum of the magnitudes of all terms, at least the
+     * largest sum the balance checks have seen (a body back where it
+     * started has every term near zero, and a tiny error would read as
+     * 1); 0 when nothing moves */
+    scale = fmax(scale, w->e_scale);
+    e[FLOE_E_ERROR] = w->started && scale > 0 ? (e[FLOE_E_TOTAL] - w->e_total0) / scale : 0;
 }
 
-/* Stiffness contact c adds to body `side` (0: A, 1: B), per global axis:
- * translational kt, rotational kr, and kc, the coupling of the shear spring
- * between translation across the normal and rotation (its force kt acts at
- * the lever arm l, so the pair's stiffness matrix holds kt l off the
- * diagonal). */
-static void contact_stiffness(const floe_world *w, int k, int side, vec3 *kt, vec3 *kr, vec3 *kc) {
-    const floe_contact *c = &w->con[k];
-    floe_contact_warm own;
-    const floe_contact_warm *x = floe__warm(w, k, &own);
-    vec3 n = floe__contact_geom(w, k).n, n2 = vmul(n, n);
-    vec3 dk = v3(n2.x * (c->kn - c->kt) + c->kt, n2.y * (c->kn - c->kt) + c->kt, n2.z * (c->kn - c->kt) + c->kt);
-    vec3 rot = v3(n2.y + n2.z, n2.z + n2.x, n2.x + n2.y);
-    /* twist and rolling springs (Woo leaves them out, which lets dt grow
-     * past the stability limit of stiff bonds) */
-    vec3 spring = vadd(vscale(n2, x->kw), vscale(rot, x->kr));
-    double lens[2];
-    floe__contact_lens(w, k, lens);
-    double l = lens[side];
-    *kt = vadd(*kt, dk);
-    *kr = vadd(*kr, vadd(vscale(rot, l * l * c->kt), spring));
-    *kc = vadd(*kc, vscale(rot, l * c->kt));
-}
-
-/* Smallest m/k (or I/k) of body i's free DOFs: the Gershgorin bound of the
- * mass-scaled stiffness, each row the diagonal plus the shear coupling kc
- * scaled by sqrt(m/I) or sqrt(I/m) when the other kind of DOF is free
- * (docs/decisions.md#the-shear-spring-couples-translation-and-rotation). */
-static double body_ratio(const floe_world *w, int i, vec3 kt, vec3 kr, vec3 kc) {
-    uint32_t bl = w->blocked[i];
-    double best = INFINITY;
-    if (bl == FLOE_DOF_ALL) return best;
-    double Imin = fmin(w->inertia[i].x, fmin(w->inertia[i].y, w->inertia[i].z)), m = w->mass[i];
-    int trans_free = (bl & 7u) != 7u, rot_free = (bl & 56u) != 56u;
-    double to_rot = rot_free && m > 0 && Imin > 0 ? sqrt(m / Imin) : 0;
-    double to_trans = trans_free && m > 0 && Imin > 0 ? sqrt(Imin / m) : 0;
-    for (int k = 0; k < 3; k++) {
-        double kk = vcomp(kt, k) + vcomp(kc, k) * to_rot, kw = vcomp(kr, k) + vcomp(kc, k) * to_trans;
-        if (!(bl & (1u << k)) && kk > 0 && m > 0) best = fmin(best, m / kk);
-        if (!(bl & (8u << k)) && kw > 0 && Imin > 0) best = fmin(best, Imin / kw);
-    }
-    return best;
-}
-
-/* Critical step from the stiffness every free body feels through its
- * contacts (Woo's DynDt rule, docs/decisions.md#automatic-time-step-g8). */
-double floe__crit_dt(const floe_world *w) {
-    if (w->ncon == 0 || w->np == 0) return INFINITY;
-    vec3 *kt = calloc((size_t)w->np * 3, sizeof *kt);
-    if (!kt) return INFINITY;
-    vec3 *kr = kt + w->np, *kc = kr + w->np;
-    for (int k = 0; k < w->ncon; k++) {
-        const floe_contact *c = &w->con[k];
-        contact_stiffness(w, k, 0, &kt[c->a], &kr[c->a], &kc[c->a]);
-        contact_stiffness(w, k, 1, &kt[c->b], &kr[c->b], &kc[c->b]);
-    }
-    double best = INFINITY;
-    for (int i = 0; i < w->np; i++) best = fmin(best, body_ratio(w, i, kt[i], kr[i], kc[i]));
-    free(kt);
-    return sqrt(2.0 * best);
-}
-
-/* The critical step of contact c alone (its two bodies with no other
- * contact): a new contact that is stiffer than the step in use cannot wait
- * for the periodic re-check (LinEl6's rotational springs diverge within a
- * few steps). */
-double floe__contact_crit_dt(const floe_world *w, const floe_contact *c) {
-    double best = INFINITY;
-    int ids[2] = {c->a, c->b};
-    for (int s = 0; s < 2; s++) {
-        vec3 kt = v3(0, 0, 0), kr = v3(0, 0, 0), kc = v3(0, 0, 0);
-        contact_stiffness(w, (int)(c - w->con), s, &kt, &kr, &kc);
-        best = fmin(best, body_ratio(w, ids[s], kt, kr, kc));
-    }
-    return sqrt(2.0 * best);
-}
-
-/* Auto dt: never above safety x the contact critical step, and growing by at
- * most 1e-4 per step since the last check. */
-void floe__update_dt(floe_world *w) {
-    double crit = floe__crit_dt(w);
-    if (!isfinite(crit)) {
-        w->last_dyn_dt = w->step;
-        return;
-    }
-    double grown = w->dt * pow(1.0 + 1e-4, (double)(w->step - w->last_dyn_dt));
-    w->dt = fmin(w->def.dt_safety * crit, grown);
-    w->last_dyn_dt = w->step;
-}
-
-void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n) {
-    size_t at = 0;
-    buf[0] = 0;
-#define ADD(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__), at = at < n ? at : n)
-    /* the critical step dt: auto works from: the contacts' stiffness, or
-     * the p-wave estimate while there are none */
-    double crit = floe__crit_dt(w);
-    if (!isfinite(crit)) crit = floe__pwave_dt(w);
-    if (w->dt > crit && crit > 0)
-        ADD("; likely cause: dt = %g s is %.3g times the critical time step %g s%s", w->dt, w->dt / crit, crit,
-            w->dt_auto ? "" : " (give a smaller dt, or dt: auto)");
-    /* a contact that exists since the start of the run: the bodies were
-     * placed overlapping (for a particle, the first such contact it has) */
-    for (int k = 0; !c && particle >= 0 && k < w->ncon; k++)
-        if ((w->con[k].a == particle || w->con[k].b == particle) && w->ccold[k].step_created == 0 &&
-            floe__contact_geom(w, k).uN < 0)
-            c = &w->con[k];
-    if (c && w->ccold[c - w->con].step_created == 0 && w->step <= 1)
-        ADD("; likely cause: particles %d and %d overlapped when the run started (initial overlap): check their "
-            "positions and sizes",
-            c->a, c->b);
-#undef ADD
+void floe__energy_check(floe_world *w) {
+    double e[FLOE_E_COUNT], scale;
+    terms(w, e, &scale);
+    w->e_scale = fmax(w->e_scale, isfinite(scale) ? scale : 0);
+    if (!(w->def.energy_warn > 0) || w->energy_warned || !w->started) return;
+    double err = w->e_scale > 0 ? (e[FLOE_E_TOTAL] - w->e_total0) / w->e_scale : 0;
+    if (!(fabs(err) > w->def.energy_warn)) return;
+    w->energy_warned = 1;
+    if (!(w->event_mask >> FLOE_EVENT_ENERGY_ERROR & 1u) ||
+        !floe__grow((void **)&w->events, &w->evcap, w->nevents + 1, sizeof *w->events))
+        return; /* not recorded (the flag still says it happened) */
+    floe_event *ev = &w->events[w->nevents++];
+    memset(ev, 0, sizeof *ev);
+    ev->type = FLOE_EVENT_ENERGY_ERROR;
+    ev->step = w->step;
+    ev->time = w->time;
+    ev->a = ev->b = -1;
+    ev->value[0] = err;
+    ev->value[1] = w->def.energy_warn;
 }

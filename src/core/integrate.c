@@ -7,6 +7,7 @@
 #include "core/energy.h"
 #include "core/integrate.h"
 #include "core/motion.h"
+#include "core/timestep.h"
 #include "core/threads.h"
 
 #include <omp.h>

@@ -75,6 +75,7 @@ static const floe_snap_field def_fields[] = {
     {M(floe_world_def, renorm_period), STATE, ATTR("world", "renorm_period"), I32, RANGE(1, 1e9)},
     {M(floe_world_def, dimension), STATE, ATTR("world", "dimension"), I32, RANGE(2, 3)},
     {M(floe_world_def, sphere_orientation), STATE, ATTR("world", "sphere_orientation"), I32, CK(FLAG), .optional = 1},
+    {M(floe_world_def, energy_warn), STATE, ATTR("world", "energy_warn"), F64(1), CK(FINITE_NONNEG), .optional = 1},
     DERIVED(floe_world_def, internal_cookie, "set by floe_default_world_def when the world is rebuilt"),
     END,
 };
@@ -512,6 +513,8 @@ static const floe_snap_field world_fields[] = {
     {M(floe_world, e_elastic), STATE, ATTR("energy", "elastic"), F64(1), CK(FINITE)},
     {M(floe_world, e_gravity_work), STATE, ATTR("energy", "gravity_work"), F64(1), CK(FINITE)},
     {M(floe_world, e_total0), STATE, ATTR("energy", "total0"), F64(1), CK(FINITE)},
+    {M(floe_world, e_scale), STATE, ATTR("energy", "scale"), F64(1), CK(FINITE_NONNEG), .optional = 1},
+    {M(floe_world, energy_warned), STATE, ATTR("energy", "warned"), I32, CK(FLAG), .optional = 1},
     TRANSIENT(floe_world, boundary_moving, "set and read within a step"),
 
     {M(floe_world, has_water), STATE, ATTR("water", "on"), I32, CK(FLAG)},

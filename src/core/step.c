@@ -7,6 +7,7 @@
 #include "core/broadphase.h"
 #include "core/cell.h"
 #include "core/energy.h"
+#include "core/timestep.h"
 #include "core/integrate.h"
 #include "core/measure.h"
 #include "core/cell_phases.h"
@@ -697,8 +698,7 @@ static floe_status finish_contacts(floe_world *w) {
             emit(w, FLOE_EVENT_CONTACT_CREATED, c, 0, NULL);
             /* auto dt is re-checked every dyn_dt_period steps; a contact
              * too stiff for the step in use makes it re-check now */
-            if (w->dt_auto && !(c->flags & CF_DELETE) && w->dt > w->def.dt_safety * floe__contact_crit_dt(w, c))
-                w->dt_recheck = 1;
+            if (w->dt_auto && !(c->flags & CF_DELETE) && floe__contact_too_stiff(w, c)) w->dt_recheck = 1;
         }
         if (c->flags & CF_ACTIVATED) emit(w, FLOE_EVENT_CONTACT_ACTIVATED, c, 0, NULL);
         if (c->flags & CF_SLIP) emit(w, FLOE_EVENT_SLIP_CHANGE, c, (c->detail >> 8) & 0xff, NULL);
@@ -887,7 +887,7 @@ static floe_status start(floe_world *w) {
     if (ms != FLOE_OK) return ms;
     start_sizes(w, &w->rmax, &w->skin);
     if (w->dt_auto) {
-        w->dt = w->def.dt_safety * floe__pwave_dt(w);
+        w->dt = floe__auto_dt(w);
         if (!(w->dt > 0) || !isfinite(w->dt)) {
             floe__error(w, "dt: auto needs at least one sphere with a finite stiffness; give dt explicitly");
             return FLOE_ERR_ARG;
@@ -906,7 +906,8 @@ static floe_status start(floe_world *w) {
     double e[FLOE_E_COUNT];
     floe_energy(w, e);
     w->e_total0 = e[FLOE_E_TOTAL];
-    floe__cell_switch(w); /* a phase starting at time 0 is the phase of step 0 */
+    floe__energy_check(w); /* the scale at the start */
+    floe__cell_switch(w);  /* a phase starting at time 0 is the phase of step 0 */
     return floe__motion_switch(w);
 }
 
@@ -922,6 +923,7 @@ static double wall_seconds(void) {
 static floe_status end_step(floe_world *w, floe_status st) {
     if (st == FLOE_INTERRUPTED) return st;
     if (st == FLOE_OK && w->dt_auto && (w->dt_recheck || w->step % w->def.dyn_dt_period == 0)) floe__update_dt(w);
+    if (st == FLOE_OK && w->step % w->def.dyn_dt_period == 0) floe__energy_check(w);
     w->dt_recheck = 0;
     if (st == FLOE_OK) st = floe__motion_switch(w); /* phases whose start is the state reached */
     if (st == FLOE_OK) st = floe__cell_switch(w);

@@ -63,6 +63,17 @@ floe_pair_override *floe__find_override(floe_world *w, int a, int b) {
     return NULL;
 }
 
+int floe__pair_inst_of(const floe_world *w, int a, int b) {
+    /* same preferred model -> that model; otherwise the registry's
+     * first, Linear (docs/decisions.md#model-of-a-mixed-material-pair-g7) */
+    int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
+    for (int i = 0; i < w->noverrides; i++) {
+        const floe_pair_override *o = &w->overrides[i];
+        if ((o->a == a && o->b == b) || (o->a == b && o->b == a)) inst = o->inst;
+    }
+    return inst;
+}
+
 const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb) {
     return &w->insts[w->pair_inst[ma * w->pair_inst_n + mb]];
 }
@@ -80,11 +91,7 @@ int floe__prepare(floe_world *w) {
     size_t stride = 8;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
-            /* same preferred model -> that model; otherwise the registry's
-             * first, Linear (docs/decisions.md#model-of-a-mixed-material-pair-g7) */
-            int inst = w->mats[a].model == w->mats[b].model ? w->mats[a].model : 0;
-            floe_pair_override *o = floe__find_override(w, a, b);
-            if (o) inst = o->inst;
+            int inst = floe__pair_inst_of(w, a, b);
             w->pair_inst[a * n + b] = inst;
             size_t s = floe_registry_get(w->insts[inst].model)->state_size;
             if (s > stride) stride = s;

@@ -283,6 +283,8 @@ struct floe_world {
     double e_plastic, e_damping, e_dashpot, e_broken, e_boundary, e_elastic;
     double e_gravity_work; /* cumulative work of gravity */
     double e_total0;       /* total at the start */
+    double e_scale;        /* largest sum of the magnitudes of the terms seen at the balance checks */
+    int energy_warned;     /* the balance error passed def.energy_warn (its event was emitted) */
     int boundary_moving;   /* this step moved a blocked DOF (floe__boundary_end); not state */
 
     /* body forces (core/bodyforce.h): water (floe_world_set_water) */
@@ -451,6 +453,9 @@ int floe__prepare(floe_world *w);
 /* The thread count start() resolves from def.threads (0: automatic). */
 int floe__resolve_threads(const floe_world *w);
 const floe_instance *floe__pair_instance(const floe_world *w, int ma, int mb);
+/* The instance index of the material pair (a, b) as floe__prepare puts it
+ * into its table: an override, else the common preferred model, else Linear. */
+int floe__pair_inst_of(const floe_world *w, int a, int b);
 /* The override of the material pair (a, b) in either order, or NULL. */
 floe_pair_override *floe__find_override(floe_world *w, int a, int b);
 

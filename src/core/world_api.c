@@ -3,6 +3,7 @@
 #include "core/cell.h"
 #include "core/bodyforces.h"
 #include "core/energy.h"
+#include "core/timestep.h"
 #include "core/motion.h"
 #include "core/threads.h"
 #include "shapes/shape.h"
@@ -42,7 +43,7 @@ floe_world_def floe_default_world_def(void) {
     return (floe_world_def){
         .gravity = {0, 0, 0},
         .dt = 0,
-        .dt_safety = 0.9,
+        .dt_safety = 0.1,
         .dyn_dt_period = 100,
         .damping = 0,
         .skin = -0.1,
@@ -51,6 +52,7 @@ floe_world_def floe_default_world_def(void) {
         .renorm_period = 100,
         .dimension = 3,
         .sphere_orientation = 1,
+        .energy_warn = 0.01,
         .internal_cookie = WORLD_COOKIE,
     };
 }
@@ -64,6 +66,8 @@ static int bad_world_def(const floe_world_def *d) {
     if (isnan(d->dt) || isinf(d->dt)) BAD("%s: dt = %g must be finite (<= 0 for auto)", fn, d->dt);
     if (!(d->dt_safety > 0 && d->dt_safety <= 1)) BAD("%s: dt_safety = %g is out of range (0, 1]", fn, d->dt_safety);
     if (d->dyn_dt_period < 1) BAD("%s: dyn_dt_period = %d must be >= 1", fn, d->dyn_dt_period);
+    if (!(d->energy_warn >= 0 && isfinite(d->energy_warn)))
+        BAD("%s: energy_warn = %g must be finite and >= 0 (0: no warning)", fn, d->energy_warn);
     if (!(d->damping >= 0 && d->damping < 1)) BAD("%s: damping = %g is out of range [0, 1)", fn, d->damping);
     if (!isfinite(d->skin)) BAD("%s: skin = %g must be finite", fn, d->skin);
     if (d->legacy_lens != 0 && d->legacy_lens != 1) BAD("%s: legacy_lens = %d must be 0 or 1", fn, d->legacy_lens);
@@ -1042,14 +1046,14 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 int64_t floe_step_count(const floe_world *w) { return w->step; }
 double floe_time(const floe_world *w) { return w->time; }
 
-double floe_critical_dt(const floe_world *w) { return fmin(floe__pwave_dt(w), floe__crit_dt(w)); }
+double floe_critical_dt(const floe_world *w) { return floe__crit_dt(w); }
 
 int floe_dt_is_auto(const floe_world *w) { return w->dt_auto; }
 
 double floe_dt(const floe_world *w) {
     if (w->dt > 0) return w->dt;
-    /* auto dt before the first step: the p-wave estimate (contacts give no bound yet) */
-    return w->def.dt_safety * floe_critical_dt(w);
+    /* auto dt before the first step: what start() sets before the contacts of step 0 */
+    return floe__auto_dt(w);
 }
 
 floe_status floe_set_dt(floe_world *w, double dt) {

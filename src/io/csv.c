@@ -701,6 +701,8 @@ const char *floe_event_type_name(floe_event_type t) {
             return "removed";
         case FLOE_EVENT_INLET_SHORT:
             return "inlet_short";
+        case FLOE_EVENT_ENERGY_ERROR:
+            return "energy_error";
         default:
             return "unknown";
     }

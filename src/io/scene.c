@@ -58,9 +58,10 @@ static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const 
 /* ---- world ------------------------------------------------------------------ */
 
 static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
-    static const char *const keys[] = {"gravity",       "dt",        "dt_safety",         "dyn_dt_period",
-                                       "damping",       "skin",      "legacy_lens",       "threads",
-                                       "renorm_period", "dimension", "sphere_orientation"};
+    static const char *const keys[] = {"gravity",       "dt",        "dt_safety",          "dyn_dt_period",
+                                       "damping",       "skin",      "legacy_lens",        "threads",
+                                       "renorm_period", "dimension", "sphere_orientation", "energy_warn",
+                                       "dt_check"};
     sy_doc *d = c->d;
     if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys))) return -1;
     sy_node *n;
@@ -86,6 +87,17 @@ static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
         def->dyn_dt_period = (int)iv;
     }
     if ((n = sy_get(d, sec, "damping")) && sy_number_in(d, n, "world.damping", &def->damping, 0, 1, 0, 1)) return -1;
+    if ((n = sy_get(d, sec, "energy_warn")) &&
+        sy_number_in(d, n, "world.energy_warn", &def->energy_warn, 0, INFINITY, 0, 1))
+        return -1;
+    if ((n = sy_get(d, sec, "dt_check"))) {
+        if (sy_is_text(n, "warn")) c->dt_check_warn = 1;
+        else if (!sy_is_text(n, "error"))
+            return sy_error(d, n,
+                            "world.dt_check: expected 'error' (a given dt above the critical step stops the scene, "
+                            "the default) or 'warn' (it is only reported), got '%s'",
+                            n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "a non-scalar");
+    }
     if ((n = sy_get(d, sec, "skin")) && sy_number_in(d, n, "world.skin", &def->skin, -INFINITY, INFINITY, 1, 1))
         return -1;
     if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens)) return -1;
@@ -578,6 +590,7 @@ static int load_file(const char *path, double max_bytes, floe_interrupt_fn *inte
     tmp.warnings = c.warnings.s; /* owned by the scene */
     if (rc) {
         free(tmp.warnings);
+        free(tmp.run_error);
         if (tmp.world) floe_world_destroy(tmp.world);
         free(tmp.out.history_cols);
         free(tmp.out.regions);
@@ -595,5 +608,6 @@ void floe_scene_free(floe_scene *scene) {
     free(scene->out.history_cols);
     free(scene->out.regions);
     free(scene->warnings);
+    free(scene->run_error);
     memset(scene, 0, sizeof *scene);
 }

@@ -3,9 +3,12 @@
  * (docs/scene-format.md, "Checks before the run"):
  *   - implausible material values (a unit slip): warnings;
  *   - a periodic cell the start would refuse (scene_cell_check.c): errors;
- * and, when the scene runs at least one step:
+ * and what a run meets (kept for a later run length when the scene runs
+ * no step of its own):
  *   - the time step: dt: auto needs a body to derive it from; a given dt
- *     must not exceed the critical step (floe_critical_dt);
+ *     must not exceed the critical step (floe_critical_dt and, for the
+ *     contacts of step 0, floe_critical_dt_start), an error unless
+ *     world.dt_check: warn;
  *   - initial overlaps between spheres (in a periodic cell, where the start
  *     wraps them and through the cell's faces): deep ones are errors, small
  *     ones warnings. */
@@ -41,33 +44,14 @@
 
 /* ---- time step --------------------------------------------------------------- */
 
-/* 1 if map gives a stiffness directly (key kn, as Linear's law parameter or
- * the soft-bond model's material parameter). */
-static int gives_kn(scene_ctx *c, sy_node *map) {
-    sy_node *n = sy_get(c->d, map, "kn");
-    double v;
-    return n && n->type == YAML_SCALAR_NODE && !sy_parse_number((const char *)n->data.scalar.value, &v) && v > 0;
-}
-
-/* The critical step before the first step is the p-wave estimate from the
- * materials' young and density; a stiffness given directly is not in it. */
-static int stiffness_given(scene_ctx *c) {
-    sy_node *root = sy_root(c->d), *sec;
-    if ((sec = sy_get(c->d, root, "models")))
-        for (int i = 0; i < sy_map_size(sec); i++)
-            if (gives_kn(c, sy_map_value(c->d, sec, i))) return 1;
-    static const char *const lists[] = {"interactions", "materials"};
-    for (int l = 0; l < 2; l++) {
-        sec = sy_get(c->d, root, lists[l]);
-        for (int i = 0; i < sy_seq_size(sec); i++)
-            if (gives_kn(c, sy_seq_item(c->d, sec, i))) return 1;
-    }
-    return 0;
-}
-
+/* A given dt against the critical step (floe_critical_dt: the contacts the
+ * free bodies could make), then, if it passes, against the critical step
+ * of the first step (floe_critical_dt_start: its bonds and overlaps too,
+ * found on a started copy of the world). With world.dt_check: warn the
+ * finding is a warning. */
 static int check_dt(scene_ctx *c) {
     sy_node *at = c->dt_node ? c->dt_node : c->world_node ? c->world_node : sy_root(c->d);
-    double crit = floe_critical_dt(c->w), dt = floe_dt(c->w);
+    double dt = floe_dt(c->w);
     if (!c->dt_node || sy_is_text(c->dt_node, "auto")) {
         if (dt > 0 && isfinite(dt)) return 0;
         return sy_error(c->d, at,
@@ -75,12 +59,19 @@ static int check_dt(scene_ctx *c) {
                         "ellipsoid, and this scene has none (only walls, facets, meshes or cylinders); give "
                         "world.dt in seconds");
     }
-    if (!(dt > crit) || stiffness_given(c)) return 0;
+    double crit = floe_critical_dt(c->w);
+    if (!(dt > crit) && isfinite(crit)) crit = floe_critical_dt_start(c->w);
+    if (!(dt > crit)) return 0;
+#define DT_ABOVE                                                                                                    \
+    "world.dt = %g s is above the critical time step of this scene, %.3g s (from its lightest and stiffest bodies " \
+    "that can move and touch something, and the contacts of its first step): "
+    if (c->dt_check_warn) return scene_warn(c, at, DT_ABOVE "it may blow up (world.dt_check: warn)", dt, crit);
     return sy_error(c->d, at,
-                    "world.dt = %g s is above the critical time step of this scene, %.3g s (from its "
-                    "smallest, lightest and stiffest bodies): the run would blow up within a few steps. Use dt: auto "
-                    "(%g x the critical step, re-checked as contacts form) or a dt below %.3g s",
-                    dt, crit, floe_default_world_def().dt_safety, crit);
+                    DT_ABOVE "the run would blow up within a few steps. Use dt: auto (world.dt_safety x the critical "
+                             "step, re-checked as contacts form) or a dt below %.3g s; world.dt_check: warn runs it "
+                             "anyway",
+                    dt, crit, crit);
+#undef DT_ABOVE
 }
 
 /* ---- particles in messages ------------------------------------------------------ */
@@ -342,11 +333,25 @@ static int check_materials(scene_ctx *c) {
     return 0;
 }
 
-int scene_diagnose(scene_ctx *c, const floe_scene *s) {
+int scene_diagnose(scene_ctx *c, floe_scene *s) {
     if (check_materials(c)) return -1;
     /* the cell is refused at the start whatever the run's length */
     if (scene_check_cell(c)) return -1;
-    /* a scene that runs no step never meets its time step or its overlaps */
-    if (!(s->steps > 0 || s->duration > 0)) return 0;
-    return check_dt(c) || check_overlaps(c) ? -1 : 0;
+    if (s->steps > 0 || s->duration > 0) return check_dt(c) || check_overlaps(c) ? -1 : 0;
+    /* a scene that runs no step loads; what a run would meet is kept for a
+     * run length given later (floe_scene_check_run) */
+    if (!check_dt(c) && !check_overlaps(c)) return 0;
+    if (c->stopped) return -1;                  /* interrupted, not a finding */
+    if (!c->d->err || !c->d->err[0]) return -1; /* out of memory for a warning */
+    s->run_error = strdup(c->d->err);
+    if (!s->run_error) return -1;
+    c->d->err[0] = 0;
+    c->d->failed = 0;
+    return 0;
+}
+
+int floe_scene_check_run(const floe_scene *s, int64_t steps, double duration, char *err, size_t errlen) {
+    if (!s || !s->run_error || !(steps > 0 || (steps < 0 && duration > 0))) return 0;
+    if (err && errlen) snprintf(err, errlen, "%s", s->run_error);
+    return -1;
 }

@@ -54,6 +54,7 @@ typedef struct scene_ctx {
     int n_motions;
     sy_node *run_time;             /* run.time node, for the dt conversion error */
     sy_node *world_node, *dt_node; /* world section and world.dt (NULL if absent), for dt errors */
+    int dt_check_warn;             /* world.dt_check: warn: a dt above the critical step is a warning */
     scene_src *src;                /* particle sources, in id order (pass 1) */
     int n_src, cap_src;
     scene_src_kind src_kind; /* kind of the particles being added */
@@ -143,8 +144,9 @@ int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
     ;
 /* scene_check.c: what the run would find before step 0, found at load:
  * errors (dt, deep initial overlaps) and warnings (implausible materials,
- * small overlaps). Called once the world and the run length are known. */
-int scene_diagnose(scene_ctx *c, const floe_scene *s);
+ * small overlaps). Called once the world and the run length are known; in
+ * a scene that runs no step, the errors go to s->run_error. */
+int scene_diagnose(scene_ctx *c, floe_scene *s);
 /* scene_cell_check.c: the periodic cell against the bodies, as the start
  * and the first pair search would find it (docs/periodic.md), refused at
  * the scene key; nothing without a cell. */

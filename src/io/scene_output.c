@@ -16,13 +16,14 @@ void scene_output_init(floe_output_config *out) {
     out->vtk_shapes = 1;
     out->final_state = 1;
     /* by default only bond breaks: created/deleted rows swamp granular runs */
-    out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_INLET_SHORT);
+    out->events_skip = ~(1u << FLOE_EVENT_BOND_BROKEN | 1u << FLOE_EVENT_INLET_SHORT | 1u << FLOE_EVENT_ENERGY_ERROR);
 }
 
 /* `events: all | none | [created, deleted, broken, activated, slip_change]` */
 static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
-    static const char *const names[FLOE_EVENT_COUNT] = {"created",     "deleted",  "broken",  "activated",
-                                                        "slip_change", "inserted", "removed", "inlet_short"};
+    static const char *const names[FLOE_EVENT_COUNT] = {"created",   "deleted",     "broken",
+                                                        "activated", "slip_change", "inserted",
+                                                        "removed",   "inlet_short", "energy_error"};
     sy_doc *d = c->d;
     if (sy_is_text(n, "all")) {
         out->events_skip = 0;
@@ -35,7 +36,8 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
     if (!sy_is_seq(n))
         return sy_error(d, n,
                         "output.events: expected all, none or a list of event types "
-                        "(created, deleted, broken, activated, slip_change, inserted, removed, inlet_short)");
+                        "(created, deleted, broken, activated, slip_change, inserted, removed, inlet_short, "
+                        "energy_error)");
     out->events_skip = ~0u;
     for (int i = 0; i < sy_seq_size(n); i++) {
         sy_node *it = sy_seq_item(d, n, i);
@@ -46,7 +48,7 @@ static int events(scene_ctx *c, sy_node *n, floe_output_config *out) {
             return sy_error(
                 d, it,
                 "output.events[%d]: unknown event type; expected created, deleted, broken, activated, slip_change, "
-                "inserted, removed or inlet_short",
+                "inserted, removed, inlet_short or energy_error",
                 i);
         out->events_skip &= ~(1u << t);
     }

@@ -146,9 +146,17 @@ static int ice_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_e
     }
     /* 3. unbonded in the normal sense and in tension: the contact goes */
     if (!(s->bonds & BOND_N) && c->f.x > 0) {
-        /* a bond lets go of real energy; an unbonded contact opening at its
-         * equilibrium gap holds none (its limits vanish with Fn) */
-        if (was_bonded) e->broken += floe_deletion_loss(ctx, f0, m0, ice_elastic(c->kn, c->kt, x->kw, x->kr, f0, m0));
+        /* a bond lets go of real energy (broken); an unbonded contact's
+         * shear, twist and rolling springs let go of what slip would take
+         * as Fn -> 0, their limits vanishing with it (plastic; the normal
+         * spring's part is the sampling error of the opening step:
+         * docs/decisions.md#a-frictional-contact-that-opens-books-its-shear-spring) */
+        if (was_bonded) {
+            e->broken += floe_deletion_loss(ctx, f0, m0, ice_elastic(c->kn, c->kt, x->kw, x->kr, f0, m0));
+        } else {
+            vec3 fs = v3(0, f0.y, f0.z);
+            e->plastic += floe_deletion_loss(ctx, fs, m0, ice_elastic(c->kn, c->kt, x->kw, x->kr, fs, m0));
+        }
         return 0;
     }
     /* 4. plastic limits on unbonded senses */

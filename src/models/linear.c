@@ -60,12 +60,17 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     const double *lp = ctx->lp;
     double u = ctx->g->uN - s->uN0;
     if (linear_opens(u, lp[LP_NO_BREAK])) {
-        /* Opening at u = 0 releases nothing in the continuum limit: Fn -> 0 and
-         * |Ft| <= tan_phi |Fn|. Only an uncapped (no_slip) shear spring takes
-         * real energy with it. */
-        if (lp[LP_NO_SLIP] != 0 && c->kt > 0) {
+        /* The shear spring lets go of what it holds and of its last step's
+         * work (docs/decisions.md#a-frictional-contact-that-opens-books-its-shear-spring):
+         * an uncapped (no_slip) spring real energy, booked as broken; a
+         * capped one what the slip of a continuous opening would take as
+         * Fn -> 0 (|Ft| <= tan_phi |Fn|), booked as plastic. The normal
+         * spring's part is the sampling error of the opening step. */
+        if (c->kt > 0 && (s->fy != 0 || s->fz != 0)) {
             vec3 ft = v3(0, s->fy, s->fz);
-            e->broken += floe_deletion_loss(ctx, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt);
+            double lost = floe_deletion_loss(ctx, ft, v3(0, 0, 0), 0.5 * vlen2(ft) / c->kt);
+            if (lp[LP_NO_SLIP] != 0) e->broken += lost;
+            else e->plastic += lost;
         }
         return 0;
     }
@@ -110,6 +115,18 @@ static void linear_create(const floe_law_ctx *ctx, const double *ma, const doubl
     double mc = floe_contact_mass(ctx);
     s->cn = isfinite(mc) ? 2 * lp[LP_DP_NRATIO] * sqrt(mc * c->kn) : 0;
     s->cs = isfinite(mc) ? 2 * lp[LP_DP_SRATIO] * sqrt(mc * c->kt) : 0;
+}
+
+/* The dashpots lower the stable step: the springs as the critical step
+ * counts them, raised for the damping ratios (set as fractions of critical
+ * damping of the pair, model.h floe_damped_stiffness). */
+static void linear_dt_stiffness(const double *lp, const floe_contact *c, const floe_contact_warm *warm,
+                                const void *state, double k[4]) {
+    const linear_state *s = state;
+    k[0] = s->cn > 0 ? floe_damped_stiffness(c->kn, lp[LP_DP_NRATIO]) : c->kn;
+    k[1] = s->cs > 0 ? floe_damped_stiffness(c->kt, lp[LP_DP_SRATIO]) : c->kt;
+    k[2] = warm->kw;
+    k[3] = warm->kr;
 }
 
 /* fd_n, fd_s: the dashpot parts of the contact force (its total less the
@@ -176,9 +193,10 @@ static void linear_batch(const floe_batch_in *in, floe_lanes *L) {
         L->elastic[j] = e.elastic;
         L->plastic[j] = e.plastic;
         L->dashpot[j] = e.dashpot;
-        /* linear_opens in single comparisons */
+        /* linear_opens in single comparisons; an opening contact whose shear
+         * spring holds a force books it in the law (odd) */
         L->keep[j] = u > 0 ? (M->no_break[j] == 0 ? 0.0 : 1.0) : 1.0;
-        L->odd[j] = 0;
+        L->odd[j] = L->keep[j] == 0 ? (M->fy[j] != 0 ? 1.0 : (M->fz[j] != 0 ? 1.0 : 0.0)) : 0.0;
     }
     for (int j = 0; j < n; j++)
         if (L->keep[j] != 0) { /* a contact that goes keeps its state as it was, as in the law */
@@ -198,6 +216,7 @@ const floe_model floe_model_linear = {
              state_names, 4},
     .state_size = sizeof(linear_state),
     .create = linear_create,
+    .dt_stiffness = linear_dt_stiffness,
     .law = linear_law,
     .get_state = linear_get_state,
     .batch = &linear_kernel,

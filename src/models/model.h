@@ -211,6 +211,12 @@ typedef struct floe_model {
      * such models and are between spheres and walls keeps no warm records
      * (core/world.h, floe__warm). 0 (the default): the model may use it. */
     int no_warm;
+    /* Optional: the stiffnesses the critical time step counts for contact
+     * c, k = {kn, kt, kw, kr}, where they are not c->kn, c->kt and the warm
+     * record's kw, kr: a model whose dashpots act on springs it uses as
+     * they are raises them here by floe_damped_stiffness (Linear). */
+    void (*dt_stiffness)(const double *lp, const floe_contact *c, const floe_contact_warm *warm, const void *state,
+                         double k[4]);
 } floe_model;
 
 /* registry.c */
@@ -223,6 +229,15 @@ double floe_mat_param(const floe_model *m, const double *mat, const char *key);
 /* Series-spring normal stiffness of Woo's FrictMat (docs/models/linear.md#stiffness-from-materials). */
 static inline double floe_series_kn(double la, double lb, double ea, double eb, double area) {
     return 1.0 / (la / (ea * area) + lb / (eb * area));
+}
+
+/* The stiffness the critical time step counts for a spring k with a
+ * dashpot of damping ratio z: leapfrog keeps a damped oscillator stable up
+ * to dt = 2 (sqrt(1 + z^2) - z) / omega, so k is raised by
+ * 1 / (sqrt(1 + z^2) - z)^2. */
+static inline double floe_damped_stiffness(double k, double z) {
+    double d = sqrt(1.0 + z * z) - z;
+    return z > 0 ? k / (d * d) : k;
 }
 
 /* Energy lost when a contact is deleted: what its springs held at the last

@@ -390,3 +390,42 @@ def test_ids_in_arrays_are_whole_numbers():
     w.remove([])
     w.remove(np.array([ids[0]]))
     assert len(w) == 3
+
+
+def bouncing_sphere(dt):
+    """A sphere dropped on a floor; dt 1.47e-5 s is 0.6 of its contact's
+    critical step 2 sqrt(m / kn) = 2.45e-5 s, where one impact errs by up to
+    56 % of its energy (docs/integration.md#time-step-accuracy)."""
+    w = floe.World(gravity=(0, 0, -9.81), dt=dt)
+    w.add_material("m", "linear", density=2500, young=1e8, tan_phi=0)
+    w.add_wall("z", 0.0, sense=1)
+    w.add_sphere((0, 0, 0.01), 0.0015)
+    return w
+
+
+def test_energy_warning_once(tmp_path):
+    """The balance error passing energy_warn (default 0.01) is said once: a
+    RuntimeWarning and an energy_error event; not again after a restart."""
+    import warnings
+
+    w = bouncing_sphere(1.47e-5)
+    with pytest.warns(RuntimeWarning, match=r"energy balance error is .* above energy_warn = 0.01"):
+        w.run(time=0.1)
+    ev = w.events()
+    assert list(ev["type"]) == ["energy_error"]
+    assert abs(ev["value"][0][0]) > 0.01 and ev["value"][0][1] == 0.01
+    w.save(tmp_path / "r.h5")
+    w2 = floe.restore(tmp_path / "r.h5")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        w.run(time=0.1)
+        w2.run(time=0.1)
+    assert len(w.events()["type"]) == 0 and len(w2.events()["type"]) == 0
+    # energy_warn=0: never
+    quiet = floe.World(gravity=(0, 0, -9.81), dt=1.47e-5, energy_warn=0)
+    quiet.add_material("m", "linear", density=2500, young=1e8, tan_phi=0)
+    quiet.add_wall("z", 0.0, sense=1)
+    quiet.add_sphere((0, 0, 0.01), 0.0015)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet.run(time=0.1)
