@@ -8,7 +8,7 @@
  *   130 well within 10 s of the signal (a hang detector, not a timing
  *   measurement: a search that looks at every body takes minutes for one
  *   step, and reads the signal only between steps), say that it stopped in
- *   the insertion at step 1, and leave its outputs flushed: energy.csv
+ *   the insertion of one of the inlets after step 1, and leave its outputs flushed: energy.csv
  *   ending with a whole line, the final particles.csv and a restart file
  *   of step 1.
  * - SIGTERM while the scene loads (a dense packing of 100,000 spheres):
@@ -104,7 +104,9 @@ static void during_insertion(void) {
     char *text = check_slurp(log, NULL);
     REPORT("SIGTERM during the insertion: exit status %d after %.2f s\n", rc, took);
     CHECK(rc == 130);
-    CHECK(text && strstr(text, "interrupted in the insertion of inlet 'in0' after step 1"));
+    /* which inlet it was in depends on when the signal came */
+    const char *in = text ? strstr(text, "interrupted in the insertion of inlet 'in") : NULL;
+    CHECK(in && strstr(in, "' after step 1"));
     CHECK(text && strstr(text, "interrupted at step 1; writing outputs"));
     if (rc != 130 && text) fprintf(stderr, "%s\n", text);
     free(text);
