@@ -809,6 +809,20 @@ static vec3 point_of(const floe_world *w, const room *r, int i, double *reach) {
     return m;
 }
 
+/* Room for cap points (their centres, reaches and bodies): 0, or -1 out of
+ * memory (what was grown is kept). */
+static int room_reserve(room *r, int cap) {
+    vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
+    if (nc) r->c = nc;
+    double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
+    if (nr) r->reach = nr;
+    int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
+    if (nb) r->body = nb;
+    if (!nc || !nr || !nb) return -1;
+    r->cap = cap;
+    return 0;
+}
+
 /* Adds body i to the room; 0, or -1 when out of memory. */
 static int room_add(const floe_world *w, room *r, int i) {
     double reach;
@@ -818,17 +832,7 @@ static int room_add(const floe_world *w, room *r, int i) {
         r->far[r->nfar++] = i;
         return 0;
     }
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 64;
-        vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
-        if (nc) r->c = nc;
-        double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
-        if (nr) r->reach = nr;
-        int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
-        if (nb) r->body = nb;
-        if (!nc || !nr || !nb) return -1;
-        r->cap = cap;
-    }
+    if (r->n == r->cap && room_reserve(r, r->cap ? 2 * r->cap : 64)) return -1;
     r->c[r->n] = c;
     r->reach[r->n] = reach;
     r->body[r->n] = i;
@@ -883,17 +887,7 @@ static floe_status room_build(floe_world *w, room *r) {
     }
     /* the points, then each level's grid made for its count at once */
     int ok = 1;
-    if (r->cap < w->np) {
-        int cap = w->np;
-        vec3 *nc = realloc(r->c, sizeof *nc * (size_t)cap);
-        if (nc) r->c = nc;
-        double *nr = realloc(r->reach, sizeof *nr * (size_t)cap);
-        if (nr) r->reach = nr;
-        int *nb = realloc(r->body, sizeof *nb * (size_t)cap);
-        if (nb) r->body = nb;
-        ok = nc && nr && nb;
-        if (ok) r->cap = cap;
-    }
+    if (r->cap < w->np) ok = !room_reserve(r, w->np);
     for (int i = 0; ok && i < w->np; i++) {
         double reach = w->bound[i];
         vec3 c = w->pos[i];
