@@ -16,14 +16,16 @@ phi of a step late and left a fraction psi early into the energy ratio
 [1 - W^2 phi (1 - phi)] / [1 - W^2 psi (1 - psi)] (docs/integration.md), so
 no phase errs by more than the bound (W^2/4) / (1 - W^2/4).
 
-Prints the table of docs/integration.md and draws docs/img/impact-accuracy.png.
+Prints the table of docs/integration.md and draws docs/img/impact-accuracy.png
+(--json: that table and the numbers the page quotes, for tools/doc_numbers.py).
 
 usage: /usr/bin/python3 tools/impact_accuracy.py [--floe build/floe] [--out out/impact-accuracy]
-                                                 [--png docs/img/impact-accuracy.png] [--jobs 2]
+                                                 [--png docs/img/impact-accuracy.png] [--jobs 2] [--json FILE]
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
@@ -71,17 +73,23 @@ def bodies(config, gap):
             f"  - {{radius: {R!r}, pos: [0, 0, {-z!r}], vel: [0, 0, {V0!r}]}}")
 
 
-def run_one(floe, out, config, safety, phase):
-    """Relative energy error of one impact and the step in use."""
+def scene_text(config, safety, phase):
+    """The scene of one impact: `config` wall or spheres, the first overlap `phase` of a step into step 3."""
     dt = safety * R / math.sqrt(E / RHO)
     speed = V0 if config == "wall" else 2 * V0          # closing speed
     gap = (2 + phase) * speed * dt                     # first overlap `phase` of a step into step 3
     steps = 2 + math.ceil(1.5 * TC[config] / dt) + 4   # well past the separation
+    return SCENE.format(safety=safety, steps=steps, rho=RHO, young=E, bodies=bodies(config, gap))
+
+
+def run_one(floe, out, config, safety, phase):
+    """Relative energy error of one impact and the step in use."""
+    dt = safety * R / math.sqrt(E / RHO)
     d = os.path.join(out, f"{config}_{safety:.1f}_{phase:.4f}")
     os.makedirs(d, exist_ok=True)
     scene = os.path.join(d, "scene.yaml")
     with open(scene, "w") as f:
-        f.write(SCENE.format(safety=safety, steps=steps, rho=RHO, young=E, bodies=bodies(config, gap)))
+        f.write(scene_text(config, safety, phase))
     subprocess.run([floe, "run", scene, "--out", d, "--threads", "1"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(os.path.join(d, "energy.csv")) as f:
@@ -95,12 +103,36 @@ def run_one(floe, out, config, safety, phase):
     return float(last["kinetic"]) / float(first["kinetic"]) - 1, dt
 
 
+def numbers(table):
+    """The table of docs/integration.md (both configurations side by side) and the numbers its prose quotes."""
+    lines = ["| `dt_safety` | wall: dt/t_c | steps per contact | worst phase (measured) | bound | mean over phases "
+             "| spheres: dt/t_c | steps per contact | worst phase (measured) | bound | mean over phases |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = {}
+    for s in SAFETIES:
+        cells = ["**%.1f** (default)" % s if s == DEFAULT_SAFETY else "%.1f" % s]
+        for c in ("wall", "spheres"):
+            errs = [e for e, _ in table[(c, s)]]
+            x = table[(c, s)][0][1] / TC[c]
+            worst, mean, b = max(abs(e) for e in errs), sum(errs) / len(errs), bound(x)
+            cells += ["%.3f" % x, "%.1f" % (1 / x), "%.2f %%" % (100 * worst), "%.2f %%" % (100 * b),
+                      "%+.3f %%" % (100 * mean)]
+            k = "%s_%02d_" % (c, round(10 * s))
+            out.update({k + "steps": 1 / x, k + "worst_pct": 100 * worst, k + "bound_pct": 100 * b})
+        lines.append("| " + " | ".join(cells) + " |")
+    out["table"] = "\n".join(lines)
+    for c in ("wall", "spheres"):  # the largest dt_safety whose bound stays within 1 %
+        out[c + "_1pct_safety"] = max(s for s in SAFETIES if bound(table[(c, s)][0][1] / TC[c]) <= 0.01)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--floe", default="build/floe")
     ap.add_argument("--out", default="out/impact-accuracy")
     ap.add_argument("--png", default="docs/img/impact-accuracy.png")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="also write the numbers docs/integration.md quotes into this file")
     a = ap.parse_args()
     phases = [(k + 0.5) / NPHASE for k in range(NPHASE)]
     jobs = [(c, s, p) for c in ("wall", "spheres") for s in SAFETIES for p in phases]
@@ -124,6 +156,9 @@ def main():
                   f"{100 * b:.2f} % | {100 * mean:+.3f} % |")
             for lst, v in zip(curves[c], (x, worst, b, abs(mean))):
                 lst.append(v)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(numbers(table), f, indent=1)
 
     import matplotlib
     matplotlib.use("Agg")
