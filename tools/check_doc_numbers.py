@@ -14,7 +14,9 @@ each as file:line with the command that fixes it:
   - a source whose inputs (scripts, example scenes, numbers of other
     sources) changed since its JSON was made, or whose pictures in
     docs/img/ are not the ones it drew; a source of tools/doc_sources.py
-    without its JSON, or a JSON of no source.
+    without its JSON, or a JSON of no source;
+  - CMakeLists.txt's FLOE_DOC_TESTS other than the tests TEST_NUMBERS reads
+    (those tests check their printed numbers through tools/doc_test.py).
 The second (CTest doc_numbers_engine) runs every source's probes, the
 first few hundred steps of its scenes (about 20 s in all), and reports each
 source whose fingerprint differs: the engine now computes something else
@@ -30,6 +32,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -37,7 +40,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc_numbers_lib as lib  # noqa: E402
 from doc_numbers import input_digests  # noqa: E402
-from doc_sources import SOURCES  # noqa: E402
+from doc_sources import SOURCES, TEST_NUMBERS  # noqa: E402
 
 FILL = "make doc-numbers FILL_ONLY=1"
 
@@ -70,7 +73,23 @@ def check_text(root, sources):
     for name in numbers:
         if name not in sources:
             out.append("docs/numbers/%s.json: no such source in tools/doc_sources.py" % name)
+    out += check_doc_tests(root)
     return out
+
+
+def check_doc_tests(root):
+    """CMakeLists.txt runs through tools/doc_test.py exactly the tests TEST_NUMBERS reads."""
+    path = os.path.join(root, "CMakeLists.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        m = re.search(r"set\(FLOE_DOC_TESTS([^)]*)\)", f.read())
+    listed = set(m.group(1).split()) if m else set()
+    want = {t for t, _, _ in TEST_NUMBERS.values()}
+    if listed != want:
+        return ["CMakeLists.txt: FLOE_DOC_TESTS is not the set of tests TEST_NUMBERS of tools/doc_sources.py reads "
+                "(missing %s, extra %s)" % (sorted(want - listed), sorted(listed - want))]
+    return []
 
 
 def check_engine(root, sources, floe, jobs, scratch):
@@ -116,6 +135,9 @@ class FakeSource:
     def __init__(self, inputs, probes=()):
         self.inputs, self.probes = inputs, list(probes)
 
+    def code(self):
+        return "def fake(ctx): pass\n"
+
 
 def write(root, rel, text):
     path = os.path.join(root, rel)
@@ -137,14 +159,20 @@ def self_test_text():
         rec = {"inputs": input_digests(root, src), "pictures": {},
                "numbers": {"floes": {"value": 68}, "load": {"value": 10.2345, "format": ".1f"}}}
         write(root, "docs/numbers/s.json", json.dumps(rec))
+        rec["numbers"]["table"] = {"value": "| a |\n|---|\n| 1 |"}
+        write(root, "docs/numbers/s.json", json.dumps(rec))
         write(root, "README.md", "ok <!--n:s.floes-->68<!--/n--> and <!--n:s.load:.2f-->10.23<!--/n-->\n"
                                  "stale <!--n:s.floes-->44<!--/n-->\n"
                                  "unknown <!--n:s.nothing-->1<!--/n-->\n"
                                  "broken <!--n:s.floes-->68\n"
-                                 "```\n<!--n:s.floes-->68<!--/n-->\n```\n")
+                                 "code, not a marker: `<!--n:SOURCE.KEY-->68<!--/n-->`\n"
+                                 "```\n<!--n:s.floes-->44<!--/n-->\n```\n"
+                                 "<!--n:s.floes-->68<!--/n--> at the start of a line\n\n"
+                                 "<!--n:s.table-->\n\n| a |\n|---|\n| 2 |\n\n<!--/n-->\n")
         got = check_text(root, {"s": src})
         want = ["README.md:2: s.floes is quoted as '44'", "README.md:3: docs/numbers/s.json has no number nothing",
-                "README.md:4: an opening", "README.md:6: a marker inside a ``` block"]
+                "README.md:4: an opening", "README.md:9: a marker at the start of a line",
+                "README.md:11: s.table is quoted as"]
         bad = [w for w in want if not any(g.startswith(w) for g in got)]
         if bad or len(got) != len(want):
             return ["self-test: expected findings starting %s, got %s" % (want, got)]
@@ -155,7 +183,7 @@ def self_test_text():
         changes, _ = lib.fill_docs(root)
         with open(os.path.join(root, "README.md")) as f:
             filled = f.read()
-        if len(changes) != 1 or "stale <!--n:s.floes-->68<!--/n-->" not in filled:
+        if len(changes) != 2 or "stale <!--n:s.floes-->68<!--/n-->" not in filled or "| 1 |" not in filled:
             return ["self-test: fill_docs did not write the stale marker: %s" % changes]
     return []
 

@@ -52,7 +52,7 @@ def numbers_digest(root, name):
 
 
 def input_digests(root, src):
-    out = {}
+    out = {"tools/doc_sources.py (its functions)": lib.hashlib.sha256(src.code().encode()).hexdigest()}
     for p in src.inputs:
         if p.startswith("numbers:"):
             out[p] = numbers_digest(root, p[len("numbers:"):])
@@ -100,7 +100,7 @@ class Ctx:
     """What a source function (tools/doc_sources.py) works with."""
 
     def __init__(self, root, build, name, work):
-        self.root, self.name, self.work = root, name, work
+        self.root, self.name, self.work, self.build = root, name, work, build
         self.floe = os.path.join(build, "floe")
         self.py = sys.executable
         self.module_env = {"PYTHONPATH": os.path.join(build, "python")}
@@ -122,17 +122,23 @@ class Ctx:
         arg = str(arg)
         return arg.replace(self.work, "$WORK").replace(self.root + os.sep, "").replace(self.py, "python3")
 
-    def run(self, args, env=None):
+    def run(self, args, env=None, capture=False):
+        """Runs a command in the repository, its output into the log; returns its
+        standard output when `capture`."""
         self.commands.append(" ".join(self.short(a) for a in args))
         e = dict(os.environ, OMP_WAIT_POLICY="passive", MPLBACKEND="Agg", **(env or {}))
         with open(self.log, "a") as log:
             log.write("$ %s\n" % self.commands[-1])
             log.flush()
-            r = subprocess.run([str(a) for a in args], cwd=self.root, env=e, stdout=log, stderr=subprocess.STDOUT)
+            r = subprocess.run([str(a) for a in args], cwd=self.root, env=e, stderr=subprocess.STDOUT,
+                               stdout=subprocess.PIPE if capture else log, text=capture or None)
+            if capture:
+                log.write(r.stdout)
         if r.returncode != 0:
             with open(self.log) as f:
                 tail = f.read()[-3000:]
             raise RuntimeError("%s exited with %d:\n%s" % (self.commands[-1], r.returncode, tail))
+        return r.stdout if capture else None
 
     def numbers(self, d):
         for k, v in d.items():
@@ -249,8 +255,13 @@ def main():
                         failed.append(futures[fu])
                         log("%s: FAILED: %s" % (futures[fu], e))
     changes, problems = lib.fill_docs(root)
-    for c in changes:
-        log("%s:%d: %s: %r -> %r" % c)
+    for rel, line, key, old, new in changes:
+        if "\n" in old or "\n" in new:
+            a, b = old.strip().split("\n"), new.strip().split("\n")
+            diff = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+            log("%s:%d: %s: %d of its %d lines changed" % (rel, line, key, diff, len(b)))
+        else:
+            log("%s:%d: %s: %r -> %r" % (rel, line, key, old, new))
     log("%d marker(s) rewritten" % len(changes))
     for p in problems:
         log(p)

@@ -8,7 +8,18 @@ A doc quotes a number a run produced through an invisible marker,
 
 (HTML comments: GitHub and other Markdown viewers show only the text
 between them). The text must be the value of KEY in docs/numbers/SOURCE.json
-formatted by the marker's format, else by the one the JSON gives.
+formatted by the marker's format, else by the one the JSON gives (an
+exponent is written short: 7.8e-6, 3e5). A marker must not begin a line
+(a comment there starts an HTML block); one in a code span or block is not
+a marker but text, shown as it stands; a whole table is quoted as a block,
+
+    <!--n:SOURCE.KEY-->
+
+    | the table |
+
+    <!--/n-->
+
+its markers alone on their lines with a blank line on either side of it.
 Formats are Python format specifications, with three additions:
 ',' groups thousands with a space (25 596), a trailing 'U' prints a minus
 as U+2212 (−1.08), and the type 'S' is scientific notation as the docs
@@ -28,7 +39,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NUMBERS_DIR = os.path.join("docs", "numbers")
 
-MARKER = re.compile(r"<!--n:([a-z0-9_]+)\.([A-Za-z0-9_]+)(?::([^>]*?))?-->((?:(?!<!--).)*?)<!--/n-->", re.S)
+MARKER = re.compile(r"<!--n:([a-z0-9_]+)\.([A-Za-z0-9_.]+)(?::([^>]*?))?-->((?:(?!<!--).)*?)<!--/n-->", re.S)
 OPENING = re.compile(r"<!--n:")
 CLOSING = re.compile(r"<!--/n-->")
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -43,30 +54,41 @@ def doc_files(root=ROOT):
     return out
 
 
-def fenced_lines(text):
-    """Line numbers (1-based) inside ``` fences: a comment there would show."""
-    inside, out = False, set()
-    for i, line in enumerate(text.split("\n"), 1):
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1")
+
+
+def mask_code(text):
+    """The text with its ``` blocks and `code spans` blanked (same length): a
+    marker written there is shown as it stands, as the docs that describe the
+    markers do."""
+    lines = text.split("\n")
+    inside = False
+    for i, line in enumerate(lines):
         if line.lstrip().startswith("```"):
             inside = not inside
-            out.add(i)
+            lines[i] = " " * len(line)
         elif inside:
-            out.add(i)
-    return out
+            lines[i] = " " * len(line)
+        else:
+            lines[i] = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+    return "\n".join(lines)
 
 
 def markers(text):
     """(line, source, key, format, quoted text, match) of every marker, and the
-    lines of malformed ones (an opening without its closing, or the reverse)."""
+    lines of malformed ones (an opening without its closing, or the reverse).
+    Code (``` blocks, `spans`) is not read."""
     found, bad = [], []
     spans = []
-    for m in MARKER.finditer(text):
+    masked = mask_code(text)
+    for m in MARKER.finditer(masked):
+        m = MARKER.match(text, m.start())
         line = text.count("\n", 0, m.start()) + 1
         found.append((line, m.group(1), m.group(2), m.group(3), m.group(4), m))
         spans.append((m.start(), m.end()))
     for pat, what in ((OPENING, "an opening <!--n:SOURCE.KEY--> without its <!--/n-->, or a malformed key"),
                       (CLOSING, "a closing <!--/n--> without its opening")):
-        for m in pat.finditer(text):
+        for m in pat.finditer(masked):
             if not any(a <= m.start() < b for a, b in spans):
                 bad.append((text.count("\n", 0, m.start()) + 1, what))
     return found, bad
@@ -94,6 +116,8 @@ def fmt(value, spec):
         text = format(value, spec)
         if "," in spec:
             text = text.replace(",", " ")
+        if spec.endswith("e"):  # 7.8e-6, as the docs write it, not 7.8e-06
+            text = re.sub(r"e([+-])0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), text)
     if unicode_minus:
         text = text.replace("-", "\u2212")
     return text
@@ -220,7 +244,6 @@ def doc_markers(root, numbers):
         with open(os.path.join(root, rel), encoding="utf-8") as f:
             text = f.read()
         found, bad = markers(text)
-        fences = fenced_lines(text)
         for line, what in bad:
             out.append((rel, line, None, None, None, None, None, what, None))
         for line, src, key, spec, quoted, m in found:
@@ -234,8 +257,13 @@ def doc_markers(root, numbers):
                     want = render(numbers[src]["numbers"][key], spec)
                 except (ValueError, TypeError) as e:
                     problem = "%s.%s cannot be formatted with %r: %s" % (src, key, spec, e)
-            if line in fences:
-                problem = "a marker inside a ``` block shows as text"
+            if want is not None and quoted.startswith("\n"):  # a block: alone on its lines
+                want = "\n\n" + want + "\n\n"
+            start = text.rfind("\n", 0, m.start()) + 1
+            before = text[start:m.start()]
+            if not before.strip() and not quoted.startswith("\n"):
+                problem = ("a marker at the start of a line starts an HTML block (the rest of the line shows raw): "
+                           "move it off the start of the line")
             out.append((rel, line, src, key, spec, quoted, want, problem, m))
     return out
 

@@ -28,16 +28,23 @@ Each source lists
             (tests/python/test_example_*.py) recomputes the digest;
   after     sources whose numbers it reads.
 """
+import inspect
 import json
 import os
+import re
 
 PY_EX = "examples/python/"
 
 
 class Source:
-    def __init__(self, fn, inputs, probes=(), pictures=(), quick=None, after=(), about=""):
+    def __init__(self, fn, inputs, probes=(), pictures=(), quick=None, after=()):
         self.fn, self.inputs, self.probes, self.pictures = fn, list(inputs), list(probes), list(pictures)
-        self.quick, self.after, self.about = quick, list(after), about
+        self.quick, self.after = quick, list(after)
+
+    def code(self):
+        """The text of the functions here that make this source's numbers (an input too)."""
+        fns = getattr(self.fn, "parts", [self.fn])
+        return "".join(inspect.getsource(f) for f in fns)
 
 
 def read(path):
@@ -51,16 +58,30 @@ def read(path):
 def demo(ctx):
     """make demo: examples/ice-on-water.yaml, its pictures, the load against Croasdale's
     2D load computed from the study's lattice (docs/numbers/croasdale.json)."""
-    study = read(os.path.join(ctx.root, "docs", "numbers", "croasdale.json"))["numbers"]
-    ctx.run([ctx.py, "tools/croasdale_study.py", "--demo-line", "--e", repr(study["E_2"]["value"]),
-             "--sigma", repr(study["sigma_2"]["value"]), "--json", ctx.json("line")])
-    line = read(ctx.json("line"))
+    line = demo_line(ctx)
     ctx.numbers(line)
     ctx.run([ctx.floe, "run", "examples/ice-on-water.yaml", "--out", ctx.path("run")])
     ctx.run([ctx.py, "tools/render_floes.py", ctx.path("run"), ctx.img("ice-on-water.png"), "--level", "0.2356576",
              "--load", ctx.img("ice-on-water-load.png"), "--croasdale", repr(line["line_N"]), "--past", "10.6",
              "--json", ctx.json("render")])
     ctx.numbers(read(ctx.json("render")))
+
+
+def demo_line(ctx):
+    """Croasdale's load on the demo's ramp from the study's two-layer lattice."""
+    study = read(os.path.join(ctx.root, "docs", "numbers", "croasdale.json"))["numbers"]
+    ctx.run([ctx.py, "tools/croasdale_study.py", "--demo-line", "--e", repr(study["E_2"]["value"]),
+             "--sigma", repr(study["sigma_2"]["value"]), "--json", ctx.json("line")])
+    return read(ctx.json("line"))
+
+
+def demo_variants(ctx):
+    """tools/demo_variants.py: the demo with its toe, bonds or frictions changed, one at a time
+    (seven 16 s runs)."""
+    line = demo_line(ctx)
+    ctx.run([ctx.py, "tools/demo_variants.py", "--floe", ctx.floe, "--out", ctx.path("runs"), "--croasdale",
+             repr(line["line_N"]), "--json", ctx.json("variants")])
+    ctx.numbers(read(ctx.json("variants")))
 
 
 def water(ctx):
@@ -85,9 +106,11 @@ def triaxial(ctx):
     ctx.numbers(read(ctx.json("study")))
 
 
-def python_example(name, png, extract):
+def python_example(name, png, extract, extra=None):
     """An example of examples/python in its full form and its --quick form."""
     def fn(ctx):
+        if extra:
+            extra(ctx)
         nums = {}
         for form in ("full", "quick"):
             args = [ctx.py, PY_EX + name + ".py", "--png",
@@ -100,24 +123,33 @@ def python_example(name, png, extract):
             if form == "quick":
                 ctx.quick_digest(data)
         ctx.numbers(nums)
+    fn.__doc__ = "examples/python/%s.py in its full form and its --quick form." % name
+    fn.parts = [python_example, extract] + ([extra] if extra else [])
     return fn
 
 
 def ex_triaxial(d):
-    out = dict(spheres=d["specimen"]["spheres"], bonds=d["specimen"]["bonds"], fill=d["specimen"]["fill"],
-               bonds_per_sphere=d["specimen"]["bonds_per_sphere"], dt=d["tests"][0]["dt"],
-               phi=d["envelope"]["phi_deg"], c_MPa=d["envelope"]["cohesion"] / 1e6,
-               ucs_MPa=d["envelope"]["sigma_ucs"] / 1e6, N=d["envelope"]["N"])
-    out.update({"box_%s_mm" % "xyz"[i]: 1e3 * v for i, v in enumerate(d["specimen"]["box"])})
+    sp, env = d["specimen"], d["envelope"]
+    out = dict(spheres=sp["spheres"], bonds=sp["bonds"], fill=sp["fill"], bonds_per_sphere=sp["bonds_per_sphere"],
+               dt=d["tests"][0]["dt"], phi=env["phi_deg"], c_MPa=env["cohesion"] / 1e6,
+               ucs_MPa=env["sigma_ucs"] / 1e6, N=env["N"])
+    out.update({"box_%s_mm" % "xyz"[i]: 1e3 * v for i, v in enumerate(sp["box"])})
+    lines = ["| σ_3 target [MPa] | σ_3 at the peak | peak q [MPa] | σ_1 [MPa] | axial strain at peak | stopped at "
+             "| volumetric strain peak → stop |", "|---|---|---|---|---|---|---|"]
+    lag = []
     for k, t in enumerate(d["tests"]):
         p = t["peak"]
-        i_stop = len(t["axial_strain"]) - 1
         i_pk = min(range(len(t["axial_strain"])), key=lambda i: abs(t["axial_strain"][i] - p["axial_strain"]))
-        out.update({"t%d_s3_MPa" % k: p["sigma3"] / 1e6, "t%d_q_MPa" % k: p["q"] / 1e6,
-                    "t%d_s1_MPa" % k: p["sigma1"] / 1e6, "t%d_strain_pct" % k: 100 * p["axial_strain"],
-                    "t%d_stop_pct" % k: 100 * t["axial_strain"][i_stop],
-                    "t%d_vol_peak_pct" % k: 100 * t["vol_strain"][i_pk],
-                    "t%d_vol_stop_pct" % k: 100 * t["vol_strain"][i_stop]})
+        vol_pk, vol_stop = 100 * t["vol_strain"][i_pk], 100 * t["vol_strain"][-1]
+        lines.append("| %.2f | %.3f | %.3f | %.3f | %.2f %% | %.2f %% | %+.2f %% → %+.2f %% |" % (
+            t["sigma3_target"] / 1e6, p["sigma3"] / 1e6, p["q"] / 1e6, p["sigma1"] / 1e6, 100 * p["axial_strain"],
+            100 * t["axial_strain"][-1], vol_pk, vol_stop))
+        out["t%d_q_MPa" % k] = p["q"] / 1e6
+        # the side walls' mean stress while the platen loads, against the target
+        lag.append(100 * (sum(t["sigma3"]) / len(t["sigma3"]) / t["sigma3_target"] - 1))
+        out["t%d_lateral_pct" % k] = lag[-1]
+    out["table"] = re.sub(r"(?<= )-(?=\d)", "\u2212", "\n".join(lines))
+    out["lateral_max_pct"] = max(abs(x) for x in lag)
     return out
 
 
@@ -129,20 +161,45 @@ def ex_ice_floe(d):
 
 
 def ex_ice_law(d):
-    out = {k: v for k, v in d["constants"].items() if isinstance(v, (int, float))}
-    for test, r in d["tests"].items():
-        for k in ("max_rel_error", "max_off_axis"):
-            if k in r:
-                out["%s_%s" % (test, k)] = r[k]
+    out = {k: v for k, v in d["constants"].items() if isinstance(v, float)}
+    err = {t["name"]: t["max_rel_error"] for t in d["tests"]}
+    for group in ("normal", "shear", "twist", "bending"):
+        out[group + "_error"] = max(v for k, v in err.items() if k.startswith(group))
+    out["off_axis_max"] = max(t["off_axis"] for t in d["tests"])
     return out
 
 
 def ex_restitution(d):
-    return {k: v for k, v in d.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    rows = d["rows"]
+    worst = max(rows, key=lambda r: abs(r["e"] - r["closed_form"]))
+    last = rows[-1]
+    at = {round(r["dp_nratio"], 3): r for r in rows}
+    out = dict(steps_per_contact=d["steps_per_contact"], max_error=d["max_abs_error"],
+               worst_zeta=worst["dp_nratio"], worst_e=worst["e"], worst_closed=worst["closed_form"],
+               last_zeta=last["dp_nratio"], last_e=last["e"], last_closed=last["closed_form"])
+    if 0.4 in at:
+        out["error_04"] = abs(at[0.4]["e"] - at[0.4]["closed_form"])
+    return out
 
 
 def ex_compaction(d):
-    return {k: v for k, v in d.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    c = d["checks"]
+    return dict(count=d["count"], phi0=d["phi0"], steps_per_phase=d["steps_per_phase"],
+                lid1_Pa=c[0]["measured"], lid2_Pa=c[1]["measured"], phi1=c[0]["phi"], phi2=c[1]["phi"],
+                szz1_kPa=c[0]["szz"] / 1e3, szz2_kPa=c[1]["szz"] / 1e3, first_lid_kPa=d["rows"][0]["measured"] / 1e3,
+                lid1_err=abs(c[0]["measured"] / c[0]["target"] - 1), lid2_err=abs(c[1]["measured"] / c[1]["target"] - 1),
+                denser=c[1]["phi"] - c[0]["phi"])
+
+
+def restitution_steps(ctx):
+    """The restitution example at dp_nratio 0.4 with 100 and 4000 steps per contact: the
+    first-order error of python-examples.md."""
+    code = ("import json, sys; sys.path.insert(0, 'examples/python'); import restitution as r; "
+            "json.dump({'e_%d' % n: r.bounce(0.4, n)[0] for n in (100, 4000)} | "
+            "{'closed': float(r.closed_form(0.4))}, open(sys.argv[1], 'w'))")
+    ctx.run([ctx.py, "-c", code, ctx.json("steps")], env=ctx.module_env)
+    d = read(ctx.json("steps"))
+    ctx.numbers({"error_04_100": abs(d["e_100"] - d["closed"]), "error_04_4000": abs(d["e_4000"] - d["closed"])})
 
 
 def repose(ctx):
@@ -195,6 +252,107 @@ def impact(ctx):
     ctx.numbers(read(ctx.json("study")))
 
 
+# The measurements C tests print that the docs quote: key -> (test, pattern whose first
+# group is the number, factor). Each of these tests runs in `make test` through
+# tools/doc_test.py, which compares what it printed with docs/numbers/tests.json.
+TEST_NUMBERS = {
+    "water_slope_E1_pct": ("test_water_slope", r"1 layer\(s\), .*?\(rel (\S+)\)", 100),
+    "water_slope_E2_pct": ("test_water_slope", r"2 layer\(s\), .*?\(rel (\S+)\)", 100),
+    "water_slope_break1_pct": ("test_water_slope", r"1 layer\(s\).*?first bond broke at P = \S+ N \((\d+) %", 1),
+    "water_slope_break2_pct": ("test_water_slope", r"2 layer\(s\).*?first bond broke at P = \S+ N \((\d+) %", 1),
+    "water_slope_ratio30": ("test_water_slope", r"30 degrees mean load \S+ N/m, Croasdale H_B \S+ N/m \(ratio (\S+)\)", 1),
+    "water_slope_ratio60": ("test_water_slope", r"60 degrees \S+ N/m, H_B \S+ N/m \(ratio (\S+)\)", 1),
+    "water_slope_60_30": ("test_water_slope", r"60 / 30 = (\S+) ", 1),
+    "water_float_draft": ("test_water_float", r"draft delta = (\S+) R", 1),
+    "water_float_heave_T": ("test_water_float", r"heave period (\S+) s", 1),
+    "water_float_heave_rel": ("test_water_float", r"heave period \S+ s, expected \S+ s \(rel (\S+)\)", 1),
+    "water_float_heave_energy": ("test_water_float", r"energy error (\S+) of the heave energy", 1),
+    "water_float_ellipsoid_z": ("test_water_float", r"ellipsoid: rests at z = (\S+) m", 1),
+    "water_float_ellipsoid_tilt": ("test_water_float", r"shortest axis tilted (\S+) rad", 1),
+    "water_float_capsule_z": ("test_water_float", r"capsule: rests at z = (\S+) m", 1),
+    "water_float_capsule_tilt": ("test_water_float", r"capsule: rests.*?axis tilted (\S+) rad", 1),
+    "water_float_capsule_h_J": ("test_water_float", r"horizontal (\S+) J < vertical", 1),
+    "water_float_capsule_v_J": ("test_water_float", r"J < vertical (\S+) J", 1),
+    "water_float_current_fit": ("test_water_float", r"u\(t\) = U t / \(t \+ tau\) to (\S+) of U", 1),
+    "water_float_half_speed_s": ("test_water_float", r"half speed at (\S+) s", 1),
+    "water_float_half_speed_rel": ("test_water_float", r"half speed at \S+ s \(rel (\S+)\)", 1),
+    "water_float_drag_energy": ("test_water_float", r"energy balance (\S+) of the drag work", 1),
+    "water_float_wind_fit": ("test_water_float", r"tanh profile to (\S+) of the excess", 1),
+    "water_float_energy": ("test_water_float", r"worst \|total - total0\| (\S+) of the gravity released", 1),
+    "water_beam_w0_mm": ("test_water_beam", r"floating chain.*?deflection under it (\S+) m", 1e3),
+    "water_beam_rel": ("test_water_beam", r"floating chain.*?Hetenyi \S+ m \(rel (\S+)\)", 1),
+    "water_beam_profile": ("test_water_beam", r"floating chain.*?profile within (\S+) of it", 1),
+    "water_beam_EI": ("test_water_beam", r"EI = (\S+) N m\^2 \(k_r l = \S+, rel \S+\)\nfloating chain", 1),
+    "water_beam_plate_w0_mm": ("test_water_beam", r"floating plate.*?deflection under it (\S+) m", 1e3),
+    "water_beam_plate_rel": ("test_water_beam", r"floating plate.*?\(rel (\S+)\); profile", 1),
+    "water_beam_plate_profile": ("test_water_beam", r"profile within 3 l_c within (\S+) of it", 1),
+    "water_beam_plate_edges": ("test_water_beam", r"beyond \(free edges\) (\S+) \(", 1),
+    "water_io_energy": ("test_water_io", r"energy error (\S+)\n", 1),
+    "water_capsule_sphere": ("test_water", r"worst relative error (\S+)\n", 1),
+    "water_ellipsoid_grid": ("test_water", r"ellipsoid tilted: volume vs grid rel (\S+),", 1),
+    "water_ellipsoid_grid_centroid": ("test_water", r"ellipsoid tilted: volume vs grid rel \S+, centroid (\S+) m", 1),
+    "water_capsule_grid": ("test_water", r"capsule tilted: volume vs grid rel (\S+),", 1),
+    "water_frontal_grid": ("test_water", r"vs grid: rel (\S+)\n", 1),
+    "water_grad": ("test_water", r"ellipsoid: buoyancy force and torque = -grad potential to (\S+) ", 1),
+    "triaxial_short_servo_pct": ("test_triaxial_short", r"while 95 % of the bonds remain (\S+);", 100),
+    "triaxial_short_lateral_MPa": ("test_triaxial_short", r"mean side-wall stress at the peak (\S+) MPa", 1),
+    "triaxial_short_s1_MPa": ("test_triaxial_short", r"sigma_1\(sigma_3 = 1 MPa\) (\S+) MPa", 1),
+    "triaxial_short_ucs_MPa": ("test_triaxial_short", r"\nUCS (\S+) MPa", 1),
+    "triaxial_short_F_N": ("test_triaxial_short", r"peak jaw force (\S+) N", 1),
+    "triaxial_short_bts_MPa": ("test_triaxial_short", r"BTS = 2F/\(pi D t\) = (\S+) MPa", 1),
+    "triaxial_short_ucs_bts": ("test_triaxial_short", r"UCS/BTS (\S+)", 1),
+    "repose_slope0": ("test_repose", r"mu_r 0: +\d+ beads, slope angle (\S+) deg", 1),
+    "repose_area0": ("test_repose", r"mu_r 0: .*?area angle (\S+) deg", 1),
+    "repose_beads0": ("test_repose", r"mu_r 0: +(\d+) beads", 1),
+    "repose_slope2": ("test_repose", r"mu_r 0\.2: +\d+ beads, slope angle (\S+) deg", 1),
+    "repose_area2": ("test_repose", r"mu_r 0\.2: .*?area angle (\S+) deg", 1),
+    "repose_beads2": ("test_repose", r"mu_r 0\.2: +(\d+) beads", 1),
+    "phases_servo_mean_Pa": ("test_phases", r"mean (\S+) Pa, worst", 1),
+    "phases_servo_worst_Pa": ("test_phases", r"worst \|error\| (\S+) Pa", 1),
+    "phases_servo_energy": ("test_phases", r"energy error <= (\S+) \(boundary", 1),
+    "phases_rotation_m": ("test_phases", r"\|r - 0\.5\| <= (\S+) m", 1),
+    "phases_ramp_rel": ("test_phases", r"\(rel (\S+)\); kinetic", 1),
+    "impact_tc_us": ("test_impact", r"contact time = (\S+) us", 1),
+    "impact_overlap_um": ("test_impact", r"peak overlap = (\S+) um", 1),
+    "impact_e": ("test_impact", r"restitution = (\S+) \(expected 1\)", 1),
+    "impact_e_damped": ("test_impact", r"restitution (\S+) \(expected 0\.50001\)", 1),
+    "rolling_tstar_s": ("test_rolling", r"t\* = (\S+) s", 1),
+    "rolling_v_final": ("test_rolling", r"final speed = (\S+) m/s", 1),
+    "rolling_a": ("test_rolling", r"incline \(wall \+ tilted gravity\): a = (\S+) m/s", 1),
+    "rolling_v_wr": ("test_rolling", r"incline \(wall \+ tilted gravity\).*?v/\(omega R\) = (\S+) ", 1),
+    "energy_balance_pile": ("test_energy_balance", r"= (\S+) of released", 1),
+    "ice_beam_tip_m": ("test_ice_beam", r"tip deflection (\S+) m", 1),
+    "ice_beam_break_N": ("test_ice_beam", r"root break at P = (\S+) N", 1),
+}
+
+
+def test_numbers(test, text):
+    """The numbers of TEST_NUMBERS that `test` printed in `text` ({key: value})."""
+    out = {}
+    for key, (t, pattern, factor) in TEST_NUMBERS.items():
+        if t != test:
+            continue
+        m = re.search(pattern, text, re.S)
+        if not m:
+            raise RuntimeError("%s no longer prints what %s reads (pattern %r)" % (test, key, pattern))
+        v = m.group(1)
+        out[key] = int(v) if re.fullmatch(r"-?\d+", v) and factor == 1 else float(v) * factor
+    return out
+
+
+def tests(ctx):
+    """The C tests whose printed measurements the docs quote (TEST_NUMBERS), run from the build."""
+    nums = {}
+    for test in sorted({t for t, _, _ in TEST_NUMBERS.values()}):
+        text = ctx.run([os.path.join(ctx.build, test)], capture=True)
+        nums.update(test_numbers(test, text))
+    ctx.numbers(nums)
+
+
+demo.parts = [demo, demo_line]
+demo_variants.parts = [demo_variants, demo_line]
+tests.parts = [tests, test_numbers]
+
 # The probes' step counts are chosen so that each runs in about a second
 # and something happens in it (contacts, bonds, the water, an inlet).
 SOURCES = {
@@ -207,6 +365,9 @@ SOURCES = {
                           "numbers:croasdale"],
                    probes=[dict(scene="examples/ice-on-water.yaml", steps=400)],
                    pictures=["ice-on-water.png", "ice-on-water-load.png"], after=["croasdale"]),
+    "demo_variants": Source(demo_variants, ["tools/demo_variants.py", "examples/ice-on-water.yaml",
+                                            "tools/render_floes.py", "tools/croasdale_study.py", "numbers:croasdale"],
+                            probes=[dict(scene="examples/ice-on-water.yaml", steps=400)], after=["croasdale"]),
     "water": Source(water, ["tools/water_plots.py"],
                     probes=[dict(scene=("tools/water_plots.py", "drift_scene", {"case": "wind"}), steps=2000)],
                     pictures=["water-heave.png", "water-drift.png"]),
@@ -223,7 +384,8 @@ SOURCES = {
                           pictures=["python-ice-floe.png"], quick=["scene"]),
     "ex_ice_law": Source(python_example("ice_law", "python-ice-law.png", ex_ice_law), [PY_EX + "ice_law.py"],
                          pictures=["python-ice-law.png"], quick=[]),
-    "ex_restitution": Source(python_example("restitution", "python-restitution.png", ex_restitution),
+    "ex_restitution": Source(python_example("restitution", "python-restitution.png", ex_restitution,
+                                            restitution_steps),
                              [PY_EX + "restitution.py"], pictures=["python-restitution.png"], quick=[]),
     "ex_compaction": Source(python_example("compaction", "python-compaction.png", ex_compaction),
                             [PY_EX + "compaction.py"], pictures=["python-compaction.png"], quick=[]),
@@ -247,6 +409,7 @@ SOURCES = {
                                             "examples/softbond-ucs.yaml"],
                             probes=[dict(scene="examples/rock-specimen.yaml", steps=100)],
                             pictures=["rock-specimen.png"]),
+    "tests": Source(tests, sorted({"tests/%s.c" % t for t, _, _ in TEST_NUMBERS.values()})),
     "impact": Source(impact, ["tools/impact_accuracy.py"],
                      probes=[dict(scene=("tools/impact_accuracy.py", "scene_text",
                                          {"config": "spheres", "safety": 0.9, "phase": 0.525}), steps=60)],
