@@ -36,6 +36,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doc_numbers_lib as lib  # noqa: E402
@@ -107,18 +108,35 @@ def check_engine(root, sources, floe, jobs, scratch):
         for i, (p, r) in enumerate(zip(src.probes, rec["probes"])):
             tasks.append((name, p, r))
 
+    digests, lock = {}, threading.Lock()  # a scene several sources probe runs once
+
+    def digest(p):
+        key = json.dumps(lib.probe_key(p), sort_keys=True)
+        with lock:
+            ev = digests.setdefault(key, [threading.Event(), None])
+            first = len(ev) == 2
+            if first:
+                ev.append(True)
+        if first:
+            d = tempfile.mkdtemp(dir=scratch)
+            try:
+                ev[1] = lib.run_probe(p, floe, root, d)
+            except RuntimeError as e:
+                ev[1] = e
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+                ev[0].set()
+        ev[0].wait()
+        return ev[1]
+
     def one(t):
         name, p, r = t
         if p is None:
             return "docs/numbers/%s.json: its probes are not those of tools/doc_sources.py: %s" % (
                 name, lib.regenerate(name))
-        d = tempfile.mkdtemp(dir=scratch)
-        try:
-            got = lib.run_probe(p, floe, root, d)
-        except RuntimeError as e:
-            return "docs/numbers/%s.json: probe %s failed: %s" % (name, r["scene"], e)
-        finally:
-            shutil.rmtree(d, ignore_errors=True)
+        got = digest(p)
+        if isinstance(got, RuntimeError):
+            return "docs/numbers/%s.json: probe %s failed: %s" % (name, r["scene"], got)
         if got != r["digest"]:
             return ("docs/numbers/%s.json: the engine gives another state after %d steps of %s than when its "
                     "numbers were made: %s" % (name, r["steps"], r["scene"], lib.regenerate(name)))

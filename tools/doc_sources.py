@@ -30,6 +30,7 @@ Each source lists
 """
 import inspect
 import json
+import math
 import os
 import re
 
@@ -252,6 +253,24 @@ def impact(ctx):
     ctx.numbers(read(ctx.json("study")))
 
 
+FIRST_DT = {"chute": 0.6, "capsules": 0.35, "ice-floe": 4.0, "softbond-ucs": 0.016}  # example: its run time (s)
+
+
+def first_dt(ctx):
+    """The first time step of four examples (dt: auto), from one step of each, and the
+    steps their run would take at it (two significant digits)."""
+    nums = {}
+    for ex, t_end in FIRST_DT.items():
+        out = ctx.path(ex)
+        ctx.run([ctx.floe, "run", "examples/%s.yaml" % ex, "--steps", "1", "--threads", "1", "--out", out])
+        with open(os.path.join(out, "energy.csv")) as f:
+            dt = float(f.read().strip().split("\n")[-1].split(",")[1])
+        steps = t_end / dt
+        k = ex.replace("-", "_")
+        nums.update({k + "_dt_us": dt * 1e6, k + "_steps": int(round(steps, 1 - int(math.floor(math.log10(steps)))))})
+    ctx.numbers(nums)
+
+
 # The measurements C tests print that the docs quote: key -> (test, pattern whose first
 # group is the number, factor). Each of these tests runs in `make test` through
 # tools/doc_test.py, which compares what it printed with docs/numbers/tests.json.
@@ -323,6 +342,12 @@ TEST_NUMBERS = {
     "energy_balance_pile": ("test_energy_balance", r"= (\S+) of released", 1),
     "ice_beam_tip_m": ("test_ice_beam", r"tip deflection (\S+) m", 1),
     "ice_beam_break_N": ("test_ice_beam", r"root break at P = (\S+) N", 1),
+    "periodic_pair": ("test_periodic", r"largest force difference (\S+) relative", 1),
+    "periodic_unwrap_m": ("test_periodic", r"unwrapped x error (\S+) m", 1),
+    "periodic_collision_a": ("test_periodic", r"velocities after \((\S+), \S+\) m/s", 1),
+    "periodic_collision_b": ("test_periodic", r"velocities after \(\S+, (\S+)\) m/s", 1),
+    "periodic_shear_slope": ("test_periodic", r"profile slope (\S+) \(gamma_dot", 1),
+    "periodic_bond": ("test_periodic", r"largest force difference (\S+) of the peak bond force", 1),
 }
 
 
@@ -407,8 +432,12 @@ SOURCES = {
                            pictures=["softbond-ucs.png"]),
     "rock_specimen": Source(rock_specimen, ["tools/rock_specimen.py", "examples/rock-specimen.yaml",
                                             "examples/softbond-ucs.yaml"],
-                            probes=[dict(scene="examples/rock-specimen.yaml", steps=100)],
+                            # the dense packing of examples/rock-specimen.yaml alone takes 10-30 s: the
+                            # triaxial specimen, packed, bonded and loaded the same way, stands for it
+                            probes=[dict(scene="examples/triaxial.yaml", steps=400)],
                             pictures=["rock-specimen.png"]),
+    "first_dt": Source(first_dt, ["examples/%s.yaml" % ex for ex in FIRST_DT],
+                       probes=[dict(scene="examples/%s.yaml" % ex, steps=1) for ex in FIRST_DT]),
     "tests": Source(tests, sorted({"tests/%s.c" % t for t, _, _ in TEST_NUMBERS.values()})),
     "impact": Source(impact, ["tools/impact_accuracy.py"],
                      probes=[dict(scene=("tools/impact_accuracy.py", "scene_text",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Angle of repose of a 2D fixed-base heap (issue 17 validation).
+"""Angle of repose of a 2D fixed-base heap (a validation, docs/repose.md).
 
 Beads (spheres of a 2D world: they move in the xy plane, gravity -y) are
 poured by an inlet onto a finite rough base: a row of fixed spheres of
