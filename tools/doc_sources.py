@@ -41,11 +41,13 @@ class Source:
     def __init__(self, fn, inputs, probes=(), pictures=(), quick=None, after=()):
         self.fn, self.inputs, self.probes, self.pictures = fn, list(inputs), list(probes), list(pictures)
         self.quick, self.after = quick, list(after)
+        # read now, with the file as it was imported: inspect reads the file again when asked
+        # and would take the lines of an edited file at the old line numbers
+        self._code = "".join(inspect.getsource(f) for f in getattr(fn, "parts", [fn]))
 
     def code(self):
         """The text of the functions here that make this source's numbers (an input too)."""
-        fns = getattr(self.fn, "parts", [self.fn])
-        return "".join(inspect.getsource(f) for f in fns)
+        return self._code
 
 
 def read(path):
