@@ -38,15 +38,18 @@ PY_EX = "examples/python/"
 
 
 class Source:
-    def __init__(self, fn, inputs, probes=(), pictures=(), quick=None, after=()):
+    def __init__(self, fn, inputs, probes=(), pictures=(), quick=None, after=(), data=None):
         self.fn, self.inputs, self.probes, self.pictures = fn, list(inputs), list(probes), list(pictures)
         self.quick, self.after = quick, list(after)
         # read now, with the file as it was imported: inspect reads the file again when asked
         # and would take the lines of an edited file at the old line numbers
         self._code = "".join(inspect.getsource(f) for f in getattr(fn, "parts", [fn]))
+        if data is not None:  # a table the functions read, TEST_NUMBERS
+            self._code += json.dumps(data, sort_keys=True)
 
     def code(self):
-        """The text of the functions here that make this source's numbers (an input too)."""
+        """The text of the functions here that make this source's numbers, and of the table
+        they read (an input too)."""
         return self._code
 
 
@@ -350,6 +353,14 @@ TEST_NUMBERS = {
     "periodic_collision_b": ("test_periodic", r"velocities after \(\S+, (\S+)\) m/s", 1),
     "periodic_shear_slope": ("test_periodic", r"profile slope (\S+) \(gamma_dot", 1),
     "periodic_bond": ("test_periodic", r"largest force difference (\S+) of the peak bond force", 1),
+    "ice_punch": ("test_ice", r"punch-through: .*? = (\S+) of the initial", 1),
+    "softbond_energy_bond": ("test_softbond", r"bond pulled apart.*? = (\S+) of th", 1),
+    "softbond_energy_slide": ("test_softbond", r"sphere sliding, bouncing.*? = (\S+) of the initial", 1),
+    "shapes_L": ("test_shapes", r"max \|L - L0\|/\|L0\| = (\S+);", 1),
+    "shapes_flips": ("test_shapes", r"spin flipped (\d+) times", 1),
+    "measure_ellipsoid_pct": ("test_measure", r"worst error over 200 random cuts: ellipsoid (\S+),", 100),
+    "measure_capsule_pct": ("test_measure", r"worst error over 200 random cuts: ellipsoid \S+, capsule (\S+) of", 100),
+    "phases_objectivity": ("test_phases", r"\|F - R F0\| / \|F0\| = (\S+)\n", 1),
 }
 
 
@@ -440,7 +451,7 @@ SOURCES = {
                             pictures=["rock-specimen.png"]),
     "first_dt": Source(first_dt, ["examples/%s.yaml" % ex for ex in FIRST_DT],
                        probes=[dict(scene="examples/%s.yaml" % ex, steps=1) for ex in FIRST_DT]),
-    "tests": Source(tests, sorted({"tests/%s.c" % t for t, _, _ in TEST_NUMBERS.values()})),
+    "tests": Source(tests, sorted({"tests/%s.c" % t for t, _, _ in TEST_NUMBERS.values()}), data=TEST_NUMBERS),
     "impact": Source(impact, ["tools/impact_accuracy.py"],
                      probes=[dict(scene=("tools/impact_accuracy.py", "scene_text",
                                          {"config": "spheres", "safety": 0.9, "phase": 0.525}), steps=60)],
