@@ -93,13 +93,13 @@ def main():
     nums = {}
     for n in NAMES:
         r = res[n]
-        lines.append("| %s | %.1f | %.2f | %.2f at %g | %.2f | %d, %d |" % (
+        lines.append("| %s | %.1f | %.2f | %.2f at %.1f | %.2f | %d, %d |" % (
             LABELS[n], r["mean_half_kN"], r["mean_half_ratio"], r["deepest_z"], r["deepest_s"], r["deepest_end_z"],
             r["floes"], r["largest"]))
         k = n.replace(".", "") + "_"
         nums.update({k + key: r[key] for key in ("mean_half_kN", "mean_half_ratio", "deepest_z", "deepest_s",
                                                  "deepest_end_z", "floes", "largest", "running_max_kN")})
-    table = "\n".join(lines)
+    table = re.sub(r"(?<= )-(?=\d)", "\u2212", "\n".join(lines))
     print(table)
     if a.json:
         fr = [n for n in NAMES if "_mu_" in n]

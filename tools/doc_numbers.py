@@ -195,15 +195,28 @@ def git_head(root):
     return r.stdout.strip() or "unknown"
 
 
-def order(names):
-    """The names with every source after the sources it reads ("after"), in waves."""
-    waves, done, left = [], set(), list(names)
-    while left:
-        wave = [n for n in left if all(a in done or a not in names for a in SOURCES[n].after)]
-        waves.append(wave)
-        done.update(wave)
-        left = [n for n in left if n not in wave]
-    return waves
+def schedule(names, jobs, run, log):
+    """Runs run(name) for the names, `jobs` at a time, each after the sources it
+    reads ("after") among the names have finished; returns the names that failed."""
+    failed, done, running = [], set(), {}
+    left = list(names)
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as ex:
+        while left or running:
+            for n in [n for n in left if all(a in done or a not in names for a in SOURCES[n].after)]:
+                if len(running) >= max(1, jobs):
+                    break
+                left.remove(n)
+                running[ex.submit(run, n)] = n
+            finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fu in finished:
+                n = running.pop(fu)
+                done.add(n)
+                try:
+                    fu.result()
+                except Exception as e:  # one source failing leaves the others to finish
+                    failed.append(n)
+                    log("%s: FAILED: %s" % (n, e))
+    return failed
 
 
 def main():
@@ -245,15 +258,7 @@ def main():
             names = todo
         if a.list:
             return 0
-        with concurrent.futures.ThreadPoolExecutor(max(1, a.j)) as ex:
-            for wave in order(names):
-                futures = {ex.submit(run_source, root, build, n, log): n for n in wave}
-                for fu in concurrent.futures.as_completed(futures):
-                    try:
-                        fu.result()
-                    except Exception as e:  # one source failing leaves the others to finish
-                        failed.append(futures[fu])
-                        log("%s: FAILED: %s" % (futures[fu], e))
+        failed = schedule(names, a.j, lambda n: run_source(root, build, n, log), log)
     changes, problems = lib.fill_docs(root)
     for rel, line, key, old, new in changes:
         if "\n" in old or "\n" in new:

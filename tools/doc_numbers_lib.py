@@ -116,7 +116,7 @@ def fmt(value, spec):
         text = format(value, spec)
         if "," in spec:
             text = text.replace(",", " ")
-        if spec.endswith("e"):  # 7.8e-6, as the docs write it, not 7.8e-06
+        if spec[-1:] in ("e", "g"):  # 7.8e-6, as the docs write it, not 7.8e-06
             text = re.sub(r"e([+-])0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), text)
     if unicode_minus:
         text = text.replace("-", "\u2212")

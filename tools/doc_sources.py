@@ -282,6 +282,10 @@ def first_dt(ctx):
 TEST_NUMBERS = {
     "water_slope_E1_pct": ("test_water_slope", r"1 layer\(s\), .*?\(rel (\S+)\)", 100),
     "water_slope_E2_pct": ("test_water_slope", r"2 layer\(s\), .*?\(rel (\S+)\)", 100),
+    "water_slope_E1_MPa": ("test_water_slope", r"1 layer\(s\), .*?: E = (\S+) Pa", 1e-6),
+    "water_slope_E2_MPa": ("test_water_slope", r"2 layer\(s\), .*?: E = (\S+) Pa", 1e-6),
+    "water_slope_sigma1_kPa": ("test_water_slope", r"1 layer\(s\).*?sigma_f = 3 P L / \(2 b h\^2\) = (\S+) Pa", 1e-3),
+    "water_slope_sigma2_kPa": ("test_water_slope", r"2 layer\(s\).*?sigma_f = 3 P L / \(2 b h\^2\) = (\S+) Pa", 1e-3),
     "water_slope_break1_pct": ("test_water_slope", r"1 layer\(s\).*?first bond broke at P = \S+ N \((\d+) %", 1),
     "water_slope_break2_pct": ("test_water_slope", r"2 layer\(s\).*?first bond broke at P = \S+ N \((\d+) %", 1),
     "water_slope_ratio30": ("test_water_slope", r"30 degrees mean load \S+ N/m, Croasdale H_B \S+ N/m \(ratio (\S+)\)", 1),
