@@ -259,7 +259,10 @@ def main():
         if a.list:
             return 0
         failed = schedule(names, a.j, lambda n: run_source(root, build, n, log), log)
-    changes, problems = lib.fill_docs(root)
+    os.makedirs(os.path.join(build, "doc-numbers"), exist_ok=True)
+    with open(os.path.join(build, "doc-numbers", "fill.lock"), "w") as fill_lock:
+        fcntl.flock(fill_lock, fcntl.LOCK_EX)  # one invocation writes the docs at a time, from the JSON as it is then
+        changes, problems = lib.fill_docs(root)
     for rel, line, key, old, new in changes:
         if "\n" in old or "\n" in new:
             a, b = old.strip().split("\n"), new.strip().split("\n")

@@ -42,6 +42,8 @@ NUMBERS_DIR = os.path.join("docs", "numbers")
 MARKER = re.compile(r"<!--n:([a-z0-9_]+)\.([A-Za-z0-9_.]+)(?::([^>]*?))?-->((?:(?!<!--).)*?)<!--/n-->", re.S)
 OPENING = re.compile(r"<!--n:")
 CLOSING = re.compile(r"<!--/n-->")
+UMASK = os.umask(0)  # read once, at import, before any thread runs
+os.umask(UMASK)
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -153,6 +155,7 @@ def write_atomic(path, data):
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".")
+    os.chmod(tmp, 0o666 & ~UMASK)  # mkstemp's 0600 is for secrets, not docs
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode() if isinstance(data, str) else data)
