@@ -391,6 +391,7 @@ TEST_NUMBERS = {
     "energy_settle_ratio": ("test_energy_balance", r"damped frictional settle: .*?ratio (\S+), order", 1),
     "energy_settle_order": ("test_energy_balance", r"damped frictional settle: .*?, order (\S+)\n", 1),
     "timestep_impact_worst_pct": ("test_timestep", r"one impact: worst \|dE/E\| over 16 phases (\S+),", 100),
+    "timestep_formula": ("test_timestep", r"one impact: .*?closed form matched to (\S+)\n", 1),
 }
 
 
