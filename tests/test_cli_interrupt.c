@@ -104,7 +104,9 @@ static void during_insertion(void) {
     char *text = check_slurp(log, NULL);
     REPORT("SIGTERM during the insertion: exit status %d after %.2f s\n", rc, took);
     CHECK(rc == 130);
-    CHECK(text && strstr(text, "interrupted in the insertion of inlet 'in0' after step 1"));
+    /* which of the eight inlets the signal lands in depends on the machine's speed */
+    const char *at = text ? strstr(text, "interrupted in the insertion of inlet 'in") : NULL;
+    CHECK(at && strstr(at, "' after step 1") != NULL);
     CHECK(text && strstr(text, "interrupted at step 1; writing outputs"));
     if (rc != 130 && text) fprintf(stderr, "%s\n", text);
     free(text);
