@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: bench-bonded all deps build test demo sanitize fuzz clean bench
+.PHONY: bench-bonded all deps build test demo sanitize fuzz clean bench doc-numbers
 
 all: build
 
@@ -35,8 +35,24 @@ demo: build
 	@tools/ensure-deps.sh python3-matplotlib python3-numpy
 	@$(BUILD)/floe run examples/ice-on-water.yaml --out out
 	@/usr/bin/python3 tools/render_floes.py out out/ice-on-water.png --level 0.2356576 \
-		--load out/ice-on-water-load.png --croasdale 18240
+		--load out/ice-on-water-load.png --croasdale $$(/usr/bin/python3 -c \
+		'import json; print(json.load(open("docs/numbers/demo.json"))["numbers"]["line_N"]["value"])')
 	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); pictures: out/ice-on-water.png, out/ice-on-water-load.png"
+
+# The numbers the docs quote, from the runs that make them (docs/decisions.md,
+# "Numbers in the docs come from one command"): runs the sources of
+# tools/doc_sources.py that are stale (their JSON missing, their scripts or
+# scenes changed, or the engine gives another state in their first steps)
+# into docs/numbers/SOURCE.json, redraws their pictures into docs/img/ and
+# writes the numbers into the docs, listing every quoted number that changed.
+# ONLY=demo,triaxial: those sources, stale or not; FORCE=1: every source;
+# FILL_ONLY=1: only the docs from docs/numbers/*.json; DOC_JOBS=N: sources
+# side by side (default 1). All of them take one to two hours on 2 cores.
+DOC_JOBS ?= 1
+doc-numbers: $(if $(filter-out 0,$(FILL_ONLY)),,build)
+	@tools/ensure-deps.sh python3-matplotlib python3-numpy python3-scipy
+	@/usr/bin/python3 tools/doc_numbers.py --build $(BUILD) -j $(DOC_JOBS) $(if $(ONLY),--only $(ONLY)) \
+		$(if $(filter-out 0,$(FORCE)),--force) $(if $(filter-out 0,$(FILL_ONLY)),--fill-only)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the
 # Python tests with the sanitizer runtimes preloaded into the interpreter).

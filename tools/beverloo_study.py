@@ -9,9 +9,12 @@ sink's removal counter against the Beverloo correlation
 the settled fill, measured by floe (solid fraction of a box inside the
 silo, exact sphere-box volumes) times the bead density.
 
-Usage: /usr/bin/python3 tools/beverloo_study.py [FLOE] [WORKDIR]
+Usage: /usr/bin/python3 tools/beverloo_study.py [FLOE] [WORKDIR] [--png PNG] [--json FILE] [--rerun]
   FLOE    the floe command (default build/floe)
-  WORKDIR where the scenes and runs go (default /tmp/floe_beverloo)
+  WORKDIR where the scenes and runs go (default /tmp/floe_beverloo); runs
+          already there are reused unless --rerun
+  --png   the plot (default docs/img/beverloo.png)
+  --json  also write the numbers docs/supply.md quotes into this file
 Writes docs/img/beverloo.png and prints the table of docs/supply.md.
 Needs Debian's python3-matplotlib (hence /usr/bin/python3). Each run takes
 a few minutes on one core.
@@ -26,6 +29,7 @@ between 0.65 s and the end (1.1 s), while the fill is still several
 orifice diameters high (the head does not matter then, Beverloo's
 observation)."""
 import csv
+import json
 import math
 import os
 import subprocess
@@ -116,8 +120,16 @@ def fit(t, m, t0):
 
 
 def main():
-    floe = sys.argv[1] if len(sys.argv) > 1 else "build/floe"
-    work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/floe_beverloo"
+    args, opts = [], {}
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a in ("--png", "--json"):
+            opts[a] = argv.pop(0)
+        elif not a.startswith("--"):
+            args.append(a)
+    floe = args[0] if args else "build/floe"
+    work = args[1] if len(args) > 1 else "/tmp/floe_beverloo"
     os.makedirs(work, exist_ok=True)
     rows = []
     for D in ORIFICES:
@@ -143,12 +155,22 @@ def main():
         rows.append((D, ph, rho_b, W, Wb, t, m))
         print("D = %.0f mm: phi = %.3f, rho_b = %.0f kg/m^3, W measured %.4g kg/s, Beverloo %.4g kg/s, ratio %.3f" %
               (D * 1e3, ph, rho_b, W, Wb, W / Wb))
-    print()
-    print("| D (mm) | D/d | solid fraction | ρ_b (kg/m³) | W measured (g/s) | W Beverloo (g/s) | ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    lines = ["| D (mm) | D/d | solid fraction | ρ_b (kg/m³) | W measured (g/s) | W Beverloo (g/s) | ratio |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for D, ph, rho_b, W, Wb, _, _ in rows:
-        print("| %.0f | %.0f | %.3f | %.0f | %.1f | %.1f | %.2f |" % (D * 1e3, D / DBEAD, ph, rho_b, W * 1e3, Wb * 1e3,
-                                                                    W / Wb))
+        lines.append("| %.0f | %.0f | %.3f | %.0f | %.1f | %.1f | %.2f |" % (D * 1e3, D / DBEAD, ph, rho_b, W * 1e3,
+                                                                           Wb * 1e3, W / Wb))
+    print("\n" + "\n".join(lines))
+    if "--json" in opts:
+        ratios = [r[3] / r[4] for r in rows]
+        # C that puts each measured rate on Beverloo's law (k = 1.5)
+        cs = [0.58 * x for x in ratios]
+        with open(os.path.join(work, "D%d" % round(ORIFICES[0] * 1000), "energy.csv")) as f:
+            steps = int(list(csv.DictReader(f))[-1]["step"])
+        with open(opts["--json"], "w") as f:
+            json.dump({"table": "\n".join(lines), "ratio_min": min(ratios), "ratio_max": max(ratios),
+                       "below_min_pct": 100 * (1 - max(ratios)), "below_max_pct": 100 * (1 - min(ratios)),
+                       "C_min": min(cs), "C_max": max(cs), "steps": steps}, f, indent=1)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -174,7 +196,7 @@ def main():
     a2.grid(alpha=0.3)
     fig.suptitle("silo discharge: d = 5 mm glass beads, silo diameter 80 mm")
     fig.tight_layout()
-    fig.savefig("docs/img/beverloo.png", dpi=100)
+    fig.savefig(opts.get("--png", "docs/img/beverloo.png"), dpi=100)
 
 
 if __name__ == "__main__":

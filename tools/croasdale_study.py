@@ -25,12 +25,17 @@ The sheet is a strip of the 2D problem: its particles move in the x-z plane
 (y translation and rotations about x and z blocked).
 
 usage: /usr/bin/python3 tools/croasdale_study.py [--floe build/floe] [--out out/croasdale]
-                                                 [--img docs/img] [--quick]
-Writes docs/img/croasdale.png and prints the table of docs/models/water.md.
+                                                 [--img docs/img] [--quick] [--json FILE]
+       /usr/bin/python3 tools/croasdale_study.py --demo-line --e E --sigma SIGMA [--json FILE]
+Writes docs/img/croasdale.png and prints the table of docs/models/water.md
+(--json: the numbers that page quotes, for tools/doc_numbers.py).
+--demo-line prints the prediction the demo's load is drawn against, from
+the two-layer lattice's E and sigma_f.
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
@@ -98,8 +103,8 @@ def run(floe, text, out):
 # ---- 1. three-point bending in air ------------------------------------------------------
 
 
-def bending(floe, out, layers):
-    """Returns (E, sigma_f, rows, geometry) of the three-point bending test."""
+def bending_scene(layers):
+    """The three-point bending scene of a beam of `layers` layers, and its geometry."""
     ny = 2
     span_cells = 20 if layers == 1 else 30  # span L = 2R x cells: L/h = 20 and 15
     nx = span_cells + 5
@@ -141,6 +146,13 @@ output:
       - {{name: breaks, counter: breaks}}
 {col_text}
 """
+    return text, {"ny": ny, "L": L, "b": b, "h": h}
+
+
+def bending(floe, out, layers):
+    """Returns (E, sigma_f, rows, geometry) of the three-point bending test."""
+    text, geo = bending_scene(layers)
+    ny, L, b, h = geo["ny"], geo["L"], geo["b"], geo["h"]
     rows = run(floe, text, os.path.join(out, f"bend{layers}"))
     for r in rows:
         zc = sum(r[f"zc{j}"] for j in range(ny)) / ny
@@ -218,7 +230,8 @@ def breaking_peaks(rows, t0, width, window=0.1, merge=0.25):
     return [max(smooth[(events[k - 1] if k else 0):i + 1]) for k, i in enumerate(events) if t[i] >= t0]
 
 
-def slope(floe, out, layers, alpha_deg, v, quick=False):
+def slope_scene(layers, alpha_deg, v, quick=False):
+    """The scene of a sheet of `layers` layers pushed at v into a ramp at alpha_deg, and its geometry."""
     a = math.radians(alpha_deg)
     ny = 5
     nx = 30 if quick else 50
@@ -261,6 +274,12 @@ output:
       - {{name: ride, region: ride, quantity: particles}}
       - {{name: breaks, counter: breaks}}
 """
+    return text, {"a": a, "W": W, "h": h, "z_ride": z_ride, "t_end": t_end}
+
+
+def slope(floe, out, layers, alpha_deg, v, quick=False):
+    text, geo = slope_scene(layers, alpha_deg, v, quick)
+    a, W, h, z_ride, t_end = geo["a"], geo["W"], geo["h"], geo["z_ride"], geo["t_end"]
     tag = f"slope{layers}_{alpha_deg}_{v}"
     rows = run(floe, text, os.path.join(out, tag))
     steady = [r for r in rows if r["t"] >= t_end / 2]
@@ -273,13 +292,65 @@ output:
             "W_full": RHO_I * G * h * z_ride / math.sin(a), "t_end": t_end, "W": W}
 
 
+def demo_line(E, sigma):
+    """Croasdale's 2D load on the demo's ramp (examples/ice-on-water.yaml): the
+    two-layer lattice of this study with bonds twice as strong (the strengths
+    scale with break_n, the modulus does not), a 45 degree ramp rising 0.2 m
+    above the water, ride-up of ice covering the slope to its top, over the
+    sheet's 3.2 m width."""
+    a, h, z, width = math.radians(45), 0.4, 0.2, 3.2
+    hb = croasdale_hb(a, 2 * sigma, E, h)
+    hr = croasdale_hr(a, RHO_I * G * h * z / math.sin(a))
+    return {"line_HB": hb, "line_HR": hr, "line_H": hb + hr, "line_N": (hb + hr) * width,
+            "line_kN": (hb + hr) * width / 1e3, "line_E_MPa": E / 1e6, "line_sigma_kPa": 2 * sigma / 1e3}
+
+
+def numbers(table, bends):
+    """The numbers docs/models/water.md quotes, for --json."""
+    out = {}
+    for layers, (E, sigma, rows, geo) in bends.items():
+        le, ls = lattice_e(layers), lattice_sigma(layers)
+        out.update({f"E_{layers}": E, f"sigma_{layers}": sigma, f"E_{layers}_MPa": E / 1e6,
+                    f"E_{layers}_dev_pct": 100 * (E / le - 1), f"sigma_{layers}_kPa": sigma / 1e3,
+                    f"lattice_E_{layers}_MPa": le / 1e6, f"lattice_sigma_{layers}_kPa": ls / 1e3,
+                    f"hbk_drop_{layers}_pct": 100 * (1 - (foundation_k(layers) / (RHO_W * G)) ** 0.25)})
+    for r in table:
+        k = f"L{r['layers']}_v{round(10 * r['v']):02d}_a{r['alpha']}_"
+        out.update({k + "mean": r["H"], k + "ratio": r["ratio"], k + "HB": r["HB"], k + "pred": r["pred"],
+                    k + "brk": r["Hpk"], k + "cycles": r["npk"], k + "brk_ratio": r["Hpk"] / r["pred"]})
+    broke = [r for r in table if r["npk"]]
+    out.update({"mean_ratio_min": min(r["ratio"] for r in table), "mean_ratio_max": max(r["ratio"] for r in table),
+                "brk_ratio_min": min(r["Hpk"] / r["pred"] for r in broke),
+                "brk_ratio_max": max(r["Hpk"] / r["pred"] for r in broke),
+                "brk_hb_min": min(r["Hpk"] / r["HB"] for r in broke),
+                "brk_hb_max": max(r["Hpk"] / r["HB"] for r in broke),
+                "mean_brk_min": min(r["H"] / r["Hpk"] for r in broke),
+                "mean_brk_max": max(r["H"] / r["Hpk"] for r in broke),
+                "mean_brk_avg": sum(r["H"] / r["Hpk"] for r in broke) / len(broke),
+                "runs": len(table), "no_break_runs": len(table) - len(broke)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--floe", default="build/floe")
     ap.add_argument("--out", default="out/croasdale")
     ap.add_argument("--img", default="docs/img")
     ap.add_argument("--quick", action="store_true", help="one angle, one speed, one thickness")
+    ap.add_argument("--json", help="also write the numbers the docs quote into this file")
+    ap.add_argument("--demo-line", action="store_true",
+                    help="only print (and write to --json) the demo's prediction from --e and --sigma")
+    ap.add_argument("--e", type=float, help="the two-layer lattice's E (Pa) for --demo-line")
+    ap.add_argument("--sigma", type=float, help="the two-layer lattice's sigma_f (Pa) for --demo-line")
     args = ap.parse_args()
+    if args.demo_line:
+        line = demo_line(args.e, args.sigma)
+        print("demo: H_B = %.0f N/m, H_R = %.0f N/m, H = %.0f N/m, %.0f N over the width" % (
+            line["line_HB"], line["line_HR"], line["line_H"], line["line_N"]))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(line, f, indent=1)
+        return 0
     layers_list = [1] if args.quick else [1, 2]
     angles = [45] if args.quick else [30, 40, 50, 60]
     speeds = [0.4] if args.quick else [0.2, 0.4]
@@ -310,13 +381,20 @@ def main():
                       f"breaking load {pk:.1f} N/m over {len(s['peaks'])} cycles ({pk / (hb + hr):.3f} of H_B + H_R)",
                       flush=True)
                 s.pop("rows")
-    print("\n| layers | h (m) | v (m/s) | α (°) | ξ | H_B (N/m) | ride-up weight (N/m) | H_R (N/m) | H_B + H_R (N/m) "
-          "| mean load (N/m) | mean / (H_B + H_R) | breaking load (N/m), cycles | breaking / (H_B + H_R) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    lines = ["| layers | h (m) | v (m/s) | α (°) | ξ | H_B (N/m) | ride-up weight (N/m) | H_R (N/m) | H_B + H_R (N/m) "
+             "| mean load (N/m) | mean / (H_B + H_R) | breaking load (N/m), cycles | breaking / (H_B + H_R) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in table:
-        print(f"| {r['layers']} | {r['h']:.1f} | {r['v']} | {r['alpha']} | {xi(math.radians(r['alpha'])):.3f} | {r['HB']:.0f} "
-              f"| {r['Wr']:.0f} | {r['HR']:.0f} | {r['pred']:.0f} | {r['H']:.0f} | {r['ratio']:.2f} "
-              f"| {r['Hpk']:.0f}, {r['npk']} | {r['Hpk'] / r['pred']:.2f} |")
+        brk = (f"{r['Hpk']:.0f}, {r['npk']} | {r['Hpk'] / r['pred']:.2f}" if r["npk"] else "–, 0 | –")
+        lines.append(f"| {r['layers']} | {r['h']:.1f} | {r['v']} | {r['alpha']} | {xi(math.radians(r['alpha'])):.3f} "
+                     f"| {r['HB']:.0f} | {r['Wr']:.0f} | {r['HR']:.0f} | {r['pred']:.0f} | {r['H']:.0f} | {r['ratio']:.2f} "
+                     f"| {brk} |")
+    print("\n" + "\n".join(lines))
+    if args.json:
+        nums = numbers(table, bends)
+        nums["table"] = "\n".join(lines)
+        with open(args.json, "w") as f:
+            json.dump(nums, f, indent=1)
     plot(args, table, bends)
 
 

@@ -17,14 +17,16 @@ phi of a step late and left a fraction psi early into the energy ratio
 [1 - W^2 phi (1 - phi)] / [1 - W^2 psi (1 - psi)] (docs/integration.md), so
 no phase errs by more than the bound (W^2/4) / (1 - W^2/4).
 
-Prints the table of docs/integration.md and draws docs/img/impact-accuracy.png.
+Prints the table of docs/integration.md and draws docs/img/impact-accuracy.png
+(--json: that table and the numbers the page quotes, for tools/doc_numbers.py).
 
 usage: /usr/bin/python3 tools/impact_accuracy.py [--floe build/floe] [--out out/impact-accuracy]
-                                                 [--png docs/img/impact-accuracy.png] [--jobs 2]
+                                                 [--png docs/img/impact-accuracy.png] [--jobs 2] [--json FILE]
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
@@ -72,17 +74,31 @@ def bodies(config, gap):
             f"  - {{radius: {R!r}, pos: [0, 0, {-z!r}], vel: [0, 0, {V0!r}]}}")
 
 
+def step(config, safety):
+    """The step dt: auto gives: dt_safety times the critical step 2/omega of the one contact."""
+    return safety * 2 / math.sqrt(KN / MASS * (1 if config == "wall" else 2))
+
+
+def n_steps(config, safety):
+    """Steps of one run: the first overlap in step 3, then well past the separation."""
+    return 2 + math.ceil(1.5 * TC[config] / step(config, safety)) + 4
+
+
+def scene_text(config, safety, phase):
+    """The scene of one impact: `config` wall or spheres, the first overlap `phase` of a step into step 3."""
+    speed = V0 if config == "wall" else 2 * V0          # closing speed
+    gap = (2 + phase) * speed * step(config, safety)   # first overlap `phase` of a step into step 3
+    return SCENE.format(safety=safety, steps=n_steps(config, safety), rho=RHO, young=E, bodies=bodies(config, gap))
+
+
 def run_one(floe, out, config, safety, phase):
     """Relative energy error of one impact and the step in use."""
-    dt = safety * 2 / math.sqrt(KN / MASS * (1 if config == "wall" else 2))
-    speed = V0 if config == "wall" else 2 * V0          # closing speed
-    gap = (2 + phase) * speed * dt                     # first overlap `phase` of a step into step 3
-    steps = 2 + math.ceil(1.5 * TC[config] / dt) + 4   # well past the separation
+    dt, steps = step(config, safety), n_steps(config, safety)
     d = os.path.join(out, f"{config}_{safety:.2f}_{phase:.4f}")
     os.makedirs(d, exist_ok=True)
     scene = os.path.join(d, "scene.yaml")
     with open(scene, "w") as f:
-        f.write(SCENE.format(safety=safety, steps=steps, rho=RHO, young=E, bodies=bodies(config, gap)))
+        f.write(scene_text(config, safety, phase))
     subprocess.run([floe, "run", scene, "--out", d, "--threads", "1"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(os.path.join(d, "energy.csv")) as f:
@@ -96,12 +112,37 @@ def run_one(floe, out, config, safety, phase):
     return float(last["kinetic"]) / float(first["kinetic"]) - 1, dt
 
 
+def numbers(table):
+    """The table of docs/integration.md and the numbers its prose quotes. Sphere-wall and
+    sphere-sphere share dt/t_c; the table's row is the worse of the two."""
+    lines = ["| `dt_safety` | dt/t_c | steps per contact | worst phase (measured) | bound | mean over phases |",
+             "|---|---|---|---|---|---|"]
+    out = {}
+    for s in SAFETIES:
+        x = table[("wall", s)][0][1] / TC["wall"]
+        errs = {c: [e for e, _ in table[(c, s)]] for c in ("wall", "spheres")}
+        worst = max(abs(e) for c in errs for e in errs[c])
+        mean = max((sum(v) / len(v) for v in errs.values()), key=abs)
+        b = bound(x)
+        name = "**%g** (default)" % s if s == DEFAULT_SAFETY else "%g" % s
+        lines.append("| %s | %.3f | %.1f | %.2f %% | %.2f %% | %+.3f %% |" % (name, x, 1 / x, 100 * worst, 100 * b,
+                                                                         100 * mean))
+        k = "s%03d_" % round(100 * s)
+        out.update({k + "steps": 1 / x, k + "worst_pct": 100 * worst, k + "bound_pct": 100 * b, k + "W": math.pi * x})
+        xs = table[("spheres", s)][0][1] / TC["spheres"]  # the same dt/t_c for both configurations
+        out[k + "configs_dx"] = abs(xs - x) / x
+    out["table"] = "\n".join(lines)
+    out["safety_1pct"] = max(s for s in SAFETIES if bound(table[("wall", s)][0][1] / TC["wall"]) <= 0.01)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--floe", default="build/floe")
     ap.add_argument("--out", default="out/impact-accuracy")
     ap.add_argument("--png", default="docs/img/impact-accuracy.png")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="also write the numbers docs/integration.md quotes into this file")
     a = ap.parse_args()
     phases = [(k + 0.5) / NPHASE for k in range(NPHASE)]
     jobs = [(c, s, p) for c in ("wall", "spheres") for s in SAFETIES for p in phases]
@@ -149,6 +190,9 @@ def main():
     os.makedirs(os.path.dirname(a.png) or ".", exist_ok=True)
     fig.savefig(a.png, dpi=110)
     print(f"picture: {a.png}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(numbers(table), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -32,12 +32,13 @@ dashpot 0.5 of critical. For disks of contact friction 0.4, da Cruz et al.
 I ~ 0.2.
 
 usage: /usr/bin/python3 tools/mu_i_study.py [--floe build/floe] [--out out/mu-i]
-                                            [--png docs/img/mu-i.png] [--jobs 2]
-Prints the table; writes the PNG. Needs Debian's python3-matplotlib, numpy
+                                            [--png docs/img/mu-i.png] [--jobs 2] [--json FILE]
+Prints the table; writes the PNG (--json: the numbers docs/periodic.md quotes). Needs Debian's python3-matplotlib, numpy
 and scipy (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import math
 import os
 import random
@@ -87,7 +88,8 @@ def sh(cmd):
         sys.exit("failed: %s\n%s%s" % (" ".join(cmd), r.stdout[-2000:], r.stderr[-2000:]))
 
 
-def run(floe, out, phi):
+def compact_scene(phi):
+    """The compaction run's scene (the hexagonal packing shrunk to phi) and what the shear run needs."""
     radii, pos, lx, ly = packing()
     area = sum(math.pi * r * r for r in radii)
     mass = sum(RHO * 4.0 / 3.0 * math.pi * r ** 3 for r in radii)
@@ -97,8 +99,6 @@ def run(floe, out, phi):
     # H_kk after N steps: (1 - RATE dt)^N of the start; area ratio phi0 / phi
     n = int(round(math.log(phi0 / phi) / (2 * math.log(1 - RATE * dt))))
     f = (1 - RATE * dt) ** n
-    top = os.path.join(out, "phi_%g" % phi)
-    os.makedirs(top, exist_ok=True)
     lines = header(dt, "steps: %d" % n) + [
         "periodic:",
         "  x: [0, %.12g]" % lx,
@@ -107,8 +107,16 @@ def run(floe, out, phi):
         "particles:",
     ] + ["  - {pos: [%.12g, %.12g, 0], radius: %.12g}" % (p[0], p[1], r) for p, r in zip(pos, radii)] + [
         "output: {vtk: false, energy: false, progress: false}"]
+    return "\n".join(lines) + "\n", dict(radii=radii, rho2d=rho2d, d=d, dt=dt, f=f, lx=lx, ly=ly)
+
+
+def run(floe, out, phi):
+    text, c = compact_scene(phi)
+    radii, rho2d, d, dt, f, lx, ly = (c[k] for k in ("radii", "rho2d", "d", "dt", "f", "lx", "ly"))
+    top = os.path.join(out, "phi_%g" % phi)
+    os.makedirs(top, exist_ok=True)
     scene1 = os.path.join(top, "compact.yaml")
-    open(scene1, "w").write("\n".join(lines) + "\n")
+    open(scene1, "w").write(text)
     sh([floe, "run", scene1, "--out", os.path.join(top, "compact"), "--threads", "1"])
     # the packing: x, y, z, velocities, radius
     rows = list(csv.DictReader(open(os.path.join(top, "compact", "particles.csv"))))
@@ -180,17 +188,26 @@ def main():
     ap.add_argument("--out", default="out/mu-i")
     ap.add_argument("--png", default="docs/img/mu-i.png")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", help="also write the numbers docs/periodic.md quotes into this file")
     a = ap.parse_args()
     with ThreadPoolExecutor(a.jobs) as ex:
         res = list(ex.map(lambda f: run(a.floe, a.out, f), PHIS))
     res.sort(key=lambda r: r["I"])
-    print("| solid fraction | gamma_dot [1/s] | I | mu = tau/P | +- | P [N/m] | k_n/P | contacts per disk |")
-    print("|---|---|---|---|---|---|---|---|")
+    lines = ["| solid fraction | γ̇ [1/s] | I | μ = τ/P | ± | P [N/m] | k_n/P | contacts per disk |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in res:
-        print("| %.3f | %g | %.4f | %.4f | %.4f | %.4g | %.3g | %.2f |" % (r["phi"], r["gdot"], r["I"], r["mu"],
-                                                                          r["err"], r["p"], r["kappa"], r["z"]))
+        lines.append("| %.3f | %g | %.4f | %.4f | %.4f | %.4g | %.3g | %.2f |" % (
+            r["phi"], r["gdot"], r["I"], r["mu"], r["err"], r["p"], r["kappa"], r["z"]))
+    print("\n".join(lines))
     law, p = fit(res)
     print("fit mu(I) = mu_s + (mu_2 - mu_s)/(I_0/I + 1): mu_s = %.4f, mu_2 = %.4f, I_0 = %.4f" % tuple(p))
+    if a.json:
+        nums = {"table": "\n".join(lines), "mu_s": float(p[0]), "mu_2": float(p[1]), "I_0": float(p[2])}
+        for r in res:
+            k = "phi%d_" % round(1000 * r["phi"])
+            nums.update({k + "I": r["I"], k + "mu": r["mu"], k + "kappa": r["kappa"], k + "z": r["z"]})
+        with open(a.json, "w") as f:
+            json.dump(nums, f, indent=1)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Discharged mass against time for examples/hopper.yaml.
 
-Usage: /usr/bin/python3 tools/plot_hopper.py OUT_DIR [PNG]   (Debian's python3-matplotlib)
+Usage: /usr/bin/python3 tools/plot_hopper.py OUT_DIR [PNG] [--json FILE]   (Debian's python3-matplotlib)
 
 Reads OUT_DIR/history.csv (columns inserted_mass and discharged_mass, the
 history counters inserted_mass and removed_mass of docs/scene-format.md),
 fits a straight line to the discharged mass while it grows steadily (from
 20 % to 80 % of the final discharged mass) and writes the plot (default
-docs/img/hopper_discharge.png) with the mass flow rate of the fit."""
+docs/img/hopper_discharge.png) with the mass flow rate of the fit. --json
+writes what docs/supply.md quotes: the steps, the masses inserted and
+discharged, the beads discharged, the first and the last discharge (to the
+history's resolution) and the rate."""
 import csv
+import json
 import sys
 
 import matplotlib
@@ -18,16 +22,23 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    js = None
+    if "--json" in args:
+        i = args.index("--json")
+        js = args[i + 1]
+        del args[i:i + 2]
+    if not args:
         sys.exit(__doc__)
-    out = sys.argv[1]
-    png = sys.argv[2] if len(sys.argv) > 2 else "docs/img/hopper_discharge.png"
-    t, m_in, m_out = [], [], []
+    out = args[0]
+    png = args[1] if len(args) > 1 else "docs/img/hopper_discharge.png"
+    t, m_in, m_out, n_out = [], [], [], []
     with open(out + "/history.csv") as f:
         for row in csv.DictReader(f):
             t.append(float(row["time"]))
             m_in.append(float(row["inserted_mass"]))
             m_out.append(float(row["discharged_mass"]))
+            n_out.append(int(float(row["discharged"])))
     final = m_out[-1]
     sel = [i for i in range(len(t)) if 0.2 * final <= m_out[i] <= 0.8 * final]
     rate = None
@@ -54,6 +65,14 @@ def main():
     fig.savefig(png, dpi=110)
     print("inserted %.4g g, discharged %.4g g; steady rate %s" %
           (1e3 * m_in[-1], 1e3 * final, "%.4g g/s" % (1e3 * rate) if rate else "n/a"))
+    if js:
+        with open(out + "/energy.csv") as f:
+            steps = int(list(csv.DictReader(f))[-1]["step"])
+        first = next(x for x, n in zip(t, n_out) if n > 0)
+        last = next(x for x, n in zip(t, n_out) if n == n_out[-1])
+        with open(js, "w") as f:
+            json.dump({"steps": steps, "inserted_g": 1e3 * m_in[-1], "discharged_g": 1e3 * final,
+                       "discharged": n_out[-1], "first_s": first, "last_s": last, "rate_gs": 1e3 * rate}, f, indent=1)
 
 
 if __name__ == "__main__":

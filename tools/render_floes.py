@@ -11,11 +11,21 @@ a second picture shows the horizontal load on the structure (the history
 column ramp_fx of OUT_DIR/history.csv, and its 1 s running mean) against
 time, with the predicted load --croasdale H (N) as a line.
 
-usage: tools/render_floes.py OUT_DIR PNG [--level Z] [--load PNG2 [--croasdale H]]
+With --json FILE it writes what it measured (the docs quote it through
+tools/doc_numbers.py): particles, floes and the largest; with --past X the
+particles whose centre is beyond x = X (the ramp's top); the run's steps;
+from the load history its mean over the second half, its 1 s running mean
+(largest, when, its least after that, at the end) and its most negative
+sample; from the ParaView frames (OUT_DIR/particles.pvd) the deepest
+particle centre, when, and at the end.
+
+usage: tools/render_floes.py OUT_DIR PNG [--level Z] [--load PNG2 [--croasdale H]] [--past X] [--json FILE]
 Needs Debian's python3-matplotlib and python3-numpy (run with /usr/bin/python3).
 """
 import argparse
 import csv
+import json
+import re
 import sys
 
 try:
@@ -41,7 +51,25 @@ def find(parent, i):
     return i
 
 
-def main(out_dir, png, level=None):
+def vtu_points(path):
+    """The points of a floe .vtu frame (raw appended data, UInt64 block sizes)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    head = data[:data.index(b"<AppendedData")].decode()
+    n = int(re.search(r'NumberOfPoints="(\d+)"', head).group(1))
+    off = int(re.search(r'Name="Points"[^>]*offset="(\d+)"', head).group(1))
+    start = data.index(b"_", data.index(b"<AppendedData")) + 1
+    return np.frombuffer(data, dtype="<f8", count=3 * n, offset=start + off + 8).reshape(n, 3)
+
+
+def deepest(out_dir):
+    """(time, lowest centre z) of every frame of particles.pvd (spheres only)."""
+    with open(f"{out_dir}/particles.pvd") as f:
+        frames = re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', f.read())
+    return [(float(t), float(vtu_points(f"{out_dir}/{name}")[:, 2].min())) for t, name in frames]
+
+
+def main(out_dir, png, level=None, past=None):
     parts = read_csv(f"{out_dir}/particles.csv")
     spheres = [p for p in parts if p["shape"] == "sphere"]
     ids = np.array([int(p["id"]) for p in spheres])
@@ -93,6 +121,10 @@ def main(out_dir, png, level=None):
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     print(f"{png}: {len(ids)} particles, {nfloes} floes")
+    out = {"particles": int(len(ids)), "floes": nfloes, "largest": int(sizes.max())}
+    if past is not None:
+        out["past"] = int((xyz[:, 0] > past).sum())
+    return out
 
 
 def load_plot(out_dir, png, croasdale):
@@ -113,7 +145,19 @@ def load_plot(out_dir, png, croasdale):
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
-    print(f"{png}: load history, {len(t)} samples, mean over the second half {fx[t >= t[-1] / 2].mean():.3f} kN")
+    half = fx[t >= t[-1] / 2].mean()
+    print(f"{png}: load history, {len(t)} samples, mean over the second half {half:.3f} kN")
+    tm = t[n - 1:]
+    k = int(np.argmax(mean))
+    j = k + int(np.argmin(mean[k:]))
+    i = int(np.argmin(fx))
+    out = {"load_samples": len(t), "mean_half_kN": float(half), "running_max_kN": float(mean[k]),
+           "running_max_s": float(tm[k]), "running_min_after_kN": float(mean[j]), "running_min_after_s": float(tm[j]),
+           "running_end_kN": float(mean[-1]), "most_negative_kN": float(fx[i]), "most_negative_s": float(t[i])}
+    if croasdale is not None:
+        out["mean_half_ratio"] = float(half * 1e3 / croasdale)
+        out["running_max_ratio"] = float(mean[k] * 1e3 / croasdale)
+    return out
 
 
 if __name__ == "__main__":
@@ -123,7 +167,19 @@ if __name__ == "__main__":
     ap.add_argument("--level", type=float, help="water level z (m) to draw in the side view")
     ap.add_argument("--load", help="also draw the load history (history column ramp_fx) into this PNG")
     ap.add_argument("--croasdale", type=float, help="predicted horizontal load (N) drawn as a line")
+    ap.add_argument("--past", type=float, help="count the particles whose centre is beyond this x (m)")
+    ap.add_argument("--json", help="write what was measured into this file")
     a = ap.parse_args()
-    main(a.out_dir, a.png, a.level)
+    out = main(a.out_dir, a.png, a.level, a.past)
     if a.load:
-        load_plot(a.out_dir, a.load, a.croasdale)
+        out.update(load_plot(a.out_dir, a.load, a.croasdale))
+    if a.json:
+        with open(f"{a.out_dir}/energy.csv") as f:
+            out["steps"] = int(list(csv.DictReader(f))[-1]["step"])
+        frames = deepest(a.out_dir)
+        k = min(range(len(frames)), key=lambda i: frames[i][1])
+        r = float(min(float(p["radius"]) for p in read_csv(f"{a.out_dir}/particles.csv") if p["shape"] == "sphere"))
+        out.update({"frames": len(frames), "deepest_z": frames[k][1], "deepest_s": frames[k][0],
+                    "deepest_end_z": frames[-1][1], "deepest_below_sheet": (frames[0][1] - r) - frames[k][1]})
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Angle of repose of a 2D fixed-base heap (issue 17 validation).
+"""Angle of repose of a 2D fixed-base heap (a validation, docs/repose.md).
 
 Beads (spheres of a 2D world: they move in the xy plane, gravity -y) are
 poured by an inlet onto a finite rough base: a row of fixed spheres of
@@ -23,11 +23,16 @@ with the elastic-plastic rolling spring, docs/models/hertz.md), writes
 docs/img/repose.csv and docs/img/repose.png and prints the table.
 
   python3 tools/repose_study.py [--floe build/floe] [--out out/repose]
-                                [--quick] [--only MU,MUR]
+                                [--only MU,MUR] [--json FILE]
+
+--json writes the numbers docs/repose.md quotes (for tools/doc_numbers.py),
+with those of the example scene, examples/repose.yaml, run and measured
+alike.
 """
 import argparse
 import concurrent.futures
 import csv
+import json
 import math
 import os
 import subprocess
@@ -62,6 +67,7 @@ sinks:
 output:
   vtk: {vtk}
   energy: false
+  history: {{interval: 0.1, columns: [{{name: poured, counter: inserted}}]}}
 """
 
 
@@ -140,6 +146,56 @@ def band(mu, mur):
     return (30.0, 35.0)
 
 
+def poured(d):
+    with open(os.path.join(d, "history.csv")) as f:
+        return int(float(list(csv.DictReader(f))[-1]["poured"]))
+
+
+def band_text(mu, mur):
+    if mur == 0:
+        return "20–25° (DEM), 22–28° (glass beads)"
+    return "30–35°" + (" (lower for μ = 0.3)" if mu == 0.3 else "")
+
+
+def numbers(rows, example):
+    """The numbers docs/repose.md quotes, for --json."""
+    rows = sorted(rows, key=lambda r: (r["mu_r"], r["mu"]))
+    lines = ["| μ | μ_r | beads on the base | slope angle (left / right) | area angle | published band |",
+             "|---|---|---|---|---|---|"]
+    out = {}
+    for r in rows:
+        lines.append(f"| {r['mu']:g} | {r['mu_r']:g} | {r['beads']} | {r['angle']:.1f}° ({r['left']:.1f} / "
+                     f"{r['right']:.1f}) | {r['area']:.1f}° | {band_text(r['mu'], r['mu_r'])} |")
+        k = f"mu{round(10 * r['mu'])}_mur{round(100 * r['mu_r']):02d}_"
+        out.update({k + "beads": r["beads"], k + "angle": r["angle"], k + "left": r["left"], k + "right": r["right"],
+                    k + "area": r["area"], k + "poured": r["poured"]})
+    out["table"] = "\n".join(lines)
+    plain = [r for r in rows if r["mu_r"] == 0]
+    roll = [r for r in rows if r["mu_r"] > 0]
+    roll1 = [r for r in rows if r["mu_r"] == 0.1]
+    flank = max(rows, key=lambda r: abs(r["left"] - r["right"]))
+    out.update({"beads_min": min(r["beads"] for r in rows), "beads_max": max(r["beads"] for r in rows),
+                "poured_min": min(r["poured"] for r in rows), "poured_max": max(r["poured"] for r in rows),
+                "plain_angle_min": min(r["angle"] for r in plain), "plain_angle_max": max(r["angle"] for r in plain),
+                "plain_area_min": min(r["area"] for r in plain), "plain_area_max": max(r["area"] for r in plain),
+                "roll_angle_min": min(r["angle"] for r in roll), "roll_angle_max": max(r["angle"] for r in roll),
+                "roll1_area_min": min(r["area"] for r in roll1), "roll1_area_max": max(r["area"] for r in roll1),
+                "area_over_slope_min": min(r["area"] - r["angle"] for r in roll),
+                "area_over_slope_max": max(r["area"] - r["angle"] for r in roll),
+                "flank_diff_max": abs(flank["left"] - flank["right"]), "flank_mu": flank["mu"],
+                "flank_mur": flank["mu_r"], "flank_left": flank["left"], "flank_right": flank["right"]})
+    if example:
+        out.update({"example_" + k: v for k, v in example.items()})
+    return out
+
+
+def measure(d, hw):
+    xs, ys, rs = read_beads(os.path.join(d, "particles.csv"))
+    ang, left, right, pts = heap_angle(xs, ys, rs, hw)
+    return dict(beads=len(xs), angle=ang, left=left, right=right, area=area_angle(xs, ys, rs, hw),
+                poured=poured(d)), pts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--floe", default="build/floe")
@@ -149,6 +205,8 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--no-run", action="store_true", help="only measure existing runs")
     ap.add_argument("-j", type=int, default=1, help="runs side by side (each on one thread)")
+    ap.add_argument("--json", help="also write the numbers docs/repose.md quotes, and run and measure "
+                                   "examples/repose.yaml too")
     a = ap.parse_args()
     grid = [(mu, mur) for mur in (0.0, 0.1) for mu in (0.3, 0.5, 0.7)] + [(0.5, 0.05)]
     if a.only:
@@ -168,17 +226,27 @@ def main():
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return d
 
+    def run_example():
+        d = os.path.join(a.out, "example")
+        subprocess.run([a.floe, "run", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples",
+                                                     "repose.yaml"), "--out", d, "--threads", "1"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return d
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
+        example = ex.submit(run_example) if a.json and not a.no_run else None
         dirs = list(ex.map(run, grid))
+        example = example.result() if example else None
     for (mu, mur), d in zip(grid, dirs):
-        xs, ys, rs = read_beads(os.path.join(d, "particles.csv"))
-        ang, left, right, pts = heap_angle(xs, ys, rs, hw)
-        aa = area_angle(xs, ys, rs, hw)
+        m, pts = measure(d, hw)
         lo, hi = band(mu, mur)
-        rows.append(dict(mu=mu, mu_r=mur, beads=len(xs), angle=ang, left=left, right=right, area=aa, band_lo=lo,
-                         band_hi=hi, pts=pts))
-        print(f"mu={mu} mu_r={mur} beads={len(xs)} angle={ang:.1f} (left {left:.1f}, right {right:.1f}) area {aa:.1f} "
-              f"band {lo:.0f}-{hi:.0f}", flush=True)
+        rows.append(dict(m, mu=mu, mu_r=mur, band_lo=lo, band_hi=hi, pts=pts))
+        print(f"mu={mu} mu_r={mur} beads={m['beads']} angle={m['angle']:.1f} (left {m['left']:.1f}, right "
+              f"{m['right']:.1f}) area {m['area']:.1f} band {lo:.0f}-{hi:.0f}", flush=True)
+    if a.json:
+        ex_m = measure(example, 25 * D)[0] if example else None
+        with open(a.json, "w") as f:
+            json.dump(numbers(rows, ex_m), f, indent=1)
     if a.only:
         return
     os.makedirs(a.img, exist_ok=True)

@@ -10,11 +10,13 @@ peak, the secant modulus up to half the peak and the bonds per sphere, and
 draws the two stress-strain curves.
 
 usage: /usr/bin/python3 tools/rock_specimen.py [--floe build/floe] [--out out/rock-specimen]
-                                               [--png docs/img/rock-specimen.png]
+                                               [--png docs/img/rock-specimen.png] [--json FILE]
+--json writes the numbers docs/models/softbond.md quotes (for tools/doc_numbers.py).
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +58,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(root, "out", "rock-specimen"))
     ap.add_argument("--png", default=os.path.join(root, "docs", "img", "rock-specimen.png"))
     ap.add_argument("--plot-only", action="store_true", help="reuse the runs in --out")
+    ap.add_argument("--json", help="also write the numbers docs/models/softbond.md quotes into this file")
     args = ap.parse_args()
     if not args.plot_only:
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -65,7 +68,7 @@ def main():
                 fu.result()
     lines = ["| specimen | spheres | bonds per sphere | UCS [MPa] | strain at peak | secant modulus to UCS/2 [MPa] |",
              "|---|---|---|---|---|---|"]
-    curves = {}
+    curves, nums = {}, {}
     for name, scene, speed in CASES:
         d = os.path.join(args.out, name)
         eps, sig, bonds = curve(d, speed)
@@ -79,10 +82,17 @@ def main():
         lines.append("| %s (`%s`) | %d | %.2f | %.2f | %.2e | %.0f |" % (
             name, scene, n, 2.0 * b / n, sig[i], eps[i], sig[j] / eps[j] if eps[j] > 0 else float("nan")))
         print("%s: platen stress at step 0 %.3f MPa (taken off)" % (name, sig0))
+        nums.update({name + "_spheres": n, name + "_bonds_per_sphere": 2.0 * b / n, name + "_ucs_MPa": sig[i],
+                     name + "_strain": eps[i], name + "_secant_MPa": sig[j] / eps[j], name + "_step0_MPa": sig0})
     table = "\n".join(lines)
     print(table)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(table + "\n")
+    if args.json:
+        nums.update({"table": table, "ucs_ratio": nums["dense_ucs_MPa"] / nums["loose_ucs_MPa"],
+                     "secant_ratio": nums["dense_secant_MPa"] / nums["loose_secant_MPa"]})
+        with open(args.json, "w") as f:
+            json.dump(nums, f, indent=1)
 
     import matplotlib
     matplotlib.use("Agg")

@@ -8,11 +8,13 @@ stresses and the ratio UCS / tensile strength, and draws the stress-strain
 curves.
 
 usage: /usr/bin/python3 tools/softbond_ucs.py [--floe build/floe] [--out out/softbond-ucs]
-                                              [--png docs/img/softbond-ucs.png] [--jobs 2]
+                                              [--png docs/img/softbond-ucs.png] [--jobs 2] [--json FILE]
+--json writes the numbers docs/models/softbond.md quotes (for tools/doc_numbers.py).
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import os
 import re
 import subprocess
@@ -63,6 +65,18 @@ def curve(outdir, test):
     return eps, sig
 
 
+def spheres(outdir):
+    with open(os.path.join(outdir, "particles.csv"), newline="") as f:
+        return sum(1 for r in csv.DictReader(f) if r["shape"] == "sphere")
+
+
+def bonds_per_sphere(outdir):
+    """2 x the bonds at the first history row that has any, per sphere."""
+    with open(os.path.join(outdir, "history.csv"), newline="") as f:
+        b = next((int(r["bonded"]) for r in csv.DictReader(f) if int(r["bonded"]) > 0), 0)
+    return 2.0 * b / spheres(outdir)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
@@ -73,6 +87,7 @@ def main():
     ap.add_argument("--png", default=os.path.join(root, "docs", "img", "softbond-ucs.png"))
     ap.add_argument("--jobs", type=int, default=2, help="runs side by side (one thread each)")
     ap.add_argument("--plot-only", action="store_true", help="reuse the runs in --out")
+    ap.add_argument("--json", help="also write the numbers docs/models/softbond.md quotes into this file")
     args = ap.parse_args()
     with open(args.scene) as f:
         text = f.read()
@@ -87,7 +102,7 @@ def main():
 
     lines = ["| ζ (sb_soft) | tensile strength [MPa] | UCS [MPa] | UCS / tension | strain at peak, tension / compression |",
              "|---|---|---|---|---|"]
-    ratios = []
+    ratios, nums = [], {}
     for z in ZETAS:
         pk = {}
         for t in ("tension", "compression"):
@@ -96,6 +111,8 @@ def main():
             pk[t] = (sig[i], eps[i])
         ratio = pk["compression"][0] / pk["tension"][0]
         ratios.append(ratio)
+        nums.update({"z%g_tension_MPa" % z: pk["tension"][0], "z%g_ucs_MPa" % z: pk["compression"][0],
+                     "z%g_ratio" % z: ratio})
         lines.append("| %g | %.3f | %.2f | %.2f | %.2e / %.2e |" % (
             z, pk["tension"][0], pk["compression"][0], ratio, pk["tension"][1], pk["compression"][1]))
     table = "\n".join(lines)
@@ -104,6 +121,13 @@ def main():
         f.write(table + "\n")
     increasing = all(b > a for a, b in zip(ratios, ratios[1:]))
     print("UCS / tension increases with zeta:", "yes" if increasing else "NO")
+    if args.json:
+        path = os.path.join(args.out, "compression-zeta%g" % ZETAS[0])
+        nums.update({"table": table, "ratio_min": min(ratios), "ratio_max": max(ratios),
+                     "ratio_rises": "grows" if increasing else "does not grow", "spheres": spheres(path),
+                     "bonds_per_sphere": bonds_per_sphere(path)})
+        with open(args.json, "w") as f:
+            json.dump(nums, f, indent=1)
 
     import matplotlib
     matplotlib.use("Agg")
@@ -125,7 +149,7 @@ def main():
     os.makedirs(os.path.dirname(args.png), exist_ok=True)
     fig.savefig(args.png, dpi=110)
     print("plot:", args.png)
-    return 0 if increasing else 1
+    return 0 if increasing or args.json else 1
 
 
 if __name__ == "__main__":

@@ -26,10 +26,13 @@ jaws), D = 20 mm, t = 6 mm. UCS/BTS uses the measured unconfined strength.
 
 usage: /usr/bin/python3 tools/triaxial_study.py [--floe build/floe] [--out out/triaxial]
                                                 [--png docs/img/triaxial.png] [--jobs 2] [--zetas 0,2,4]
+                                                [--json FILE]
+--json writes the numbers docs/laboratory.md quotes (for tools/doc_numbers.py).
 Needs Debian's python3-matplotlib (hence /usr/bin/python3) for the plot.
 """
 import argparse
 import csv
+import json
 import math
 import os
 import re
@@ -79,6 +82,18 @@ def rows(outdir):
         return list(csv.DictReader(f))
 
 
+def spheres(outdir):
+    with open(os.path.join(outdir, "particles.csv"), newline="") as f:
+        return sum(1 for r in csv.DictReader(f) if r["shape"] == "sphere")
+
+
+def servo_error(outdir, sigma3, keep=0.95):
+    """Largest relative deviation of the side-wall stress from sigma3 while the
+    platen loads and at least `keep` of the bonds remain."""
+    eps, q, lat, bonds = triaxial_curve(outdir, sigma3)
+    return max(abs(x / sigma3 - 1) for x, b in zip(lat, bonds) if b >= keep * bonds[0])
+
+
 def triaxial_curve(outdir, sigma3):
     """Axial strain, deviatoric stress q = sigma_1 - sigma_3, side-wall stress, bonds while loading."""
     eps, q, lateral, bonds = [], [], [], []
@@ -95,10 +110,10 @@ def triaxial_curve(outdir, sigma3):
 
 
 def brazilian_curve(outdir):
-    """Jaw closure (m) and mean jaw force (N) from first contact; bonds at the start."""
-    d, f, b0 = [], [], None
+    """Jaw closure (m) and mean jaw force (N) from first contact; bonds at the start (the first row with any)."""
+    d, f, b0 = [], [], 0
     for row in rows(outdir):
-        b0 = b0 if b0 is not None else int(row["bonded"])
+        b0 = b0 or int(row["bonded"])
         if row["phase"] == "0":
             continue
         gap = float(row["right_x"]) - float(row["left_x"])
@@ -122,6 +137,35 @@ def fit(points):
     return a, N, phi, c
 
 
+def numbers(args, zetas, jobs, peaks, fits, bts):
+    """The numbers docs/laboratory.md quotes, for --json."""
+    z0, z1 = zetas[0], zetas[-1]
+    tri0 = jobs[("tri", SIGMA3[1], z0)][0]
+    nums = {"spheres": spheres(tri0), "bonds": peaks[(SIGMA3[1], z0)][3],
+            "disc_spheres": spheres(jobs[("braz", 0, z0)][0]), "disc_bonds": bts[z0][3]}
+    nums["bonds_per_sphere"] = 2 * nums["bonds"] / nums["spheres"]
+    for z in zetas:
+        a, N, phi, c = fits[z]
+        ucs = peaks[(0.0, z)][0]
+        k = "z%g_" % z
+        nums.update({k + "ucs_MPa": ucs / 1e6, k + "sigma_c_MPa": a / 1e6, k + "N": N, k + "phi": phi,
+                     k + "c_MPa": c / 1e6, k + "F_N": bts[z][0], k + "bts_MPa": bts[z][1] / 1e6,
+                     k + "ucs_bts": ucs / bts[z][1]})
+        for s3 in SIGMA3[1:]:
+            nums[k + "servo_%g_pct" % (s3 / 1e6)] = 100 * servo_error(jobs[("tri", s3, z)][0], s3)
+    fit_gap = [abs(fits[z][0] - peaks[(0.0, z)][0]) / 1e6 for z in zetas]
+    lat = sorted(((abs(peaks[(s3, z)][2] / s3 - 1), peaks[(s3, z)][2], s3, z) for z in zetas for s3 in SIGMA3[1:]),
+                 reverse=True)
+    nums.update({"phi_min": min(fits[z][2] for z in zetas), "phi_max": max(fits[z][2] for z in zetas),
+                 "c_min_MPa": min(fits[z][3] for z in zetas) / 1e6, "c_max_MPa": max(fits[z][3] for z in zetas) / 1e6,
+                 "fit_gap_max_MPa": max(fit_gap),
+                 "ucs_rise_pct": 100 * (peaks[(0.0, z1)][0] / peaks[(0.0, z0)][0] - 1),
+                 "bts_rise_pct": 100 * (bts[z1][1] / bts[z0][1] - 1),
+                 "lat_peak_worst_MPa": lat[0][1] / 1e6, "lat_peak_worst_target_MPa": lat[0][2] / 1e6,
+                 "lat_peak_worst_zeta": lat[0][3], "lat_peak_next_pct": 100 * lat[1][0]})
+    return nums
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
@@ -132,6 +176,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--zetas", default="0,2,4", help="softening factors, comma-separated")
     ap.add_argument("--reuse", action="store_true", help="reuse the runs already in --out")
+    ap.add_argument("--json", help="also write the numbers docs/laboratory.md quotes into this file")
     args = ap.parse_args()
     zetas = tuple(float(z) for z in args.zetas.split(","))
     with open(os.path.join(root, "examples", "triaxial.yaml")) as f:
@@ -186,6 +231,12 @@ def main():
             z, ucs / 1e6, a / 1e6, N, phi, c / 1e6, F, b / 1e6, ucs / b))
     text = "\n".join(out)
     print(text)
+    if args.json:
+        nums = numbers(args, zetas, jobs, peaks, fits, bts)
+        nums["table_runs"] = "\n".join(out[:out.index("")])
+        nums["table_fits"] = "\n".join(out[out.index("") + 1:])
+        with open(args.json, "w") as f:
+            json.dump(nums, f, indent=1)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(text + "\n")

@@ -12,22 +12,24 @@
    0.1 m/s current, started with the current: u - U = c tanh(t / tau_w),
    c = sqrt(W / K), tau_w = m / sqrt(K W), W = rho_a C_a A_dry U_a^2.
 
+3. Free drift: the flat floe, and a floating ice sphere of radius 1 m,
+   from rest in a 20 m/s wind over still water with the default drag (skin
+   and form), and the flat floe with skin drag only: the terminal speed as
+   a share of the wind's, against sqrt(W/K) / U_a.
+
 Runs the scenes with the floe command and draws docs/img/water-heave.png and
-docs/img/water-drift.png.
+docs/img/water-drift.png; --json writes the drift speeds the docs quote.
 
 usage: /usr/bin/python3 tools/water_plots.py [--floe build/floe] [--out out/water-plots] [--img docs/img]
+                                             [--json FILE]
 Needs Debian's python3-matplotlib (hence /usr/bin/python3).
 """
 import argparse
 import csv
+import json
 import math
 import os
 import subprocess
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 G, RHO_W, RHO_I = 9.81, 1025.0, 900.0
 C_W, C_D, RHO_A, C_A = 5.5e-3, 1.0, 1.3, 1.2e-3
@@ -49,7 +51,16 @@ def run(floe, scene_text, out):
     return rows
 
 
+def pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def heave(floe, out, img):
+    plt = pyplot()
     R = 1.0
     f = RHO_I / RHO_W
     d = unit_draft(f) * R
@@ -84,31 +95,80 @@ output:
     print(f"heave: T = {T:.6f} s; picture {os.path.join(img, 'water-heave.png')}")
 
 
-def drift(floe, out, img):
-    a, b, c = 2.0, 2.0, 0.3
+FLOE_AXES = (2.0, 2.0, 0.3)  # the flat floe: an ellipsoid's semi-axes [m]
+
+
+def floe_drag():
+    """Mass, water drag factor K = rho_w (C_w A_wet + C_d A_front / 2) and dry
+    footprint of the flat floe floating at its draft; its draft d."""
+    a, b, c = FLOE_AXES
     delta = unit_draft(RHO_I / RHO_W)
-    d = delta * c
     m = RHO_I * 4 / 3 * math.pi * a * b * c
     a_wet = math.pi * a * b
     front = b * c * (math.acos(-delta) + delta * math.sqrt(1 - delta * delta))
     a_dry = math.pi * a * b * (1 - delta * delta)
-    K = RHO_W * (C_W * a_wet + 0.5 * C_D * front)
-    fig, axs = plt.subplots(1, 2, figsize=(10, 3.6))
-    # released at rest in a current
-    U = 0.2
-    tau = m / (K * U)
-    dt = tau / 2000
+    return m, RHO_W * (C_W * a_wet + 0.5 * C_D * front), a_dry, delta * c
+
+
+def sphere_drag(r=1.0):
+    """The same for an ice sphere of radius r: wet footprint the section through the
+    centre (the surface lies above it), front the submerged part of the silhouette."""
+    delta = unit_draft(RHO_I / RHO_W)
+    m = RHO_I * 4 / 3 * math.pi * r ** 3
+    front = r * r * (math.asin(delta) + math.pi / 2 + delta * math.sqrt(1 - delta * delta))
+    a_dry = math.pi * r * r * (1 - delta * delta)
+    return m, RHO_W * (C_W * math.pi * r * r + 0.5 * C_D * front), a_dry, delta * r
+
+
+def drift_scene(case):
+    """The scene of a drift run and (dt, U, the closed form's parameters):
+    current  the flat floe released at rest in a 0.2 m/s current;
+    wind     the flat floe in a 20 m/s wind over a 0.1 m/s current, started with the current;
+    floe, floe_skin, sphere  free drift from rest in a 20 m/s wind over still water, the
+             flat floe with the default drag (skin and form), the flat floe with skin drag
+             only (form_drag: 0), a floating ice sphere of radius 1 m with the default drag."""
+    U = {"current": 0.2, "wind": 0.1}.get(case, 0.0)
+    Ua = 0.0 if case == "current" else 20.0
+    m, K, a_dry, d = sphere_drag() if case == "sphere" else floe_drag()
+    if case == "floe_skin":
+        a, b, c = FLOE_AXES
+        K = RHO_W * C_W * math.pi * a * b
+    if case == "current":
+        tau = m / (K * U)
+        dt, steps, par = tau / 2000, 8000, {"tau": tau, "U": U}
+    else:
+        W = RHO_A * C_A * a_dry * Ua * Ua
+        c, tau_w = math.sqrt(W / K), m / math.sqrt(K * W)
+        # free drift: 8 time constants (tanh(8) = 1 - 2e-7), at most 0.05 s a step (the check of dt
+        # against the material's stiffness)
+        dt = tau_w / 2000 if case == "wind" else min(tau_w / 2000, 0.05)
+        steps, par = (8000 if case == "wind" else math.ceil(8 * tau_w / dt)), {"c": c, "tau_w": tau_w, "U": U, "Ua": Ua}
+    water = f"level: 0, current: [{U}, 0, 0]" + (f", wind: [{Ua}, 0, 0]" if Ua else "")
+    water += ", form_drag: 0" if case == "floe_skin" else ""
+    if case == "sphere":
+        body = f"particles:\n  - {{pos: [0, 0, {-d!r}], radius: 1.0, material: ice}}"
+    else:
+        body = (f"ellipsoids:\n  - {{pos: [0, 0, {-d!r}], vel: [{U}, 0, 0], semi_axes: [{', '.join(map(str, FLOE_AXES))}],"
+                f" material: ice}}")
     scene = f"""world: {{gravity: [0, 0, -{G}], dt: {dt!r}}}
-water: {{level: 0, current: [{U}, 0, 0]}}
+water: {{{water}}}
 materials:
   - {{name: ice, model: linear, density: {RHO_I}, young: 1e4}}  # no contacts: only the pre-run dt check reads it
-ellipsoids:
-  - {{pos: [0, 0, {-d!r}], semi_axes: [{a}, {b}, {c}], material: ice}}
-run: {{steps: {int(4 * tau / dt)}}}
+{body}
+run: {{steps: {steps}}}
 output:
   vtk: false
   history: {{every: 20, columns: [{{name: u, particle: 0, quantity: vel.x}}, {{name: t, counter: time}}]}}
 """
+    return scene, dict(par, dt=dt)
+
+
+def drift(floe, out, img):
+    plt = pyplot()
+    fig, axs = plt.subplots(1, 2, figsize=(10, 3.6))
+    # released at rest in a current
+    scene, p = drift_scene("current")
+    U, tau, dt = p["U"], p["tau"], p["dt"]
     rows = run(floe, scene, os.path.join(out, "current"))
     t = [float(r["t"]) - dt / 2 for r in rows]
     u = [float(r["u"]) for r in rows]
@@ -120,21 +180,8 @@ output:
     ax.set_title(f"Released in a {U} m/s current")
     ax.legend(loc="lower right", fontsize=8)
     # in a wind over a current, starting with the current
-    U, Ua = 0.1, 20.0
-    W = RHO_A * C_A * a_dry * Ua * Ua
-    cx, tau_w = math.sqrt(W / K), m / math.sqrt(K * W)
-    dt = tau_w / 2000
-    scene = f"""world: {{gravity: [0, 0, -{G}], dt: {dt!r}}}
-water: {{level: 0, current: [{U}, 0, 0], wind: [{Ua}, 0, 0]}}
-materials:
-  - {{name: ice, model: linear, density: {RHO_I}, young: 1e4}}  # no contacts: only the pre-run dt check reads it
-ellipsoids:
-  - {{pos: [0, 0, {-d!r}], vel: [{U}, 0, 0], semi_axes: [{a}, {b}, {c}], material: ice}}
-run: {{steps: {int(4 * tau_w / dt)}}}
-output:
-  vtk: false
-  history: {{every: 20, columns: [{{name: u, particle: 0, quantity: vel.x}}, {{name: t, counter: time}}]}}
-"""
+    scene, p = drift_scene("wind")
+    U, Ua, cx, tau_w, dt = p["U"], p["Ua"], p["c"], p["tau_w"], p["dt"]
     rows = run(floe, scene, os.path.join(out, "wind"))
     t = [float(r["t"]) - dt / 2 for r in rows]
     u = [float(r["u"]) for r in rows]
@@ -152,6 +199,21 @@ output:
     fig.savefig(os.path.join(img, "water-drift.png"), dpi=110)
     print(f"drift: tau = {tau:.4f} s, free drift {U + cx:.6f} m/s (tau_w = {tau_w:.3f} s); "
           f"picture {os.path.join(img, 'water-drift.png')}")
+    return {"drift_wind_free_ms": float(u[-1]), "drift_wind_closed_ms": U + cx}
+
+
+def free_drift(floe, out):
+    """Free drift from rest in a wind over still water, as a share of the wind speed (%):
+    measured (the last sample, 8 time constants in) and the closed form sqrt(W/K) / U_a."""
+    res = {}
+    for case in ("floe", "floe_skin", "sphere"):
+        scene, p = drift_scene(case)
+        rows = run(floe, scene, os.path.join(out, "free_" + case))
+        res[f"free_{case}_pct"] = 100 * float(rows[-1]["u"]) / p["Ua"]
+        res[f"free_{case}_closed_pct"] = 100 * p["c"] / p["Ua"]
+        print(f"free drift, {case}: {res[f'free_{case}_pct']:.4f} % of the wind "
+              f"(closed form {res[f'free_{case}_closed_pct']:.4f} %)")
+    return res
 
 
 def main():
@@ -159,10 +221,15 @@ def main():
     p.add_argument("--floe", default="build/floe")
     p.add_argument("--out", default="out/water-plots")
     p.add_argument("--img", default="docs/img")
+    p.add_argument("--json", help="also write the numbers the docs quote into this file")
     args = p.parse_args()
     os.makedirs(args.img, exist_ok=True)
     heave(args.floe, args.out, args.img)
-    drift(args.floe, args.out, args.img)
+    nums = drift(args.floe, args.out, args.img)
+    nums.update(free_drift(args.floe, args.out))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(nums, f, indent=1)
 
 
 if __name__ == "__main__":

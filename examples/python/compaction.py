@@ -53,7 +53,10 @@ def run(side, steps_per_phase):
     lid = w.add_wall("z", h, sense=-1, group="lid")
     area = side * side
     dt = w.dt
-    t1, t2 = steps_per_phase * dt, 2 * steps_per_phase * dt
+    # half a step after the last state of a phase's run: the switch (at the first state with
+    # t >= t1) then falls on the next run's first step whatever the rounding of the summed time,
+    # and the state the check reads is still the servo's
+    t1, t2 = (steps_per_phase + 0.5) * dt, (2 * steps_per_phase + 0.5) * dt
     w.set_phases("lid", [
         dict(kind="servo", direction=(0, 0, -1), stress=S1, area=area, max_speed=0.05),
         dict(kind="servo", start=dict(time=t1), direction=(0, 0, -1), stress=4 * S1, area=area, max_speed=0.05),
