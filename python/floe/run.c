@@ -101,6 +101,14 @@ static int64_t run_plan(World *self, const plan *p) {
     floe_world *w = self->sc.world;
     int64_t total = 0;
     if (check_written(self)) return -1;
+    /* a loaded scene of run length 0 kept what its checks before the run
+     * found (a dt above the critical step, deep overlaps): the first run
+     * that takes a step meets it, as `floe run --steps N` does */
+    char err[1024];
+    if (floe_step_count(w) == 0 && !ended(p, w) && floe_scene_check_run(&self->sc, 1, 0, err, sizeof err)) {
+        PyErr_SetString(SceneError, err);
+        return -1;
+    }
     self->in_run = 1;
     int rc = 0;
     while (!rc && !ended(p, w)) {

@@ -157,3 +157,22 @@ def test_vtk_series_and_tables(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(floe.OutputError, match="not a directory"):
         w.write_vtk(tmp_path / "file")
+
+
+def test_a_zero_step_scene_checks_its_dt_at_the_first_run(tmp_path):
+    """A scene of run length 0 loads whatever its checks before the run find
+    (docs/scene-format.md#checks-before-the-run); the first run that takes a
+    step meets the finding, as `floe run --steps N` does: two touching
+    spheres at dt = 1e-3 s, far above their critical step (a few 1e-5 s)."""
+    scene = tmp_path / "pair.yaml"
+    scene.write_text("world: {dt: 1e-3, gravity: [0, 0, 0]}\nrun: {steps: 0}\n"
+                     "materials: [{name: g, density: 2500, young: 1e8}]\n"
+                     "particles:\n  - {radius: 0.01, pos: [0, 0, 0]}\n"
+                     "  - {radius: 0.01, pos: [0.0199, 0, 0]}\n")
+    w = floe.load(str(scene))
+    assert w.run(steps=0) == 0  # no step, nothing to check
+    with pytest.raises(floe.SceneError, match=r"pair.yaml:1:\d+: world.dt = 0.001 s is above the critical"):
+        w.run(steps=10)
+    with pytest.raises(floe.SceneError, match="above the critical"):
+        w.step()
+    assert w.step_count == 0
