@@ -95,9 +95,17 @@ static void test_cell_checks(void) {
     char body[1024];
     snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%s", one);
     CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x, less than "
-                      "twice the pair search distance 0.063 m (2 x the largest body's bounding radius 0.03 m + skin "
-                      "0.003 m): bodies must be smaller than about a quarter of the cell; enlarge the cell or use "
+                      "twice the pair search distance 0.063 m (2 x the largest bounding radius of a body or of a "
+                      "body an inlet inserts, 0.03 m, + skin 0.003 m): bodies must be smaller than about a quarter of the cell; enlarge the cell or use "
                       "smaller bodies");
+    /* the bodies an inlet will insert count before they exist: a sphere of
+     * radius 0.03 m from an inlet in the same cell (inserted into a cell that
+     * small, it would meet its own images through both faces) */
+    CLI_REFUSES("periodic: {x: [0, 0.1]}\n"
+                "inlets: [{name: in, box: [[0, 0, 0], [0.1, 1, 1]], rate: 10, radius: 0.03, material: a}]\n",
+                "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x, less than twice "
+                "the pair search distance 0.063 m (2 x the largest bounding radius of a body or of a body an inlet "
+                "inserts, 0.03 m, + skin 0.003 m)");
     /* a wall normal to an axis that is not periodic is no fault of the cell's */
     snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%swalls: [{axis: z, pos: -1}]\n", one);
     CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x");

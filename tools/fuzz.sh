@@ -4,10 +4,14 @@
 # A crash fails the script; its input is left in build-fuzz/artifacts/:
 # add it to tests/fuzz/crashes/<target>/ so test_fuzz_regress (scene, stl)
 # or test_restart_damaged_corpus (restart) replays it.
+# FUZZ_SEED (default 1) fixes libFuzzer's random stream, so a run explores
+# the same inputs wherever it runs, only as far as the machine's speed
+# allows; FUZZ_SEED=0 draws a new stream each run (exploration).
 # usage: tools/fuzz.sh [seconds]
 set -eu
 cd "$(dirname "$0")/.."
 secs="${1:-${FUZZ_TIME:-60}}"
+seed="${FUZZ_SEED:-1}"
 cc="$(command -v clang-14 || command -v clang || true)"
 if [ -z "$cc" ]; then
   echo "fuzz: clang is missing (Debian: clang-14 libclang-rt-14-dev)" >&2
@@ -27,7 +31,7 @@ for t in scene stl restart; do
   # restart inputs are lists of 6-byte damage records: room for eight
   [ "$t" = restart ] && dict="$dict -max_len=60"
   echo "fuzz_$t: ${secs} s"
-  if ! "$build/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$build/fuzz_$t" -max_total_time="$secs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       $dict -artifact_prefix="$build/artifacts/$t-" "$work" >"$build/fuzz_$t.log" 2>&1; then
     rc=1
     tail -n 40 "$build/fuzz_$t.log" >&2

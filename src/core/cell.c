@@ -9,6 +9,7 @@
  * refused, so a pair of bodies meets through one image at most and the
  * contact stays keyed by its two bodies. */
 #include "core/cell.h"
+#include "core/supply.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,7 @@ static int too_narrow(const floe_world *w, const double hi[9], double skin, doub
     double bmax = 0;
     for (int i = 0; i < w->np; i++)
         if (w->bound[i] > 0) bmax = fmax(bmax, w->bound[i]);
+    bmax = fmax(bmax, floe__supply_bound_max(w)); /* the bodies the inlets will insert */
     double reach = *reach_ = 2 * bmax + skin;
     for (int k = 0; k < 3; k++) {
         if (m) m[k] = 0;
@@ -373,7 +375,7 @@ static int too_narrow(const floe_world *w, const double hi[9], double skin, doub
             *axis = k;
             snprintf(why, len,
                      "periodic cell at step %lld: the cell is %g m wide across axis %c, less than twice the pair "
-                     "search distance %g m (2 x the largest body's bounding radius %g m + skin %g m): bodies must "
+                     "search distance %g m (2 x the largest bounding radius of a body or of a body an inlet inserts, %g m, + skin %g m): bodies must "
                      "be smaller than about a quarter of the cell; enlarge the cell or use smaller bodies",
                      (long long)w->step, width, axis_name[k], reach, bmax, skin);
             return 1;
@@ -561,7 +563,7 @@ vec3 floe__cell_wrap_point(const floe_world *w, const double hinv[9], vec3 x) {
     return any ? vsub(x, floe__mat_vec(c->h, v3(n[0], n[1], n[2]))) : x;
 }
 
-int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[8]) {
+int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[27]) {
     const floe_cell *c = &w->cell;
     vec3 f = floe__mat_vec(hinv, vsub(x, c->origin));
     int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};

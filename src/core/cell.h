@@ -106,10 +106,11 @@ vec3 floe__cell_wrap_point(const floe_world *w, const double hinv[9], vec3 x);
  * image of the bodies in the cell that comes within `reach` of x: m = 0,
  * and along each periodic axis m_k = +1 (-1) when x is within reach of the
  * cell's upper (lower) face, measured across the faces; x in the cell
- * (floe__cell_wrap_point). At most 8 points, x itself first; returns their
- * count. A cell at least twice `reach` wide (the pair search's size rule)
- * has each body within reach through one image at most. */
-int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[8]);
+ * (floe__cell_wrap_point). x itself first; returns their count: at most 8
+ * when the cell is at least twice `reach` wide (the pair search's size rule,
+ * which also has each body within reach through one image at most), at
+ * most 27 when a reach across half the cell has both faces of an axis. */
+int floe__cell_near_images(const floe_world *w, const double hinv[9], vec3 x, double reach, vec3 out[27]);
 /* The cell's volume: det H times the box extent along axes that are not
  * periodic. */
 double floe__cell_volume(const floe_world *w, vec3 lo, vec3 hi);

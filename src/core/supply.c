@@ -660,6 +660,16 @@ static double largest_body(const floe_world *w, const floe_inlet *in, double *bo
     return bad ? 0 : mass;
 }
 
+double floe__supply_bound_max(const floe_world *w) {
+    double bmax = 0;
+    for (int k = 0; k < w->ninlets; k++) {
+        double b;
+        largest_body(w, &w->inlets[k], &b);
+        bmax = fmax(bmax, b);
+    }
+    return bmax;
+}
+
 /* ---- the insertion test's search ------------------------------------------------------ */
 
 /* What a candidate body could touch, found without looking at every body
@@ -948,7 +958,7 @@ static int touch(const floe_world *w, int j, vec3 x, int shape, const void *rec,
 static int touches_any(floe_world *w, const room *r, int shape, const void *rec, const floe_pose *pose, double bound) {
     for (int k = 0; k < r->nfar; k++)
         if (touch(w, r->far[k], w->pos[r->far[k]], shape, rec, pose)) return 1;
-    vec3 from[8];
+    vec3 from[27];
     int nfrom = 1;
     from[0] = pose->x;
     if (r->periodic) {
