@@ -96,7 +96,8 @@ static void test_cell_checks(void) {
     snprintf(body, sizeof body, "periodic: {x: [0, 0.1]}\n%s", one);
     CLI_REFUSES(body, "4:15: periodic.x: periodic cell at step 0: the cell is 0.1 m wide across axis x, less than "
                       "twice the pair search distance 0.063 m (2 x the largest bounding radius of a body or of a "
-                      "body an inlet inserts, 0.03 m, + skin 0.003 m): bodies must be smaller than about a quarter of the cell; enlarge the cell or use "
+                      "body an inlet inserts, 0.03 m, + skin 0.003 m): bodies must be smaller than about a quarter of "
+                      "the cell; enlarge the cell or use "
                       "smaller bodies");
     /* the bodies an inlet will insert count before they exist: a sphere of
      * radius 0.03 m from an inlet in the same cell (inserted into a cell that

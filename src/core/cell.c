@@ -375,7 +375,8 @@ static int too_narrow(const floe_world *w, const double hi[9], double skin, doub
             *axis = k;
             snprintf(why, len,
                      "periodic cell at step %lld: the cell is %g m wide across axis %c, less than twice the pair "
-                     "search distance %g m (2 x the largest bounding radius of a body or of a body an inlet inserts, %g m, + skin %g m): bodies must "
+                     "search distance %g m (2 x the largest bounding radius of a body or of a body an inlet inserts, "
+                     "%g m, + skin %g m): bodies must "
                      "be smaller than about a quarter of the cell; enlarge the cell or use smaller bodies",
                      (long long)w->step, width, axis_name[k], reach, bmax, skin);
             return 1;
