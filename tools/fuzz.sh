@@ -37,6 +37,6 @@ for t in scene stl restart; do
     tail -n 40 "$build/fuzz_$t.log" >&2
     echo "fuzz_$t FAILED: the input is in $build/artifacts/; add it to tests/fuzz/crashes/$t/" >&2
   fi
-  grep -E "^Done [0-9]+ runs|stat::number_of_executed_units" "$build/fuzz_$t.log" | head -n 2
+  grep -a -E "^Done [0-9]+ runs|stat::number_of_executed_units" "$build/fuzz_$t.log" | head -n 2
 done
 exit $rc
