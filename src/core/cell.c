@@ -9,7 +9,7 @@
  * refused, so a pair of bodies meets through one image at most and the
  * contact stays keyed by its two bodies. */
 #include "core/cell.h"
-#include "core/supply.h"
+#include "core/size_dist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -365,7 +365,7 @@ static int too_narrow(const floe_world *w, const double hi[9], double skin, doub
     double bmax = 0;
     for (int i = 0; i < w->np; i++)
         if (w->bound[i] > 0) bmax = fmax(bmax, w->bound[i]);
-    bmax = fmax(bmax, floe__supply_bound_max(w)); /* the bodies the inlets will insert */
+    bmax = fmax(bmax, floe__supply_max_bound(w)); /* the bodies the inlets will insert */
     double reach = *reach_ = 2 * bmax + skin;
     for (int k = 0; k < 3; k++) {
         if (m) m[k] = 0;

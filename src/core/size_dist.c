@@ -207,3 +207,20 @@ double floe__supply_min_radius(const floe_world *w, int *mat) {
     }
     return r;
 }
+
+double floe__supply_max_bound(const floe_world *w) {
+    double bmax = 0;
+    for (int k = 0; k < w->ninlets; k++) {
+        const floe_inlet *in = &w->inlets[k];
+        double m[3] = {0, 0, 0};
+        int n = in->shape == FLOE_SHAPE_SPHERE ? 1 : in->shape == FLOE_SHAPE_CAPSULE ? 2 : 3;
+        for (int j = 0; j < n; j++)
+            m[j] = in->dkind[j] == FLOE_DIST_SIEVE ? in->dsizes[j * FLOE_SIEVE_MAX_POINTS + in->dnpts[j] - 1]
+                                                   : in->dpar[4 * j + 1];
+        double b = in->shape == FLOE_SHAPE_SPHERE    ? m[0]
+                   : in->shape == FLOE_SHAPE_CAPSULE ? m[0] + 0.5 * m[1] /* radius + half the shaft */
+                                                     : fmax(m[0], fmax(m[1], m[2])); /* the longest semi-axis */
+        bmax = fmax(bmax, b);
+    }
+    return bmax;
+}

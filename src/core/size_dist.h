@@ -40,5 +40,9 @@ double floe__size_max(const floe_size_dist *d);
  * take it into account, so that a world that starts empty and is filled by
  * inlets gets a skin and a step. */
 double floe__supply_min_radius(const floe_world *w, int *mat);
+/* The largest bounding radius of a body any inlet may insert (0 without
+ * inlets): the periodic cell's size rule counts these bodies before they
+ * exist. */
+double floe__supply_max_bound(const floe_world *w);
 
 #endif

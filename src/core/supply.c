@@ -660,16 +660,6 @@ static double largest_body(const floe_world *w, const floe_inlet *in, double *bo
     return bad ? 0 : mass;
 }
 
-double floe__supply_bound_max(const floe_world *w) {
-    double bmax = 0;
-    for (int k = 0; k < w->ninlets; k++) {
-        double b;
-        largest_body(w, &w->inlets[k], &b);
-        bmax = fmax(bmax, b);
-    }
-    return bmax;
-}
-
 /* ---- the insertion test's search ------------------------------------------------------ */
 
 /* What a candidate body could touch, found without looking at every body

@@ -11,9 +11,5 @@ floe_status floe__supply_step(floe_world *w);
 /* The rules between an inlet's or a sink's values that a snapshot must
  * keep (floe__snapshot_check): 0, or -1 with the first broken one in why. */
 int floe__supply_check(const floe_world *w, char *why, size_t len);
-/* The largest bounding radius of a body any inlet may insert (0 without
- * inlets, infinite for an inlet whose largest body its class refuses): the
- * periodic cell's size rule counts these bodies before they exist. */
-double floe__supply_bound_max(const floe_world *w);
 
 #endif
