@@ -218,7 +218,7 @@ double floe__supply_max_bound(const floe_world *w) {
             m[j] = in->dkind[j] == FLOE_DIST_SIEVE ? in->dsizes[j * FLOE_SIEVE_MAX_POINTS + in->dnpts[j] - 1]
                                                    : in->dpar[4 * j + 1];
         double b = in->shape == FLOE_SHAPE_SPHERE    ? m[0]
-                   : in->shape == FLOE_SHAPE_CAPSULE ? m[0] + 0.5 * m[1] /* radius + half the shaft */
+                   : in->shape == FLOE_SHAPE_CAPSULE ? m[0] + 0.5 * m[1]             /* radius + half the shaft */
                                                      : fmax(m[0], fmax(m[1], m[2])); /* the longest semi-axis */
         bmax = fmax(bmax, b);
     }
