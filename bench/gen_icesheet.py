@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the floe scene of the bonded "icesheet" benchmark (issue 6, part 2).
+"""Write the floe scene of the bonded "icesheet" benchmark.
 
 usage: gen_icesheet.py [options] > scene.yaml
        gen_icesheet.py --nx 100 --ny 100 --nz 2 -o icesheet_20k.yaml

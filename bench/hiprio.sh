@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs a command in a new session whose scheduler autogroup has nice -20, so
-# that it keeps its cores while other sessions (builds, tests) are busy.
+# that it keeps its cores while other processes (builds, tests) are busy.
 # Linux with autogroups (kernel.sched_autogroup_enabled = 1) and root only;
 # bench/run.sh uses it when PRIORITY=1 (the default).
 #   bench/hiprio.sh COMMAND [ARGS...]

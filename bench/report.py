@@ -6,7 +6,7 @@ usage: report.py results.tsv [more.tsv ...]     (several files are pooled)
 Prints: the throughput table (median loop time per case over the passes,
 particle-steps/s, ns per particle-step, ns per contact-step, peak RSS, RSS per
 contact, floe's bytes per contact record, floe/peer ratio), floe
-against the fastest peer, the issue-18 targets, and the physics check against
+against the fastest peer, the speed targets, and the physics check against
 the bands of the shared peer benchmark (outside this repository).
 """
 import collections
@@ -177,8 +177,8 @@ def main(paths):
                                                           fmt_rate(best[0]), fl["rate"] / best[0]))
     w("")
 
-    # ---- targets of issue 18 -----------------------------------------------------
-    w("## Targets (issue 18)\n")
+    # ---- speed targets (docs/performance.md) -------------------------------------
+    w("## Targets\n")
     w("| target | measured | met |")
     w("|---|---|---|")
     PEERS = ("lammps", "liggghts", "yade")

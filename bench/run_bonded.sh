@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bonded-sheet benchmark (issue 6, part 2): floe's Ice model against Yade 2023.02a
+# Bonded-sheet benchmark: floe's Ice model against Yade 2023.02a
 # CohFrictMat (+ rolling/twisting moments) on the "icesheet" scene of
 # the peer benchmark material (outside this repository): a bonded 100 x 100 x 2 sheet (20k spheres,
 # 49,600 bonds) punched by a steel ball. See bench/bonded/README.md.

@@ -1,4 +1,4 @@
-/* The public API refuses what it cannot run (issues 11.6, 12.1, 11.2, 12.11):
+/* The public API refuses what it cannot run:
  * bad ids get FLOE_ERR_ARG (or the documented sentinel) and a message naming
  * the function, the id and the range; world and body defs not made by their
  * default functions, or holding values out of range, are refused; values

@@ -1,4 +1,4 @@
-/* Energy brought in from outside (issues 11.8, 11.9).
+/* Energy brought in from outside.
  *
  * 1. A body added through the API mid-run, or a body moved or given a new
  *    velocity, brings its energy in as boundary work: the balance's

@@ -1,4 +1,4 @@
-/* The shared helpers of issue 13's "one tool per chore": growing arrays and
+/* The shared helpers, one tool per chore: growing arrays and
  * the text buffer (src/base/mem.h), the atomic file replace
  * (src/io/atomic.h) and whole-file reading (src/io/io_err.h). */
 #include "base/mem.h"

@@ -1,4 +1,4 @@
-/* Damaged restart files (issue 12.4): a good restart file is copied and one
+/* Damaged restart files: a good restart file is copied and one
  * dataset or attribute is overwritten through the HDF5 API; the loader must
  * refuse the copy, naming that dataset or attribute, and `floe resume` must
  * exit with status 2. Never a crash, a hang or a run from garbage.

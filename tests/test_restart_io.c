@@ -70,7 +70,7 @@ static int unused_law_params_zero(const char *path) {
     return ok;
 }
 
-/* Issue 12.9: two identical runs, in different seconds, write identical restart files. */
+/* Two identical runs, in different seconds, write identical restart files. */
 static void check_deterministic(const char *scene) {
     char a[400], b[400], log[400], fa[500], fb[500];
     path_in(a, sizeof a, tmp, "det_a");
@@ -98,7 +98,7 @@ static void check_deterministic(const char *scene) {
     REPORT("restart files of two identical runs identical byte for byte: %s\n", same ? "yes" : "NO");
 }
 
-/* Issue 12.11: a link planted at the restart writer's temporary name is
+/* A link planted at the restart writer's temporary name is
  * replaced, never written through. */
 static void check_tmp_link(const char *scene) {
     char dir[400], log[400], victim[400], link[500], fin[500];
@@ -123,7 +123,7 @@ static void check_tmp_link(const char *scene) {
     REPORT("link at the restart temporary: target kept: %s\n", kept ? "yes" : "NO");
 }
 
-/* Issue 12.2: a restart write that meets a full disk. */
+/* A restart write that meets a full disk. */
 static void check_disk_full(const char *scene) {
     char dir[400], log[400], p[500];
     path_in(dir, sizeof dir, tmp, "full");
@@ -188,7 +188,7 @@ static int pvd_frames(const char *dir, const char *pvd) {
     return text ? n : -1;
 }
 
-/* Issue 12.8: a restart file copied alone into a directory resumes there;
+/* A restart file copied alone into a directory resumes there;
  * the missing outputs start afresh, equal to the uninterrupted run's rows
  * after the restart step. */
 static void check_resume_alone(const char *scene) {

@@ -1,5 +1,4 @@
-/* What `floe check` and `floe run` find before step 0 (issues 11.2, 11.11,
- * 12.1, 12.5, 12.6, 12.7, 12.10, 12.11): each malformed input of
+/* What `floe check` and `floe run` find before step 0: each malformed input of
  * tests/data gets its exact message "file:line:col: ..." from the loader,
  * and the CLI refuses it with status 2 in check and in run alike, before
  * any output exists. Warnings do not stop a scene; check and run print

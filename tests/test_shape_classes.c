@@ -1,4 +1,4 @@
-/* The shape classes (src/shapes, issue 13 item 3): the class table walked
+/* The shape classes (src/shapes): the class table walked
  * member by member; mass and inertia of every body class against their
  * closed forms; half extents and bounds against the points of each class's
  * picture; and every narrow-phase function called alone, with records and

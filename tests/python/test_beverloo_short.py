@@ -1,4 +1,4 @@
-"""Silo discharge against Beverloo's law, short form (issue 17; the full
+"""Silo discharge against Beverloo's law, short form (the full
 study is tools/beverloo_study.py, docs/supply.md "Study: silo discharge
 against Beverloo"). The scene is the study's generator (beverloo_study.scene)
 made small: a flat-bottomed cylindrical silo of facets, radius 30 mm, a

@@ -1,5 +1,5 @@
 """Short form of the mu(I) study (tools/mu_i_study.py, docs/periodic.md
-"mu(I) study", issue 16): polydisperse frictional disks sheared at constant
+"mu(I) study"): polydisperse frictional disks sheared at constant
 volume in a periodic cell, at a low and a high inertial number I.
 
 Setup as in the study, smaller: 12 x 12 = 144 disks (2D world, radii uniform

@@ -82,7 +82,7 @@ def test_bad_values_written_are_refused_before_the_step():
 
 
 def test_adding_bodies_after_taking_a_view():
-    """The test the issue asks for: no crash, no stale data."""
+    """Bodies added after a view was taken: no crash, no stale data."""
     w = glass_world(dt=1e-4, gravity=(0, 0, -10))
     w.add_sphere((0, 0, 1), 0.01)
     w.add_sphere((1, 0, 1), 0.01)
