@@ -291,8 +291,8 @@ int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius
 /* Obstacles of a random sphere packing: when `clear` is not NULL, a
  * candidate sphere (centre c, radius r) is accepted only if clear(ctx, c, r)
  * returns non-zero. The scene loader passes a test against every wall,
- * facet, infinite cylinder and mesh triangle of the world at that point
- * (docs/scene-format.md, "random"). */
+ * facet, infinite cylinder, mesh triangle and body of the world at that
+ * point (docs/scene-format.md, "random"). */
 typedef int floe_gen_clear_fn(void *ctx, floe_vec3 c, double r);
 int floe_gen_random_clear(const floe_random_def *def, floe_gen_clear_fn *clear, void *ctx, floe_vec3 **pos,
                           double **radius, int64_t *placed, char *err, size_t errlen);
