@@ -1,4 +1,5 @@
-/* The obstacle test of random sphere packings (scene_internal.h): a
+/* The obstacle test of random sphere packings (floe_gen_random_world,
+ * floe_io.h: the scene's random spheres and the Python module's): a
  * generated sphere must not overlap a wall, facet, infinite cylinder or
  * mesh triangle already in the world, nor a body already there (spheres,
  * capsules and ellipsoids of the sections and generators above, in a
@@ -9,14 +10,33 @@
  * generator's box (grown by the largest radius) are kept: boundaries
  * through each class's broad-phase test, bodies by their bounding spheres,
  * which a cell grid then finds near each candidate. */
-#include "io/scene_internal.h"
+#include <floe/floe_io.h>
 #include "io/generate.h"
+#include "io/io_err.h"
+#include "base/cell_grid.h"
 #include "base/vec.h"
+#include "core/size_dist.h"
 #include "core/world.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What a candidate is tested against. */
+typedef struct obstacles {
+    const floe_world *w;
+    int *ids; /* boundary bodies to test */
+    int n;
+    int *body;     /* bodies (spheres, capsules, ellipsoids) to test */
+    floe_vec3 *at; /* their reference points, wrapped into a periodic cell */
+    int nbody;
+    double reach; /* largest radius + largest bounding radius of body[] */
+    int periodic; /* per holds the generator's cell */
+    floe_grid_period per;
+    floe_cell_grid grid; /* of at[], cells at least `reach` wide */
+} obstacles;
+
+static void obstacles_free(obstacles *s);
 
 /* The narrow phase of a sphere and shape t, and whether the sphere is A. */
 static floe_collide_fn *sphere_with(int t, int *sphere_first) {
@@ -40,16 +60,16 @@ static int in_box(const floe_grid_period *per, vec3 x, vec3 lo, vec3 hi) {
     return 1;
 }
 
-int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax) {
-    const floe_world *w = c->w;
+static int obstacles_init(const floe_world *w, const floe_gen_env *env, obstacles *s, floe_vec3 lo, floe_vec3 hi,
+                          double rmax) {
     memset(s, 0, sizeof *s);
     s->w = w;
-    s->periodic = floe__gen_period(&c->env, &s->per);
+    s->periodic = floe__gen_period(env, &s->per);
     s->ids = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->ids);
     s->body = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->body);
     s->at = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->at);
     if (!s->ids || !s->body || !s->at) {
-        scene_clear_free(s);
+        obstacles_free(s);
         return -1;
     }
     vec3 mid = vscale(vadd(lo, hi), 0.5), ext = vadd(vscale(vsub(hi, lo), 0.5), v3(rmax, rmax, rmax));
@@ -81,7 +101,7 @@ int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, d
     if (s->nbody) {
         vec3 g = v3(s->reach, s->reach, s->reach);
         if (floe_cell_grid_init(&s->grid, vsub(lo, g), vadd(hi, g), s->reach, s->nbody)) {
-            scene_clear_free(s);
+            obstacles_free(s);
             return -1;
         }
         for (int64_t k = s->nbody - 1; k >= 0; k--) floe_cell_grid_insert(&s->grid, k, s->at[k]);
@@ -103,8 +123,8 @@ static int hits_body(const floe_world *w, int i, vec3 at, vec3 x, double r) {
     return first ? fn(&r, &ps, rec, &pb, NULL, 0, &out) : fn(rec, &pb, &r, &ps, NULL, 0, &out);
 }
 
-int scene_clear_test(void *ctx, floe_vec3 centre, double r) {
-    const scene_clear *s = ctx;
+static int obstacles_test(void *ctx, floe_vec3 centre, double r) {
+    const obstacles *s = ctx;
     const floe_world *w = s->w;
     floe_pose ps = {centre, {1, 0, 0, 0}};
     for (int k = 0; k < s->n; k++) {
@@ -131,7 +151,7 @@ int scene_clear_test(void *ctx, floe_vec3 centre, double r) {
     return 1;
 }
 
-void scene_clear_free(scene_clear *s) {
+static void obstacles_free(obstacles *s) {
     free(s->ids);
     free(s->body);
     free(s->at);
@@ -139,4 +159,25 @@ void scene_clear_free(scene_clear *s) {
     s->ids = s->body = NULL;
     s->at = NULL;
     s->n = s->nbody = 0;
+}
+
+int floe_gen_random_world(const floe_random_def *def, const floe_world *w, floe_vec3 **pos, double **radius,
+                          int64_t *placed, char *err, size_t errlen) {
+    char e[8];
+    double rmax = !def->dist                                     ? def->rmax
+                  : floe_size_dist_check(def->dist, e, sizeof e) ? NAN
+                                                                 : floe__size_max(def->dist);
+    /* bad sizes: the generator refuses them, with its message */
+    if (!(rmax > 0 && isfinite(rmax))) return floe_gen_random_clear(def, NULL, NULL, pos, radius, placed, err, errlen);
+    obstacles clr;
+    if (obstacles_init(w, def->env, &clr, def->lo, def->hi, rmax)) {
+        *pos = NULL;
+        *radius = NULL;
+        *placed = 0;
+        return floe_io_err(err, errlen, "out of memory for the obstacles of %d bodies", floe_particle_count(w));
+    }
+    int rc = floe_gen_random_clear(def, clr.n || clr.nbody ? obstacles_test : NULL, &clr, pos, radius, placed, err,
+                                   errlen);
+    obstacles_free(&clr);
+    return rc;
 }

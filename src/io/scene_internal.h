@@ -10,7 +10,6 @@
 #include "base/mem.h"
 #include "io/scene_yaml.h"
 #include "io/mesh.h"
-#include "base/cell_grid.h"
 
 /* Refuse scenes that would need absurd memory before allocating anything.
  * The estimate covers particle state plus a few contacts per particle. */
@@ -82,25 +81,6 @@ int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def
  * makes them (malloc'd). */
 int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, const floe_dense_def *dd,
                      floe_vec3 **pos, double **rad, int64_t *n);
-/* scene_clear.c: the obstacle test of random packings, against the walls,
- * facets, infinite cylinders and mesh triangles of the world that can
- * reach the box [lo, hi] grown by rmax, and against the bodies already in
- * the world that can (through the periodic cell's faces too). */
-typedef struct scene_clear {
-    const floe_world *w;
-    int *ids; /* boundary bodies to test */
-    int n;
-    int *body;     /* bodies (spheres, capsules, ellipsoids) to test */
-    floe_vec3 *at; /* their reference points, wrapped into a periodic cell */
-    int nbody;
-    double reach; /* largest radius + largest bounding radius of body[] */
-    int periodic; /* per holds the scene's cell */
-    floe_grid_period per;
-    floe_cell_grid grid; /* of at[], cells at least `reach` wide */
-} scene_clear;
-int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
-int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
-void scene_clear_free(scene_clear *s);
 /* scene_supply.c: the inlets and sinks sections (after the bodies). */
 int scene_supply(scene_ctx *c, sy_node *root);
 /* scene_supply.c: the inlets' budgets once the run's length is known: the
