@@ -1,6 +1,6 @@
 /* Dense packings by radius expansion (floe_gen_dense,
  * docs/decisions.md#dense-packings-by-radius-expansion) and random
- * placement clear of the scene's boundaries.
+ * placement clear of the scene's boundaries and bodies.
  *
  * Every property is measured here from the returned spheres, not taken
  * from the generator's own report:
@@ -451,6 +451,64 @@ static void test_obstacles(void) {
     remove(path);
 }
 
+/* Bodies already in the world are obstacles of a random packing too: big
+ * spheres and a capsule given in their sections, inside the generator's
+ * box, and in a periodic cell a sphere across a face. Overlaps measured
+ * here: centre distance below the radii's sum (spheres; in the cell at the
+ * smallest distance over the images, d - L round(d / L) per axis), axis
+ * distance below the radii's sum (the capsule). */
+static void test_body_obstacles(void) {
+    floe_scene s;
+    char yaml[2048];
+    int k = snprintf(yaml, sizeof yaml,
+                     "run: {steps: 1}\nmaterials: [{name: a}]\n"
+                     "capsules: [{radius: 0.05, shaft: 0.4, pos: [0.5, 0.5, 0.5], axis: [1, 1, 0]}]\n"
+                     "particles:\n");
+    for (int i = 0; i < 27; i++)
+        k += snprintf(yaml + k, sizeof yaml - (size_t)k, "  - {radius: 0.08, pos: [%g, %g, %g]}\n",
+                      0.15 + 0.35 * (i % 3), 0.15 + 0.35 * (i / 3 % 3), 0.15 + 0.35 * (i / 9) + (i == 13 ? 0.14 : 0));
+    snprintf(yaml + k, sizeof yaml - (size_t)k,
+             "generators:\n  - random: {box: [[0, 0, 0], [1, 1, 1]], radius: [0.02, 0.04], count: 1000, seed: 9}\n");
+    if (load(yaml, &s, NULL, __LINE__)) return;
+    int np = floe_particle_count(s.world);
+    const floe_vec3 *x = floe_positions(s.world);
+    const double *r = floe_radii(s.world);
+    CHECK(np == 1 + 27 + 1000);
+    floe_vec3 a = {0.5 - 0.2 / sqrt(2), 0.5 - 0.2 / sqrt(2), 0.5}, b = {0.5 + 0.2 / sqrt(2), 0.5 + 0.2 / sqrt(2), 0.5};
+    int64_t bad = 0;
+    for (int i = 28; i < np; i++) {
+        int hit = seg_dist(x[i], a, b) < 0.05 + r[i];
+        for (int j = 1; j < 28; j++) {
+            floe_vec3 d = sub(x[i], x[j]);
+            hit |= dot(d, d) < (r[i] + r[j]) * (r[i] + r[j]);
+        }
+        bad += hit;
+    }
+    floe_scene_free(&s);
+    /* periodic: the sphere at x = 0.02 reaches past the face x = 0 */
+    CHECK(load("run: {steps: 1}\nmaterials: [{name: a}]\nperiodic: {x: [0, 1], y: [0, 1], z: [0, 1]}\n"
+               "particles: [{radius: 0.15, pos: [0.02, 0.5, 0.5]}]\n"
+               "generators:\n  - random: {box: [[0, 0, 0], [1, 1, 1]], radius: [0.02, 0.04], count: 1000, "
+               "seed: 9}\n",
+               &s, NULL, __LINE__) == 0);
+    if (!s.world) return;
+    np = floe_particle_count(s.world);
+    x = floe_positions(s.world);
+    r = floe_radii(s.world);
+    int64_t bad_cell = 0;
+    for (int i = 1; i < np; i++) {
+        floe_vec3 d = sub(x[i], x[0]);
+        d = (floe_vec3){d.x - round(d.x), d.y - round(d.y), d.z - round(d.z)}; /* L = 1 */
+        bad_cell += dot(d, d) < (r[i] + r[0]) * (r[i] + r[0]);
+    }
+    printf("body obstacles: %lld of 1000 generated spheres overlap a given body, %lld of 1000 in the periodic cell\n",
+           (long long)bad, (long long)bad_cell);
+    CHECK(np == 1001);
+    CHECK(bad == 0);
+    CHECK(bad_cell == 0);
+    floe_scene_free(&s);
+}
+
 /* A dense generator in a scene: the spheres and their count. */
 static void test_scene_dense(void) {
     floe_scene s;
@@ -512,6 +570,7 @@ int main(void) {
     test_determinism();
     test_scene_errors();
     test_obstacles();
+    test_body_obstacles();
     test_scene_dense();
     test_rock_example();
     char p[512];

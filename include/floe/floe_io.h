@@ -290,12 +290,19 @@ int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius
 
 /* Obstacles of a random sphere packing: when `clear` is not NULL, a
  * candidate sphere (centre c, radius r) is accepted only if clear(ctx, c, r)
- * returns non-zero. The scene loader passes a test against every wall,
- * facet, infinite cylinder and mesh triangle of the world at that point
- * (docs/scene-format.md, "random"). */
+ * returns non-zero (floe_gen_random_world below makes that test from a
+ * world; docs/scene-format.md, "random"). */
 typedef int floe_gen_clear_fn(void *ctx, floe_vec3 c, double r);
 int floe_gen_random_clear(const floe_random_def *def, floe_gen_clear_fn *clear, void *ctx, floe_vec3 **pos,
                           double **radius, int64_t *placed, char *err, size_t errlen);
+/* floe_gen_random_clear with the scene loader's test (src/io/scene_clear.c):
+ * a sphere is placed only where it overlaps no wall, facet, infinite
+ * cylinder, mesh triangle or body (sphere, capsule, ellipsoid) of w that
+ * can reach the box, in def->env's periodic cell also through its faces,
+ * by the narrow phase of the pair. The Python module's add_random uses it
+ * as the scene's generators do. */
+int floe_gen_random_world(const floe_random_def *def, const floe_world *w, floe_vec3 **pos, double **radius,
+                          int64_t *placed, char *err, size_t errlen);
 
 /* Dense sphere packing by radius expansion
  * (docs/decisions.md#dense-packings-by-radius-expansion): `count` radii are

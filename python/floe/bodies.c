@@ -488,7 +488,8 @@ static PyObject *add_random(World *self, PyObject *args, PyObject *kw) {
         floe_random_def rd = {sd.lo, sd.hi, sd.rmin, sd.rmax, sd.count, sd.seed, NULL, &env};
         floe_vec3 *pos = NULL;
         double *rad = NULL;
-        if (floe_gen_random(&rd, &pos, &rad, &placed, err, sizeof err)) {
+        /* clear of the boundaries and bodies already in the world, as in a scene */
+        if (floe_gen_random_world(&rd, w, &pos, &rad, &placed, err, sizeof err)) {
             if (!PyErr_Occurred()) PyErr_Format(ArgumentError, "add_random: %s", err);
         } else {
             int64_t i = 0;

@@ -170,7 +170,7 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
                 "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
                 "near a volume fraction of 0.35%s)",
                 (long long)i, (long long)n, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES,
-                clear ? "; the walls, facets, cylinders and meshes in the box take room too" : "");
+                clear ? "; the walls, facets, cylinders, meshes and bodies in the box take room too" : "");
             goto done;
         }
         vol += 4.18879020478639098 * r * r * r; /* 4 pi / 3 */

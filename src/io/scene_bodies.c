@@ -810,10 +810,8 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
     }
     floe_vec3 *pos;
     double *rad;
-    scene_clear clr; /* walls, facets, cylinders and mesh triangles already in the world */
-    if (scene_clear_init(c, &clr, rd.lo, rd.hi, bound)) return sy_error(d, g, "%s: out of memory", where);
-    int bad = floe_gen_random_clear(&rd, clr.n ? scene_clear_test : NULL, &clr, &pos, &rad, &placed, msg, sizeof msg);
-    scene_clear_free(&clr);
+    /* clear of the walls, facets, cylinders, mesh triangles and bodies already in the world */
+    int bad = floe_gen_random_world(&rd, c->w, &pos, &rad, &placed, msg, sizeof msg);
     if (bad) return c->stopped ? scene_stopped(c, g) : sy_error(d, g, "%s: %s", where, msg);
     c->src_kind = SRC_GENERATOR;
     int rc = add_spheres(c, g, where, &def, pos, rad, 0, placed);

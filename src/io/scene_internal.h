@@ -81,17 +81,6 @@ int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def
  * makes them (malloc'd). */
 int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, const floe_dense_def *dd,
                      floe_vec3 **pos, double **rad, int64_t *n);
-/* scene_clear.c: the obstacle test of random packings, against the walls,
- * facets, infinite cylinders and mesh triangles of the world that can
- * reach the box [lo, hi] grown by rmax. */
-typedef struct scene_clear {
-    const floe_world *w;
-    int *ids; /* boundary bodies to test */
-    int n;
-} scene_clear;
-int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
-int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
-void scene_clear_free(scene_clear *s);
 /* scene_supply.c: the inlets and sinks sections (after the bodies). */
 int scene_supply(scene_ctx *c, sy_node *root);
 /* scene_supply.c: the inlets' budgets once the run's length is known: the
