@@ -1,0 +1,293 @@
+/* Every contact model against its reference file: tests/models/<model>.yaml
+ * holds fixed contact configurations (the two bodies' radii and masses,
+ * their materials, the law parameters, and per step the gap and the
+ * relative velocities in the contact frame, a method to apply if any) with
+ * the forces, torques and energies that the published formulas give; the
+ * numbers are computed independently of floe by tools/model_reference.py,
+ * which writes the files. This program runs each case through the model's
+ * create and law, as the contact pass does (create in the first step, with
+ * the radii as curvatures and lengths, the area pi min(r_A, r_B)^2), and
+ * compares step by step.
+ *
+ * Tolerance: a value passes when |floe - reference| <= 1e-12 max(|reference|,
+ * s), s the largest reference value of its kind in the case (force, torque,
+ * energy), so that a value near zero is judged on the case's scale; keep,
+ * broke and named state values must agree as stated (state: relative
+ * 1e-12). A new model gets its test by adding its file (and its formulas to
+ * the script); the driver finds every file in the folder. */
+#include "check.h"
+#include "io/scene_yaml.h"
+#include "models/model.h"
+
+#include <dirent.h>
+
+#ifndef FLOE_TEST_MODELS
+#define FLOE_TEST_MODELS FLOE_TEST_DATA "/../models"
+#endif
+
+enum { K_FORCE, K_TORQUE, K_ENERGY, N_KINDS };
+
+typedef struct step_ref {
+    double uN, vel[3], angvel[3];
+    const char *method;
+    double args[FLOE_MAX_METHOD_ARGS];
+    int nargs;
+    int keep, broke;
+    double f[3], m[3], e[4]; /* elastic, plastic, dashpot, broken */
+    sy_node *state;          /* name: value, or NULL */
+} step_ref;
+
+static int cases_run = 0, steps_run = 0;
+
+static double num(sy_doc *d, sy_node *n, const char *where) {
+    double v = NAN;
+    if (!n || n->type != YAML_SCALAR_NODE || sy_parse_number((const char *)n->data.scalar.value, &v)) {
+        sy_error(d, n, "%s: a number", where);
+        return NAN;
+    }
+    return v;
+}
+
+static double get_num(sy_doc *d, sy_node *map, const char *key, double def) {
+    sy_node *n = sy_get(d, map, key);
+    return n ? num(d, n, key) : def;
+}
+
+static void get_vec(sy_doc *d, sy_node *map, const char *key, double *out, int n) {
+    sy_node *s = sy_get(d, map, key);
+    for (int i = 0; i < n; i++) out[i] = 0;
+    if (!s) return;
+    if (!sy_is_seq(s) || sy_seq_size(s) != n) {
+        sy_error(d, s, "%s: a list of %d numbers", key, n);
+        return;
+    }
+    for (int i = 0; i < n; i++) out[i] = num(d, sy_seq_item(d, s, i), key);
+}
+
+/* A material of the file's model unless it names its own: that model's
+ * defaults, then the keys given. */
+static void material(sy_doc *d, sy_node *map, const char *model, double *p) {
+    const char *name = model;
+    sy_node *mn = sy_get(d, map, "model");
+    if (mn) sy_str(d, mn, "model", &name);
+    const floe_model *m = floe_registry_get(floe_registry_find(name));
+    if (!m) {
+        sy_error(d, map, "unknown model '%s'", name);
+        return;
+    }
+    for (int k = 0; k < floe_mat_rows(m); k++) p[k] = floe_mat_spec(m, k)->def;
+    for (int i = 0; i < sy_map_size(map); i++) {
+        const char *key = (const char *)sy_map_key(d, map, i)->data.scalar.value;
+        if (!strcmp(key, "model")) continue;
+        int k = floe_mat_find(m, key);
+        if (k < 0) sy_error(d, sy_map_key(d, map, i), "model %s has no material key '%s'", name, key);
+        else p[k] = num(d, sy_map_value(d, map, i), key);
+    }
+}
+
+static int same(double got, double want, double scale) { return fabs(got - want) <= 1e-12 * fmax(fabs(want), scale); }
+
+static void compare(const char *file, const char *cname, int step, const char *what, double got, double want,
+                    double scale) {
+    if (same(got, want, scale)) return;
+    check_failures++;
+    fprintf(stderr, "%s: case %s, step %d: %s = %.17g, reference %.17g (difference %.3g, allowed %.3g)\n", file, cname,
+            step, what, got, want, got - want, 1e-12 * fmax(fabs(want), scale));
+}
+
+static void run_case(sy_doc *d, const char *file, const floe_model *m, sy_node *cs) {
+    const char *cname = "?";
+    sy_node *nn = sy_get(d, cs, "name");
+    if (nn) sy_str(d, nn, "name", &cname);
+    double dt = get_num(d, cs, "dt", NAN), r[2], mass[2];
+    int dim = (int)get_num(d, cs, "dim", 3);
+    get_vec(d, cs, "radii", r, 2);
+    get_vec(d, cs, "masses", mass, 2);
+    double ma[FLOE_MAX_MAT_PARAMS] = {0}, mb[FLOE_MAX_MAT_PARAMS] = {0};
+    sy_node *mats = sy_get(d, cs, "materials");
+    if (!mats || !sy_is_seq(mats) || sy_seq_size(mats) != 2) {
+        sy_error(d, cs, "materials: a list of two");
+        return;
+    }
+    material(d, sy_seq_item(d, mats, 0), m->info.name, ma);
+    material(d, sy_seq_item(d, mats, 1), m->info.name, mb);
+    double lp[FLOE_MAX_LAW_PARAMS] = {0};
+    for (int k = 0; k < m->info.n_law_params; k++) lp[k] = m->info.law_params[k].def;
+    sy_node *law = sy_get(d, cs, "law");
+    for (int i = 0; law && i < sy_map_size(law); i++) {
+        const char *key = (const char *)sy_map_key(d, law, i)->data.scalar.value;
+        int k = -1;
+        for (int j = 0; j < m->info.n_law_params; j++)
+            if (!strcmp(m->info.law_params[j].key, key)) k = j;
+        if (k < 0) sy_error(d, sy_map_key(d, law, i), "model %s has no law key '%s'", m->info.name, key);
+        else lp[k] = num(d, sy_map_value(d, law, i), key);
+    }
+    sy_node *steps = sy_get(d, cs, "steps");
+    if (!steps || !sy_is_seq(steps)) {
+        sy_error(d, cs, "steps: a list");
+        return;
+    }
+    int ns = sy_seq_size(steps);
+    step_ref *S = calloc((size_t)ns, sizeof *S);
+    double scale[N_KINDS] = {0};
+    for (int i = 0; i < ns; i++) {
+        sy_node *sn = sy_seq_item(d, steps, i);
+        step_ref *s = &S[i];
+        s->uN = get_num(d, sn, "uN", NAN);
+        get_vec(d, sn, "vel", s->vel, 3);
+        get_vec(d, sn, "angvel", s->angvel, 3);
+        sy_node *mt = sy_get(d, sn, "method");
+        if (mt && sy_is_seq(mt) && sy_seq_size(mt) >= 1 && sy_seq_size(mt) <= FLOE_MAX_METHOD_ARGS + 1) {
+            sy_str(d, sy_seq_item(d, mt, 0), "method", &s->method);
+            s->nargs = sy_seq_size(mt) - 1;
+            for (int k = 0; k < s->nargs; k++) s->args[k] = num(d, sy_seq_item(d, mt, k + 1), "method");
+        }
+        s->keep = (int)get_num(d, sn, "keep", 1);
+        s->broke = (int)get_num(d, sn, "broke", 0);
+        get_vec(d, sn, "f", s->f, 3);
+        get_vec(d, sn, "m", s->m, 3);
+        static const char *const ek[4] = {"elastic", "plastic", "dashpot", "broken"};
+        for (int k = 0; k < 4; k++) s->e[k] = get_num(d, sn, ek[k], 0);
+        s->state = sy_get(d, sn, "state");
+        for (int k = 0; k < 3; k++) {
+            scale[K_FORCE] = fmax(scale[K_FORCE], fabs(s->f[k]));
+            scale[K_TORQUE] = fmax(scale[K_TORQUE], fabs(s->m[k]));
+        }
+        for (int k = 0; k < 4; k++) scale[K_ENERGY] = fmax(scale[K_ENERGY], fabs(s->e[k]));
+    }
+    if (d->failed) {
+        free(S);
+        return;
+    }
+
+    /* the contact as the contact pass holds it */
+    floe_contact c = {.a = 0, .b = 1};
+    floe_contact_warm warm = {.area = FLOE_PI * fmin(r[0], r[1]) * fmin(r[0], r[1])};
+    void *state = calloc(1, m->state_size > 0 ? m->state_size : 1);
+    double *st = calloc((size_t)m->info.n_state + 1, sizeof *st);
+    floe_geom g = {.n = v3(1, 0, 0), .t1 = v3(0, 1, 0), .c = v3(r[0], 0, 0)};
+    floe_event_load ld;
+    floe_law_ctx ctx = {.dt = dt, .dim = dim, .lp = lp, .warm = &warm, .g = &g, .event_load = &ld};
+    ctx.lens[0] = r[0], ctx.lens[1] = r[1];
+    for (int k = 0; k < 2; k++) ctx.mass[k] = mass[k] > 0 ? mass[k] : INFINITY; /* 0: does not move freely */
+    for (int i = 0; i < ns; i++) {
+        const step_ref *s = &S[i];
+        floe_energy_acc e = {0, 0, 0, 0};
+        ctx.step = i;
+        ctx.fresh = i == 0;
+        ctx.curv[0] = i == 0 ? r[0] : NAN;
+        ctx.curv[1] = i == 0 ? r[1] : NAN;
+        ctx.vel = v3(s->vel[0], s->vel[1], s->vel[2]);
+        ctx.angvel = v3(s->angvel[0], s->angvel[1], s->angvel[2]);
+        g.uN = s->uN;
+        ld.set = 0;
+        c.flags &= (uint8_t)~CF_TRANSIENT;
+        if (i == 0) {
+            c.flags |= CF_NEW;
+            m->create(&ctx, ma, mb, &c, state);
+        }
+        if (s->method) {
+            CHECK(m->method && m->method(s->method, s->args, s->nargs, &ctx, &c, state) == 0);
+        }
+        int keep = m->law(&ctx, &c, state, &e);
+        steps_run++;
+        if (keep != s->keep || ((c.flags & CF_BROKE) != 0) != s->broke) {
+            check_failures++;
+            fprintf(stderr, "%s: case %s, step %d: keep %d broke %d, reference keep %d broke %d\n", file, cname, i,
+                    keep, (c.flags & CF_BROKE) != 0, s->keep, s->broke);
+        }
+        double ge[4] = {e.elastic, e.plastic, e.dashpot, e.broken};
+        static const char *const en[4] = {"elastic", "plastic", "dashpot", "broken"};
+        static const char *const fn[3] = {"f.x", "f.y", "f.z"}, *const mn[3] = {"m.x", "m.y", "m.z"};
+        for (int k = 0; k < 4; k++) compare(file, cname, i, en[k], ge[k], s->e[k], scale[K_ENERGY]);
+        if (!keep) break; /* the contact goes: its force is not applied */
+        double gf[3] = {c.f.x, c.f.y, c.f.z}, gm[3] = {warm.m.x, warm.m.y, warm.m.z};
+        for (int k = 0; k < 3; k++) {
+            compare(file, cname, i, fn[k], gf[k], s->f[k], scale[K_FORCE]);
+            compare(file, cname, i, mn[k], gm[k], s->m[k], scale[K_TORQUE]);
+        }
+        if (s->state) {
+            m->get_state(&c, &g, &warm, state, st);
+            for (int j = 0; j < sy_map_size(s->state); j++) {
+                const char *key = (const char *)sy_map_key(d, s->state, j)->data.scalar.value;
+                double want = num(d, sy_map_value(d, s->state, j), key);
+                int k = -1;
+                for (int q = 0; q < m->info.n_state; q++)
+                    if (!strcmp(m->info.state_names[q], key)) k = q;
+                if (k < 0) {
+                    check_failures++;
+                    fprintf(stderr, "%s: case %s: model %s has no state '%s'\n", file, cname, m->info.name, key);
+                } else {
+                    compare(file, cname, i, key, st[k], want, 0);
+                }
+            }
+        }
+    }
+    cases_run++;
+    free(st);
+    free(state);
+    free(S);
+}
+
+static void run_file(const char *dir, const char *name) {
+    char path[1024], err[1024] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sy_doc d;
+    if (sy_load(&d, path, err, sizeof err)) {
+        check_failures++;
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    sy_node *root = sy_root(&d);
+    const char *model = NULL;
+    sy_node *mn = sy_get(&d, root, "model");
+    if (mn) sy_str(&d, mn, "model", &model);
+    const floe_model *m = model ? floe_registry_get(floe_registry_find(model)) : NULL;
+    sy_node *cases = sy_get(&d, root, "cases");
+    if (!m || !cases || !sy_is_seq(cases)) {
+        check_failures++;
+        fprintf(stderr, "%s: needs 'model' (a registered model) and 'cases' (a list)\n", path);
+    } else {
+        for (int i = 0; i < sy_seq_size(cases) && !d.failed; i++) run_case(&d, path, m, sy_seq_item(&d, cases, i));
+    }
+    if (d.failed) {
+        check_failures++;
+        fprintf(stderr, "%s\n", err);
+    }
+    sy_free(&d);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int main(void) {
+    const char *dir = FLOE_TEST_MODELS;
+    DIR *dp = opendir(dir);
+    CHECK(dp != NULL);
+    if (!dp) return 1;
+    char *names[64];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dp)) && n < 64;) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && !strcmp(e->d_name + l - 5, ".yaml")) names[n++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    /* every registered model has its file */
+    for (int i = 0; i < floe_registry_count(); i++) {
+        char want[128];
+        snprintf(want, sizeof want, "%s.yaml", floe_registry_get(i)->info.name);
+        int found = 0;
+        for (int j = 0; j < n; j++) found |= !strcmp(names[j], want);
+        if (!found) {
+            check_failures++;
+            fprintf(stderr, "%s/%s: missing (every registered model has its reference file)\n", dir, want);
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        run_file(dir, names[j]);
+        free(names[j]);
+    }
+    printf("model reference: %d files, %d cases, %d steps\n", n, cases_run, steps_run);
+    CHECK(cases_run > 0);
+    return check_failures ? 1 : 0;
+}
