@@ -7,7 +7,9 @@
  * which writes the files. This program runs each case through the model's
  * create and law, as the contact pass does (create in the first step, with
  * the radii as curvatures and lengths, the area pi min(r_A, r_B)^2), and
- * compares step by step.
+ * compares step by step. A case that gives `bodies` (two spheres that
+ * keep their velocities and spins) runs instead as a world of those two
+ * bodies (run_bodies), whose contact the steps describe.
  *
  * Tolerance: a value passes when |floe - reference| <= 1e-12 max(|reference|,
  * s), s the largest reference value of its kind in the case (force, torque,
@@ -32,9 +34,9 @@ typedef struct step_ref {
     const char *method;
     double args[FLOE_MAX_METHOD_ARGS];
     int nargs;
-    int keep, broke;
-    double f[3], m[3], e[4]; /* elastic, plastic, dashpot, broken */
-    sy_node *state;          /* name: value, or NULL */
+    int keep, broke, contact; /* contact 0: none yet (cases of bodies) */
+    double f[3], m[3], e[4];  /* elastic, plastic, dashpot, broken */
+    sy_node *state;           /* name: value, or NULL */
 } step_ref;
 
 static int cases_run = 0, steps_run = 0;
@@ -95,6 +97,114 @@ static void compare(const char *file, const char *cname, int step, const char *w
             step, what, got, want, got - want, 1e-12 * fmax(fabs(want), scale));
 }
 
+/* Named state values against the model's get_state output st. */
+static void compare_state(sy_doc *d, const char *file, const char *cname, int i, const floe_model *m, sy_node *want,
+                          const double *st) {
+    for (int j = 0; j < sy_map_size(want); j++) {
+        const char *key = (const char *)sy_map_key(d, want, j)->data.scalar.value;
+        double v = num(d, sy_map_value(d, want, j), key);
+        int k = -1;
+        for (int q = 0; q < m->info.n_state; q++)
+            if (!strcmp(m->info.state_names[q], key)) k = q;
+        if (k < 0) {
+            check_failures++;
+            fprintf(stderr, "%s: case %s: model %s has no state '%s'\n", file, cname, m->info.name, key);
+        } else {
+            compare(file, cname, i, key, st[k], v, 0);
+        }
+    }
+}
+
+/* A case given by two bodies: a world of two fully blocked spheres (each
+ * keeps its velocity and spin), the file's model for both materials,
+ * evaluated by floe_start and then after every floe_step; the contact's
+ * local force and torque (floe_contact_get), its gap, and the energies
+ * (floe_energy: elastic now, the others' increase over the step). */
+static void run_bodies(sy_doc *d, const char *file, const char *cname, const floe_model *m, sy_node *cs,
+                       sy_node *bodies, const double *lp, const step_ref *S, int ns, const double *scale) {
+    double pos[2][3], vel[2][3], angvel[2][3];
+    const char *key[3] = {"pos", "vel", "angvel"};
+    double(*dst[3])[3] = {pos, vel, angvel};
+    for (int q = 0; q < 3; q++) {
+        sy_node *l = sy_get(d, bodies, key[q]);
+        if (!l || !sy_is_seq(l) || sy_seq_size(l) != 2) {
+            sy_error(d, bodies, "bodies.%s: a list of two vectors", key[q]);
+            return;
+        }
+        for (int b = 0; b < 2; b++) {
+            sy_node *v = sy_seq_item(d, l, b);
+            for (int k = 0; k < 3; k++)
+                dst[q][b][k] = sy_is_seq(v) && sy_seq_size(v) == 3 ? num(d, sy_seq_item(d, v, k), key[q]) : NAN;
+        }
+    }
+    double r[2];
+    get_vec(d, cs, "radii", r, 2);
+    floe_world_def def = floe_default_world_def();
+    def.dt = get_num(d, cs, "dt", NAN);
+    def.threads = 1;
+    floe_world *w = floe_world_create(&def);
+    CHECK(w != NULL);
+    if (!w) return;
+    sy_node *mats = sy_get(d, cs, "materials");
+    for (int b = 0; b < 2; b++) {
+        sy_node *mm = sy_seq_item(d, mats, b);
+        int id = floe_add_material(w, b ? "b" : "a", m->info.name);
+        for (int i = 0; i < sy_map_size(mm); i++) {
+            const char *k = (const char *)sy_map_key(d, mm, i)->data.scalar.value;
+            CHECK(floe_material_set(w, id, k, num(d, sy_map_value(d, mm, i), k)) == FLOE_OK);
+        }
+        floe_body_def bd = floe_default_body_def();
+        bd.pos = (floe_vec3){pos[b][0], pos[b][1], pos[b][2]};
+        bd.vel = (floe_vec3){vel[b][0], vel[b][1], vel[b][2]};
+        bd.angvel = (floe_vec3){angvel[b][0], angvel[b][1], angvel[b][2]};
+        bd.material = id;
+        bd.blocked = FLOE_DOF_ALL;
+        CHECK(floe_add_sphere(w, &bd, r[b]) == b);
+    }
+    for (int k = 0; k < m->info.n_law_params; k++)
+        CHECK(floe_model_set(w, m->info.name, m->info.law_params[k].key, lp[k]) == FLOE_OK);
+    double e0[FLOE_E_COUNT] = {0}, e1[FLOE_E_COUNT], uscale = 0, *st = calloc((size_t)m->info.n_state + 1, sizeof *st);
+    for (int i = 0; i < ns; i++) uscale = S[i].contact ? fmax(uscale, fabs(S[i].uN)) : uscale;
+    for (int i = 0; i < ns && !d->failed; i++) {
+        const step_ref *s = &S[i];
+        CHECK((i == 0 ? floe_start(w) : floe_step(w)) == FLOE_OK);
+        steps_run++;
+        floe_energy(w, e1);
+        int k = floe_contact_find(w, 0, 1);
+        int want = s->contact && s->keep;
+        if ((k >= 0) != want) {
+            check_failures++;
+            fprintf(stderr, "%s: case %s, step %d: contact %s, reference %s\n", file, cname, i,
+                    k >= 0 ? "present" : "absent", want ? "present" : "absent");
+            break;
+        }
+        if (s->contact) {
+            double ge[4] = {e1[FLOE_E_ELASTIC], e1[FLOE_E_PLASTIC] - e0[FLOE_E_PLASTIC],
+                            e1[FLOE_E_DASHPOT] - e0[FLOE_E_DASHPOT], e1[FLOE_E_BROKEN] - e0[FLOE_E_BROKEN]};
+            static const char *const en[4] = {"elastic", "plastic", "dashpot", "broken"};
+            for (int q = 0; q < 4; q++) compare(file, cname, i, en[q], ge[q], s->e[q], scale[K_ENERGY]);
+        }
+        memcpy(e0, e1, sizeof e0);
+        if (k < 0) continue;
+        floe_contact_info c;
+        CHECK(floe_contact_get(w, k, &c) == FLOE_OK && c.a == 0);
+        double gf[3] = {c.force.x, c.force.y, c.force.z}, gm[3] = {c.torque.x, c.torque.y, c.torque.z};
+        static const char *const fn[3] = {"f.x", "f.y", "f.z"}, *const mn[3] = {"m.x", "m.y", "m.z"};
+        compare(file, cname, i, "uN", c.uN, s->uN, uscale);
+        for (int q = 0; q < 3; q++) {
+            compare(file, cname, i, fn[q], gf[q], s->f[q], scale[K_FORCE]);
+            compare(file, cname, i, mn[q], gm[q], s->m[q], scale[K_TORQUE]);
+        }
+        if (s->state) {
+            CHECK(floe_contact_state(w, k, st, m->info.n_state) == m->info.n_state);
+            compare_state(d, file, cname, i, m, s->state, st);
+        }
+    }
+    cases_run++;
+    free(st);
+    floe_world_destroy(w);
+}
+
 static void run_case(sy_doc *d, const char *file, const floe_model *m, sy_node *cs) {
     const char *cname = "?";
     sy_node *nn = sy_get(d, cs, "name");
@@ -142,6 +252,8 @@ static void run_case(sy_doc *d, const char *file, const floe_model *m, sy_node *
             s->nargs = sy_seq_size(mt) - 1;
             for (int k = 0; k < s->nargs; k++) s->args[k] = num(d, sy_seq_item(d, mt, k + 1), "method");
         }
+        s->contact = (int)get_num(d, sn, "contact", 1);
+        if (!s->contact) continue;
         s->keep = (int)get_num(d, sn, "keep", 1);
         s->broke = (int)get_num(d, sn, "broke", 0);
         get_vec(d, sn, "f", s->f, 3);
@@ -156,6 +268,12 @@ static void run_case(sy_doc *d, const char *file, const floe_model *m, sy_node *
         for (int k = 0; k < 4; k++) scale[K_ENERGY] = fmax(scale[K_ENERGY], fabs(s->e[k]));
     }
     if (d->failed) {
+        free(S);
+        return;
+    }
+    sy_node *bodies = sy_get(d, cs, "bodies");
+    if (bodies) {
+        run_bodies(d, file, cname, m, cs, bodies, lp, S, ns, scale);
         free(S);
         return;
     }
@@ -208,19 +326,7 @@ static void run_case(sy_doc *d, const char *file, const floe_model *m, sy_node *
         }
         if (s->state) {
             m->get_state(&c, &g, &warm, state, st);
-            for (int j = 0; j < sy_map_size(s->state); j++) {
-                const char *key = (const char *)sy_map_key(d, s->state, j)->data.scalar.value;
-                double want = num(d, sy_map_value(d, s->state, j), key);
-                int k = -1;
-                for (int q = 0; q < m->info.n_state; q++)
-                    if (!strcmp(m->info.state_names[q], key)) k = q;
-                if (k < 0) {
-                    check_failures++;
-                    fprintf(stderr, "%s: case %s: model %s has no state '%s'\n", file, cname, m->info.name, key);
-                } else {
-                    compare(file, cname, i, key, st[k], want, 0);
-                }
-            }
+            compare_state(d, file, cname, i, m, s->state, st);
         }
     }
     cases_run++;

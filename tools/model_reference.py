@@ -196,7 +196,7 @@ def ice(case):
     twb = mean(a["beta_w"], b["beta_w"]) * ftb * math.sqrt(A)  # twist with F_tb (G2)
     trb = mean(a["beta_r"], b["beta_r"]) * fnb * math.sqrt(A)  # rolling with F_nb (G2)
     mu_t, mu_r = min(a["tan_phi"], b["tan_phi"]), min(a["mu"], b["mu"])  # minima (I1)
-    bonds = int(lp["bonds0"] if 0 < lp["step01"] else lp["bonds1"])  # created at step 0
+    bonds = int(lp["bonds0"] if case.get("created", 0) < lp["step01"] else lp["bonds1"])
     uN0 = case["steps"][0]["uN"] if lp["ini_eqlb"] else 0.0
     rc = math.sqrt(A / math.pi)
     f, m = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
@@ -491,6 +491,40 @@ def softbond(case):
 
 MODELS = {"linear": linear, "linel6": linel6, "ice": ice, "hertz": hertz, "softbond": softbond}
 
+
+def body_steps(case):
+    """The contact's steps of a case given by two bodies (spheres A and B, fully blocked: each
+    keeps its velocity and spin), evaluated at the start (step 0) and after every step, each
+    body moved by v dt: positions on the x axis and motion along it, or spins at fixed
+    positions whose sum has no x component (the frame does not turn). The frame of a contact
+    along +x is n = x, t1 = -y, t2 = -z (docs/geometry.md: the first tangent from the axis
+    least aligned with the normal, z for a tie); the contact point is the middle of the
+    overlap, the relative velocity that of B's surface point there less A's. Returns the
+    index of the step that creates the contact and the contact's steps from it on."""
+    bd, dt, r = case["bodies"], case["dt"], case["radii"]
+    xa, xb = list(bd["pos"][0]), list(bd["pos"][1])
+    va, vb = bd["vel"]
+    wa, wb = bd["angvel"]
+    assert xa[1:] == [0, 0] and xb[1:] == [0, 0] and va[1:] == [0, 0] and vb[1:] == [0, 0] and xb[0] > xa[0]
+    assert wa[0] + wb[0] == 0 and (not any(wa + wb) or va[0] == vb[0] == 0)
+    out, created = [], None
+    for k in range(case["nsteps"]):
+        if k > 0:
+            xa[0] += va[0] * dt
+            xb[0] += vb[0] * dt
+        uN = (xb[0] - xa[0]) - (r[0] + r[1])
+        if created is None and not uN < 0:
+            continue
+        if created is None:
+            created = k
+        da, db = r[0] + 0.5 * uN, -(r[1] + 0.5 * uN)  # contact point less the centres, along x
+        # w x (d ex) = (0, w_z d, -w_y d)
+        vy = wb[2] * db - wa[2] * da
+        vz = -wb[1] * db + wa[1] * da
+        out.append(dict(uN=uN, vel=[vb[0] - va[0], -vy, -vz],
+                        angvel=[wb[0] - wa[0], -(wb[1] - wa[1]), -(wb[2] - wa[2])]))
+    return created, out
+
 # ---- the cases ----------------------------------------------------------------------------------
 
 R = [0.01, 0.01]
@@ -503,6 +537,22 @@ def ramp(u0, du, n, vel=(0, 0, 0), angvel=(0, 0, 0), dt=DT):
     tangential and angular velocities."""
     return [dict(uN=u0 + k * du, vel=[du / dt, vel[1], vel[2]], angvel=list(angvel)) for k in range(n)]
 
+
+# Cases given by two bodies: dyadic radii, step and speeds, so that the positions and gaps
+# are exact whatever the order of operations.
+RB = 2.0 ** -7
+DTB = 2.0 ** -20
+X0 = 2 * RB + 2.0 ** -21 + 2.0 ** -23  # B's centre: a gap of 6e-7 m, closed at 0.25 m/s in 2.5 steps
+
+
+def bodies(x_b, v_b=0.0, w_a=(0, 0, 0), w_b=(0, 0, 0)):
+    return dict(pos=[[0.0, 0.0, 0.0], [x_b, 0.0, 0.0]], vel=[[0.0, 0.0, 0.0], [v_b, 0.0, 0.0]],
+                angvel=[list(w_a), list(w_b)])
+
+
+APPROACH = bodies(X0, -0.25)                         # touches between the evaluations 2 and 3
+RETREAT = bodies(2 * RB - 2.0 ** -21 - 2.0 ** -23, 0.25)  # opens between 2 and 3
+OVERLAP = 2 * RB - 2.0 ** -21                        # a fixed overlap of 4.8e-7 m
 
 CASES = {
     "linear": [
@@ -527,12 +577,21 @@ CASES = {
         dict(name="given-stiffness", what="kn, kt given directly, no_break carries tension, ini_eqlb",
              dt=DT, radii=R, masses=M, materials=[{}, {}], law=dict(kn=2e6, kt=5e5, no_break=1, ini_eqlb=1),
              steps=ramp(-1e-6, 4e-7, 5, vel=(0, 0, 0.2))),
+        dict(name="bodies-approach", what="two blocked spheres, B approaching: no contact until they overlap, "
+             "then Fn = kn uN", dt=DTB, radii=[RB, RB], materials=[{}, {}], bodies=APPROACH, nsteps=6),
+        dict(name="bodies-slide", what="two spheres spinning the same way about z at fixed positions: their "
+             "surfaces slide (v = w d), the shear spring reaches the Coulomb limit",
+             dt=DTB, radii=[RB, RB], materials=[{"tan_phi": 0.2}, {}], bodies=bodies(OVERLAP, 0, (0, 0, 8.0), (0, 0, 8.0)),
+             nsteps=6),
     ],
     "linel6": [
         dict(name="six-springs", what="elastic in all six relative motions: normal total, the others incremental",
              dt=DT, radii=[0.01, 0.015], masses=M, materials=[{"kt_div_kn": 0.3}, {"kt_div_kn": 0.5}],
              law=dict(char_len=0.02),
              steps=ramp(-5e-7, -1e-7, 5, vel=(0, 0.2, -0.1), angvel=(3.0, -2.0, 5.0))),
+        dict(name="bodies-twist-roll", what="two blocked spheres spinning opposite ways about x (twist) and z "
+             "(rolling without slip)", dt=DTB, radii=[RB, RB], materials=[{}, {}], law=dict(char_len=0.01),
+             bodies=bodies(OVERLAP, 0, (-40.0, 0, -50.0), (40.0, 0, 50.0)), nsteps=4),
     ],
     "ice": [
         dict(name="bond-tension", what="bonded in all senses, pulled apart: breaks in tension (F_n > F_nb), "
@@ -552,6 +611,13 @@ CASES = {
              "as plastic", dt=DT, radii=R, masses=M, materials=[{}, {}], law=dict(ini_eqlb=0),
              steps=ramp(-3e-7, 0, 2, vel=(0, 0.1, 0), angvel=(0, 5.0, 0)) + [dict(uN=2e-8, vel=[0.32, 0.1, 0],
                                                                                    angvel=[0, 5.0, 0])]),
+        dict(name="bodies-bond-retreat", what="two blocked spheres bonded at the start (bonds0), pulled apart: "
+             "the bond breaks in tension and the contact goes", dt=DTB, radii=[RB, RB],
+             materials=[{"break_n": 2e-5}, {"break_n": 2e-5}], law=dict(bonds0=255, ini_eqlb=0), bodies=RETREAT,
+             nsteps=6),
+        dict(name="bodies-twist-roll", what="unbonded spheres spinning opposite ways about x and z: twist and "
+             "rolling springs up to their limits", dt=DTB, radii=[RB, RB], materials=[{"mu": 0.01}, {}],
+             law=dict(ini_eqlb=0), bodies=bodies(OVERLAP, 0, (-12.0, 0, -8.0), (12.0, 0, 8.0)), nsteps=6),
     ],
     "hertz": [
         dict(name="impact", what="Hertz normal force with Tsuji damping (restitution 0.5): approach then "
@@ -567,6 +633,11 @@ CASES = {
              materials=[{"rolling_friction": 0.1, "restitution": 0.9}, {"rolling_friction": 0.2}],
              law=dict(no_tension=1),
              steps=ramp(-3e-6, 0, 5, angvel=(0, 2000.0, -1000.0))),
+        dict(name="bodies-approach", what="two blocked spheres, B approaching (no damping: the bodies do not "
+             "move freely)", dt=DTB, radii=[RB, RB], materials=[{}, {}], bodies=APPROACH, nsteps=6),
+        dict(name="bodies-rolling", what="two blocked spheres rolling on each other (opposite spins about z)",
+             dt=DTB, radii=[RB, RB], materials=[{"rolling_friction": 0.3}, {"rolling_friction": 0.3}],
+             bodies=bodies(OVERLAP, 0, (0, 0, -20.0), (0, 0, 20.0)), nsteps=7),
     ],
     "softbond": [
         dict(name="unbonded", what="Jiang-type contact: absolute normal force, shear, bending and twisting "
@@ -593,6 +664,12 @@ CASES = {
              dt=DT, radii=R, masses=M, materials=[{"fric": 0.5}, {"fric": 0.5}],
              law=dict(dp_nratio=0.4, dp_sratio=0.3, dp_mode=1),
              steps=ramp(-5e-7, -2e-7, 2, vel=(0, 0.1, 0)) + ramp(-9e-7, 5e-7, 3, vel=(0, 0.1, 0))),
+        dict(name="bodies-approach", what="two blocked spheres, B approaching: the normal force from the "
+             "overlap (absolute, sb_mode 0)",
+             dt=DTB, radii=[RB, RB], materials=[{"fric": 0.5}, {"fric": 0.5}], bodies=APPROACH, nsteps=6),
+        dict(name="bodies-slide", what="two blocked spheres spinning the same way about z: sliding at w d",
+             dt=DTB, radii=[RB, RB], materials=[{"fric": 0.2}, {"fric": 0.2}],
+             bodies=bodies(OVERLAP, 0, (0, 0, 8.0), (0, 0, 8.0)), nsteps=6),
     ],
 }
 
@@ -633,22 +710,45 @@ def render(model):
         "cases:",
     ]
     for case in CASES[model]:
-        rows = MODELS[model](case)
+        steps = case.get("steps")
+        if "bodies" in case:  # the contact's steps from the bodies' motion; none before it forms
+            created, steps = body_steps(case)
+            case = dict(case, masses=[0, 0], created=created)  # blocked bodies do not move freely
+            rows = [dict(contact=0)] * created + MODELS[model](dict(case, steps=steps))
+            steps = [None] * created + steps
+        else:
+            rows = MODELS[model](case)
+        # rounding noise of a value that the formulas make zero (a spring's work less its change of
+        # energy when nothing slips) is written as 0: below 1e-14 of the case's largest of its kind
+        for kind in (("f",), ("m",), ("elastic", "plastic", "dashpot", "broken")):
+            big = max([abs(x) for row in rows for k in kind if k in row
+                       for x in (row[k] if isinstance(row[k], list) else [row[k]])] + [0.0])
+            for row in rows:
+                for k in kind:
+                    if isinstance(row.get(k), list):
+                        row[k] = [0.0 if abs(x) < 1e-14 * big else x for x in row[k]]
+                    elif k in row and abs(row[k]) < 1e-14 * big:
+                        row[k] = 0.0
         lines.append("  - name: %s" % case["name"])
         lines.append('    what: "%s"' % case["what"])
         for k in ("dt", "dim", "radii", "masses"):
-            if k in case:
+            if k in case and not (k == "masses" and "bodies" in case):
                 lines.append("    %s: %s" % (k, flow(case[k])))
+        if "bodies" in case:
+            lines.append("    bodies: %s" % flow(case["bodies"]))
         lines.append("    materials:")
         for m in case["materials"]:
             lines.append("      - %s" % flow(m))
         if case.get("law"):
             lines.append("    law: %s" % flow(case["law"]))
         lines.append("    steps:")
-        for s, row in zip(case["steps"], rows):
+        for s, row in zip(steps, rows):
+            if s is None:
+                lines.append("      - {contact: 0}")
+                continue
             lines.append("      - uN: %s" % num(s["uN"]))
             for k in ("vel", "angvel"):
-                if any(s.get(k, [0, 0, 0])):
+                if any(s.get(k, [0, 0, 0])) and "bodies" not in case:
                     lines.append("        %s: %s" % (k, flow(s[k])))
             if "method" in s:
                 lines.append("        method: %s" % flow(s["method"]))
