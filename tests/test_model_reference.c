@@ -116,7 +116,8 @@ static void compare_state(sy_doc *d, const char *file, const char *cname, int i,
 }
 
 /* A case given by two bodies: a world of two fully blocked spheres (each
- * keeps its velocity and spin), the file's model for both materials,
+ * keeps its velocity and spin), of the file's model's materials unless a
+ * material names its own (a mixed pair: the file is Linear's),
  * evaluated by floe_start and then after every floe_step; the contact's
  * local force and torque (floe_contact_get), its gap, and the energies
  * (floe_energy: elastic now, the others' increase over the step). */
@@ -147,11 +148,13 @@ static void run_bodies(sy_doc *d, const char *file, const char *cname, const flo
     if (!w) return;
     sy_node *mats = sy_get(d, cs, "materials");
     for (int b = 0; b < 2; b++) {
-        sy_node *mm = sy_seq_item(d, mats, b);
-        int id = floe_add_material(w, b ? "b" : "a", m->info.name);
+        sy_node *mm = sy_seq_item(d, mats, b), *mn = sy_get(d, mm, "model");
+        const char *model = m->info.name;
+        if (mn) sy_str(d, mn, "model", &model);
+        int id = floe_add_material(w, b ? "b" : "a", model); /* two models: the pair's is Linear */
         for (int i = 0; i < sy_map_size(mm); i++) {
             const char *k = (const char *)sy_map_key(d, mm, i)->data.scalar.value;
-            CHECK(floe_material_set(w, id, k, num(d, sy_map_value(d, mm, i), k)) == FLOE_OK);
+            if (strcmp(k, "model")) CHECK(floe_material_set(w, id, k, num(d, sy_map_value(d, mm, i), k)) == FLOE_OK);
         }
         floe_body_def bd = floe_default_body_def();
         bd.pos = (floe_vec3){pos[b][0], pos[b][1], pos[b][2]};

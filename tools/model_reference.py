@@ -583,6 +583,10 @@ CASES = {
              "surfaces slide (v = w d), the shear spring reaches the Coulomb limit",
              dt=DTB, radii=[RB, RB], materials=[{"tan_phi": 0.2}, {}], bodies=bodies(OVERLAP, 0, (0, 0, 8.0), (0, 0, 8.0)),
              nsteps=6),
+        dict(name="bodies-mixed-slide", what="the same with a LinEl6 material for B: the pair's model is Linear, "
+             "and B's tan_phi, which LinEl6 does not read, is the pair's (min)",
+             dt=DTB, radii=[RB, RB], materials=[{"tan_phi": 0.5}, {"model": "linel6", "tan_phi": 0.125}],
+             bodies=bodies(OVERLAP, 0, (0, 0, 8.0), (0, 0, 8.0)), nsteps=6),
     ],
     "linel6": [
         dict(name="six-springs", what="elastic in all six relative motions: normal total, the others incremental",
