@@ -334,7 +334,8 @@ def softbond(case):
     lp = dict(rgap=0, proximity=0, sb_mode=0, sb_bmul=1, sb_tmul=1, sb_rmul=1, user_area=0, sb_soft=0, sb_cut=1,
               sb_mcf=1, sb_ten=0, sb_coh=0, sb_fa=0, sb_shear_zero=0, dp_nratio=0, dp_sratio=0, dp_mode=0)
     lp.update(case.get("law", {}))
-    assert lp["user_area"] == 0 and case.get("dim", 3) == 3, "not covered here"
+    assert lp["user_area"] == 0, "not covered here"
+    d3 = case.get("dim", 3) != 2
     r, dt = case["radii"], case["dt"]
 
     def inherit(x, y):  # PFC: series of two non-zero values, else the non-zero one
@@ -343,9 +344,13 @@ def softbond(case):
     kn = inherit(a["kn"], b["kn"]) or 1.0 / (r[0] / a["young"] + r[1] / b["young"])
     ks = inherit(a["ks"], b["ks"]) if a["ks"] > 0 or b["ks"] > 0 else mean(a["kt_div_kn"], b["kt_div_kn"]) * kn
     mu = min(friction(a), friction(b))
-    # cross-section (eq. 4): R = lambda min(R_A, R_B), A = pi R^2, I = pi R^4 / 4, J = pi R^4 / 2
+    # cross-section (eq. 4): R = lambda min(R_A, R_B), A = pi R^2, I = pi R^4 / 4, J = pi R^4 / 2;
+    # 2D: a strip of unit thickness, A = 2 R, I = 2/3 R^3, no twist (docs/decisions.md#two-dimensional-worlds-s10)
     R = lp["sb_rmul"] * min(r)
-    A, I, J = math.pi * R * R, 0.25 * math.pi * R ** 4, 0.5 * math.pi * R ** 4
+    if d3:
+        A, I, J = math.pi * R * R, 0.25 * math.pi * R ** 4, 0.5 * math.pi * R ** 4
+    else:
+        A, I, J = 2.0 * R, 2.0 / 3.0 * R ** 3, 0.0
     Kn, Ks, Kb, Kt = kn * A, ks * A, kn * I, ks * J
     mc = contact_mass(case["masses"])
     cn = 2.0 * lp["dp_nratio"] * math.sqrt(mc * Kn) if math.isfinite(mc) else 0.0
@@ -355,7 +360,7 @@ def softbond(case):
 
     def strain(fn, fs, mt, mb):  # eq. 24
         return 0.5 * fn * fn / Kn + 0.5 * (fs[0] ** 2 + fs[1] ** 2) / Ks + 0.5 * (mb[0] ** 2 + mb[1] ** 2) / Kb + (
-            0.5 * mt * mt / Kt)
+            0.5 * mt * mt / Kt if Kt > 0 else 0.0)
 
     def lost(old, new, d):
         """Work of the mid-step force over the displacement less the change of stored energy,
@@ -408,13 +413,13 @@ def softbond(case):
             # Jiang-type contact (eqs. 5, 6): absolute or incremental normal force, compression only
             fn = (Kn * gs if gs < 0 else 0.0) if (i == 0 or mode == 0) else min(fn + Kn * du[0], 0.0)
             fs = [fs[0] + Ks * du[1], fs[1] + Ks * du[2]]
-            mt = mt + Kt * dth[0]
+            mt = mt + Kt * dth[0] if d3 else 0.0
             mb = [mb[0] + Kb * dth[1], mb[1] + Kb * dth[2]]
             p = -fn
             fs, _, slip_s = cap(fs, mu * p)
             mb, _, slip_b = cap(mb, 0.525 * lp["sb_bmul"] * p * R)
             tl = 0.65 * lp["sb_tmul"] * mu * p * R
-            slip_t = abs(mt) > tl
+            slip_t = d3 and abs(mt) > tl
             if slip_t:
                 mt = math.copysign(tl, mt)
             if released:  # what the limits strip from a failed bond's springs is bond damage
@@ -434,7 +439,7 @@ def softbond(case):
             fn += Kn * du[0]
             fs = [fs[0] + Ks * du[1], fs[1] + Ks * du[2]]
             mb = [mb[0] + Kb * dth[1], mb[1] + Kb * dth[2]]
-            mt = mt + Kt * dth[0]
+            mt = mt + Kt * dth[0] if d3 else 0.0
             sigma = fn / A + beta * norm2(mb[0], mb[1]) * R / I  # peripheral stresses (eq. 16)
             if B in (4, 5):  # elongation and bending since softening began (eq. 20)
                 dl += du[0]
@@ -459,7 +464,7 @@ def softbond(case):
                         broke = 1  # eq. 22
                 else:  # unloading inside the envelope
                     B, sig_m = 5, sigma
-            tau = norm2(fs[0], fs[1]) / A + beta * abs(mt) * R / J
+            tau = norm2(fs[0], fs[1]) / A + (beta * abs(mt) * R / J if J > 0 else 0.0)
             if not broke and tau > lp["sb_coh"] - min(fn / A, sig_c) * tan_fa:
                 broke = 2
             if broke:
@@ -628,6 +633,10 @@ CASES = {
              "rebound until the contact opens",
              dt=DT, radii=R, masses=M, materials=[{"young": 1e8}, {"young": 1e8}],
              steps=ramp(-1e-6, -1e-6, 4) + ramp(-4e-6, 1.5e-6, 3) + [dict(uN=5e-7, vel=[1.0, 0, 0])]),
+        dict(name="impact-no-tension", what="the same impact with no_tension: the damping force is cut where the "
+             "normal force would pull", dt=DT, radii=R, masses=M, materials=[{"young": 1e8}, {"young": 1e8}],
+             law=dict(no_tension=1, restitution=0.2),
+             steps=ramp(-1e-6, -1e-6, 4) + ramp(-4e-6, 1.5e-6, 3) + [dict(uN=5e-7, vel=[1.0, 0, 0])]),
         dict(name="slide", what="Mindlin tangential spring, stiffness changing with the overlap, Coulomb limit "
              "(no tangential damping while sliding)",
              dt=DT, radii=[0.01, 0.02], masses=M, materials=[{"poisson": 0.3, "tan_phi": 0.2}, {"poisson": 0.2}],
@@ -664,6 +673,13 @@ CASES = {
              law=dict(sb_ten=5e3, sb_coh=1e9, sb_soft=2, sb_cut=0.3),
              steps=[dict(ramp(-1e-8, 0, 1)[0], method=["bond"])] + ramp(0.0, 4e-8, 5) + ramp(1.6e-7, -3e-8, 2) +
              ramp(1.0e-7, 4e-8, 7, angvel=(0, 3e-3, 0))),
+        dict(name="bond-bending-2d", what="2D (a strip of unit thickness): bonded, bent about the out-of-plane "
+             "axis until the peripheral stress beta |Mb| R / I passes sigma_c", dt=DT, dim=2, radii=R, masses=M,
+             materials=[{"fric": 0.3}, {"fric": 0.3}], law=dict(sb_ten=5e3, sb_coh=1e9),
+             steps=[dict(ramp(-1e-8, 0, 1)[0], method=["bond"])] + ramp(-1e-8, 0, 5, angvel=(0, 0, 4.0))),
+        dict(name="unbonded-2d", what="2D unbonded: shear and bending limits, no twist",
+             dt=DT, dim=2, radii=R, masses=M, materials=[{"fric": 0.4}, {"fric": 0.4}],
+             steps=ramp(-1e-6, 0, 6, vel=(0, 0.2, 0), angvel=(50.0, 0, 90.0))),
         dict(name="dashpots", what="unbonded with dashpots: no net tension (dp_mode 1)",
              dt=DT, radii=R, masses=M, materials=[{"fric": 0.5}, {"fric": 0.5}],
              law=dict(dp_nratio=0.4, dp_sratio=0.3, dp_mode=1),
