@@ -159,7 +159,7 @@ static int model_of_row(const leaf *lf, const char *row) {
 
 static int param_count(const leaf *lf, int model) {
     const floe_model *m = floe_registry_get(model);
-    return lf->f->conv == FLOE_CONV_MAT_PARAMS ? m->info.n_mat_params : m->info.n_law_params;
+    return lf->f->conv == FLOE_CONV_MAT_PARAMS ? floe_mat_rows(m) : m->info.n_law_params;
 }
 
 /* ---- writing ---------------------------------------------------------------------- */
@@ -294,8 +294,8 @@ static void put_models(out *o) {
         char g[96];
         snprintf(g, sizeof g, "models/%s", m->info.name);
         const char *keys[FLOE_MAX_MAT_PARAMS + FLOE_MAX_LAW_PARAMS + 1];
-        for (int k = 0; k < m->info.n_mat_params; k++) keys[k] = m->info.mat_params[k].key;
-        put(o, g, "mat_params", 0, FLOE_SNAP_STR, 1, (size_t)m->info.n_mat_params, 0, keys, 0);
+        for (int k = 0; k < floe_mat_rows(m); k++) keys[k] = floe_mat_spec(m, k)->key; /* as stored */
+        put(o, g, "mat_params", 0, FLOE_SNAP_STR, 1, (size_t)floe_mat_rows(m), 0, keys, 0);
         for (int k = 0; k < m->info.n_law_params; k++) keys[k] = m->info.law_params[k].key;
         put(o, g, "law_params", 0, FLOE_SNAP_STR, 1, (size_t)m->info.n_law_params, 0, keys, 0);
         put(o, g, "state_names", 0, FLOE_SNAP_STR, 1, (size_t)m->info.n_state, 0, m->info.state_names, 1);
@@ -542,8 +542,8 @@ static void read_materials(rd *R) {
             break;
         }
         const floe_model *m = floe_registry_get(w->mats[i].model);
-        for (int k = 0; k < m->info.n_mat_params && !in->bad; k++) {
-            int j = key_index(fm->mat, fm->nmat, m->info.mat_params[k].key);
+        for (int k = 0; k < floe_mat_rows(m) && !in->bad; k++) {
+            int j = key_index(fm->mat, fm->nmat, floe_mat_spec(m, k)->key);
             if (j >= 0 &&
                 floe_material_set(w, (int)i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
                 refused(R, "/materials");

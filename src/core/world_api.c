@@ -316,7 +316,7 @@ int floe_add_material(floe_world *w, const char *name, const char *model) {
     snprintf(m->name, sizeof m->name, "%s", name);
     m->model = mi;
     const floe_model *mod = floe_registry_get(mi);
-    for (int k = 0; k < mod->info.n_mat_params; k++) m->p[k] = mod->info.mat_params[k].def;
+    for (int k = 0; k < floe_mat_rows(mod); k++) m->p[k] = floe_mat_spec(mod, k)->def; /* the common block too */
     w->prepared = 0;
     return w->nmats++;
 }
@@ -343,7 +343,10 @@ floe_status floe_material_set(floe_world *w, int mat, const char *key, double va
     const floe_model *mod = floe_registry_get(w->mats[mat].model);
     char what[128];
     snprintf(what, sizeof what, "material '%s' (model %s)", w->mats[mat].name, mod->info.name);
-    return set_param(w, what, mod->info.mat_params, mod->info.n_mat_params, w->mats[mat].p, key, value);
+    /* the stored rows: the schema's and the common rows the model does not read (model.h) */
+    int k = floe_mat_find(mod, key);
+    if (k < 0) return set_param(w, what, mod->info.mat_params, mod->info.n_mat_params, w->mats[mat].p, key, value);
+    return set_param(w, what, floe_mat_spec(mod, k), 1, w->mats[mat].p + k, key, value);
 }
 
 double floe_material_get(const floe_world *w, int mat, const char *key) {

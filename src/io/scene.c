@@ -166,12 +166,6 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         const floe_model_info *info = floe_model_find("linear");
         if (mn && model_by_name(c, mn, scene_path(p, where, "model"), &info)) return -1;
         if (!info) return sy_missing(d, item, where, "model");
-        int nk;
-        const char **keys = schema_keys(fixed, 2, info->mat_params, info->n_mat_params, &nk);
-        if (!keys) return sy_error(d, item, "out of memory");
-        int bad = sy_check_keys(d, item, where, keys, nk);
-        free((void *)keys);
-        if (bad) return -1;
         sy_node *nn = sy_get(d, item, "name");
         const char *name;
         if (!nn) return sy_missing(d, item, where, "name");
@@ -179,14 +173,41 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         if (floe_find_material(c->w, name) >= 0) return sy_error(d, nn, "%s: material '%s' is declared twice", p, name);
         int id = floe_add_material(c->w, name, info->name);
         if (id < 0) return scene_world_error(c, nn, p);
+        /* Allowed: the schema's keys and the common rows (the Linear
+         * model's schema) that the model does not read but its materials
+         * keep for a mixed pair's Linear model: those with a value
+         * (docs/decisions.md#one-common-material-block-and-one-mixing-rule). */
+        const floe_model_info *common = floe_model_find("linear");
+        const char **keys = malloc(sizeof *keys * (size_t)(2 + info->n_mat_params + sy_map_size(item)));
+        if (!keys) return sy_error(d, item, "out of memory");
+        int nk = 0;
+        for (int k = 0; k < 2; k++) keys[nk++] = fixed[k];
+        for (int k = 0; k < info->n_mat_params; k++) keys[nk++] = info->mat_params[k].key;
+        for (int k = 0; k < sy_map_size(item); k++) {
+            sy_node *kn = sy_map_key(d, item, k);
+            const char *key = kn->type == YAML_SCALAR_NODE ? (const char *)kn->data.scalar.value : "";
+            if (!find_spec(info->mat_params, info->n_mat_params, key) &&
+                find_spec(common->mat_params, common->n_mat_params, key) && !isnan(floe_material_get(c->w, id, key)))
+                keys[nk++] = key;
+        }
+        int bad = sy_check_keys(d, item, where, keys, nk);
+        free((void *)keys);
+        if (bad) return -1;
         for (int k = 0; k < sy_map_size(item); k++) {
             const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
             const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, key);
+            int unread = !spec && strcmp(key, "name") && strcmp(key, "model");
+            if (unread) spec = find_spec(common->mat_params, common->n_mat_params, key);
             sy_node *vn = sy_map_value(d, item, k);
             double v;
             if (!spec) continue; /* name, model */
             scene_path(p, where, key);
             if (scene_param(c, vn, p, spec, &v)) return -1;
+            if (unread)
+                scene_warn(c, vn,
+                           "%s: model %s does not read %s; only the Linear model of a contact with another "
+                           "model's material does",
+                           p, info->name, key);
             if (floe_material_set(c->w, id, key, v) != FLOE_OK) return scene_world_error(c, vn, p);
         }
     }

@@ -12,18 +12,27 @@
  * -4/3 E* sqrt(R*) delta^1.5. */
 #include "models/model.h"
 
+/* The common block without kt_div_kn (Mindlin's tangential stiffness comes
+ * from E and nu), then Hertz's own rows, each mixed as mat_mix says. */
 static const floe_param_spec mat_params[] = {
-    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
-    {"young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus E"},
-    {"kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-",
-     "unused by this model (the Linear fallback of a pair with another model's material reads it)"},
-    {"tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "sliding friction coefficient mu (min of the pair)"},
+    FLOE_MAT_DENSITY,
+    FLOE_MAT_YOUNG,
+    FLOE_MAT_TAN_PHI,
     {"poisson", 0.25, -1, 0.5, 1, 0, "-", "Poisson's ratio nu"},
     {"restitution", 0.5, 0, 1, 1, 0, "-", "coefficient of restitution e of a normal impact (min of the pair)"},
     {"rolling_friction", 0, 0, INFINITY, 0, 1, "-",
      "rolling friction coefficient mu_r: rolling torque limit mu_r R* |Fn| (min of the pair; 0: none)"},
 };
 enum { M_POISSON = MAT_COMMON_COUNT, M_RESTITUTION, M_ROLLING, N_MAT };
+#define FLOE_OWN(k) [(k)-MAT_COMMON_COUNT]
+/* poisson enters E* and G* with the bodies' own moduli */
+static const floe_mix mat_mix[] = {
+    FLOE_OWN(M_POISSON) = FLOE_MIX_NONE,
+    FLOE_OWN(M_RESTITUTION) = FLOE_MIX_MIN,
+    FLOE_OWN(M_ROLLING) = FLOE_MIX_MIN,
+};
+_Static_assert(sizeof mat_params / sizeof mat_params[0] == N_MAT - 1, "the schema less kt_div_kn");
+_Static_assert(sizeof mat_mix / sizeof mat_mix[0] == N_MAT - MAT_COMMON_COUNT, "a mixing rule per own row");
 
 enum { LP_RESTITUTION, LP_NO_TENSION, N_LAW };
 static const floe_param_spec law_params[] = {
@@ -70,7 +79,10 @@ static double damped(double k, double z) {
  * contact's lens, INFINITY flat). */
 static double curvature(double curv, double lens) { return curv > 0 ? curv : lens; }
 
-static double mat_min(const double *ma, const double *mb, int k) { return fmin(ma[k], mb[k]); }
+extern const floe_model floe_model_hertz;
+
+/* The pair's value of row k by its rule in the tables. */
+static double pair(const double *ma, const double *mb, int k) { return floe_mat_pair(&floe_model_hertz, ma, mb, k); }
 
 static void hertz_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     hertz_state *s = state;
@@ -86,11 +98,11 @@ static void hertz_create(const floe_law_ctx *ctx, const double *ma, const double
     double sr = sqrt(s->rstar);
     s->kh = 4.0 / 3.0 * estar * sr;
     s->st_c = 8.0 * gstar * sr;
-    double e = ctx->lp[LP_RESTITUTION] > 0 ? ctx->lp[LP_RESTITUTION] : mat_min(ma, mb, M_RESTITUTION);
+    double e = ctx->lp[LP_RESTITUTION] > 0 ? ctx->lp[LP_RESTITUTION] : pair(ma, mb, M_RESTITUTION);
     double mc = floe_contact_mass(ctx);
     s->gam = isfinite(mc) ? 2.0 * damping_ratio(e) * sqrt(mc) : 0;
-    s->tan_phi = mat_min(ma, mb, MAT_TAN_PHI);
-    double mur = mat_min(ma, mb, M_ROLLING);
+    s->tan_phi = pair(ma, mb, MAT_TAN_PHI);
+    double mur = pair(ma, mb, M_ROLLING);
     s->roll_c = 2.25 * mur * mur * s->rstar * s->rstar;
     s->roll_lim = mur * s->rstar;
     s->fy = s->fz = s->st = s->kr = s->fdn = 0;
@@ -205,9 +217,11 @@ static void hertz_get_state(const floe_contact *c, const floe_geom *g, const flo
 
 const floe_model floe_model_hertz = {
     .info = {"hertz", "Hertz-Mindlin (no slip): Hertz normal force, Mindlin tangential stiffness, Tsuji damping",
-             mat_params, N_MAT, law_params, N_LAW, state_names, 7},
+             mat_params, N_MAT - 1, law_params, N_LAW, state_names, 7},
     .state_size = sizeof(hertz_state),
     .create = hertz_create,
     .law = hertz_law,
     .get_state = hertz_get_state,
+    .mat_unread = 1u << MAT_KT_DIV_KN,
+    .mat_mix = mat_mix,
 };

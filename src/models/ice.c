@@ -72,11 +72,12 @@ FLOE_KERNEL double ice_elastic(double kn, double kt, double kw, double kr, vec3 
     return e;
 }
 
+/* The common block, then Ice's own rows, each mixed as mat_mix says. */
 static const floe_param_spec mat_params[] = {
-    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
-    {"young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus"},
-    {"kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-", "shear to normal stiffness ratio (averaged)"},
-    {"tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "friction coefficient (min of the pair)"},
+    FLOE_MAT_DENSITY,
+    FLOE_MAT_YOUNG,
+    FLOE_MAT_KT_DIV_KN,
+    FLOE_MAT_TAN_PHI,
     {"break_n", 1e-4, 0, INFINITY, 0, 1, "-", "normal breakage strain: bond strength c_n = break_n E' (averaged)"},
     {"alpha_w", 1, 0, INFINITY, 0, 1, "-", "twist stiffness factor: k_w = alpha_w kt A (averaged)"},
     {"alpha_r", 1, 0, INFINITY, 0, 1, "-", "rolling stiffness factor: k_r = alpha_r kn A (averaged)"},
@@ -85,7 +86,16 @@ static const floe_param_spec mat_params[] = {
     {"beta_r", 0.1, 0, INFINITY, 0, 1, "-", "rolling strength factor: T_rb = beta_r F_nb sqrt(A) (averaged)"},
     {"mu", 0.05, 0, INFINITY, 0, 1, "-", "rolling friction coefficient (min of the pair)"},
 };
-enum { M_BREAK_N = MAT_COMMON_COUNT, M_ALPHA_W, M_ALPHA_R, M_BETA_T, M_BETA_W, M_BETA_R, M_MU };
+enum { M_BREAK_N = MAT_COMMON_COUNT, M_ALPHA_W, M_ALPHA_R, M_BETA_T, M_BETA_W, M_BETA_R, M_MU, N_MAT };
+#define FLOE_OWN(k) [(k)-MAT_COMMON_COUNT]
+/* mu by its minimum, like Woo's code: docs/decisions.md#ice-pair-averages-minimum-friction-i1 */
+static const floe_mix mat_mix[] = {
+    FLOE_OWN(M_BREAK_N) = FLOE_MIX_MEAN, FLOE_OWN(M_ALPHA_W) = FLOE_MIX_MEAN, FLOE_OWN(M_ALPHA_R) = FLOE_MIX_MEAN,
+    FLOE_OWN(M_BETA_T) = FLOE_MIX_MEAN,  FLOE_OWN(M_BETA_W) = FLOE_MIX_MEAN,  FLOE_OWN(M_BETA_R) = FLOE_MIX_MEAN,
+    FLOE_OWN(M_MU) = FLOE_MIX_MIN,
+};
+_Static_assert(sizeof mat_params / sizeof mat_params[0] == N_MAT, "one schema row per stored row");
+_Static_assert(sizeof mat_mix / sizeof mat_mix[0] == N_MAT - MAT_COMMON_COUNT, "a mixing rule per own row");
 
 static const char *const bond_bits = "bondN,bondT,bondW,bondR,brkN,brkT,brkW,brkR";
 static const floe_param_spec law_params[] = {
@@ -100,7 +110,10 @@ enum { LP_BONDS0, LP_BONDS1, LP_STEP01, LP_INI_EQLB, LP_BOND_TOL };
 
 static const char *const state_names[] = {"bonds", "bonded", "uN0", "k_w", "k_r", "F_nb", "F_tb", "T_wb", "T_rb"};
 
-static double mean(const double *ma, const double *mb, int k) { return 0.5 * (ma[k] + mb[k]); }
+extern const floe_model floe_model_ice;
+
+/* The pair's value of row k by its rule in the tables. */
+static double pair(const double *ma, const double *mb, int k) { return floe_mat_pair(&floe_model_ice, ma, mb, k); }
 
 static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     ice_state *s = state;
@@ -108,18 +121,17 @@ static void ice_create(const floe_law_ctx *ctx, const double *ma, const double *
     floe_contact_warm *x = ctx->warm;
     double la = ctx->lens[0], lb = ctx->lens[1], A = x->area;
     c->kn = floe_series_kn(la, lb, ma[MAT_YOUNG], mb[MAT_YOUNG], A);
-    c->kt = mean(ma, mb, MAT_KT_DIV_KN) * c->kn;
-    s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
-    /* min, like Woo's code: docs/decisions.md#ice-pair-averages-minimum-friction-i1 */
-    s->mu = fmin(ma[M_MU], mb[M_MU]);
-    x->kw = A * mean(ma, mb, M_ALPHA_W) * c->kt;
-    x->kr = A * mean(ma, mb, M_ALPHA_R) * c->kn;
-    double cn = mean(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
+    c->kt = pair(ma, mb, MAT_KT_DIV_KN) * c->kn;
+    s->tan_phi = pair(ma, mb, MAT_TAN_PHI);
+    s->mu = pair(ma, mb, M_MU);
+    x->kw = A * pair(ma, mb, M_ALPHA_W) * c->kt;
+    x->kr = A * pair(ma, mb, M_ALPHA_R) * c->kn;
+    double cn = pair(ma, mb, M_BREAK_N) * (la + lb) / (la / ma[MAT_YOUNG] + lb / mb[MAT_YOUNG]);
     s->fnb = cn * A;
-    s->ftb = mean(ma, mb, M_BETA_T) * cn * A;
+    s->ftb = pair(ma, mb, M_BETA_T) * cn * A;
     /* twist with F_tb, rolling with F_nb: docs/decisions.md#ice-breakage-limits-from-the-final-code-g2 */
-    s->twb = mean(ma, mb, M_BETA_W) * s->ftb * sqrt(A);
-    s->trb = mean(ma, mb, M_BETA_R) * s->fnb * sqrt(A);
+    s->twb = pair(ma, mb, M_BETA_W) * s->ftb * sqrt(A);
+    s->trb = pair(ma, mb, M_BETA_R) * s->fnb * sqrt(A);
     const double *lp = ctx->lp;
     s->bonds = (int)(ctx->step < (int64_t)lp[LP_STEP01] ? lp[LP_BONDS0] : lp[LP_BONDS1]);
     s->uN0 = lp[LP_INI_EQLB] != 0 ? g->uN : 0.0;
@@ -241,12 +253,13 @@ static void ice_batch(const floe_batch_in *in, floe_lanes *L) {
 static const floe_batch_kernel ice_kernel = {.run = ice_batch, .torque = 1, .warm = 1};
 
 const floe_model floe_model_ice = {
-    .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, 11, law_params,
-             5, state_names, 9},
+    .info = {"ice", "Ice: 4-sense elastic-cohesive-frictional model with breakable bonds", mat_params, N_MAT,
+             law_params, 5, state_names, 9},
     .state_size = sizeof(ice_state),
     .create = ice_create,
     .law = ice_law,
     .get_state = ice_get_state,
     .creation_gap = ice_creation_gap,
     .batch = &ice_kernel,
+    .mat_mix = mat_mix,
 };

@@ -83,12 +83,8 @@ static int linear_law(const floe_law_ctx *ctx, floe_contact *c, void *state, flo
     return 1;
 }
 
-static const floe_param_spec mat_params[] = {
-    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
-    {"young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus"},
-    {"kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-", "shear to normal stiffness ratio (averaged)"},
-    {"tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "tangent of the friction angle (min of the pair)"},
-};
+/* The common block, no rows of its own. */
+static const floe_param_spec mat_params[] = {FLOE_MAT_DENSITY, FLOE_MAT_YOUNG, FLOE_MAT_KT_DIV_KN, FLOE_MAT_TAN_PHI};
 
 static const floe_param_spec law_params[] = {
     {"no_slip", 0, 0, 1, 0, 0, "bool", "no Coulomb limit: shear stays elastic"},
@@ -103,14 +99,16 @@ static const floe_param_spec law_params[] = {
 
 static const char *const state_names[] = {"uN0", "fd_n", "fd_s", "slipping"};
 
+extern const floe_model floe_model_linear;
+
 static void linear_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linear_state *s = state;
     const floe_geom *g = ctx->g;
     const double *lens = ctx->lens;
     const double *lp = ctx->lp;
     c->kn = lp[LP_KN] > 0 ? lp[LP_KN] : floe_series_kn(lens[0], lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], ctx->warm->area);
-    c->kt = lp[LP_KT] > 0 ? lp[LP_KT] : 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
-    s->tan_phi = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
+    c->kt = lp[LP_KT] > 0 ? lp[LP_KT] : floe_mat_pair(&floe_model_linear, ma, mb, MAT_KT_DIV_KN) * c->kn;
+    s->tan_phi = floe_mat_pair(&floe_model_linear, ma, mb, MAT_TAN_PHI);
     s->uN0 = lp[LP_INI_EQLB] != 0 ? g->uN : 0.0;
     double mc = floe_contact_mass(ctx);
     s->cn = isfinite(mc) ? 2 * lp[LP_DP_NRATIO] * sqrt(mc * c->kn) : 0;

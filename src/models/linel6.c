@@ -4,12 +4,8 @@
  * docs/decisions.md#linel6-rotational-stiffness-l3). */
 #include "models/model.h"
 
-static const floe_param_spec mat_params[] = {
-    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
-    {"young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus"},
-    {"kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-", "shear to normal stiffness ratio (averaged)"},
-    {"tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "unused by this model"},
-};
+/* The common block without tan_phi (no friction), no rows of its own. */
+static const floe_param_spec mat_params[] = {FLOE_MAT_DENSITY, FLOE_MAT_YOUNG, FLOE_MAT_KT_DIV_KN};
 
 enum { LP_CHAR_LEN };
 static const floe_param_spec law_params[] = {
@@ -22,11 +18,13 @@ typedef struct linel6_state {
     double kw, kb;
 } linel6_state;
 
+extern const floe_model floe_model_linel6;
+
 static void linel6_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     linel6_state *s = state;
     floe_contact_warm *x = ctx->warm;
     c->kn = floe_series_kn(ctx->lens[0], ctx->lens[1], ma[MAT_YOUNG], mb[MAT_YOUNG], x->area);
-    c->kt = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * c->kn;
+    c->kt = floe_mat_pair(&floe_model_linel6, ma, mb, MAT_KT_DIV_KN) * c->kn;
     s->kw = x->kw = ctx->lp[LP_CHAR_LEN] * c->kn;
     s->kb = x->kr = ctx->lp[LP_CHAR_LEN] * c->kt;
 }
@@ -59,10 +57,11 @@ static void linel6_get_state(const floe_contact *c, const floe_geom *g, const fl
 }
 
 const floe_model floe_model_linel6 = {
-    .info = {"linel6", "LinEl6: linear elastic in all 6 DOFs (testing model)", mat_params, 4, law_params, 1,
+    .info = {"linel6", "LinEl6: linear elastic in all 6 DOFs (testing model)", mat_params, 3, law_params, 1,
              state_names, 2},
     .state_size = sizeof(linel6_state),
     .create = linel6_create,
     .law = linel6_law,
     .get_state = linel6_get_state,
+    .mat_unread = 1u << MAT_TAN_PHI,
 };

@@ -12,9 +12,52 @@
 #define FLOE_MAX_MAT_PARAMS 32
 #define FLOE_MAX_LAW_PARAMS 24
 
-/* Every material schema starts with these four, in this order, so that the
- * core (mass, time step) and mixed-pair averaging can read them. */
+/* ---- Materials -------------------------------------------------------------
+ * Every material's parameters start with the common block, these four rows
+ * in this order, whatever its model: the core reads density and young
+ * (masses, time step) and a mixed pair's Linear model reads all four
+ * (docs/decisions.md#model-of-a-mixed-material-pair-g7). The block is
+ * declared once (the FLOE_MAT_* rows below, floe_mat_common in material.c).
+ * A model's schema (info.mat_params) lists the common rows it reads, in
+ * this order, then its own rows, stored from MAT_COMMON_COUNT on; a common
+ * row the model does not read (floe_model.mat_unread) is not in its schema
+ * but stays in the material with the block's default, and its key stays
+ * accepted, for the Linear model of a mixed pair
+ * (docs/decisions.md#one-common-material-block-and-one-mixing-rule). */
 enum { MAT_DENSITY = 0, MAT_YOUNG, MAT_KT_DIV_KN, MAT_TAN_PHI, MAT_COMMON_COUNT };
+
+/* The common rows as schema entries (a model with its own name, default or
+ * words for a common row writes that row out instead). */
+#define FLOE_MAT_DENSITY \
+    { "density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density", NULL }
+#define FLOE_MAT_YOUNG \
+    { "young", 1e9, 0, INFINITY, 1, 1, "Pa", "Young's modulus", NULL }
+#define FLOE_MAT_KT_DIV_KN \
+    { "kt_div_kn", 0.2, 0, INFINITY, 0, 1, "-", "shear to normal stiffness ratio (mean)", NULL }
+#define FLOE_MAT_TAN_PHI \
+    { "tan_phi", 0.5, 0, INFINITY, 0, 1, "-", "friction coefficient (min of the pair)", NULL }
+
+/* How the two materials' values of a parameter combine into the pair's
+ * (floe_mat_pair): the one mixing rule, chosen per parameter in the
+ * tables (floe_mat_common, floe_model.mat_mix). */
+typedef enum floe_mix {
+    FLOE_MIX_NONE = 0, /* not combined as a value: read per body (density) or inside the model's formula
+                        * with the bodies' lengths (young, poisson); floe_mat_pair gives NaN */
+    FLOE_MIX_MEAN,     /* (a + b) / 2 */
+    FLOE_MIX_MIN,      /* min(a, b) */
+    FLOE_MIX_SERIES    /* a b / (a + b) when both are > 0, else the one that is (PFC's inheritance) */
+} floe_mix;
+
+/* A common row: its schema entry and its mixing rule. */
+typedef struct floe_mat_row {
+    floe_param_spec spec;
+    floe_mix mix;
+} floe_mat_row;
+extern const floe_mat_row floe_mat_common[MAT_COMMON_COUNT];
+
+/* Designator of own row k in a model's mat_mix:
+ * {FLOE_OWN(M_X) = FLOE_MIX_MEAN, ...}. */
+#define FLOE_OWN(k) [(k)-MAT_COMMON_COUNT]
 
 /* Per-step energy contributions of a model (summed deterministically). */
 typedef struct floe_energy_acc {
@@ -217,6 +260,11 @@ typedef struct floe_model {
      * they are raises them here by floe_damped_stiffness (Linear). */
     void (*dt_stiffness)(const double *lp, const floe_contact *c, const floe_contact_warm *warm, const void *state,
                          double k[4]);
+    /* Common rows (bits 1 << MAT_*) the model does not read: left out of
+     * its schema, kept in its materials (see the common block above). */
+    uint32_t mat_unread;
+    /* The mixing rule of each own material row: mat_mix[slot - MAT_COMMON_COUNT]. */
+    const floe_mix *mat_mix;
 } floe_model;
 
 /* registry.c */
@@ -224,8 +272,22 @@ int floe_registry_count(void);
 const floe_model *floe_registry_get(int i);
 int floe_registry_find(const char *name);
 
-/* Shared helpers for model files. */
+/* Material rows of model m (material.c). A material stores floe_mat_rows(m)
+ * values: the common block, then the model's own rows. */
+int floe_mat_rows(const floe_model *m);
+/* The schema entry of stored row `slot` (the common block's for a row the
+ * model does not read); NULL past the rows. */
+const floe_param_spec *floe_mat_spec(const floe_model *m, int slot);
+/* The stored row of `key` (schema keys and the common rows the model does
+ * not read), or -1. */
+int floe_mat_find(const floe_model *m, const char *key);
+/* The pair's value of row `slot` of two materials of model m, by the row's
+ * mixing rule. */
+double floe_mat_pair(const floe_model *m, const double *ma, const double *mb, int slot);
+/* The value of `key` in a material of model m; NaN for an unknown key. */
 double floe_mat_param(const floe_model *m, const double *mat, const char *key);
+
+/* Shared helpers for model files. */
 /* Series-spring normal stiffness of Woo's FrictMat (docs/models/linear.md#stiffness-from-materials). */
 static inline double floe_series_kn(double la, double lb, double ea, double eb, double area) {
     return 1.0 / (la / (ea * area) + lb / (eb * area));

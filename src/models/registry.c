@@ -35,9 +35,3 @@ const floe_model_info *floe_model_get(int i) {
     return m ? &m->info : NULL;
 }
 const floe_model_info *floe_model_find(const char *name) { return floe_model_get(floe_registry_find(name)); }
-
-double floe_mat_param(const floe_model *m, const double *mat, const char *key) {
-    for (int i = 0; i < m->info.n_mat_params; i++)
-        if (strcmp(m->info.mat_params[i].key, key) == 0) return mat[i];
-    return NAN;
-}

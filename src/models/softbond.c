@@ -19,17 +19,22 @@
 
 /* ---- parameters ---------------------------------------------------------- */
 
+/* The common block with PFC's words, default and name (fric) for three
+ * rows, then soft-bond's own rows, each mixed as mat_mix says. */
 static const floe_param_spec mat_params[] = {
-    {"density", 1000, 0, INFINITY, 1, 1, "kg/m^3", "mass density"},
+    FLOE_MAT_DENSITY,
     {"young", 1e9, 0, INFINITY, 1, 1, "Pa",
      "effective modulus E*: when kn is 0 on both materials, kn = 1/(l_A/E_A + l_B/E_B) (deformability)"},
-    {"kt_div_kn", 0.4, 0, INFINITY, 0, 1, "-", "when ks is 0 on both materials: ks = kt_div_kn x kn (averaged)"},
-    {"fric", 0, 0, INFINITY, 0, 1, "-", "friction coefficient mu (min of the pair; the common tan_phi slot)"},
+    {"kt_div_kn", 0.4, 0, INFINITY, 0, 1, "-", "when ks is 0 on both materials: ks = kt_div_kn x kn (mean)"},
+    {"fric", 0, 0, INFINITY, 0, 1, "-", "friction coefficient mu (min of the pair; the common tan_phi row)"},
     {"kn", 0, 0, INFINITY, 0, 1, "Pa/m",
      "normal stiffness per area; pair: kn_A kn_B/(kn_A + kn_B), or the non-zero one"},
     {"ks", 0, 0, INFINITY, 0, 1, "Pa/m", "shear stiffness per area; pair: like kn"},
 };
 enum { M_KN = MAT_COMMON_COUNT, M_KS, N_MAT };
+/* PFC's inheritance of kn and ks */
+static const floe_mix mat_mix[] = {FLOE_OWN(M_KN) = FLOE_MIX_SERIES, FLOE_OWN(M_KS) = FLOE_MIX_SERIES};
+_Static_assert(sizeof mat_mix / sizeof mat_mix[0] == N_MAT - MAT_COMMON_COUNT, "a mixing rule per own row");
 
 enum {
     LP_RGAP,
@@ -155,22 +160,19 @@ static void set_step_stiffness(floe_contact *c, floe_contact_warm *warm, const s
     warm->kr = s->kn * x->I;
 }
 
-/* PFC inheritance of kn, ks: series of two non-zero values, else the non-zero one. */
-static double inherit(double a, double b) {
-    if (a > 0 && b > 0) return a * b / (a + b);
-    return a > 0 ? a : b;
-}
+extern const floe_model floe_model_softbond;
 
 static void sb_create(const floe_law_ctx *ctx, const double *ma, const double *mb, floe_contact *c, void *state) {
     sb_state *s = state;
     const double *lens = ctx->lens;
     const double *lp = ctx->lp;
     s->dim = (int8_t)ctx->dim;
-    s->kn = inherit(ma[M_KN], mb[M_KN]);
+    const floe_model *m = &floe_model_softbond;
+    s->kn = floe_mat_pair(m, ma, mb, M_KN);
     if (!(s->kn > 0)) s->kn = 1.0 / (lens[0] / ma[MAT_YOUNG] + lens[1] / mb[MAT_YOUNG]);
-    s->ks = inherit(ma[M_KS], mb[M_KS]);
-    if (!(ma[M_KS] > 0) && !(mb[M_KS] > 0)) s->ks = 0.5 * (ma[MAT_KT_DIV_KN] + mb[MAT_KT_DIV_KN]) * s->kn;
-    s->fric = fmin(ma[MAT_TAN_PHI], mb[MAT_TAN_PHI]);
+    s->ks = floe_mat_pair(m, ma, mb, M_KS);
+    if (!(ma[M_KS] > 0) && !(mb[M_KS] > 0)) s->ks = floe_mat_pair(m, ma, mb, MAT_KT_DIV_KN) * s->kn;
+    s->fric = floe_mat_pair(m, ma, mb, MAT_TAN_PHI);
     s->user_area = lp[LP_USER_AREA];
     s->zeta = lp[LP_SOFT];
     s->gamma = lp[LP_CUT];
@@ -647,4 +649,5 @@ const floe_model floe_model_softbond = {
     .method_names = method_names,
     .n_methods = 4,
     .event_values = sb_event_values,
+    .mat_mix = mat_mix,
 };
