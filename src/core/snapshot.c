@@ -206,7 +206,7 @@ static int out_fail(out *o, const char *fmt, ...) __attribute__((format(printf, 
 static int out_fail(out *o, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    floe__snap_vfail(&o->bad, o->err, o->errlen, NULL, fmt, ap);
+    floe_snap_vfail(&o->bad, o->err, o->errlen, NULL, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -214,9 +214,9 @@ static int out_fail(out *o, const char *fmt, ...) {
 static void put(out *o, const char *group, const char *name, int attr, floe_snap_type t, int rank, size_t d0, size_t d1,
                 const void *data, int doc) {
     if (o->bad) return;
-    if (floe__snap_put(o->wr, group, name, attr, t, rank, d0, d1, data, doc) != 0) {
+    if (floe_snap_put(o->wr, group, name, attr, t, rank, d0, d1, data, doc) != 0) {
         char p[160];
-        out_fail(o, "cannot write %s", floe__snap_path(group, name, attr, p, sizeof p));
+        out_fail(o, "cannot write %s", floe_snap_path(group, name, attr, p, sizeof p));
     }
 }
 
@@ -427,7 +427,7 @@ static void full_view_free(const floe_world *w, const floe_world *v) {
 
 static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
 
-int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
+int floe_snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen) {
     const floe_world *v = full_view(w, 1);
     if (!v) {
         out o = {wr, err, errlen, 0, NULL, 0};
@@ -484,26 +484,26 @@ static file_model *file_model_get(rd *R, const char *name) {
         if (!strcmp(R->models[i].name, name)) return &R->models[i];
     if (in->bad) return NULL;
     if (R->nmodels >= MAX_FILE_MODELS) {
-        floe__snap_fail(in, "too many models");
+        floe_snap_fail(in, "too many models");
         return NULL;
     }
     char g[96];
     snprintf(g, sizeof g, "models/%s", name);
     if (strlen(name) > 63 || !in->rd->has_group(in->rd->ctx, g)) {
-        floe__snap_fail(in, "missing /models/%s", name);
+        floe_snap_fail(in, "missing /models/%s", name);
         return NULL;
     }
     file_model *fm = &R->models[R->nmodels];
     memset(fm, 0, sizeof *fm);
     snprintf(fm->name, sizeof fm->name, "%s", name);
-    fm->nmat = floe__snap_rows_of(in, g, "mat_params");
-    fm->nlaw = floe__snap_rows_of(in, g, "law_params");
+    fm->nmat = floe_snap_rows_of(in, g, "mat_params");
+    fm->nlaw = floe_snap_rows_of(in, g, "law_params");
     if (!in->bad && (fm->nmat > FLOE_MAX_MAT_PARAMS || fm->nlaw > FLOE_MAX_LAW_PARAMS))
-        floe__snap_fail(in, "model %s has too many parameters", name);
+        floe_snap_fail(in, "model %s has too many parameters", name);
     if (!in->bad) {
-        fm->mat = floe__snap_get_strings(in, g, "mat_params", (size_t)fm->nmat);
-        fm->law = floe__snap_get_strings(in, g, "law_params", (size_t)fm->nlaw);
-        fm->state_size = floe__snap_get_int(in, g, "state_size", 0, 1 << 20);
+        fm->mat = floe_snap_get_strings(in, g, "mat_params", (size_t)fm->nmat);
+        fm->law = floe_snap_get_strings(in, g, "law_params", (size_t)fm->nlaw);
+        fm->state_size = floe_snap_get_int(in, g, "state_size", 0, 1 << 20);
     }
     if (in->bad) {
         free(fm->mat);
@@ -521,19 +521,19 @@ static int key_index(char **keys, long n, const char *key) {
 }
 
 /* A value the API refused: `what` names the item that held it. */
-static void refused(rd *R, const char *what) { floe__snap_fail(&R->in, "%s: %s", what, floe_last_error(R->w)); }
+static void refused(rd *R, const char *what) { floe_snap_fail(&R->in, "%s: %s", what, floe_last_error(R->w)); }
 
 /* Materials by name and model, their parameters by key. */
 static void read_materials(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long n = floe__snap_rows_of(in, "materials", "name");
+    long n = floe_snap_rows_of(in, "materials", "name");
     if (in->bad) return;
-    char **names = floe__snap_get_strings(in, "materials", "name", (size_t)n);
-    char **models = floe__snap_get_strings(in, "materials", "model", (size_t)n);
+    char **names = floe_snap_get_strings(in, "materials", "name", (size_t)n);
+    char **models = floe_snap_get_strings(in, "materials", "model", (size_t)n);
     double *p = malloc(sizeof *p * ((size_t)n + 1) * FLOE_MAX_MAT_PARAMS);
-    if (!p) floe__snap_fail(in, "out of memory");
-    floe__snap_get(in, "materials", "params", 0, FLOE_SNAP_F64, (size_t)n, FLOE_MAX_MAT_PARAMS, p);
+    if (!p) floe_snap_fail(in, "out of memory");
+    floe_snap_get(in, "materials", "params", 0, FLOE_SNAP_F64, (size_t)n, FLOE_MAX_MAT_PARAMS, p);
     for (long i = 0; !in->bad && i < n; i++) {
         file_model *fm = file_model_get(R, models[i]);
         if (!fm) break;
@@ -558,35 +558,35 @@ static void read_materials(rd *R) {
 static void read_instances(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long n = floe__snap_rows_of(in, "instances", "model");
-    long ndef = in->bad ? 0 : (long)floe__snap_get_int(in, "instances", "n_defaults", 0, n);
-    long nov = floe__snap_rows_of(in, "instances", "overrides");
+    long n = floe_snap_rows_of(in, "instances", "model");
+    long ndef = in->bad ? 0 : (long)floe_snap_get_int(in, "instances", "n_defaults", 0, n);
+    long nov = floe_snap_rows_of(in, "instances", "overrides");
     if (in->bad) return;
-    char **models = floe__snap_get_strings(in, "instances", "model", (size_t)n);
+    char **models = floe_snap_get_strings(in, "instances", "model", (size_t)n);
     double *p = malloc(sizeof *p * ((size_t)n + 1) * FLOE_MAX_LAW_PARAMS);
     int32_t *ov = malloc(sizeof *ov * 3 * ((size_t)nov + 1));
     R->inst_map = malloc(sizeof *R->inst_map * ((size_t)n + 1));
     R->ninst = n;
-    if (!p || !ov || !R->inst_map) floe__snap_fail(in, "out of memory");
-    floe__snap_get(in, "instances", "law_params", 0, FLOE_SNAP_F64, (size_t)n, FLOE_MAX_LAW_PARAMS, p);
-    floe__snap_get(in, "instances", "overrides", 0, FLOE_SNAP_I32, (size_t)nov, 3, ov);
+    if (!p || !ov || !R->inst_map) floe_snap_fail(in, "out of memory");
+    floe_snap_get(in, "instances", "law_params", 0, FLOE_SNAP_F64, (size_t)n, FLOE_MAX_LAW_PARAMS, p);
+    floe_snap_get(in, "instances", "overrides", 0, FLOE_SNAP_I32, (size_t)nov, 3, ov);
     for (long i = 0; !in->bad && i < n; i++) R->inst_map[i] = -1;
     for (int pass = 0; pass < 2 && !in->bad; pass++) {
         /* pass 0: the defaults; pass 1: overrides, which start from them */
         for (long i = 0; !in->bad && i < (pass ? nov : ndef); i++) {
             long fi = pass ? ov[3 * i + 2] : i;
             if (fi < 0 || fi >= n || (pass && fi < ndef)) {
-                floe__snap_fail(in,
-                                "/instances/overrides: override %ld names instance %ld (instances %ld to %ld are "
-                                "overrides)",
-                                i, fi, ndef, n - 1);
+                floe_snap_fail(in,
+                               "/instances/overrides: override %ld names instance %ld (instances %ld to %ld are "
+                               "overrides)",
+                               i, fi, ndef, n - 1);
                 break;
             }
             file_model *fm = file_model_get(R, models[fi]);
             int mi = floe_registry_find(models[fi]);
             if (!fm) break;
             if (mi < 0) {
-                floe__snap_fail(in, "the snapshot uses contact model '%s', which this floe does not have", models[fi]);
+                floe_snap_fail(in, "the snapshot uses contact model '%s', which this floe does not have", models[fi]);
                 break;
             }
             int ma = pass ? ov[3 * i] : -1, mb = pass ? ov[3 * i + 1] : -1;
@@ -617,11 +617,10 @@ static void read_instances(rd *R) {
 
 static void read_group_names(rd *R) {
     floe_snap_in *in = &R->in;
-    long n = floe__snap_rows_of(in, "groups", "name");
-    if (!in->bad && n > FLOE_MAX_GROUPS)
-        floe__snap_fail(in, "/groups/name: %ld groups, at most %d", n, FLOE_MAX_GROUPS);
+    long n = floe_snap_rows_of(in, "groups", "name");
+    if (!in->bad && n > FLOE_MAX_GROUPS) floe_snap_fail(in, "/groups/name: %ld groups, at most %d", n, FLOE_MAX_GROUPS);
     if (in->bad) return;
-    char **gn = floe__snap_get_strings(in, "groups", "name", (size_t)n);
+    char **gn = floe_snap_get_strings(in, "groups", "name", (size_t)n);
     for (long i = 0; !in->bad && i < n; i++)
         if (floe_add_group(R->w, gn[i]) != i) refused(R, "/groups/name");
     free(gn);
@@ -629,19 +628,19 @@ static void read_group_names(rd *R) {
 
 static void read_schedule(rd *R) {
     floe_snap_in *in = &R->in;
-    long n = floe__snap_rows_of(in, "schedule", "step");
+    long n = floe_snap_rows_of(in, "schedule", "step");
     if (in->bad) return;
     size_t N = (size_t)n;
     int64_t *st = malloc(sizeof *st * (N + 1));
     int32_t *gi = malloc(sizeof *gi * 2 * (N + 1));
     double *args = malloc(sizeof *args * FLOE_MAX_METHOD_ARGS * (N + 1));
-    char **model = floe__snap_get_strings(in, "schedule", "model", N);
-    char **method = floe__snap_get_strings(in, "schedule", "method", N);
-    if (!st || !gi || !args) floe__snap_fail(in, "out of memory");
-    floe__snap_get(in, "schedule", "step", 0, FLOE_SNAP_I64, N, 1, st);
-    floe__snap_get(in, "schedule", "group", 0, FLOE_SNAP_I32, N, 1, gi);
-    floe__snap_get(in, "schedule", "nargs", 0, FLOE_SNAP_I32, N, 1, gi + N);
-    floe__snap_get(in, "schedule", "args", 0, FLOE_SNAP_F64, N, FLOE_MAX_METHOD_ARGS, args);
+    char **model = floe_snap_get_strings(in, "schedule", "model", N);
+    char **method = floe_snap_get_strings(in, "schedule", "method", N);
+    if (!st || !gi || !args) floe_snap_fail(in, "out of memory");
+    floe_snap_get(in, "schedule", "step", 0, FLOE_SNAP_I64, N, 1, st);
+    floe_snap_get(in, "schedule", "group", 0, FLOE_SNAP_I32, N, 1, gi);
+    floe_snap_get(in, "schedule", "nargs", 0, FLOE_SNAP_I32, N, 1, gi + N);
+    floe_snap_get(in, "schedule", "args", 0, FLOE_SNAP_F64, N, FLOE_MAX_METHOD_ARGS, args);
     for (size_t i = 0; !in->bad && i < N; i++)
         if (floe_schedule_method(R->w, st[i], model[i], method[i], gi[i], args + i * FLOE_MAX_METHOD_ARGS, gi[N + i]) !=
             FLOE_OK)
@@ -659,12 +658,12 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
 static void read_planes(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long n = floe__snap_rows_of(in, "measure", "plane_name");
+    long n = floe_snap_rows_of(in, "measure", "plane_name");
     if (in->bad) return;
     size_t N = (size_t)n;
-    char **names = floe__snap_get_strings(in, "measure", "plane_name", N);
+    char **names = floe_snap_get_strings(in, "measure", "plane_name", N);
     floe_plane_counter *p = calloc(N + 1, sizeof *p);
-    if (!p) floe__snap_fail(in, "out of memory for %ld plane counters", n);
+    if (!p) floe_snap_fail(in, "out of memory for %ld plane counters", n);
     if (in->bad) {
         free(p);
         free(names);
@@ -684,12 +683,12 @@ static void read_planes(rd *R) {
 static void read_supply_rows(rd *R, const char *name_item, const floe_snap_rows *rows, void **arr, int *n_out, int *cap,
                              size_t size, size_t name_size) {
     floe_snap_in *in = &R->in;
-    long n = floe__snap_rows_of(in, "supply", name_item);
+    long n = floe_snap_rows_of(in, "supply", name_item);
     if (in->bad) return;
     size_t N = (size_t)n;
-    char **names = floe__snap_get_strings(in, "supply", name_item, N);
+    char **names = floe_snap_get_strings(in, "supply", name_item, N);
     char *p = calloc(N + 1, size);
-    if (!p) floe__snap_fail(in, "out of memory for %ld %ss", n, rows->noun);
+    if (!p) floe_snap_fail(in, "out of memory for %ld %ss", n, rows->noun);
     if (in->bad) {
         free(p);
         free(names);
@@ -717,10 +716,10 @@ static void read_supply(rd *R) {
 static void read_phases(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long n = floe__snap_rows_of(in, "phases", "group");
+    long n = floe_snap_rows_of(in, "phases", "group");
     if (in->bad) return;
     floe_phase_row *p = calloc((size_t)n + 1, sizeof *p);
-    if (!p) floe__snap_fail(in, "out of memory for %ld phases", n);
+    if (!p) floe_snap_fail(in, "out of memory for %ld phases", n);
     if (in->bad) return;
     free(w->phases);
     w->phases = p;
@@ -733,10 +732,10 @@ static void read_phases(rd *R) {
 static void read_cell_phases(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long n = floe__snap_rows_of(in, "cell_phases", "trigger");
+    long n = floe_snap_rows_of(in, "cell_phases", "trigger");
     if (in->bad) return;
     floe_cell_phase *p = calloc((size_t)n + 1, sizeof *p);
-    if (!p) floe__snap_fail(in, "out of memory for %ld cell phases", n);
+    if (!p) floe_snap_fail(in, "out of memory for %ld cell phases", n);
     if (in->bad) return;
     free(w->cphases);
     w->cphases = p;
@@ -817,22 +816,21 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
         const leaf *l0 = &t->leaves[it->leaf[0]];
         int in_def = !rows && l0->off >= d0 && l0->off < d1;
         if ((def_only && !in_def) || (skip_def && in_def)) continue;
-        if (it->optional && !floe__snap_has(in, it->group, it->name, it->attr))
-            continue; /* an earlier version's file */
+        if (it->optional && !floe_snap_has(in, it->group, it->name, it->attr)) continue; /* an earlier version's file */
         size_t n = (size_t)count_of(w, rows), cols = (size_t)it->cols, ts = floe__snap_type_size(it->type);
         int wide_f = it->type == FLOE_SNAP_F64;
         if (it->nleaf == 1 && l0->off == 0 && (!rows || l0->stride == ts * cols) && it->conv == FLOE_CONV_NONE &&
             rows) { /* straight into the array */
-            floe__snap_get(in, it->group, it->name, it->attr, it->type, n, cols, n ? (void *)row_ptr(w, l0, 0) : NULL);
+            floe_snap_get(in, it->group, it->name, it->attr, it->type, n, cols, n ? (void *)row_ptr(w, l0, 0) : NULL);
             continue;
         }
         void *buf = floe__reserve(&R->buf, &R->bufsize, 8 * (n * cols + 1));
         if (!buf) {
-            floe__snap_fail(in, "out of memory reading %s", it->name);
+            floe_snap_fail(in, "out of memory reading %s", it->name);
             return;
         }
-        if (floe__snap_get(in, it->group, it->name, it->attr, wide_f ? FLOE_SNAP_F64 : FLOE_SNAP_I64, it->attr ? 1 : n,
-                           cols, buf) == 0) {
+        if (floe_snap_get(in, it->group, it->name, it->attr, wide_f ? FLOE_SNAP_F64 : FLOE_SNAP_I64, it->attr ? 1 : n,
+                          cols, buf) == 0) {
             for (int k = 0; k < it->nleaf && !in->bad; k++) {
                 const leaf *lf = &t->leaves[it->leaf[k]];
                 size_t stride, bad_r = 0;
@@ -842,12 +840,11 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
                 if (bad_at >= 0) {
                     char p[200];
                     int64_t v = ((const int64_t *)buf)[bad_at];
-                    floe__snap_path(it->group, it->name, it->attr, p, sizeof p);
+                    floe_snap_path(it->group, it->name, it->attr, p, sizeof p);
                     if (rows)
-                        floe__snap_fail(in, "%s: %s %zu: %" PRId64 " does not fit in %s", p, rows->noun, bad_r, v,
-                                        floe__snap_type_name(it->type));
-                    else
-                        floe__snap_fail(in, "%s: %" PRId64 " does not fit in %s", p, v, floe__snap_type_name(it->type));
+                        floe_snap_fail(in, "%s: %s %zu: %" PRId64 " does not fit in %s", p, rows->noun, bad_r, v,
+                                       floe__snap_type_name(it->type));
+                    else floe_snap_fail(in, "%s: %" PRId64 " does not fit in %s", p, v, floe__snap_type_name(it->type));
                 }
             }
         }
@@ -858,8 +855,8 @@ static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def
 static void read_contacts(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long nc = floe__snap_rows_of(in, "contacts", "a");
-    int64_t fstride = in->bad ? 0 : floe__snap_get_int(in, "contacts", "state_stride", 0, 1 << 20);
+    long nc = floe_snap_rows_of(in, "contacts", "a");
+    int64_t fstride = in->bad ? 0 : floe_snap_get_int(in, "contacts", "state_stride", 0, 1 << 20);
     /* material pair -> instance table and the state stride of this build */
     if (!in->bad && !floe__prepare(w)) refused(R, "/contacts");
     if (in->bad) return;
@@ -879,7 +876,7 @@ static void read_contacts(rd *R) {
         free(cs);
         free(fs);
         free(fi);
-        floe__snap_fail(in, "out of memory for %ld contacts", nc);
+        floe_snap_fail(in, "out of memory for %ld contacts", nc);
         return;
     }
     free(w->con);
@@ -892,7 +889,7 @@ static void read_contacts(rd *R) {
     w->warm_kept = 1; /* until the records read prove to be the implied ones (below) */
     w->ccold = cold;
     w->cgeom = geo;
-    w->geom_kept = 1; /* until the check (floe__snapshot_read) */
+    w->geom_kept = 1; /* until the check (floe_snapshot_read) */
     w->cstate = cs;
     w->ccap = nc + 1;
     w->ncon = nc;
@@ -906,10 +903,10 @@ static void read_contacts(rd *R) {
         if (c->a >= 0 && c->a < w->np && w->shape[c->a] == FLOE_SHAPE_WALL && nk.x + nk.y + nk.z < 0)
             c->flags |= CF_SIDE_NEG;
     }
-    floe__snap_get(in, "contacts", "instance", 0, FLOE_SNAP_U16, n, 1, fi);
+    floe_snap_get(in, "contacts", "instance", 0, FLOE_SNAP_U16, n, 1, fi);
     for (size_t k = 0; !in->bad && k < n; k++) {
         if (fi[k] >= R->ninst || R->inst_map[fi[k]] < 0)
-            floe__snap_fail(in, "/contacts/instance: contact %zu: bad instance %d", k, fi[k]);
+            floe_snap_fail(in, "/contacts/instance: contact %zu: bad instance %d", k, fi[k]);
         else w->con[k].inst = (uint16_t)R->inst_map[fi[k]];
     }
     /* raw model state, checked against this build's layout (straight into
@@ -921,10 +918,10 @@ static void read_contacts(rd *R) {
         file_model *fm = file_model_get(R, m->info.name);
         if (!fm) break;
         if ((size_t)fm->state_size != m->state_size || m->state_size > (size_t)fstride) {
-            floe__snap_fail(in,
-                            "model %s keeps %" PRId64 " bytes of contact state in this snapshot but %zu in this "
-                            "floe: it was written by an incompatible version",
-                            m->info.name, fm->state_size, m->state_size);
+            floe_snap_fail(in,
+                           "model %s keeps %" PRId64 " bytes of contact state in this snapshot but %zu in this "
+                           "floe: it was written by an incompatible version",
+                           m->info.name, fm->state_size, m->state_size);
             break;
         }
         if (!direct) memcpy(w->cstate + k * w->cstride, fs + k * (size_t)fstride, m->state_size);
@@ -950,14 +947,14 @@ static void read_contacts(rd *R) {
 static void read_pairs(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *w = R->w;
-    long np = floe__snap_rows_of(in, "broadphase", "pairs");
+    long np = floe_snap_rows_of(in, "broadphase", "pairs");
     if (in->bad) return;
     floe_pair *pairs = malloc(sizeof *pairs * ((size_t)np + 1));
     floe_img *img = calloc((size_t)np + 1, sizeof *img); /* dropped after the checks without a cell */
     if (!pairs || !img) {
         free(pairs);
         free(img);
-        floe__snap_fail(in, "out of memory for %ld pairs", np);
+        floe_snap_fail(in, "out of memory for %ld pairs", np);
         return;
     }
     free(w->bp.pairs);
@@ -975,7 +972,7 @@ static floe_world *read_world(rd *R) {
     floe_snap_in *in = &R->in;
     floe_world *tmp = calloc(1, sizeof *tmp);
     if (!tmp) {
-        floe__snap_fail(in, "out of memory");
+        floe_snap_fail(in, "out of memory");
         return NULL;
     }
     tmp->def = floe_default_world_def();
@@ -988,7 +985,7 @@ static floe_world *read_world(rd *R) {
         k = k ? k + 2 : e;
         size_t n = strspn(k, "abcdefghijklmnopqrstuvwxyz_");
         int def_prefix = (n == 2 && !strncmp(k, "dt", 2)) || (n == 4 && !strncmp(k, "skin", 4));
-        floe__snap_fail(in, "attribute '/world@%s%.*s': %s", def_prefix ? "def_" : "", (int)n, k, e);
+        floe_snap_fail(in, "attribute '/world@%s%.*s': %s", def_prefix ? "def_" : "", (int)n, k, e);
         R->refused = 1;
     }
     free(tmp);
@@ -1001,7 +998,7 @@ static void read_shape_items(rd *R) {
         if (count_of(R->w, f->rows) > 0) read_items(R, R->w, f->rows, 0, 0);
 }
 
-floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t errlen, int *damaged) {
+floe_world *floe_snapshot_read(const floe_snap_reader *rdr, char *err, size_t errlen, int *damaged) {
     rd *R = calloc(1, sizeof *R);
     table *t = malloc(sizeof *t);
     if (damaged) *damaged = 0;
@@ -1015,7 +1012,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     R->t = t;
     R->in = (floe_snap_in){rdr, err, errlen, 0};
     floe_snap_in *in = &R->in;
-    if (build_table(t) != 0) floe__snap_fail(in, "the snapshot's table cannot be walked: %s", t->unusable);
+    if (build_table(t) != 0) floe_snap_fail(in, "the snapshot's table cannot be walked: %s", t->unusable);
     if (!in->bad) R->w = read_world(R);
     if (!in->bad) read_materials(R);
     if (!in->bad) read_instances(R);
@@ -1023,7 +1020,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
     if (!in->bad) read_items(R, R->w, &floe__rows_groups, 0, 0);
     if (!in->bad) floe__snap_shapes_create(in, R->w);
     /* every particle row read, the kept ones too, until the checks (below) */
-    if (!in->bad && !floe__geom_keep(R->w)) floe__snap_fail(in, "out of memory");
+    if (!in->bad && !floe__geom_keep(R->w)) floe_snap_fail(in, "out of memory");
     if (!in->bad) read_items(R, R->w, &floe__rows_particles, 0, 0);
     if (!in->bad) read_shape_items(R);
     if (!in->bad) read_contacts(R);
@@ -1040,7 +1037,7 @@ floe_world *floe__snapshot_read(const floe_snap_reader *rdr, char *err, size_t e
         floe__threads_reset(w);
         char why[1024];
         if (floe__snapshot_check(w, why, sizeof why) != 0) {
-            floe__snap_fail(in, "%s", why);
+            floe_snap_fail(in, "%s", why);
             R->refused = 1;
         }
     }
@@ -1108,7 +1105,7 @@ static int bad(ck *c, const char *where, const char *fmt, ...) __attribute__((fo
 static int bad(ck *c, const char *where, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    floe__snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
+    floe_snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
     va_end(ap);
     return 0;
 }
@@ -1281,7 +1278,7 @@ static void check_leaves(ck *c, const floe_world *w, const table *t) {
             int k;
             const char *why = check_row(w, f, base + (size_t)r * stride, &k, buf, sizeof buf);
             if (!why) continue;
-            floe__snap_path(f->group, f->name, f->attr, p, sizeof p);
+            floe_snap_path(f->group, f->name, f->attr, p, sizeof p);
             char row[64] = "", comp[32] = "";
             if (lf->rows) snprintf(row, sizeof row, "%s %d: ", lf->rows->noun, r);
             if (f->ncomp > 1 && k >= 0) snprintf(comp, sizeof comp, "component %d: ", k);
@@ -1523,7 +1520,7 @@ static int snapshot_diff(const floe_world *a, const floe_world *b, char *what, s
             if (!same) {
                 char p[200];
                 snprintf(what, whatlen, "%s (member %s)%s%s %d",
-                         floe__snap_path(f->group, f->name, f->attr, p, sizeof p), f->member, lf->rows ? ": " : "",
+                         floe_snap_path(f->group, f->name, f->attr, p, sizeof p), f->member, lf->rows ? ": " : "",
                          lf->rows ? lf->rows->noun : "", r);
                 diff = 1;
             }

@@ -85,9 +85,7 @@ int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, c
  * facets, infinite cylinders and mesh triangles of the world that can
  * reach the box [lo, hi] grown by rmax. */
 typedef struct scene_clear {
-    const floe_world *w;
-    int *ids; /* boundary bodies to test */
-    int n;
+    struct floe_clear *clear; /* include/floe/floe_shape.h */
 } scene_clear;
 int scene_clear_init(scene_ctx *c, scene_clear *s, floe_vec3 lo, floe_vec3 hi, double rmax);
 int scene_clear_test(void *ctx, floe_vec3 centre, double r); /* floe_gen_clear_fn */
@@ -121,7 +119,7 @@ const char *scene_path(char *buf, const char *base, const char *key); /* "base.k
 const char *scene_index(char *buf, const char *base, int i);          /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
 /* The shape whose scene section `key` is, or NULL. */
-const struct floe_shape_class *scene_shape_section(const char *key);
+const struct floe_shape_info *scene_shape_section(const char *key);
 /* The material a name node names, or an error at the node with a hint. */
 int scene_material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat);
 /* Id of material `name`, or -1 with a message tail in hint ("; did you mean

@@ -35,6 +35,7 @@ const floe_model_info *floe_model_get(int i) {
     return m ? &m->info : NULL;
 }
 const floe_model_info *floe_model_find(const char *name) { return floe_model_get(floe_registry_find(name)); }
+int floe_model_index(const char *name) { return floe_registry_find(name); }
 
 double floe_mat_param(const floe_model *m, const double *mat, const char *key) {
     for (int i = 0; i < m->info.n_mat_params; i++)
