@@ -295,6 +295,11 @@ FLOE_API void floe_vtk_series_close(floe_vtk_series *s);
  * floe_restart_save does under its own file names. 0, or -1 with a message. */
 FLOE_API int floe_restart_save_file(const char *path, const floe_restart *r, char *err, size_t errlen);
 
+/* The candidate closest to `word` within a small edit distance, or NULL:
+ * the "did you mean" of the scene loader's messages, for front ends that
+ * name options and commands the same way. */
+FLOE_API const char *floe_suggest(const char *word, const char *const *cands, int n);
+
 #ifdef __cplusplus
 }
 #endif
