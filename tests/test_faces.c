@@ -14,7 +14,8 @@
  *  - a facet's vertices are its 3 corners, its picture one triangle;
  *  - the snapshot's byte form gives a world whose positions, step and
  *    time are the original's, bit for bit;
- *  - floe_model_index is the i of floe_model_get(i) for every model. */
+ *  - floe_model_index is the i of floe_model_get(i) for every model;
+ *  - ids out of range give nothing (0 vertices, zero extents). */
 #include <floe/floe.h>
 #include <floe/floe_pack.h>
 #include <floe/floe_shape.h>
@@ -81,6 +82,7 @@ static void test_bodies(void) {
     floe_vec3 v[FLOE_SHAPE_MAX_VERTICES];
     CHECK(floe_body_vertices(w, floor, v) == 0 && floe_body_vertices(w, cap, v) == 0);
     CHECK(floe_body_vertices(w, facet, v) == 3);
+    CHECK(floe_body_vertices(w, 99, v) == 0 && floe_body_half_extent(w, -1, 0).x == 0); /* ids out of range */
     CHECK(near(v[1].x, 1) && near(v[1].z, -1) && near(v[2].y, 1));
     floe_vec3 *pt = malloc(sizeof *pt * FLOE_SHAPE_MAX_POINTS);
     int32_t *corner = malloc(sizeof *corner * FLOE_SHAPE_MAX_FACES * 4);

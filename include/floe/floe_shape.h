@@ -108,7 +108,7 @@ FLOE_API void floe_shape_scene_place(int type, const double *params, floe_vec3 *
  * body's frame) or along the global axes (rotated 1: the exact box of the
  * turned body): a sphere's radius thrice, an ellipsoid's semi-axes, a
  * capsule's (r + shaft/2, r, r); the radius thrice for a class without
- * them. */
+ * them. For an id out of range: zeros here, 0 vertices, no picture. */
 FLOE_API floe_vec3 floe_body_half_extent(const floe_world *w, int i, int rotated);
 /* The corners of a finite boundary (a facet's 3) into out (room for
  * FLOE_SHAPE_MAX_VERTICES); returns how many (0 for other bodies). */

@@ -5,7 +5,11 @@
 #include "core/step.h"
 #include "core/world.h"
 
+/* A body of the world: the queries take nothing for an id out of range. */
+static int body_ok(const floe_world *w, int i) { return i >= 0 && i < w->np; }
+
 floe_vec3 floe_body_half_extent(const floe_world *w, int i, int rotated) {
+    if (!body_ok(w, i)) return (floe_vec3){0, 0, 0};
     const floe_shape_class *c = floe__class_of(w, i);
     double r = w->radius[i];
     if (!c->half_extent) return (floe_vec3){r, r, r};
@@ -13,6 +17,7 @@ floe_vec3 floe_body_half_extent(const floe_world *w, int i, int rotated) {
 }
 
 int floe_body_vertices(const floe_world *w, int i, floe_vec3 *out) {
+    if (!body_ok(w, i)) return 0;
     const floe_shape_class *c = floe__class_of(w, i);
     if (!(c->flags & FLOE_SHAPE_BOUNDARY) || c->nvertices == 0) return 0;
     floe_pose pose = floe__pose(w, i);
@@ -22,6 +27,7 @@ int floe_body_vertices(const floe_world *w, int i, floe_vec3 *out) {
 
 void floe_body_picture(const floe_world *w, int i, const floe_draw_box *box, floe_vec3 *pt, floe_vec3 *nrm,
                        int32_t *corner) {
+    if (!body_ok(w, i)) return;
     const floe_shape_class *c = floe__class_of(w, i);
     floe_pose pose = floe__pose(w, i);
     c->picture(floe__shape_data(w, i), &pose, box, pt, nrm, corner);
