@@ -3,10 +3,7 @@
  * restart files. Exit codes: 0 done (or stopped at --stop-at), 1 the run
  * failed (runaway, I/O), 2 bad usage, bad scene or unusable restart,
  * 130 interrupted. */
-#include "io/output.h"
-#include "io/restart.h"
-#include "io/scene.h"
-#include "io/scene_yaml.h" /* sy_suggest: did-you-mean, as for scene keys */
+#include <floe/floe_io.h>
 
 #include <errno.h>
 #include <math.h>
@@ -243,7 +240,7 @@ enum { NOPTIONS = sizeof option_names / sizeof *option_names };
 
 /* "; did you mean 'X'?" for a mistyped word, or "". */
 static const char *did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t len) {
-    const char *s = sy_suggest(word, names, n);
+    const char *s = floe_suggest(word, names, n);
     snprintf(buf, len, "%s%s%s", s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
     return buf;
 }

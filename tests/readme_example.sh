@@ -5,7 +5,8 @@
 # examples/library/bounce.c) with HOME in a scratch directory, so that
 # `make install PREFIX=$HOME/.local` installs there; the program must print
 # what the README's text block shows, including a landing and a bounce, and
-# must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone).
+# must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone);
+# every header of include/floe is installed.
 # usage: readme_example.sh SOURCE_DIR BUILD_DIR   (BUILD_DIR: the build to install)
 set -eu
 src=$1
@@ -65,4 +66,8 @@ fi
 if ldd "$work/clone/bounce" | grep -E 'libyaml|libhdf5|libfloe-io' >&2; then
   fail "the engine-only example pulls in I/O libraries (above): floe.pc must not"
 fi
+# Every public header is installed: a program may include any of them.
+for h in "$src"/include/floe/*.h; do
+  [ -f "$work/home/.local/include/floe/${h##*/}" ] || fail "make install left out include/floe/${h##*/}"
+done
 echo "readme_example: README's example built, installed and ran as shown"

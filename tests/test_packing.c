@@ -24,7 +24,7 @@
  *    (same seed), and the drawn shape against the target CDF by the
  *    Kolmogorov-Smirnov statistic below the 1 % critical value
  *    1.63 / sqrt(n) (Smirnov 1948), as tests/test_size_dist.c does. */
-#include "io/generate.h"
+#include "pack/generate.h"
 
 #include "check.h"
 

@@ -80,7 +80,7 @@
  * too small for its bodies, L on an axis that is not periodic. */
 #include "check.h"
 #include "core/snapshot.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/world.h"
 
 #include <stdint.h>
@@ -378,8 +378,8 @@ static void test_restart_threads(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[512];
-    CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
-    floe_world *r = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(floe_snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+    floe_world *r = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     CHECK(r != NULL);
     free(bytes);
     if (!r) {
@@ -610,8 +610,8 @@ static void test_cell_phases(void) {
             unsigned char *bytes = NULL;
             size_t len = 0;
             char err[512];
-            CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
-            copy = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+            CHECK(floe_snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+            copy = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
             CHECK(copy != NULL);
             free(bytes);
         }

@@ -15,7 +15,7 @@
  *   radius 3 mm, overlap by 3 mm through it (100 % of the radius): an error
  *   naming both, from the scene lines that made them; a pair 0.1 mm apart
  *   through the face loads. */
-#include "io/generate.h" /* links libfloe-io */
+#include "pack/generate.h"
 #include "shapes/shape.h"
 
 #include "check.h"

@@ -35,7 +35,7 @@
  * 7. A snapshot in the middle of a phased servo run continues bitwise.
  * 8. A servo run gives the same bits with 1 and 2 threads. */
 #include "check.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "pile.h"
 
 #define PI 3.14159265358979323846
@@ -408,8 +408,8 @@ static void test_restart_mid_run(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[512];
-    CHECK(floe__snapshot_to_bytes(a, &bytes, &len, err, sizeof err) == 0);
-    floe_world *b = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(floe_snapshot_to_bytes(a, &bytes, &len, err, sizeof err) == 0);
+    floe_world *b = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     CHECK(b != NULL);
     free(bytes);
     if (!b) return;

@@ -26,7 +26,7 @@
  *     base; the slope angles, 20.7 and 33.5, are noisier: a pour of 1.2 s
  *     instead of 1.0 s gave 24.3 and 23.6). With the rolling resistance ignored both runs are the
  *     same run and the difference is 0. */
-#include "io/generate.h" /* links libfloe-io (the scene loader) */
+#include "pack/generate.h"
 
 #include "check.h"
 

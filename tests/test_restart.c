@@ -6,7 +6,7 @@
  * particle leaving the domain) stop with a message, a runaway restart and
  * exit status 1; damaged restart files are refused, never crash. */
 #include "check.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/world.h"
 #include "io/restart.h"
 #include "proc.h"
@@ -382,8 +382,8 @@ static void check_cli(void) {
             CHECK(len - cut < 4096 && floe_restart_load(h5, &full, e2, sizeof e2) == 0);
             unsigned char *b1 = NULL, *b2 = NULL;
             size_t l1 = 0, l2 = 0;
-            CHECK(floe__snapshot_to_bytes(r.scene.world, &b1, &l1, e2, sizeof e2) == 0);
-            CHECK(floe__snapshot_to_bytes(full.scene.world, &b2, &l2, e2, sizeof e2) == 0);
+            CHECK(floe_snapshot_to_bytes(r.scene.world, &b1, &l1, e2, sizeof e2) == 0);
+            CHECK(floe_snapshot_to_bytes(full.scene.world, &b2, &l2, e2, sizeof e2) == 0);
             CHECK(l1 == l2 && b1 && b2 && memcmp(b1, b2, l1) == 0);
             free(b1);
             free(b2);

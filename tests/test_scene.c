@@ -4,7 +4,7 @@
  * must give the exact "file:line:col: message" and leave the scene zeroed. */
 #include "check.h"
 #include "core/world.h"
-#include "io/generate.h"
+#include "pack/generate.h"
 #include "io/scene.h"
 #include "io/stl.h"
 

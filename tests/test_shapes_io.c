@@ -5,7 +5,7 @@
  * tessellation, points on the surfaces, outward triangles), and the example
  * scene examples/capsules.yaml. */
 #include "check.h"
-#include "io/generate.h"
+#include "pack/generate.h"
 #include "io/output.h"
 #include "io/scene.h"
 #include "io/vtk.h"

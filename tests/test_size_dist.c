@@ -19,7 +19,7 @@
  * with the effective size n_eff = (sum w)^2 / sum w^2 in the critical value
  * (Kish's effective sample size; an approximation for weighted samples,
  * stated as such). */
-#include "io/generate.h"
+#include "pack/generate.h"
 
 #include "check.h"
 

@@ -21,7 +21,7 @@
  *    refused with a message naming both versions. */
 #include "check.h"
 #include "core/snapshot.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/snapshot_members.h"
 #include "core/snapshot_shapes.h"
 #include "fuzz/h5_mutate.h"
@@ -177,11 +177,11 @@ static floe_world *via_bytes(const floe_world *w, size_t *len) {
     unsigned char *bytes = NULL;
     char err[1024];
     *len = 0;
-    if (floe__snapshot_to_bytes(w, &bytes, len, err, sizeof err) != 0) {
+    if (floe_snapshot_to_bytes(w, &bytes, len, err, sizeof err) != 0) {
         fprintf(stderr, "to_bytes: %s\n", err);
         return NULL;
     }
-    floe_world *b = floe__snapshot_from_bytes(bytes, *len, err, sizeof err);
+    floe_world *b = floe_snapshot_from_bytes(bytes, *len, err, sizeof err);
     if (!b) fprintf(stderr, "from_bytes: %s\n", err);
     free(bytes);
     return b;
@@ -213,8 +213,8 @@ static int same_bytes(const floe_world *a, const floe_world *b) {
     unsigned char *x = NULL, *y = NULL;
     size_t nx = 0, ny = 0;
     char err[512];
-    int ok = floe__snapshot_to_bytes(a, &x, &nx, err, sizeof err) == 0 &&
-             floe__snapshot_to_bytes(b, &y, &ny, err, sizeof err) == 0 && nx == ny && !memcmp(x, y, nx);
+    int ok = floe_snapshot_to_bytes(a, &x, &nx, err, sizeof err) == 0 &&
+             floe_snapshot_to_bytes(b, &y, &ny, err, sizeof err) == 0 && nx == ny && !memcmp(x, y, nx);
     free(x);
     free(y);
     return ok;
@@ -524,7 +524,7 @@ static void check_damage(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[1024];
-    CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+    CHECK(floe_snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
     if (!bytes) {
         floe_world_destroy(w);
         return;
@@ -533,7 +533,7 @@ static void check_damage(void) {
     int refused = 0, tried = 0;
     for (size_t cut = 0; cut < len; cut = cut < 64 ? cut + 1 : cut * 5 / 4 + 1) {
         err[0] = 0;
-        floe_world *x = floe__snapshot_from_bytes(bytes, cut, err, sizeof err);
+        floe_world *x = floe_snapshot_from_bytes(bytes, cut, err, sizeof err);
         refused += !x && err[0];
         tried++;
         floe_world_destroy(x);
@@ -548,7 +548,7 @@ static void check_damage(void) {
         size_t at = (size_t)(rnd(&s) * (double)len);
         copy[at] ^= (unsigned char)(1u << (int)(8 * rnd(&s)));
         err[0] = 0;
-        floe_world *x = floe__snapshot_from_bytes(copy, len, err, sizeof err);
+        floe_world *x = floe_snapshot_from_bytes(copy, len, err, sizeof err);
         CHECK(x || err[0]);
         flip_refused += !x;
         flips++;
@@ -558,7 +558,7 @@ static void check_damage(void) {
     /* another format version: both versions named */
     uint32_t old = 2;
     memcpy(bytes + 8, &old, 4);
-    floe_world *x = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    floe_world *x = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     char now[32];
     snprintf(now, sizeof now, "version %d", FLOE_SNAPSHOT_FORMAT);
     int named = !x && strstr(err, "version 2") && strstr(err, now);

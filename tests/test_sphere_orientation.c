@@ -11,7 +11,7 @@
  *   versions wrote) reads as on, and floe_world_create refuses a value
  *   other than 0 and 1. */
 #include "check.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/world.h"
 #include "pile.h"
 
@@ -166,8 +166,8 @@ static void snapshots(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[512];
-    CHECK(floe__snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
-    floe_world *b = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(floe_snapshot_to_bytes(w, &bytes, &len, err, sizeof err) == 0);
+    floe_world *b = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     CHECK(b && b->def.sphere_orientation == 0);
     CHECK(floe_run(b, 50) == FLOE_OK);
     CHECK(floe_run(w, 50) == FLOE_OK);
@@ -182,7 +182,7 @@ static void snapshots(void) {
             hits++;
         }
     CHECK(hits == 1);
-    b = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    b = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     CHECK(b && b->def.sphere_orientation == 1);
     floe_world_destroy(b);
     free(bytes);

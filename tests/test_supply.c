@@ -31,7 +31,7 @@
  * - Bad definitions give errors that name the field. */
 #include "core/size_dist.h"
 #include "core/snapshot.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/world.h"
 
 #include "check.h"
@@ -380,8 +380,8 @@ static void test_restart(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[512];
-    CHECK(floe__snapshot_to_bytes(a, &bytes, &len, err, sizeof err) == 0);
-    floe_world *b = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(floe_snapshot_to_bytes(a, &bytes, &len, err, sizeof err) == 0);
+    floe_world *b = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     if (!b) fprintf(stderr, "restore: %s\n", err);
     CHECK(b != NULL);
     free(bytes);

@@ -22,7 +22,7 @@
  *   anything is inserted (FLOE_ERR_ARG); an inlet stops at the world's
  *   particle budget (FLOE_ERR_MEMORY) with exactly that many particles. */
 #include "core/snapshot.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "core/world.h"
 
 #include "check.h"
@@ -270,8 +270,8 @@ static void test_interrupt(void) {
     unsigned char *bytes = NULL;
     size_t len = 0;
     char err[512];
-    CHECK(floe__snapshot_to_bytes(b, &bytes, &len, err, sizeof err) == 0);
-    floe_world *c = floe__snapshot_from_bytes(bytes, len, err, sizeof err);
+    CHECK(floe_snapshot_to_bytes(b, &bytes, &len, err, sizeof err) == 0);
+    floe_world *c = floe_snapshot_from_bytes(bytes, len, err, sizeof err);
     free(bytes);
     CHECK(c != NULL && c->supply_next == 1);
     if (c) {

@@ -9,7 +9,7 @@
  * with the inserted and removed counters, events, energy, final tables)
  * byte for byte as the uninterrupted run, and the CLI warns once, with the
  * numbers, about an inlet that cannot keep its rate. */
-#include "io/generate.h" /* links libfloe-io (the scene loader) */
+#include "pack/generate.h"
 
 #include "check.h"
 

@@ -16,7 +16,7 @@
  * - without a periodic cell no pair images are kept, before or after a read. */
 #include "check.h"
 #include "core/cell.h"
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h>
 #include "pile.h"
 
 #include <string.h>
@@ -91,11 +91,11 @@ static int same_run(const floe_world *a, const floe_world *b) {
 
 static floe_world *round_trip(const floe_world *w, unsigned char **bytes, size_t *len) {
     char err[1024];
-    if (floe__snapshot_to_bytes(w, bytes, len, err, sizeof err) != 0) {
+    if (floe_snapshot_to_bytes(w, bytes, len, err, sizeof err) != 0) {
         fprintf(stderr, "to_bytes: %s\n", err);
         return NULL;
     }
-    floe_world *b = floe__snapshot_from_bytes(*bytes, *len, err, sizeof err);
+    floe_world *b = floe_snapshot_from_bytes(*bytes, *len, err, sizeof err);
     if (!b) fprintf(stderr, "from_bytes: %s\n", err);
     return b;
 }

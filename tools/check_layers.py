@@ -2,7 +2,7 @@
 """Checks floe's layering (docs/architecture.md): every #include and every
 use of a function or global defined in another source file.
 
-    api <- base <- geometry <- models <- shapes <- core <- io <- app
+    api <- base <- geometry <- models <- shapes <- core <- pack <- io <- app <- python
 
 A file's layer comes from its folder (src/base, src/collide, ...), except
 the files listed in FILE_LAYER. Rules, each reported as file:line:
@@ -18,8 +18,12 @@ the files listed in FILE_LAYER. Rules, each reported as file:line:
   4. models behind their seam: outside src/models a file includes no
      models header but model.h and uses nothing a model file defines
      except through the registry (src/models/registry.c) and the
-     materials (src/models/material.c), so the core
-     names no model.
+     materials (src/models/material.c), so the core names no model;
+  5. public faces: the I/O library, the command line and the Python module
+     (io, app, python) include from the engine only the public headers
+     (include/floe) and src/base, and use of the engine (geometry, models,
+     shapes, core, pack) only what those public headers declare; so
+     libfloe exports its API alone and libfloe-io links against it.
 
 usage: tools/check_layers.py [ROOT]   (default: the repository of this script)
 Exit 0 when the tree is clean, 1 with one line per violation. A self-test on
@@ -31,7 +35,7 @@ import re
 import sys
 
 # Lowest first. Folders map to layers; FILE_LAYER overrides single files.
-LAYERS = ["api", "base", "geometry", "models", "shapes", "core", "io", "app"]
+LAYERS = ["api", "base", "geometry", "models", "shapes", "core", "pack", "io", "app", "python"]
 FOLDER_LAYER = {
     "include/floe": "api",
     "src/base": "base",
@@ -39,8 +43,10 @@ FOLDER_LAYER = {
     "src/models": "models",
     "src/shapes": "shapes",
     "src/core": "core",
+    "src/pack": "pack",
     "src/io": "io",
     "app": "app",
+    "python/floe": "python",
 }
 FILE_LAYER = {
     # The public I/O header belongs with the I/O library.
@@ -49,7 +55,13 @@ FILE_LAYER = {
 # Rule 4: the models' face to the rest of the code.
 MODELS_DIR = "src/models"
 MODEL_SEAM = {"src/models/model.h", "src/models/registry.c", "src/models/material.c"}
-SCANNED = ("src", "app", "include")
+SCANNED = ("src", "app", "include", "python")
+# Rule 5: the layers that reach the engine through its public headers only,
+# and the engine's layers behind them (base is shared: linked into both
+# libraries).
+FACE_USERS = {"io", "app", "python"}
+BEHIND_FACES = {"geometry", "models", "shapes", "core", "pack"}
+PUBLIC_DIR = "include/floe"
 SEARCH = ("src", "include")  # include paths, as the build passes them (-I)
 RANK = {name: i for i, name in enumerate(LAYERS)}
 
@@ -255,6 +267,10 @@ def check(files):
                 errors.append(f"{path}:{line}: upward include: {path} (layer {lay}) includes {target} "
                               f"(layer {tl}); a file includes only its own layer or lower ones "
                               f"({' <- '.join(LAYERS)})")
+            if lay in FACE_USERS and tl in BEHIND_FACES:
+                errors.append(f"{path}:{line}: behind the public faces: {path} (layer {lay}) includes {target} "
+                              f"(layer {tl}); {', '.join(sorted(FACE_USERS))} include from the engine only "
+                              f"{PUBLIC_DIR}/*.h and src/base/*.h")
             if behind_seam(target) and not behind_seam(path) and os.path.dirname(path) != MODELS_DIR:
                 errors.append(f"{path}:{line}: model named outside the seam: {path} includes {target}; outside "
                               f"{MODELS_DIR} only model.h is included, models are reached through the registry")
@@ -268,6 +284,10 @@ def check(files):
     for name in clash:  # defined twice: not ours to judge here (the linker does)
         del owner[name]
     uses = {p: set() for p in sources}
+    public = set()  # names the public headers declare (rule 5)
+    for path in files:
+        if os.path.dirname(path) == PUBLIC_DIR:
+            public.update(re.findall(r"([A-Za-z_]\w*)\s*\(", code[path]))
     for path in sources:
         lay = layer_of(path)
         seen = set()
@@ -286,6 +306,10 @@ def check(files):
                     seen.add(name)
                     errors.append(f"{path}:{lineno}: upward use: {path} (layer {lay}) uses {name}, defined "
                                   f"in {target} (layer {tl})")
+                if lay in FACE_USERS and tl in BEHIND_FACES and name not in public and name not in seen:
+                    seen.add(name)
+                    errors.append(f"{path}:{lineno}: behind the public faces: {path} (layer {lay}) uses {name}, "
+                                  f"defined in {target} (layer {tl}) and declared in no header of {PUBLIC_DIR}")
     # Cycles: a header and the .c of the same name are one unit (x.h
     # declares what x.c defines), linked by includes and by uses.
     graph = {}
@@ -327,8 +351,9 @@ def self_test():
         "src/core/world.h": '#include "shapes/shape.h"\nint helper(void);\n',
         "src/core/a.c": '#include "core/world.h"\n/* b_fn( */ int helper(void) { return (int)gap(1); }\n',
         "src/core/b.c": '#include "core/world.h"\nint b_fn(void) { return helper(); }\n',
-        "src/io/scene.c": '#include "core/world.h"\n#include <stdio.h>\nint load(void) { return b_fn(); }\n',
+        "src/io/scene.c": '#include <floe/floe.h>\n#include <stdio.h>\nint load(void) { return b_fn(); }\n',
     }
+    clean["include/floe/floe.h"] += "int b_fn(void);\n"
     bad = dict(clean)
     bad["src/collide/geom.h"] = '#include "base/vec.h"\n#include "shapes/shape.h"\ndouble gap(double a);\n'
     bad["src/models/m.c"] = '#include "models/model.h"\n#include "shapes/shape.h"\n'
@@ -343,6 +368,7 @@ def self_test():
     bad["src/models/lin.h"] = '#include "models/model.h"\n'
     bad["src/models/lin.c"] = '#include "models/lin.h"\nint lin_law(void) { return 1; }\n'
     bad["src/core/c.c"] = '#include "models/lin.h"\nint c_fn(void) { return lin_law(); }\n'
+    bad["src/io/out.c"] = '#include "core/world.h"\nint out(void) { return helper(); }\n'
     failures = []
     got = check(clean)
     if got:
@@ -360,6 +386,9 @@ def self_test():
         "src/shapes/s.c:2: upward use: src/shapes/s.c (layer shapes) uses load, defined in src/io/scene.c",
         "src/core/c.c:1: model named outside the seam: src/core/c.c includes src/models/lin.h",
         "src/core/c.c:2: model named outside the seam: src/core/c.c uses lin_law, defined in src/models/lin.c",
+        "src/io/out.c:1: behind the public faces: src/io/out.c (layer io) includes src/core/world.h (layer core)",
+        "src/io/out.c:2: behind the public faces: src/io/out.c (layer io) uses helper, defined in src/core/a.c "
+        "(layer core) and declared in no header of include/floe",
     ]
     for e in expect:
         if e not in got:

@@ -17,19 +17,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_layers as cl  # noqa: E402
 
 WHERE = {
-    "api": "include/floe/floe.h: public engine types and functions",
-    "base": "src/base: vectors, quaternions, memory helpers",
+    "api": "include/floe: the engine's public faces (floe.h, floe_shape.h, floe_snapshot.h, floe_pack.h)",
+    "base": "src/base: vectors, quaternions, memory helpers, random numbers",
     "geometry": "src/collide: contact geometry (L6Geom), no bodies",
     "models": "src/models: contact laws, registry",
     "shapes": "src/shapes: shape classes, narrow phase, registry",
     "core": "src/core: world layout and API, broad phase, step, integration, energy",
+    "pack": "src/pack: lattices, random and dense packings",
     "io": "src/io + include/floe/floe_io.h: scenes, outputs, restarts",
     "app": "app: the floe command",
+    "python": "python/floe: the Python module",
 }
-LIB = {"io": "libfloe-io", "app": "floe (CLI)"}
+LIB = {"io": "libfloe-io", "app": "floe (CLI)", "python": "floe (Python)"}
 COLOURS = {
     "api": "#e8e8e8", "base": "#dde8f4", "geometry": "#d5ecdf", "models": "#f6e7c8",
-    "shapes": "#f6e7c8", "core": "#e3dcf0", "io": "#d9eef0", "app": "#ececec",
+    "shapes": "#f6e7c8", "core": "#e3dcf0", "pack": "#e3dcf0", "io": "#d9eef0", "app": "#ececec",
+    "python": "#ececec",
 }
 W, PAD, BOX_W, BOX_H, GAP, PER_ROW, LEFT = 1000, 12, 112, 22, 6, 6, 270
 

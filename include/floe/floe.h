@@ -20,6 +20,16 @@ extern "C" {
 
 #define FLOE_VERSION "0.1.0"
 
+/* What the shared libraries export: every function declared in the headers
+ * of include/floe carries FLOE_API; the libraries are built with hidden
+ * visibility, so nothing else leaves them
+ * (docs/decisions.md#the-libraries-export-their-public-headers-only). */
+#if defined(__GNUC__) || defined(__clang__)
+#define FLOE_API __attribute__((visibility("default")))
+#else
+#define FLOE_API
+#endif
+
 typedef struct floe_world floe_world;
 
 typedef struct floe_vec3 {
@@ -43,7 +53,7 @@ typedef enum floe_status {
  * naming the function, the id and the valid range. Read-only functions write
  * the message too (only on a bad id), so do not call them on one world from
  * several threads at once with ids that may be bad. */
-const char *floe_last_error(const floe_world *w);
+FLOE_API const char *floe_last_error(const floe_world *w);
 
 /* Limits on what the API accepts (FLOE_ERR_ARG beyond them): coordinates,
  * velocity and angular velocity components at most FLOE_MAX_COORD in
@@ -118,18 +128,18 @@ typedef struct floe_world_def {
 /* Always start from this and change fields: floe_world_create refuses a def
  * it did not make (e.g. `floe_world_def def = {0};`), whose zeroes would
  * otherwise run into a division by zero at the first step. */
-floe_world_def floe_default_world_def(void);
+FLOE_API floe_world_def floe_default_world_def(void);
 /* NULL: the defaults. Returns NULL if the def was not made by
  * floe_default_world_def, holds a value out of range, or memory ran out;
  * floe_create_error() then says which. The library never prints. */
-floe_world *floe_world_create(const floe_world_def *def);
+FLOE_API floe_world *floe_world_create(const floe_world_def *def);
 /* Why the last floe_world_create on this thread returned NULL ("" if it did
  * not); the text stays valid until the next floe_world_create on this thread. */
-const char *floe_create_error(void);
-void floe_world_destroy(floe_world *w);
+FLOE_API const char *floe_create_error(void);
+FLOE_API void floe_world_destroy(floe_world *w);
 /* 0: automatic (see floe_world_def); FLOE_ERR_ARG beyond [0, FLOE_MAX_THREADS]. */
-floe_status floe_set_threads(floe_world *w, int threads);
-int floe_thread_count(const floe_world *w); /* the most threads a step uses (or will use) */
+FLOE_API floe_status floe_set_threads(floe_world *w, int threads);
+FLOE_API int floe_thread_count(const floe_world *w); /* the most threads a step uses (or will use) */
 /* The thread count is a ceiling: every 2048 steps (sooner when the contact
  * count has halved or doubled) a trial of 64 steps alternates the ceiling
  * and 1 thread in blocks of 8, and the steps until
@@ -138,9 +148,9 @@ int floe_thread_count(const floe_world *w); /* the most threads a step uses (or 
  * thread count, so this changes speed only: beside another busy process
  * a second thread that waits for its core is dropped. on = 0: every step
  * uses the ceiling (to measure, or to test thread counts); default 1. */
-void floe_set_thread_tuning(floe_world *w, int on);
-floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
-floe_vec3 floe_gravity(const floe_world *w);
+FLOE_API void floe_set_thread_tuning(floe_world *w, int on);
+FLOE_API floe_status floe_set_gravity(floe_world *w, floe_vec3 g); /* finite components, at most FLOE_MAX_COORD */
+FLOE_API floe_vec3 floe_gravity(const floe_world *w);
 
 /* ---- water ------------------------------------------------------------- */
 
@@ -168,14 +178,14 @@ typedef struct floe_water_def {
     int internal_cookie;    /* set by floe_default_water_def; do not touch */
 } floe_water_def;
 
-floe_water_def floe_default_water_def(void);
+FLOE_API floe_water_def floe_default_water_def(void);
 /* Puts water into the world (def from floe_default_water_def, then
  * changed), or takes it out (def NULL). After the first step the change of
  * the energy it makes (buoyancy potential, kinetic energy of the new forces)
  * is booked as boundary work. */
-floe_status floe_world_set_water(floe_world *w, const floe_water_def *def);
+FLOE_API floe_status floe_world_set_water(floe_world *w, const floe_water_def *def);
 /* 1 and *out filled when the world has water, else 0 (out may be NULL). */
-int floe_world_get_water(const floe_world *w, floe_water_def *out);
+FLOE_API int floe_world_get_water(const floe_world *w, floe_water_def *out);
 
 /* ---- periodic cell (docs/periodic.md) ----------------------------------- */
 
@@ -185,17 +195,17 @@ int floe_world_get_water(const floe_world *w, floe_water_def *out);
  * contacts reach across it. Walls normal to a periodic axis, facets and
  * infinite cylinders are refused at the start, and so is a cell narrower
  * than twice the pair search distance (bodies about a quarter of the cell). */
-floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double hi);
+FLOE_API floe_status floe_world_set_periodic(floe_world *w, int axis, double lo, double hi);
 /* The cell's velocity gradient L [1/s], l[3*i + j] = dv_i/dx_j: the cell
  * matrix H (its vectors as columns) follows dH/dt = L H, and a body's
  * image across the cell moves with the body's velocity plus L H n. Only
  * entries whose row and column are periodic axes may be non-zero; finite,
  * |L_ij| <= 1e6. May change between steps; a cell phase's start
  * (floe_world_set_cell_phases) sets it too. */
-floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
+FLOE_API floe_status floe_world_set_velocity_gradient(floe_world *w, const double l[9]);
 /* Gives every body the affine velocity L (x - origin) added to its own
  * (the usual start of a homogeneous deformation; optional). */
-floe_status floe_world_affine_velocities(floe_world *w);
+FLOE_API floe_status floe_world_affine_velocities(floe_world *w);
 /* Stress control of a periodic axis k: every step, before the cell
  * deforms, L_kk is set to G (stress - sigma_kk), clamped to [-max_rate,
  * max_rate], where sigma_kk is the Love-Weber stress of the contacts over
@@ -213,31 +223,38 @@ typedef struct floe_cell_servo {
     double alpha;    /* (0, 1), default 0.5 */
     double max_rate; /* (0, 1e6] [1/s]: no default (0), the pace from a loose state */
 } floe_cell_servo;
-floe_cell_servo floe_default_cell_servo(void);
+FLOE_API floe_cell_servo floe_default_cell_servo(void);
 /* Axis `axis` follows servo s from the next step on (NULL: no servo, L_kk
  * then stays as it is); FLOE_ERR_ARG naming the value for an axis that is
  * not periodic or a value out of range. */
-floe_status floe_world_set_cell_servo_def(floe_world *w, int axis, const floe_cell_servo *s);
+FLOE_API floe_status floe_world_set_cell_servo_def(floe_world *w, int axis, const floe_cell_servo *s);
 /* The same with a fixed gain: gain [1/(Pa s)] > 0 and max_rate [1/s] in
  * (0, 1e6]; gain 0 turns the control off (L_kk then stays as it was last
  * set). */
-floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
+FLOE_API floe_status floe_world_set_cell_servo(floe_world *w, int axis, double stress, double gain, double max_rate);
 /* The periodic axes (bit k: axis k; 0: no cell); h (may be NULL) the cell
  * matrix, h[3*i + j] = H_ij, columns the cell vectors; origin (may be NULL)
  * the corner lo. */
-int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+FLOE_API int floe_world_get_cell(const floe_world *w, double h[9], floe_vec3 *origin);
+/* What the start and the first pair search would refuse of the cell as it
+ * is, with the search distance the start would resolve: a wall normal to a
+ * periodic axis, a facet or infinite cylinder (*body), or a cell narrower
+ * across a periodic axis than twice the search distance (*axis; -1 when a
+ * body is at fault, *body -1 when an axis is). 1 with the engine's words in
+ * why, 0 if it fits or there is no cell. */
+FLOE_API int floe_world_cell_misfit(const floe_world *w, int *body, int *axis, char *why, size_t len);
 /* The cell's velocity gradient in use, l[3*i + j] [1/s] (the servos' L_kk
  * as the last step set them); zeros without a cell. */
-void floe_world_velocity_gradient(const floe_world *w, double l[9]);
+FLOE_API void floe_world_velocity_gradient(const floe_world *w, double l[9]);
 /* The cell's strain hu H0^-1 - I, out[3*i + j], from the cell matrix as L
  * made it without the reductions (zero without a cell). */
-void floe_world_cell_strain(const floe_world *w, double out[9]);
+FLOE_API void floe_world_cell_strain(const floe_world *w, double out[9]);
 /* The cell's volume |det H| [m^3] (area [m^2] for a cell periodic in two
  * axes, length for one; 0 without a cell). */
-double floe_world_cell_volume(const floe_world *w);
+FLOE_API double floe_world_cell_volume(const floe_world *w);
 /* Times body i was wrapped back into the cell along each cell vector: its
  * unwrapped position is pos + H n (for a cell that does not deform). */
-floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]);
+FLOE_API floe_status floe_particle_wraps(const floe_world *w, int i, int out[3]);
 
 /* ---- contact models and materials -------------------------------------- */
 
@@ -263,28 +280,30 @@ typedef struct floe_model_info {
     int n_state; /* per-contact state exported to outputs */
 } floe_model_info;
 
-int floe_model_count(void);
-const floe_model_info *floe_model_get(int i);
-const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
+FLOE_API int floe_model_count(void);
+FLOE_API const floe_model_info *floe_model_get(int i);
+FLOE_API const floe_model_info *floe_model_find(const char *name); /* NULL if unknown */
+FLOE_API int floe_model_index(const char *name);                   /* i of floe_model_get(i); -1 if unknown */
 
 /* Adds a material whose preferred model is `model` ("linear", "linel6", ...;
  * NULL: the first registered model, Linear);
  * all parameters take the schema defaults. Returns the id or -1. */
-int floe_add_material(floe_world *w, const char *name, const char *model);
-int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
-int floe_material_count(const floe_world *w);
-const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
-const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
+FLOE_API int floe_add_material(floe_world *w, const char *name, const char *model);
+FLOE_API int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
+FLOE_API int floe_material_count(const floe_world *w);
+FLOE_API const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
+FLOE_API const char *floe_material_model(const floe_world *w,
+                                         int mat); /* its preferred model's name; NULL for a bad id */
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
-floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
-double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */
+FLOE_API floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
+FLOE_API double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */
 
 /* Law parameters of the world's default instance of a model. */
-floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value);
+FLOE_API floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value);
 /* Per material-pair override: contacts between these materials use `model`;
  * law parameters then apply to this pair only (docs/decisions.md#model-of-a-mixed-material-pair-g7). */
-floe_status floe_pair_set_model(floe_world *w, int mat_a, int mat_b, const char *model);
-floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, double value);
+FLOE_API floe_status floe_pair_set_model(floe_world *w, int mat_a, int mat_b, const char *model);
+FLOE_API floe_status floe_pair_set(floe_world *w, int mat_a, int mat_b, const char *key, double value);
 
 /* ---- particles ---------------------------------------------------------- */
 
@@ -320,7 +339,7 @@ typedef struct floe_body_def {
 } floe_body_def;
 
 /* Always start from this: floe_add_* refuse a def it did not make. */
-floe_body_def floe_default_body_def(void);
+FLOE_API floe_body_def floe_default_body_def(void);
 
 /* Each returns the new particle id, or -1 (see floe_last_error): a bad
  * def (not from floe_default_body_def, unknown material, values beyond
@@ -330,58 +349,58 @@ floe_body_def floe_default_body_def(void);
  * finite. Added after the first step, the body's kinetic energy enters the
  * energy balance as boundary work (FLOE_E_BOUNDARY), so the balance error
  * does not jump. */
-int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius);
+FLOE_API int floe_add_sphere(floe_world *w, const floe_body_def *def, double radius);
 /* A body of any shape: `params` holds the shape's parameters in the order
  * floe_shape_type lists them (the functions below call it). */
-int floe_add_body(floe_world *w, const floe_body_def *def, floe_shape_type shape, const double *params);
+FLOE_API int floe_add_body(floe_world *w, const floe_body_def *def, floe_shape_type shape, const double *params);
 /* Plane through def->pos normal to `axis` (0,1,2). sense +1/-1: contacts only
  * from that side; 0: either side (fixed at contact creation). Fully blocked. */
-int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense);
+FLOE_API int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense);
 /* Triangle with global vertices v[3]; it belongs to the rigid body whose
  * reference point is def->pos (give the same pos/vel/angvel to every facet of
  * a mesh and they move as one body). Fully blocked by default. */
-int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick);
+FLOE_API int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_vec3 v[3], double half_thick);
 
 /* Capsule: radius and shaft length (distance between the end-cap centres);
  * the shaft lies along the body x axis (def->ori). */
-int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft);
+FLOE_API int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft);
 /* Ellipsoid with semi-axes along the body x, y, z axes (def->ori). */
-int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 semi_axes);
+FLOE_API int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 semi_axes);
 /* Infinite cylinder through def->pos along the global axis `axis` (0, 1, 2).
  * Fully blocked; it may move with a prescribed velocity along its axis and
  * spin about it (def->vel, def->angvel or a group motion). */
-int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius);
+FLOE_API int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius);
 
-int floe_particle_count(const floe_world *w);
-floe_shape_type floe_particle_shape(const floe_world *w, int id); /* FLOE_SHAPE_COUNT for a bad id */
-const floe_vec3 *floe_positions(const floe_world *w);
-const floe_vec3 *floe_velocities(const floe_world *w);
-const floe_vec3 *floe_angular_velocities(const floe_world *w);
-const floe_quat *floe_orientations(const floe_world *w);
-const floe_vec3 *floe_forces(const floe_world *w); /* contact forces only (no gravity) */
-const floe_vec3 *floe_torques(const floe_world *w);
+FLOE_API int floe_particle_count(const floe_world *w);
+FLOE_API floe_shape_type floe_particle_shape(const floe_world *w, int id); /* FLOE_SHAPE_COUNT for a bad id */
+FLOE_API const floe_vec3 *floe_positions(const floe_world *w);
+FLOE_API const floe_vec3 *floe_velocities(const floe_world *w);
+FLOE_API const floe_vec3 *floe_angular_velocities(const floe_world *w);
+FLOE_API const floe_quat *floe_orientations(const floe_world *w);
+FLOE_API const floe_vec3 *floe_forces(const floe_world *w); /* contact forces only (no gravity) */
+FLOE_API const floe_vec3 *floe_torques(const floe_world *w);
 /* Characteristic radius: sphere and capsule radius, smallest ellipsoid
  * semi-axis, facet half thickness, cylinder radius, 0 for walls. */
-const double *floe_radii(const floe_world *w);
+FLOE_API const double *floe_radii(const floe_world *w);
 /* Principal moments of inertia (body frame). */
-const floe_vec3 *floe_inertia(const floe_world *w);
+FLOE_API const floe_vec3 *floe_inertia(const floe_world *w);
 /* Capsule shaft length (-1 if not a capsule); ellipsoid semi-axes (FLOE_ERR_ARG if not one);
  * cylinder axis (-1 if not a cylinder). */
-double floe_capsule_shaft(const floe_world *w, int id);
-floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out);
-int floe_infcylinder_axis(const floe_world *w, int id);
-const double *floe_masses(const floe_world *w);
-const int *floe_particle_materials(const floe_world *w);
-const uint32_t *floe_particle_groups(const floe_world *w);
-const uint32_t *floe_particle_blocked(const floe_world *w);
+FLOE_API double floe_capsule_shaft(const floe_world *w, int id);
+FLOE_API floe_status floe_ellipsoid_semi_axes(const floe_world *w, int id, floe_vec3 *out);
+FLOE_API int floe_infcylinder_axis(const floe_world *w, int id);
+FLOE_API const double *floe_masses(const floe_world *w);
+FLOE_API const int *floe_particle_materials(const floe_world *w);
+FLOE_API const uint32_t *floe_particle_groups(const floe_world *w);
+FLOE_API const uint32_t *floe_particle_blocked(const floe_world *w);
 /* The parameters of body `id` as floe_add_body takes them (a facet's
  * vertices where they are now); returns their count, 0 for a bad id or
  * when cap is too small. */
-int floe_body_params(const floe_world *w, int id, double *out, int cap);
+FLOE_API int floe_body_params(const floe_world *w, int id, double *out, int cap);
 /* Wall axis and sense; -1 if `id` is not a wall. */
-int floe_wall_axis(const floe_world *w, int id, int *sense);
+FLOE_API int floe_wall_axis(const floe_world *w, int id, int *sense);
 /* Facet vertices in global coordinates; FLOE_ERR_ARG if `id` is not a facet. */
-floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]);
+FLOE_API floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]);
 
 /* Writable state for set-up and tests (set before or between steps).
  * FLOE_ERR_ARG for a bad id or a value not finite or beyond FLOE_MAX_COORD.
@@ -390,10 +409,10 @@ floe_status floe_facet_vertices(const floe_world *w, int id, floe_vec3 out[3]);
  * boundary work (FLOE_E_BOUNDARY), so the balance error does not jump; the
  * elastic energy of contacts that a move strains is not (it is not known
  * until the next step). */
-floe_status floe_set_position(floe_world *w, int id, floe_vec3 pos);
-floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
-floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
-floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
+FLOE_API floe_status floe_set_position(floe_world *w, int id, floe_vec3 pos);
+FLOE_API floe_status floe_set_velocity(floe_world *w, int id, floe_vec3 vel);
+FLOE_API floe_status floe_set_angular_velocity(floe_world *w, int id, floe_vec3 angvel);
+FLOE_API floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
 
 /* Writable arrays of positions and velocities (particle i at [i]), for
  * programs that set many bodies at once (the Python module's views): the
@@ -403,12 +422,12 @@ floe_status floe_set_blocked(floe_world *w, int id, uint32_t blocked);
  * these pointers are not checked and not booked as boundary work (the
  * energy balance sees a jump), and a blocked degree of freedom keeps the
  * velocity written. Call floe_check_bodies() after writing. */
-floe_vec3 *floe_positions_mut(floe_world *w);
-floe_vec3 *floe_velocities_mut(floe_world *w);
+FLOE_API floe_vec3 *floe_positions_mut(floe_world *w);
+FLOE_API floe_vec3 *floe_velocities_mut(floe_world *w);
 /* FLOE_ERR_ARG, naming the first particle and the value, if a position or
  * velocity is not finite or beyond FLOE_MAX_COORD (written through the
  * pointers above); FLOE_OK otherwise. */
-floe_status floe_check_bodies(floe_world *w);
+FLOE_API floe_status floe_check_bodies(floe_world *w);
 
 /* Particle storage. The arrays that floe_positions() and its kin return
  * (positions, velocities, ..., groups) share one capacity: a floe_add_*
@@ -418,8 +437,8 @@ floe_status floe_check_bodies(floe_world *w);
  * up to n leaves the pointers valid: what a program that keeps pointers
  * (or the Python module's numpy views) needs. FLOE_ERR_MEMORY if refused
  * (the arrays are then unchanged), FLOE_ERR_ARG for n < 0. */
-int floe_particle_capacity(const floe_world *w);
-floe_status floe_reserve_particles(floe_world *w, int n);
+FLOE_API int floe_particle_capacity(const floe_world *w);
+FLOE_API floe_status floe_reserve_particles(floe_world *w, int n);
 
 /* Distribution of a size: the radius of a random sphere packing, and the
  * radius, shaft or semi-axes of the bodies of an inlet or a random packing
@@ -455,16 +474,16 @@ typedef struct floe_size_dist {
 /* Checks a distribution; on error writes a message naming the scene key
  * (min, max, std, sigma, sizes[i], passing[i]), its value and the allowed
  * range, and returns non-zero. */
-int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
+FLOE_API int floe_size_dist_check(const floe_size_dist *dist, char *err, size_t errlen);
 
 /* ---- groups and prescribed motion ------------------------------------- */
 
 #define FLOE_MAX_GROUPS 32
 
-int floe_add_group(floe_world *w, const char *name); /* returns the group id (bit), or -1 */
-int floe_find_group(const floe_world *w, const char *name);
-int floe_group_count(const floe_world *w);
-const char *floe_group_name(const floe_world *w, int g); /* NULL for a bad id */
+FLOE_API int floe_add_group(floe_world *w, const char *name); /* returns the group id (bit), or -1 */
+FLOE_API int floe_find_group(const floe_world *w, const char *name);
+FLOE_API int floe_group_count(const floe_world *w);
+FLOE_API const char *floe_group_name(const floe_world *w, int g); /* NULL for a bad id */
 
 typedef struct floe_motion {
     floe_vec3 vel;    /* imposed velocity while active */
@@ -473,24 +492,24 @@ typedef struct floe_motion {
     double t_end;     /* default +inf */
 } floe_motion;
 
-floe_motion floe_default_motion(void);
+FLOE_API floe_motion floe_default_motion(void);
 /* Every member becomes fully blocked and follows the motion; outside the
  * active window its velocity is zero. FLOE_ERR_ARG also for a group with
  * phases (floe_group_set_phases) and for a member that is in another
  * motion-controlled group (the message names both groups). */
-floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
+FLOE_API floe_status floe_group_set_motion(floe_world *w, int g, const floe_motion *m);
 /* 1 if group g has a prescribed motion (copied to *out, which may be NULL),
  * 0 if not, -1 for a bad group id. A body added to such a group later is
  * not blocked by floe_add_*: give it FLOE_DOF_ALL to make it follow. */
-int floe_group_motion(const floe_world *w, int g, floe_motion *out);
+FLOE_API int floe_group_motion(const floe_world *w, int g, floe_motion *out);
 /* A constant external force and torque on every member of the group (added
  * to contact forces and gravity on free DOFs; its work counts as boundary
  * work). A group with phases sets its load itself from its first phase on. */
-floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
+FLOE_API floe_status floe_group_set_load(floe_world *w, int g, floe_vec3 force, floe_vec3 torque);
 /* Sum of contact forces and of torques about the origin on the group's
  * members; NaN components for a bad group id. */
-floe_vec3 floe_group_force(const floe_world *w, int g);
-floe_vec3 floe_group_torque(const floe_world *w, int g);
+FLOE_API floe_vec3 floe_group_force(const floe_world *w, int g);
+FLOE_API floe_vec3 floe_group_torque(const floe_world *w, int g);
 
 /* ---- phased motion and servo control (docs/laboratory.md) ---------------
  *
@@ -549,7 +568,7 @@ typedef struct floe_phase {
 
 #define FLOE_MAX_PHASES 16 /* per group */
 
-floe_phase floe_default_phase(void); /* FREE at time 0; alpha 0.5, max_speed 1 m/s */
+FLOE_API floe_phase floe_default_phase(void); /* FREE at time 0; alpha 0.5, max_speed 1 m/s */
 
 /* One key of a phase as a scene's groups[].phases entry gives it
  * (docs/scene-format.md#groups): "kind" (its name in text), "start" (that
@@ -575,8 +594,8 @@ typedef struct floe_phase_key {
  * "phases[2]") and *bad (may be NULL) the index of the key at fault, -1
  * for the phase as a whole. The scene loader and the Python module both
  * read phases with it, so they refuse the same values in the same words. */
-floe_status floe_phase_from_keys(const floe_phase_key *keys, int nkeys, int first, const char *where, floe_phase *out,
-                                 char *why, size_t len, int *bad);
+FLOE_API floe_status floe_phase_from_keys(const floe_phase_key *keys, int nkeys, int first, const char *where,
+                                          floe_phase *out, char *why, size_t len, int *bad);
 /* Replaces the group's phases (n = 0 removes them); the group starts
  * before its first phase again. FLOE_ERR_ARG (the message names the phase
  * and the value) for a bad id, n outside [0, FLOE_MAX_PHASES], a kind or
@@ -585,19 +604,19 @@ floe_status floe_phase_from_keys(const floe_phase_key *keys, int nkeys, int firs
  * not positive, a FORCE_DROP fraction outside (0, 1), a group that also
  * has a floe_group_set_motion motion, or a member that is in another
  * motion-controlled group (the message names both groups). */
-floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int n);
+FLOE_API floe_status floe_group_set_phases(floe_world *w, int g, const floe_phase *p, int n);
 /* The number of phases of group g (copied to out[0..cap-1]), -1 for a bad id. */
-int floe_group_phases(const floe_world *w, int g, floe_phase *out, int cap);
+FLOE_API int floe_group_phases(const floe_world *w, int g, floe_phase *out, int cap);
 /* The index of the group's current phase, the one in effect at the
  * world's time (the triggers are checked on each state reached: at
  * floe_start and after every step): -1 before the first, or for a group
  * without phases or a bad id. */
-int floe_group_phase(const floe_world *w, int g);
+FLOE_API int floe_group_phase(const floe_world *w, int g);
 /* The servo of group g in its last step: out[0] the measured value, out[1]
  * the target (both N, or Pa for a stress target), out[2] the velocity
  * along servo_dir [m/s]; zeros when the current phase is not a servo.
  * FLOE_ERR_ARG for a bad id. */
-floe_status floe_group_servo(const floe_world *w, int g, double out[3]);
+FLOE_API floe_status floe_group_servo(const floe_world *w, int g, double out[3]);
 
 /* ---- phases of the periodic cell (docs/periodic.md#phases) ---------------
  *
@@ -634,7 +653,7 @@ typedef struct floe_cell_phase {
 } floe_cell_phase;
 
 /* At time 0; no gradient, no servo; servo[k] floe_default_cell_servo(). */
-floe_cell_phase floe_default_cell_phase(void);
+FLOE_API floe_cell_phase floe_default_cell_phase(void);
 /* Replaces the cell's phases (n = 0 removes them); the cell starts before
  * its first phase again, keeping the motion it has. FLOE_ERR_ARG (the
  * message names the phase and the value) without a cell, for n outside
@@ -642,11 +661,11 @@ floe_cell_phase floe_default_cell_phase(void);
  * step below 0, a non-finite value, a gradient entry beyond 1e6 1/s or off
  * the periodic axes, a servo on an axis that is not periodic or with a
  * value out of range (floe_world_set_cell_servo_def). */
-floe_status floe_world_set_cell_phases(floe_world *w, const floe_cell_phase *p, int n);
+FLOE_API floe_status floe_world_set_cell_phases(floe_world *w, const floe_cell_phase *p, int n);
 /* The number of the cell's phases (copied to out[0..cap-1]). */
-int floe_world_cell_phases(const floe_world *w, floe_cell_phase *out, int cap);
+FLOE_API int floe_world_cell_phases(const floe_world *w, floe_cell_phase *out, int cap);
 /* The index of the cell's current phase: -1 before the first or without phases. */
-int floe_world_cell_phase(const floe_world *w);
+FLOE_API int floe_world_cell_phase(const floe_world *w);
 
 /* ---- contacts ---------------------------------------------------------- */
 
@@ -673,25 +692,25 @@ typedef struct floe_contact_info {
                                  (-force_global) - the local torque in global axes */
 } floe_contact_info;
 
-int floe_contact_count(const floe_world *w);
-int floe_bonded_count(const floe_world *w);    /* contacts that carry a bond now */
-int64_t floe_break_count(const floe_world *w); /* bonds broken since the start */
-floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
+FLOE_API int floe_contact_count(const floe_world *w);
+FLOE_API int floe_bonded_count(const floe_world *w);    /* contacts that carry a bond now */
+FLOE_API int64_t floe_break_count(const floe_world *w); /* bonds broken since the start */
+FLOE_API floe_status floe_contact_get(const floe_world *w, int i, floe_contact_info *out);
 /* Index of the contact between a and b, or -1 (also for a bad particle id). */
-int floe_contact_find(const floe_world *w, int a, int b);
+FLOE_API int floe_contact_find(const floe_world *w, int a, int b);
 /* Model-specific state of contact i (names from floe_model_info.state_names
  * of its model); returns the number of values written (<= cap), 0 for a bad id. */
-int floe_contact_state(const floe_world *w, int i, double *out, int cap);
+FLOE_API int floe_contact_state(const floe_world *w, int i, double *out, int cap);
 
 /* Model methods (e.g. the soft-bond model's bond, unbond, area, deformability):
  * applied now to the contacts of `model`, all of them (group < 0) or those with
  * a particle in group `group`. *applied (may be NULL) receives the count. */
-floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group, const double *args,
-                              int nargs, int *applied);
+FLOE_API floe_status floe_apply_method(floe_world *w, const char *model, const char *method, int group,
+                                       const double *args, int nargs, int *applied);
 /* The same, applied at the start of step `step` (before its update). */
 #define FLOE_MAX_METHOD_ARGS 8
-floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method, int group,
-                                 const double *args, int nargs);
+FLOE_API floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model, const char *method, int group,
+                                          const double *args, int nargs);
 
 /* ---- stepping ---------------------------------------------------------- */
 
@@ -701,10 +720,10 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
  * and count advanced) and the inlets' state is whole; the next floe_step
  * first finishes that insertion, so the run goes on as if it had not been
  * interrupted (a restart file written in between does the same). */
-floe_status floe_step(floe_world *w);
+FLOE_API floe_status floe_step(floe_world *w);
 /* `steps` steps, polling the interrupt function between them:
  * FLOE_INTERRUPTED after the step it asked during. */
-floe_status floe_run(floe_world *w, int64_t steps);
+FLOE_API floe_status floe_run(floe_world *w, int64_t steps);
 
 /* A function the world polls in its long loops: an inlet's insertion
  * (every 64 candidate centres) and floe_run (between steps). It returns
@@ -715,12 +734,12 @@ floe_status floe_run(floe_world *w, int64_t steps);
  * Python module one that runs PyErr_CheckSignals (Ctrl-C). NULL: none (the
  * default). A setting of the program, not state: restarts do not keep it. */
 typedef int floe_interrupt_fn(void *ctx);
-void floe_set_interrupt(floe_world *w, floe_interrupt_fn *fn, void *ctx);
+FLOE_API void floe_set_interrupt(floe_world *w, floe_interrupt_fn *fn, void *ctx);
 /* What the first floe_step begins with, done now: detects the contacts and
  * computes the forces at t = 0 (their creation events are then in
  * floe_events), so the state at t = 0 can be written out. Nothing once the
  * world has started. */
-floe_status floe_start(floe_world *w);
+FLOE_API floe_status floe_start(floe_world *w);
 
 /* Events of the last step, read after it (pull, no callback). The world
  * keeps the events of the last floe_step call (a first floe_step that
@@ -740,7 +759,7 @@ typedef struct floe_event_list {
     int count;
     uint64_t serial; /* 0 before the first floe_step / floe_start */
 } floe_event_list;
-floe_event_list floe_events(const floe_world *w);
+FLOE_API floe_event_list floe_events(const floe_world *w);
 /* Which event types the world records: bit t for type t (1u <<
  * FLOE_EVENT_...); a new world records all (FLOE_EVENTS_ALL). Events of
  * other types are neither kept nor counted in floe_events. A run that
@@ -750,12 +769,15 @@ floe_event_list floe_events(const floe_world *w);
  * whatever the mask. The mask is a setting of the run, not state: a
  * restart does not keep it. */
 #define FLOE_EVENTS_ALL ((1u << FLOE_EVENT_COUNT) - 1u)
-floe_status floe_set_event_types(floe_world *w, uint32_t mask);
-uint32_t floe_event_types(const floe_world *w);
-int64_t floe_step_count(const floe_world *w);
-double floe_time(const floe_world *w);
-double floe_dt(const floe_world *w);      /* current step; resolves auto dt */
-int floe_dt_is_auto(const floe_world *w); /* 1: the step is chosen by the world (dt: auto) and may change */
+FLOE_API floe_status floe_set_event_types(floe_world *w, uint32_t mask);
+FLOE_API uint32_t floe_event_types(const floe_world *w);
+FLOE_API int64_t floe_step_count(const floe_world *w);
+FLOE_API double floe_time(const floe_world *w);
+/* 1 once a step has stopped at a runaway (floe_step returns
+ * FLOE_ERR_RUNAWAY from then on; a restart file keeps it), else 0. */
+FLOE_API int floe_stopped(const floe_world *w);
+FLOE_API double floe_dt(const floe_world *w);      /* current step; resolves auto dt */
+FLOE_API int floe_dt_is_auto(const floe_world *w); /* 1: the step is chosen by the world (dt: auto) and may change */
 /* The critical step (s) that auto dt is dt_safety times
  * (docs/integration.md#time-step): from the stiffness of the contacts the
  * world has (the largest sum over a free body's contacts of each contact's
@@ -764,14 +786,14 @@ int floe_dt_is_auto(const floe_world *w); /* 1: the step is chosen by the world 
  * material, stiffnesses from the model); never above the exact stability
  * limit of the contacts it counts, equal to it for one contact. INFINITY
  * when no body that can move has or can make a contact. */
-double floe_critical_dt(const floe_world *w);
+FLOE_API double floe_critical_dt(const floe_world *w);
 /* The critical step the first step will meet: before it, floe_critical_dt
  * of a copy of the world started (floe_start) to find the bonds and
  * overlaps of step 0, which the prospective estimate does not know (the
  * cost of a copy of the world and of one contact pass); after it,
  * floe_critical_dt. INFINITY if the copy cannot be made or started. */
-double floe_critical_dt_start(const floe_world *w);
-floe_status floe_set_dt(floe_world *w, double dt);
+FLOE_API double floe_critical_dt_start(const floe_world *w);
+FLOE_API floe_status floe_set_dt(floe_world *w, double dt);
 
 /* ---- energy ------------------------------------------------------------ */
 
@@ -797,9 +819,9 @@ typedef enum floe_energy_term {
     FLOE_E_COUNT
 } floe_energy_term;
 
-const char *floe_energy_name(floe_energy_term t); /* "kinetic", "rotational", ... */
+FLOE_API const char *floe_energy_name(floe_energy_term t); /* "kinetic", "rotational", ... */
 /* Fills out[FLOE_E_COUNT]. Energies are evaluated at the end of the last step. */
-void floe_energy(const floe_world *w, double out[FLOE_E_COUNT]);
+FLOE_API void floe_energy(const floe_world *w, double out[FLOE_E_COUNT]);
 
 /* ---- measurements (docs/measurements.md) ------------------------------- */
 
@@ -822,17 +844,17 @@ typedef struct floe_region {
  * diagonal terms. Symmetric only in equilibrium; no kinetic (velocity)
  * term. FLOE_ERR_ARG for a NULL argument or a box that is not finite with
  * lo < hi. */
-floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double out[9]);
+FLOE_API floe_status floe_stress_tensor(const floe_world *w, const floe_region *r, double out[9]);
 
 /* Solid fraction: the volume of spheres, capsules and ellipsoids inside the
  * box over the box's volume (with whole: every such body's whole volume).
  * Exact for spheres; capsules and ellipsoids that straddle a face of the
  * box by a 16^3-point quadrature in the body's own frame (error stated in
  * docs/measurements.md). */
-floe_status floe_solid_fraction(const floe_world *w, const floe_region *r, double *out);
+FLOE_API floe_status floe_solid_fraction(const floe_world *w, const floe_region *r, double *out);
 /* The exact volume of a sphere (centre, radius) inside the box [lo, hi];
  * NaN for a radius not positive or a box not finite with lo <= hi. */
-double floe_sphere_box_volume(floe_vec3 centre, double radius, floe_vec3 lo, floe_vec3 hi);
+FLOE_API double floe_sphere_box_volume(floe_vec3 centre, double radius, floe_vec3 lo, floe_vec3 hi);
 
 /* Coordination of the particles (spheres, capsules, ellipsoids) whose
  * centre lies in the box (whole: all of them), counting each one's
@@ -846,19 +868,19 @@ typedef struct floe_coordination_info {
     double z;      /* contacts per particle (0 with no particle) */
     double z_mech; /* contacts per non-rattler */
 } floe_coordination_info;
-floe_status floe_coordination(const floe_world *w, const floe_region *r, floe_coordination_info *out);
+FLOE_API floe_status floe_coordination(const floe_world *w, const floe_region *r, floe_coordination_info *out);
 
 /* Fabric tensor (Satake 1982): out[3*i + j] = mean of n_i n_j over the
  * force-carrying contacts between two particles (spheres, capsules,
  * ellipsoids) whose contact point lies in the box (whole: all of them);
  * zeros with no contact. The trace is 1. *contacts (may be NULL) gets the
  * number of contacts averaged. */
-floe_status floe_fabric_tensor(const floe_world *w, const floe_region *r, double out[9], int *contacts);
+FLOE_API floe_status floe_fabric_tensor(const floe_world *w, const floe_region *r, double out[9], int *contacts);
 
 /* Traction on a wall or any group: the summed contact force on its members
  * divided by `area` [Pa] (components along x, y, z). NaN components for a
  * bad group id or an area that is not positive and finite. */
-floe_vec3 floe_group_stress(const floe_world *w, int g, double area);
+FLOE_API floe_vec3 floe_group_stress(const floe_world *w, int g, double area);
 
 /* Plane counters: the particles (spheres, capsules, ellipsoids; only the
  * members of `group`, or all with group -1) whose centre crosses the plane
@@ -870,9 +892,9 @@ floe_vec3 floe_group_stress(const floe_world *w, int g, double area);
  * characters or longer or already used, a point or normal not finite or
  * beyond FLOE_MAX_COORD, a zero normal, a bad group id. */
 #define FLOE_MAX_PLANE_COUNTERS 64
-int floe_add_plane_counter(floe_world *w, const char *name, floe_vec3 point, floe_vec3 normal, int group);
-int floe_plane_counter_count(const floe_world *w);
-int floe_find_plane_counter(const floe_world *w, const char *name); /* -1 if unknown */
+FLOE_API int floe_add_plane_counter(floe_world *w, const char *name, floe_vec3 point, floe_vec3 normal, int group);
+FLOE_API int floe_plane_counter_count(const floe_world *w);
+FLOE_API int floe_find_plane_counter(const floe_world *w, const char *name); /* -1 if unknown */
 typedef struct floe_plane_count {
     const char *name;
     floe_vec3 point, normal;   /* normal: unit */
@@ -881,7 +903,7 @@ typedef struct floe_plane_count {
     int64_t crossed_neg;       /* crossings from the positive to the negative side */
     double mass_pos, mass_neg; /* their summed mass [kg] */
 } floe_plane_count;
-floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count *out);
+FLOE_API floe_status floe_plane_counter_get(const floe_world *w, int id, floe_plane_count *out);
 
 /* ---- inlets and sinks (docs/supply.md) ----------------------------------- */
 
@@ -929,7 +951,7 @@ typedef enum floe_region_kind {
 #define FLOE_PARTICLE_BUDGET 42949672
 /* The most particles inlets may fill the world to: [0, 2^31 - 1];
  * FLOE_ERR_ARG beyond. A setting of the program, not state. */
-floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
+FLOE_API floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
 
 typedef struct floe_inlet_def {
     floe_region_kind region;
@@ -958,7 +980,7 @@ typedef struct floe_inlet_def {
     int internal_cookie; /* set by floe_default_inlet_def; do not touch */
 } floe_inlet_def;
 
-floe_inlet_def floe_default_inlet_def(void);
+FLOE_API floe_inlet_def floe_default_inlet_def(void);
 /* Returns the inlet's id, or -1 (see floe_last_error, which names the
  * field, its value and its range): a name NULL, empty, 64 characters or
  * longer or already used; a def not from floe_default_inlet_def; a region
@@ -966,9 +988,9 @@ floe_inlet_def floe_default_inlet_def(void);
  * degenerate triangle); a rate out of range; a shape not a sphere, capsule
  * or ellipsoid; a bad size distribution; an unknown material; a group bit
  * beyond the world's groups. At most FLOE_MAX_INLETS. */
-int floe_add_inlet(floe_world *w, const char *name, const floe_inlet_def *def);
-int floe_inlet_count(const floe_world *w);
-int floe_find_inlet(const floe_world *w, const char *name); /* -1 if unknown */
+FLOE_API int floe_add_inlet(floe_world *w, const char *name, const floe_inlet_def *def);
+FLOE_API int floe_inlet_count(const floe_world *w);
+FLOE_API int floe_find_inlet(const floe_world *w, const char *name); /* -1 if unknown */
 typedef struct floe_inlet_stats {
     const char *name;
     int64_t inserted;  /* bodies inserted */
@@ -979,7 +1001,7 @@ typedef struct floe_inlet_stats {
     int64_t failures;  /* bodies that found no room in max_tries */
     int short_of_rate; /* 1 once the rate could not be met */
 } floe_inlet_stats;
-floe_status floe_inlet_get(const floe_world *w, int id, floe_inlet_stats *out, floe_inlet_def *def);
+FLOE_API floe_status floe_inlet_get(const floe_world *w, int id, floe_inlet_stats *out, floe_inlet_def *def);
 
 /* A sink removes, after each step with t_start <= t < t_end, every body
  * (sphere, capsule, ellipsoid that is not fully blocked; only members of
@@ -994,18 +1016,18 @@ typedef struct floe_sink_def {
     double t_start, t_end;   /* default 0 and +inf */
     int internal_cookie;     /* set by floe_default_sink_def; do not touch */
 } floe_sink_def;
-floe_sink_def floe_default_sink_def(void);
+FLOE_API floe_sink_def floe_default_sink_def(void);
 /* The sink's id, or -1 (a bad name as for inlets, a bad region or group). */
-int floe_add_sink(floe_world *w, const char *name, const floe_sink_def *def);
-int floe_sink_count(const floe_world *w);
-int floe_find_sink(const floe_world *w, const char *name); /* -1 if unknown */
+FLOE_API int floe_add_sink(floe_world *w, const char *name, const floe_sink_def *def);
+FLOE_API int floe_sink_count(const floe_world *w);
+FLOE_API int floe_find_sink(const floe_world *w, const char *name); /* -1 if unknown */
 typedef struct floe_sink_stats {
     const char *name;
     int64_t removed; /* bodies removed */
     double mass;     /* their mass [kg] */
     double energy;   /* the energy they took out of the balance [J] */
 } floe_sink_stats;
-floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats *out, floe_sink_def *def);
+FLOE_API floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats *out, floe_sink_def *def);
 
 /* Removes the n bodies ids (any order, each once; spheres, capsules or
  * ellipsoids). The other bodies keep their order: the id of every body
@@ -1018,7 +1040,7 @@ floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats *out, flo
  * (docs/decisions.md#removed-bodies-leave-through-the-boundary-term).
  * *energy (may be NULL) receives that energy. FLOE_ERR_ARG for a bad or
  * repeated id or a boundary body (nothing removed). */
-floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy);
+FLOE_API floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <floe/floe.h>
+#include <floe/floe_pack.h> /* the generators: the engine builds packings */
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,18 +95,18 @@ typedef struct floe_scene {
 
 /* Parses and validates `path`, builds the world. On failure returns non-zero,
  * writes "file:line:col: message" into err and leaves *scene empty. */
-int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
+FLOE_API int floe_scene_load(const char *path, floe_scene *scene, char *err, size_t errlen);
 /* The same, polling interrupt(ctx) (floe.h, floe_set_interrupt) in its long
  * loops: random and dense packings, particle tables, adding bodies (every
  * 65,536), the overlap check. A non-zero return stops the load, which then
  * fails with "interrupted while loading" in err. The world it builds polls
  * the same function. */
-int floe_scene_load_interruptible(const char *path, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
-                                  char *err, size_t errlen);
-void floe_scene_free(floe_scene *scene);
+FLOE_API int floe_scene_load_interruptible(const char *path, floe_interrupt_fn *interrupt, void *ctx, floe_scene *scene,
+                                           char *err, size_t errlen);
+FLOE_API void floe_scene_free(floe_scene *scene);
 
 /* Total steps the scene asks for (resolves duration with the world's dt). */
-int64_t floe_scene_total_steps(const floe_scene *scene);
+FLOE_API int64_t floe_scene_total_steps(const floe_scene *scene);
 
 /* The checks of a run (docs/scene-format.md#checks-before-the-run) for a
  * run of `steps` steps, or `duration` seconds when steps < 0, given after
@@ -113,7 +114,7 @@ int64_t floe_scene_total_steps(const floe_scene *scene);
  * ahead, -1 with the message in err if it takes at least one step and the
  * scene holds a run_error. A scene with a run length of its own was
  * checked when it loaded. */
-int floe_scene_check_run(const floe_scene *scene, int64_t steps, double duration, char *err, size_t errlen);
+FLOE_API int floe_scene_check_run(const floe_scene *scene, int64_t steps, double duration, char *err, size_t errlen);
 
 /* ---- outputs of a run ---- */
 
@@ -130,18 +131,18 @@ typedef struct floe_output floe_output;
  * events of the start (events.csv). Do not start the world before: the
  * events of its start would miss events.csv. NULL on failure with a
  * message in err. */
-floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
-                              char *err, size_t errlen);
+FLOE_API floe_output *floe_output_open(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                       int64_t total_steps, char *err, size_t errlen);
 /* Call after every floe_step: writes whatever is due at the world's current
  * step, and that step's events (floe_events keeps one step's: a step not
  * followed by this call loses its events, which the next call reports as a
  * failure). */
-int floe_output_step(floe_output *o, floe_world *w);
+FLOE_API int floe_output_step(floe_output *o, floe_world *w);
 /* Forces a ParaView frame and an energy/history row now (used at the end and on stop). */
-int floe_output_snapshot(floe_output *o, floe_world *w);
+FLOE_API int floe_output_snapshot(floe_output *o, floe_world *w);
 /* Writes the final state files, flushes and closes everything; frees o.
  * On failure returns -1 and prints the reason to stderr (o is gone). */
-int floe_output_close(floe_output *o, floe_world *w);
+FLOE_API int floe_output_close(floe_output *o, floe_world *w);
 /* What a restart file records so that a resumed run continues every output
  * seamlessly: the cadences and next due steps, the frames listed in the
  * .pvd collections, and the byte length of every CSV at the restart step. */
@@ -164,16 +165,16 @@ typedef struct floe_output_state {
 
 /* Flushes and fsyncs every CSV and fills *st (valid until the next output
  * call). 0, or -1 (see floe_output_error). */
-int floe_output_get_state(floe_output *o, floe_output_state *st);
+FLOE_API int floe_output_get_state(floe_output *o, floe_output_state *st);
 /* Reopens the outputs of an interrupted run at the world's current step
  * (locked like floe_output_open, nothing of the earlier run removed):
  * CSVs are cut back to their length in *st and appended to, the .pvd
  * collections are rewritten with the frames up to the restart, frames of
  * later steps are removed. Nothing is written for the current step. */
-floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
-                                const floe_output_state *st, char *err, size_t errlen);
+FLOE_API floe_output *floe_output_resume(const char *dir, const floe_output_config *cfg, floe_world *w,
+                                         const floe_output_state *st, char *err, size_t errlen);
 /* Message of the latest failure of floe_output_step/snapshot ("" if none). */
-const char *floe_output_error(const floe_output *o);
+FLOE_API const char *floe_output_error(const floe_output *o);
 
 /* ---- restart files ---- */
 
@@ -193,18 +194,18 @@ typedef struct floe_restart {
 
 /* Writes `path` (not atomically; see floe_restart_save). 0, or -1 with a
  * message in err. */
-int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen);
+FLOE_API int floe_restart_write(const char *path, const floe_restart *r, char *err, size_t errlen);
 
 /* Writes DIR/PREFIX_<step>.h5 atomically: a temporary file, fsync, rename,
  * fsync of the directory. With prefix "restart", only the two newest
  * restart files are kept. The final path goes to `path` (may be NULL). */
-int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen, char *err,
-                      size_t errlen);
+FLOE_API int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen,
+                               char *err, size_t errlen);
 
 /* Reads a restart file into *r (a new world, owned by r->scene; frame
  * arrays owned by r). 0, or -1 with a message in err and *r empty. */
-int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errlen);
-void floe_restart_free(floe_restart *r);
+FLOE_API int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errlen);
+FLOE_API void floe_restart_free(floe_restart *r);
 
 /* Restart files in `dir`, newest first: fills up to `max` paths (each
  * PATH_MAX-sized buffers in `paths`) and returns how many exist. */
@@ -214,208 +215,25 @@ void floe_restart_free(floe_restart *r);
  * earlier rows, the ParaView collections with no earlier frames. r->output
  * is adjusted to match. `note` gets a sentence naming them ("" if nothing
  * was missing). 0, or -1 with a message in err. */
-int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err, size_t errlen);
+FLOE_API int floe_restart_fresh_outputs(const char *dir, floe_restart *r, char *note, size_t notelen, char *err,
+                                        size_t errlen);
 
-int floe_restart_list(const char *dir, char (*paths)[4096], int max);
+FLOE_API int floe_restart_list(const char *dir, char (*paths)[4096], int max);
 /* Removes the restart and runaway files of `dir` (a new run starts there);
  * returns how many. */
-int floe_restart_clear(const char *dir);
+FLOE_API int floe_restart_clear(const char *dir);
 
-/* ---- bodies for programs: generators and STL meshes ----
+/* ---- bodies for programs: STL meshes ----
  *
- * What the scene's `generators` and `meshes` sections do, for programs that
- * build worlds in code (docs/scene-format.md describes the recipes). The
- * generators are deterministic for a given seed on every platform (64-bit
- * integer generators, no rand()), independent of the world, and return
- * plain arrays the caller frees with free(); the caller adds the bodies
- * (floe_add_sphere, ...), in the order given, which is the order the scene
- * loader adds them in. Each returns 0, or non-zero with a message in err. */
-
-/* Largest count a generator accepts (the scene loader also bounds memory). */
-#define FLOE_GEN_MAX_COUNT 200000000LL
-
-/* Simple lattice of counts[0] x counts[1] x counts[2] sites, x fastest:
- * site p = i + nx (j + ny k) is at origin + (i sx, j sy, k sz) plus jitter
- *   dx = jitter.x (2 u(K + 2p) - 1),  dy = jitter.y (2 u(K + 2p + 1) - 1),
- *   dz = jitter.z (2 u(K + 2^39 + p) - 1),  K = seed * 0xD1B54A32D192ED03
- * (so seed 0 with jitter (A, A, 0) reproduces the peer benchmark scene). */
-typedef struct floe_lattice_def {
-    floe_vec3 origin;  /* centre of site (0,0,0) */
-    floe_vec3 spacing; /* > 0 on each axis */
-    int64_t counts[3]; /* >= 0 each */
-    floe_vec3 jitter;  /* amplitude of the uniform offset per axis, >= 0 */
-    uint64_t seed;
-} floe_lattice_def;
-
-/* Writes *n sites into *pos (malloc'd; NULL when n == 0). 0 on success. */
-int floe_gen_lattice(const floe_lattice_def *def, floe_vec3 **pos, int64_t *n, char *err, size_t errlen);
-
-/* floe_size_dist and floe_size_dist_check are in floe.h (the inlets of a
- * running world draw sizes from them too). */
-
-/* What the random and dense packings take beyond their region (a def's
- * `env`; NULL: none of it): the periodic cell the bodies will live in, whose
- * images their overlap tests see (docs/periodic.md#generators-and-checks),
- * and an interrupt function (floe_set_interrupt) they poll: a non-zero
- * return stops them with the error "interrupted". The scene loader passes
- * the scene's cell and its own interrupt function. */
-typedef struct floe_gen_env {
-    int periodic;               /* bit k: axis k is periodic */
-    floe_vec3 cell_lo, cell_hi; /* the periods along the periodic axes: lo < hi */
-    floe_interrupt_fn *interrupt;
-    void *interrupt_ctx;
-} floe_gen_env;
-
-/* Random sequential placement of `count` spheres, fully inside the box
- * [lo, hi], pairwise non-overlapping (with env's periodic cell, at their
- * smallest distance over its images). Radii are uniform in [rmin, rmax]
- * (rmin == rmax: monodisperse) or, when dist is not NULL, drawn from *dist
- * (rmin and rmax are then ignored); all are drawn first and placed largest
- * first, so the no-overlap test only ever meets spheres no smaller than the
- * one placed. Each sphere gets up to FLOE_GEN_MAX_TRIES random positions; if
- * one finds no free spot the box is too full: returns non-zero, *placed
- * tells how many fitted. */
-#define FLOE_GEN_MAX_TRIES 5000
-typedef struct floe_random_def {
-    floe_vec3 lo, hi;
-    double rmin, rmax; /* 0 < rmin <= rmax */
-    int64_t count;
-    uint64_t seed;
-    const floe_size_dist *dist; /* NULL: uniform in [rmin, rmax] as above */
-    const floe_gen_env *env;    /* NULL: no periodic cell, never interrupted */
-} floe_random_def;
-
-int floe_gen_random(const floe_random_def *def, floe_vec3 **pos, double **radius, int64_t *placed, char *err,
-                    size_t errlen);
-
-/* Obstacles of a random sphere packing: when `clear` is not NULL, a
- * candidate sphere (centre c, radius r) is accepted only if clear(ctx, c, r)
- * returns non-zero (floe_gen_random_world below makes that test from a
- * world; docs/scene-format.md, "random"). */
-typedef int floe_gen_clear_fn(void *ctx, floe_vec3 c, double r);
-int floe_gen_random_clear(const floe_random_def *def, floe_gen_clear_fn *clear, void *ctx, floe_vec3 **pos,
-                          double **radius, int64_t *placed, char *err, size_t errlen);
-/* floe_gen_random_clear with the scene loader's test (src/io/scene_clear.c):
- * a sphere is placed only where it overlaps no wall, facet, infinite
- * cylinder, mesh triangle or body (sphere, capsule, ellipsoid) of w that
- * can reach the box, in def->env's periodic cell also through its faces,
- * by the narrow phase of the pair. The Python module's add_random uses it
- * as the scene's generators do. */
-int floe_gen_random_world(const floe_random_def *def, const floe_world *w, floe_vec3 **pos, double **radius,
-                          int64_t *placed, char *err, size_t errlen);
-
-/* Dense sphere packing by radius expansion
- * (docs/decisions.md#dense-packings-by-radius-expansion): `count` radii are
- * drawn as floe_gen_random draws them (or, with count 0, radii are drawn
- * until their volume reaches target x the region's volume), all scaled by
- * one factor s so that their volume is exactly target x the region's
- * volume; so the final radii are the drawn ones times s and the shape of
- * their distribution is the drawn one. The centres start uniformly at
- * random in the region with radii shrunk to a solid fraction of
- * FLOE_DENSE_START; the radii then grow by a common factor in steps of
- * FLOE_DENSE_STEP of solid fraction, and after each step the assembly
- * relaxes (frictionless linear springs between overlapping spheres and
- * between a sphere and the region's boundary, damped by the FIRE
- * minimiser). At the target fraction the relaxation runs until the largest
- * overlap (pair: depth over the smaller radius; boundary: depth over the
- * radius) is at most max_overlap. Deterministic for a seed (one thread,
- * fixed order). */
-#define FLOE_DENSE_START 0.25
-#define FLOE_DENSE_STEP 0.01
-#define FLOE_DENSE_MONO_MAX 0.7405 /* pi / sqrt(18): no packing of equal spheres is denser */
-typedef enum floe_dense_region { FLOE_DENSE_BOX = 0, FLOE_DENSE_CYLINDER } floe_dense_region;
-typedef struct floe_dense_def {
-    floe_dense_region region;
-    floe_vec3 lo, hi;           /* BOX: corners; CYLINDER: the bounding box of the cylinder below */
-    floe_vec3 base;             /* CYLINDER: centre of the bottom face; axis along z */
-    double radius;              /* CYLINDER: radius */
-    double height;              /* CYLINDER: height */
-    double rmin, rmax;          /* 0 < rmin <= rmax: uniform radii (before scaling) */
-    const floe_size_dist *dist; /* or drawn from *dist (rmin, rmax ignored) */
-    int64_t count;              /* spheres; 0: as many as the target needs at the drawn sizes */
-    double target;              /* solid fraction, (0, 0.9] (FLOE_DENSE_MONO_MAX for equal radii) */
-    uint64_t seed;
-    double max_overlap;     /* bound on the largest residual overlap, relative */
-    int64_t max_iterations; /* relaxation iterations in all (FIRE steps) */
-    /* NULL: no periodic cell, never interrupted. With a cell, pairs meet
-     * through its faces (the spheres' images); along a periodic axis that
-     * the region spans (box side, cylinder height at least the period),
-     * the region is one period from the cell's lower bound, without a
-     * boundary, and its volume counts the period. */
-    const floe_gen_env *env;
-} floe_dense_def;
-
-typedef struct floe_dense_info {
-    int64_t count;       /* spheres made */
-    double scale;        /* final radius / drawn radius */
-    double fraction;     /* sum of sphere volumes / region volume */
-    double reached;      /* largest stage fraction relaxed below max_overlap */
-    double mean_overlap; /* mean relative depth over overlapping contacts (pairs and boundary) */
-    double max_overlap;  /* largest relative depth */
-    int64_t contacts;    /* overlapping contacts at the end */
-    int64_t iterations;  /* relaxation iterations used */
-    int stages;          /* expansion steps */
-} floe_dense_info;
-
-/* Writes info->count spheres into *pos and *radius (malloc'd). 0 on
- * success; non-zero with a message (what fraction was reached, with what
- * overlap) when the target is impossible or the relaxation does not bring
- * the overlap below max_overlap within max_iterations; info is filled
- * either way when the packing ran. */
-int floe_gen_dense(const floe_dense_def *def, floe_vec3 **pos, double **radius, floe_dense_info *info, char *err,
-                   size_t errlen);
-
-/* Random sequential placement of `count` capsules or ellipsoids with
- * uniformly random orientations (uniform on SO(3)), fully inside the box
- * [lo, hi], pairwise non-overlapping:
- *  - capsules: exact test, the distance between the two axis segments must
- *    exceed r1 + r2 (by a relative 1e-9);
- *  - ellipsoids: a sufficient test, the Perram-Wertheim contact function
- *    F(lambda) must exceed 1 (by 1e-9) for some lambda in [0, 1]: ellipsoids
- *    that are apart by a hair may be refused, touching ones never accepted.
- * Sizes are drawn first (uniform in each range), bodies are placed by
- * decreasing bounding radius (r + shaft/2, or the largest semi-axis; ties in
- * draw order); each gets up to FLOE_GEN_MAX_TRIES (orientation, position)
- * draws. Only + - * / and sqrt are used after seeding, so the packing is the
- * same on every IEEE-754 platform. Every box side must be at least the
- * largest bounding diameter. */
-typedef struct floe_random_shape_def {
-    floe_vec3 lo, hi;
-    floe_shape_type shape; /* FLOE_SHAPE_CAPSULE or FLOE_SHAPE_ELLIPSOID */
-    double rmin, rmax;     /* capsule radius, 0 < rmin <= rmax */
-    double smin, smax;     /* capsule shaft, 0 <= smin <= smax */
-    floe_vec3 amin, amax;  /* ellipsoid semi-axes per body axis, 0 < amin <= amax */
-    int64_t count;
-    uint64_t seed;
-    /* Size distributions (NULL: uniform in the range above): capsules
-     * dist[0] the radius, dist[1] the shaft; ellipsoids dist[0..2] the
-     * semi-axes. A distribution replaces its range (the range is taken from
-     * its min and max). */
-    const floe_size_dist *dist[3];
-    const floe_gen_env *env; /* NULL: no periodic cell, never interrupted */
-} floe_random_shape_def;
-
-typedef struct floe_gen_body {
-    floe_vec3 pos;
-    floe_quat ori;  /* body -> global; a capsule's shaft is the body x axis */
-    double radius;  /* capsule radius */
-    double shaft;   /* capsule shaft */
-    floe_vec3 semi; /* ellipsoid semi-axes */
-} floe_gen_body;
-
-/* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */
-double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b);
-
-/* Writes the bodies into *bodies (malloc'd; NULL when count == 0) in
- * placement order. 0 on success; on a too full box non-zero with *placed. */
-int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **bodies, int64_t *placed, char *err,
-                           size_t errlen);
+ * The generators of the scene's `generators` section are the engine's
+ * (include/floe/floe_pack.h, included above); the `meshes` section reads
+ * STL files with floe_mesh_read. */
 
 /* The orientation of a capsule given by its shaft's direction (the
  * scene's `axis` key): the shortest-arc rotation taking the body x axis
  * onto axis/|axis| (a half turn about z for -x); (0, 0, 0, 0), which
  * floe_add_* refuse, when axis is zero or not finite. */
-floe_quat floe_axis_orientation(floe_vec3 axis);
+FLOE_API floe_quat floe_axis_orientation(floe_vec3 axis);
 
 /* An STL file (ASCII or binary) placed for a world: every vertex scaled
  * (per axis, each factor in (0, 1e12]) then translated (each component at
@@ -434,9 +252,9 @@ typedef struct floe_mesh {
 /* Reads `path` into *out (`name`, or path if NULL, names the file in
  * messages). 0, or -1 with a message in err ("path:line:col: ..." for a
  * malformed ASCII file) and *out empty. */
-int floe_mesh_read(const char *path, const char *name, floe_vec3 scale, floe_vec3 translate, int skip_degenerate,
-                   floe_mesh *out, char *err, size_t errlen);
-void floe_mesh_free(floe_mesh *m);
+FLOE_API int floe_mesh_read(const char *path, const char *name, floe_vec3 scale, floe_vec3 translate,
+                            int skip_degenerate, floe_mesh *out, char *err, size_t errlen);
+FLOE_API void floe_mesh_free(floe_mesh *m);
 
 /* ---- files of the current state, on demand ----
  *
@@ -446,18 +264,18 @@ void floe_mesh_free(floe_mesh *m);
 
 /* particles.csv and contacts.csv of the world's current state at `path`
  * (written through a temporary and rename()). 0, or -1 with a message. */
-int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
-int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
+FLOE_API int floe_csv_write_particles(const char *path, const floe_world *w, char *err, size_t errlen);
+FLOE_API int floe_csv_write_contacts(const char *path, const floe_world *w, char *err, size_t errlen);
 
 /* A history.csv column (floe_history_column) evaluated now: check it first
  * (0, or -1 with a message naming the column when its particle, group,
  * quantity or energy term does not exist); the value is NaN for an id that
  * no longer exists. `energy` holds floe_energy() of this step, or is NULL
  * to compute it on demand. */
-int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen);
-double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy);
+FLOE_API int floe_history_check(const floe_world *w, const floe_history_column *col, char *err, size_t errlen);
+FLOE_API double floe_history_value(const floe_world *w, const floe_history_column *col, const double *energy);
 /* "created", "deleted", "broken", "activated", "slip_change" (events.csv). */
-const char *floe_event_type_name(floe_event_type t);
+FLOE_API const char *floe_event_type_name(floe_event_type t);
 
 /* ParaView frames on demand: floe_vtk_series_write adds a frame of the
  * world's current state to DIR: particles_<step>.vtu, contacts_<step>.vtp
@@ -468,14 +286,19 @@ const char *floe_event_type_name(floe_event_type t);
  * write at the same step replaces that frame). DIR is created if needed;
  * collections of the same names already there are replaced. */
 typedef struct floe_vtk_series floe_vtk_series;
-floe_vtk_series *floe_vtk_series_open(const char *dir, char *err, size_t errlen);
-int floe_vtk_series_write(floe_vtk_series *s, const floe_world *w, char *err, size_t errlen);
-void floe_vtk_series_close(floe_vtk_series *s);
+FLOE_API floe_vtk_series *floe_vtk_series_open(const char *dir, char *err, size_t errlen);
+FLOE_API int floe_vtk_series_write(floe_vtk_series *s, const floe_world *w, char *err, size_t errlen);
+FLOE_API void floe_vtk_series_close(floe_vtk_series *s);
 
 /* Writes a restart file at exactly `path`, atomically and durably (a
  * temporary beside it, fsync, rename, fsync of the directory): what
  * floe_restart_save does under its own file names. 0, or -1 with a message. */
-int floe_restart_save_file(const char *path, const floe_restart *r, char *err, size_t errlen);
+FLOE_API int floe_restart_save_file(const char *path, const floe_restart *r, char *err, size_t errlen);
+
+/* The candidate closest to `word` within a small edit distance, or NULL:
+ * the "did you mean" of the scene loader's messages, for front ends that
+ * name options and commands the same way. */
+FLOE_API const char *floe_suggest(const char *word, const char *const *cands, int n);
 
 #ifdef __cplusplus
 }

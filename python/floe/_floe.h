@@ -61,11 +61,11 @@ typedef struct World {
 extern PyTypeObject World_Type;
 extern PyTypeObject Storage_Type;
 
-/* exceptions (module.c) */
+/* exceptions (common.c) */
 extern PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
 extern PyTypeObject *Event_Type; /* floe.Event, a named tuple of one event */
 
-/* module.c: errors and argument helpers; each returns 0, or -1 with an exception set */
+/* common.c: errors and argument helpers; each returns 0, or -1 with an exception set */
 PyObject *floe_py_status(World *self, floe_status st); /* NULL with the exception for a failed status */
 int floe_py_check(World *self, floe_status st);        /* 0 for FLOE_OK, else -1 with the exception */
 int floe_py_interrupt(void *ctx);                      /* the engine's interrupt function: Ctrl-C */
@@ -92,10 +92,14 @@ PyArrayObject *floe_py_ids(PyObject *o, const char *what, int min_dim);
 int floe_py_shape_sizes(const char *fn, const char *shape_name, floe_shape_type shape, int radius, int shaft,
                         int semi_axes);
 
-/* world.c */
-int floe_py_world_setup(void);            /* joins the World's method tables; before PyType_Ready */
+void floe_py_arg_error(const char *fmt, ...); /* ArgumentError with a printf message (%g works) */
+void floe_py_world_release(World *self);      /* frees the engine's world once no view needs it */
+int floe_py_close_outputs(World *self);       /* 0, or -1 with an exception */
+
+/* world.c (module.c joins the method tables of every file into the World type) */
+extern PyMethodDef floe_py_world_methods[];
+extern PyGetSetDef floe_py_world_getset[];
 World *floe_py_world_new(floe_scene *sc); /* takes sc over (zeroed on return) */
-void floe_py_world_release(World *self);  /* frees the engine's world once no view needs it */
 
 /* arrays.c */
 int floe_py_room(World *self, long long more); /* refuses adding `more` bodies that would move viewed arrays */
@@ -114,8 +118,7 @@ extern PyMethodDef floe_py_motion_methods[];
 
 /* supply.c: inlets, sinks, removal, the dense generator */
 extern PyMethodDef floe_py_supply_methods[];
-void floe_py_arg_error(const char *fmt, ...); /* ArgumentError with a printf message (%g works) */
-int floe_py_supply_guard(World *self);        /* refuses stepping a world with inlets or sinks while views are alive */
+int floe_py_supply_guard(World *self); /* refuses stepping a world with inlets or sinks while views are alive */
 
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];
@@ -124,6 +127,5 @@ extern PyMethodDef floe_py_run_methods[];
 extern PyMethodDef floe_py_file_methods[];
 PyObject *floe_py_load(PyObject *mod, PyObject *args, PyObject *kw);
 PyObject *floe_py_restore(PyObject *mod, PyObject *args, PyObject *kw);
-int floe_py_close_outputs(World *self); /* 0, or -1 with an exception */
 
 #endif

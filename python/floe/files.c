@@ -29,17 +29,6 @@ static int warn_lines(const char *text) {
     return 0;
 }
 
-int floe_py_close_outputs(World *self) {
-    if (!self->out) return 0;
-    floe_output *o = self->out;
-    self->out = NULL;
-    if (floe_output_close(o, self->sc.world) != 0) { /* the reason went to stderr: close frees o */
-        PyErr_SetString(OutputError, "closing the outputs failed (floe's message is on stderr)");
-        return -1;
-    }
-    return 0;
-}
-
 PyObject *floe_py_load(PyObject *mod, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"path", "out", "threads", NULL};
     PyObject *path_o, *out_o = NULL, *threads_o = Py_None;

@@ -18,16 +18,6 @@
 
 #define GIVEN(o) ((o) && (o) != Py_None)
 
-/* ArgumentError with a printf message: PyErr_Format has no %g. */
-void floe_py_arg_error(const char *fmt, ...) {
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    PyErr_SetString(ArgumentError, msg);
-}
-
 int floe_py_supply_guard(World *self) {
     floe_world *w = self->sc.world;
     if (!self->anchor || (floe_inlet_count(w) == 0 && floe_sink_count(w) == 0)) return 0;

@@ -73,11 +73,6 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-void floe_py_world_release(World *self) {
-    if (self->anchor) return; /* views still show its arrays: freed with the World */
-    floe_scene_free(&self->sc);
-}
-
 /* Closes outputs and series; the engine's world goes once no view needs it. */
 static int close_all(World *self) {
     int rc = floe_py_close_outputs(self);
@@ -663,7 +658,7 @@ static PyObject *get_end(World *self, void *c) {
     return Py_BuildValue("(sL)", "steps", (long long)self->total);
 }
 
-static PyGetSetDef World_getset[] = {
+PyGetSetDef floe_py_world_getset[] = {
     {"count", (getter)get_count, NULL, "number of particles (bodies of every shape; also len(w))", NULL},
     {"step_count", (getter)get_step, NULL, "steps taken since the start", NULL},
     {"time", (getter)get_time, NULL, "simulated time [s]", NULL},
@@ -698,7 +693,7 @@ static Py_ssize_t World_len(World *self) {
 static PySequenceMethods World_as_sequence = {.sq_length = (lenfunc)World_len};
 
 #define KW (PyCFunction)(void (*)(void))
-static PyMethodDef World_methods[] = {
+PyMethodDef floe_py_world_methods[] = {
     {"close", (PyCFunction)World_close, METH_NOARGS,
      "close()\n\nCloses the World: attached outputs write their final state (particles.csv, contacts.csv) and\n"
      "close, ParaView series close, the engine's memory is freed (once no numpy view of it is alive).\n"
@@ -778,36 +773,6 @@ static PyMethodDef World_methods[] = {
      "views stay valid). Raises if views are alive and the arrays would have to move now."},
     {NULL, NULL, 0, NULL}};
 
-/* The World's methods come from several files: joined once at import. */
-static PyMethodDef all_methods[128];
-
-static int join_methods(void) {
-    PyMethodDef *parts[] = {World_methods,        floe_py_body_methods, floe_py_array_methods,  floe_py_run_methods,
-                            floe_py_file_methods, floe_py_lab_methods,  floe_py_motion_methods, floe_py_supply_methods};
-    int n = 0;
-    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
-        for (PyMethodDef *m = parts[p]; m->ml_name; m++) {
-            if (n + 1 >= (int)(sizeof all_methods / sizeof *all_methods)) return -1;
-            all_methods[n++] = *m;
-        }
-    all_methods[n] = (PyMethodDef){NULL, NULL, 0, NULL};
-    return 0;
-}
-
-static PyGetSetDef all_getset[64];
-
-static int join_getset(void) {
-    PyGetSetDef *parts[] = {World_getset, floe_py_view_getset};
-    int n = 0;
-    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
-        for (PyGetSetDef *g = parts[p]; g->name; g++) {
-            if (n + 1 >= (int)(sizeof all_getset / sizeof *all_getset)) return -1;
-            all_getset[n++] = *g;
-        }
-    all_getset[n] = (PyGetSetDef){NULL, NULL, NULL, NULL, NULL};
-    return 0;
-}
-
 PyTypeObject World_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "floe.World",
     .tp_basicsize = sizeof(World),
@@ -832,14 +797,5 @@ PyTypeObject World_Type = {
     .tp_repr = (reprfunc)World_repr,
     .tp_as_sequence = &World_as_sequence,
     .tp_weaklistoffset = offsetof(World, weakreflist),
-    .tp_methods = all_methods,
-    .tp_getset = all_getset,
+    /* tp_methods, tp_getset: the tables of every file, joined by module.c */
 };
-
-int floe_py_world_setup(void) {
-    if (join_methods() || join_getset()) {
-        PyErr_SetString(PyExc_SystemError, "floe: too many World methods for the method table");
-        return -1;
-    }
-    return 0;
-}

@@ -228,7 +228,7 @@ floe_vec3 floe_period_wrap(const floe_grid_period *p, floe_vec3 x) {
     return x;
 }
 
-int floe_period_images(const floe_grid_period *p, floe_vec3 x, double reach, floe_vec3 out[8]) {
+int floe_period_images(const floe_grid_period *p, floe_vec3 x, double reach, floe_vec3 out[27]) {
     int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         if (!(p->axes >> k & 1)) continue;

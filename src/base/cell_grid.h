@@ -79,10 +79,11 @@ floe_vec3 floe_period_wrap(const floe_grid_period *p, floe_vec3 x);
  * the others; x itself first) from which a search within `reach` finds
  * every point of the box whose image comes within `reach` of x: m_k = +1
  * (-1) when x is within reach of the upper (lower) face. x in the box
- * (floe_period_wrap); at most 8 points, their count returned. A box at
- * least twice `reach` wide has each point within reach through one image
- * at most. */
-int floe_period_images(const floe_grid_period *p, floe_vec3 x, double reach, floe_vec3 out[8]);
+ * (floe_period_wrap); their count returned: at most 8 when the box is at
+ * least twice `reach` wide (each point then within reach through one image
+ * at most), at most 27 when a reach across half the box has both faces of
+ * an axis. */
+int floe_period_images(const floe_grid_period *p, floe_vec3 x, double reach, floe_vec3 out[27]);
 /* The minimum image of a difference along the periodic axes (d_k minus
  * the nearest multiple of len[k]). */
 floe_vec3 floe_period_delta(const floe_grid_period *p, floe_vec3 d);

@@ -9,11 +9,11 @@
  * row, the count of rows and the check a loaded value must pass.
  * Everything else is driven by that table:
  *
- * - floe__snapshot_write walks it and hands every item to a writer (the
+ * - floe_snapshot_write (public: include/floe/floe_snapshot.h) walks it and hands every item to a writer (the
  *   visitor floe_snap_writer of snapshot_item.h: one call per item,
  *   format-neutral). The HDF5 restart writer (src/io/restart.c) and the
- *   byte form of snapshot_bytes.h are two writers.
- * - floe__snapshot_read builds a new world from a reader (floe_snap_reader:
+ *   byte form of snapshot_bytes.c are two writers.
+ * - floe_snapshot_read builds a new world from a reader (floe_snap_reader:
  *   look an item up, read its values), checking every value as the table
  *   says, then the rules between tables (floe__snapshot_check).
  * - floe__snapshot_diff compares two worlds member by member, state only.
@@ -31,20 +31,8 @@
 #include "core/snapshot_item.h"
 #include "core/world.h"
 
-/* The layout version of the snapshot's items: restart files carry it as
- * their format_version, the byte form in its header. A change of the items
- * (a new one, a removed one, a new meaning) bumps it; a reader refuses
- * other versions, naming both. */
-#define FLOE_SNAPSHOT_FORMAT 9
-
-/* Writes every item of the world's state (and, marked doc, the model state
- * as named values and notes for readers). 0, or -1 with err. */
-int floe__snapshot_write(const floe_world *w, const floe_snap_writer *wr, char *err, size_t errlen);
-
-/* A new world from the items of rd, every value checked (the table's
- * checks, then floe__snapshot_check). NULL with err; *damaged (may be NULL)
- * is set when the snapshot was read but refused by a check. */
-floe_world *floe__snapshot_read(const floe_snap_reader *rd, char *err, size_t errlen, int *damaged);
+/* FLOE_SNAPSHOT_FORMAT, floe_snapshot_write and floe_snapshot_read are
+ * public (include/floe/floe_snapshot.h). */
 
 /* The table's checks and the rules between tables on a world. 0, or -1
  * with "<item>: <row>: <what is wrong>" in err. A world built through the

@@ -9,7 +9,7 @@
  * name, u8 attr, u8 type, u8 rank, u8 0, u64 dims[3], u64 data bytes, data
  * (values in the writer's byte order; text: per string a u32 length and its
  * bytes). Items marked doc are left out. */
-#include "core/snapshot_bytes.h"
+#include <floe/floe_snapshot.h> /* floe_snapshot_to_bytes, floe_snapshot_from_bytes */
 
 #include "core/snapshot.h"
 
@@ -69,7 +69,7 @@ static int bw_put(void *ctx, const floe_snap_item *it) {
     return w->b.bad ? -1 : 0;
 }
 
-int floe__snapshot_to_bytes(const floe_world *w, unsigned char **bytes, size_t *len, char *err, size_t errlen) {
+int floe_snapshot_to_bytes(const floe_world *w, unsigned char **bytes, size_t *len, char *err, size_t errlen) {
     bw b;
     memset(&b, 0, sizeof b);
     floe__buf_append(&b.b, magic, 8);
@@ -79,7 +79,7 @@ int floe__snapshot_to_bytes(const floe_world *w, unsigned char **bytes, size_t *
     floe_snap_writer wr = {&b, bw_put};
     *bytes = NULL;
     *len = 0;
-    if (floe__snapshot_write(w, &wr, err, errlen) != 0 || b.b.bad) {
+    if (floe_snapshot_write(w, &wr, err, errlen) != 0 || b.b.bad) {
         if (b.b.bad && err && errlen) snprintf(err, errlen, "out of memory writing the snapshot");
         floe__buf_free(&b.b);
         return -1;
@@ -262,14 +262,14 @@ static char **br_read_strings(void *ctx, const char *group, const char *name, in
     return out;
 }
 
-floe_world *floe__snapshot_from_bytes(const unsigned char *bytes, size_t len, char *err, size_t errlen) {
+floe_world *floe_snapshot_from_bytes(const unsigned char *bytes, size_t len, char *err, size_t errlen) {
     br r = {0};
     char tmp[1];
     if (!err || !errlen) err = tmp, errlen = sizeof tmp;
     floe_world *w = NULL;
     if (parse(&r, bytes, len, err, errlen) == 0) {
         floe_snap_reader rd = {&r, br_has_group, br_find, br_read, br_read_strings};
-        w = floe__snapshot_read(&rd, err, errlen, NULL);
+        w = floe_snapshot_read(&rd, err, errlen, NULL);
     }
     free(r.e);
     return w;

@@ -25,21 +25,21 @@ const char *floe__snap_type_name(floe_snap_type t) {
     return (unsigned)t < FLOE_SNAP_NTYPES ? name[t] : "?";
 }
 
-const char *floe__snap_path(const char *group, const char *name, int attr, char *buf, size_t n) {
+const char *floe_snap_path(const char *group, const char *name, int attr, char *buf, size_t n) {
     /* the root's attributes are "@name" */
     snprintf(buf, n, "%s%s%s%s", *group || !attr ? "/" : "", group, attr ? "@" : (*group ? "/" : ""), name);
     return buf;
 }
 
-int floe__snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t,
-                   int rank, size_t d0, size_t d1, const void *data, int doc) {
+int floe_snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t, int rank,
+                  size_t d0, size_t d1, const void *data, int doc) {
     floe_snap_item it = {group, name, attr, t, rank, {d0, d1, 0}, data, doc};
     return wr->put(wr->ctx, &it);
 }
 
 /* ---- reading single items ----------------------------------------------------------- */
 
-int floe__snap_vfail(int *bad, char *err, size_t errlen, const char *where, const char *fmt, va_list ap) {
+int floe_snap_vfail(int *bad, char *err, size_t errlen, const char *where, const char *fmt, va_list ap) {
     if (*bad) return -1;
     *bad = 1;
     if (!err || !errlen) return -1;
@@ -48,15 +48,15 @@ int floe__snap_vfail(int *bad, char *err, size_t errlen, const char *where, cons
     return -1;
 }
 
-int floe__snap_fail(floe_snap_in *in, const char *fmt, ...) {
+int floe_snap_fail(floe_snap_in *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    floe__snap_vfail(&in->bad, in->err, in->errlen, NULL, fmt, ap);
+    floe_snap_vfail(&in->bad, in->err, in->errlen, NULL, fmt, ap);
     va_end(ap);
     return -1;
 }
 
-int floe__snap_has(floe_snap_in *in, const char *group, const char *name, int attr) {
+int floe_snap_has(floe_snap_in *in, const char *group, const char *name, int attr) {
     floe_snap_found f;
     return !in->bad && in->rd->find(in->rd->ctx, group, name, attr, &f) == 1;
 }
@@ -68,20 +68,18 @@ static int find(floe_snap_in *in, const char *group, const char *name, int attr,
     if (in->rd->find(in->rd->ctx, group, name, attr, f) == 1) return 0;
     char p[200];
     if (!in->rd->has_group(in->rd->ctx, group))
-        return floe__snap_fail(in, "missing group '/%s' (not a floe restart file or snapshot, or a damaged one)",
-                               group);
-    return floe__snap_fail(in, "missing %s '%s'", attr ? "attribute" : "dataset",
-                           floe__snap_path(group, name, attr, p, sizeof p));
+        return floe_snap_fail(in, "missing group '/%s' (not a floe restart file or snapshot, or a damaged one)", group);
+    return floe_snap_fail(in, "missing %s '%s'", attr ? "attribute" : "dataset",
+                          floe_snap_path(group, name, attr, p, sizeof p));
 }
 
-long floe__snap_rows_of(floe_snap_in *in, const char *group, const char *name) {
+long floe_snap_rows_of(floe_snap_in *in, const char *group, const char *name) {
     floe_snap_found f;
     if (find(in, group, name, 0, &f) != 0) return -1;
     char p[200];
-    floe__snap_path(group, name, 0, p, sizeof p);
-    if (f.rank < 1 || f.rank > 3)
-        return floe__snap_fail(in, "dataset '%s' is unreadable or has an unexpected shape", p);
-    if (f.dims[0] > (size_t)1 << 30) return floe__snap_fail(in, "dataset '%s' has %zu rows: too many", p, f.dims[0]);
+    floe_snap_path(group, name, 0, p, sizeof p);
+    if (f.rank < 1 || f.rank > 3) return floe_snap_fail(in, "dataset '%s' is unreadable or has an unexpected shape", p);
+    if (f.dims[0] > (size_t)1 << 30) return floe_snap_fail(in, "dataset '%s' has %zu rows: too many", p, f.dims[0]);
     return (long)f.dims[0];
 }
 
@@ -92,13 +90,13 @@ static int class_ok(char klass, floe_snap_type t) {
 
 static int class_error(floe_snap_in *in, const char *p, int attr, floe_snap_type t) {
     const char *kind = attr ? "attribute" : "dataset";
-    if (t == FLOE_SNAP_STR) return floe__snap_fail(in, "%s '%s' is not text", kind, p);
+    if (t == FLOE_SNAP_STR) return floe_snap_fail(in, "%s '%s' is not text", kind, p);
     if (t == FLOE_SNAP_F64)
-        return floe__snap_fail(in, "%s '%s' holds %s, expected %s", kind, p,
-                               attr ? "non-float values" : "integers (or other non-float values)",
-                               attr ? "a floating-point number" : "floating-point numbers");
-    return floe__snap_fail(in, "%s '%s' holds non-integer values, expected %s", kind, p,
-                           attr ? "an integer" : "integers");
+        return floe_snap_fail(in, "%s '%s' holds %s, expected %s", kind, p,
+                              attr ? "non-float values" : "integers (or other non-float values)",
+                              attr ? "a floating-point number" : "floating-point numbers");
+    return floe_snap_fail(in, "%s '%s' holds non-integer values, expected %s", kind, p,
+                          attr ? "an integer" : "integers");
 }
 
 /* Narrows n values to t at dst; the index of the first that does not fit, or -1. */
@@ -136,44 +134,43 @@ static int check_item(floe_snap_in *in, const char *group, const char *name, int
                       size_t cols, char *p, size_t plen) {
     floe_snap_found f;
     if (find(in, group, name, attr, &f) != 0) return -1;
-    floe__snap_path(group, name, attr, p, plen);
-    if (f.rank < 0 || f.rank > 3)
-        return floe__snap_fail(in, "%s '%s' is unreadable", attr ? "attribute" : "dataset", p);
+    floe_snap_path(group, name, attr, p, plen);
+    if (f.rank < 0 || f.rank > 3) return floe_snap_fail(in, "%s '%s' is unreadable", attr ? "attribute" : "dataset", p);
     size_t total = 1;
     for (int k = 0; k < f.rank; k++) total *= f.dims[k];
     if (!class_ok(f.klass, t)) return class_error(in, p, attr, t);
     if (attr) {
         if (total != rows * cols)
-            return floe__snap_fail(in, "attribute '%s' is unreadable or has %zu values (expected %zu)", p, total,
-                                   rows * cols);
+            return floe_snap_fail(in, "attribute '%s' is unreadable or has %zu values (expected %zu)", p, total,
+                                  rows * cols);
     } else if (f.rank < 1 || f.dims[0] != rows || total != rows * cols ||
                (cols > 1 && f.rank == 2 && f.dims[1] != cols)) {
-        return floe__snap_fail(in, "dataset '%s' has %zu values, expected %zu x %zu", p, f.rank < 1 ? 0 : total, rows,
-                               cols);
+        return floe_snap_fail(in, "dataset '%s' has %zu values, expected %zu x %zu", p, f.rank < 1 ? 0 : total, rows,
+                              cols);
     }
     return 0;
 }
 
-int floe__snap_get(floe_snap_in *in, const char *group, const char *name, int attr, floe_snap_type t, size_t rows,
-                   size_t cols, void *dst) {
+int floe_snap_get(floe_snap_in *in, const char *group, const char *name, int attr, floe_snap_type t, size_t rows,
+                  size_t cols, void *dst) {
     char p[200];
     if (check_item(in, group, name, attr, t, rows, cols, p, sizeof p) != 0) return -1;
     size_t n = rows * cols;
     if (n == 0) return 0;
     if (t == FLOE_SNAP_F64 || t == FLOE_SNAP_I64) {
         if (in->rd->read(in->rd->ctx, group, name, attr, t, dst) != 0)
-            return floe__snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
+            return floe_snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
         return 0;
     }
     int64_t *v = malloc(sizeof *v * n);
-    if (!v) return floe__snap_fail(in, "out of memory reading '%s'", p);
+    if (!v) return floe_snap_fail(in, "out of memory reading '%s'", p);
     if (in->rd->read(in->rd->ctx, group, name, attr, FLOE_SNAP_I64, v) != 0) {
-        floe__snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
+        floe_snap_fail(in, "cannot read %s '%s'", attr ? "attribute" : "dataset", p);
     } else {
         long k = narrow(v, n, t, dst);
         if (k >= 0)
-            floe__snap_fail(in, "%s '%s': %" PRId64 " (value %ld) does not fit in %s", attr ? "attribute" : "dataset",
-                            p, v[k], k, floe__snap_type_name(t));
+            floe_snap_fail(in, "%s '%s': %" PRId64 " (value %ld) does not fit in %s", attr ? "attribute" : "dataset", p,
+                           v[k], k, floe__snap_type_name(t));
     }
     free(v);
     return in->bad ? -1 : 0;
@@ -183,50 +180,50 @@ int floe__snap_get_raw(floe_snap_in *in, const char *group, const char *name, si
     char p[200];
     if (check_item(in, group, name, 0, FLOE_SNAP_U8, rows, cols, p, sizeof p) != 0) return -1;
     if (rows > 0 && cols > 0 && in->rd->read(in->rd->ctx, group, name, 0, FLOE_SNAP_U8, dst) != 0)
-        return floe__snap_fail(in, "cannot read dataset '%s'", p);
+        return floe_snap_fail(in, "cannot read dataset '%s'", p);
     return 0;
 }
 
-int64_t floe__snap_get_int(floe_snap_in *in, const char *group, const char *name, int64_t lo, int64_t hi) {
+int64_t floe_snap_get_int(floe_snap_in *in, const char *group, const char *name, int64_t lo, int64_t hi) {
     int64_t v = lo;
     char p[200];
-    if (floe__snap_get(in, group, name, 1, FLOE_SNAP_I64, 1, 1, &v) != 0) return lo;
+    if (floe_snap_get(in, group, name, 1, FLOE_SNAP_I64, 1, 1, &v) != 0) return lo;
     if (v < lo || v > hi) {
-        floe__snap_fail(in, "attribute '%s': %" PRId64 " is outside [%" PRId64 ", %" PRId64 "]",
-                        floe__snap_path(group, name, 1, p, sizeof p), v, lo, hi);
+        floe_snap_fail(in, "attribute '%s': %" PRId64 " is outside [%" PRId64 ", %" PRId64 "]",
+                       floe_snap_path(group, name, 1, p, sizeof p), v, lo, hi);
         return lo;
     }
     return v;
 }
 
-double floe__snap_get_f64(floe_snap_in *in, const char *group, const char *name) {
+double floe_snap_get_f64(floe_snap_in *in, const char *group, const char *name) {
     double v = 0;
-    floe__snap_get(in, group, name, 1, FLOE_SNAP_F64, 1, 1, &v);
+    floe_snap_get(in, group, name, 1, FLOE_SNAP_F64, 1, 1, &v);
     return v;
 }
 
-void floe__snap_get_text(floe_snap_in *in, const char *group, const char *name, char *buf, size_t cap) {
+void floe_snap_get_text(floe_snap_in *in, const char *group, const char *name, char *buf, size_t cap) {
     buf[0] = 0;
     char p[200];
     floe_snap_found f;
     if (find(in, group, name, 1, &f) != 0) return;
-    floe__snap_path(group, name, 1, p, sizeof p);
+    floe_snap_path(group, name, 1, p, sizeof p);
     char **s = f.klass == 's' && f.rank == 0 ? in->rd->read_strings(in->rd->ctx, group, name, 1, 1) : NULL;
-    if (!s) floe__snap_fail(in, "attribute '%s' is not a readable string", p);
+    if (!s) floe_snap_fail(in, "attribute '%s' is not a readable string", p);
     else snprintf(buf, cap, "%s", s[0]);
     free(s);
 }
 
-char **floe__snap_get_strings(floe_snap_in *in, const char *group, const char *name, size_t n) {
+char **floe_snap_get_strings(floe_snap_in *in, const char *group, const char *name, size_t n) {
     char p[200];
     floe_snap_found f;
     if (find(in, group, name, 0, &f) != 0) return NULL;
-    floe__snap_path(group, name, 0, p, sizeof p);
+    floe_snap_path(group, name, 0, p, sizeof p);
     if (f.rank != 1 || f.dims[0] != n) {
-        floe__snap_fail(in, "dataset '%s' has %zu strings, expected %zu", p, f.rank == 1 ? f.dims[0] : 0, n);
+        floe_snap_fail(in, "dataset '%s' has %zu strings, expected %zu", p, f.rank == 1 ? f.dims[0] : 0, n);
         return NULL;
     }
     char **s = f.klass == 's' ? in->rd->read_strings(in->rd->ctx, group, name, 0, n) : NULL;
-    if (!s) floe__snap_fail(in, "dataset '%s' is not readable as strings", p);
+    if (!s) floe_snap_fail(in, "dataset '%s' is not readable as strings", p);
     return s;
 }

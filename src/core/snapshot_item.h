@@ -7,111 +7,11 @@
 #ifndef FLOE_CORE_SNAPSHOT_ITEM_H
 #define FLOE_CORE_SNAPSHOT_ITEM_H
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-typedef enum floe_snap_type {
-    FLOE_SNAP_F64,
-    FLOE_SNAP_I64,
-    FLOE_SNAP_I32,
-    FLOE_SNAP_U32,
-    FLOE_SNAP_U16,
-    FLOE_SNAP_U8,
-    FLOE_SNAP_STR, /* text: a char array member, or a name a conversion gives */
-    FLOE_SNAP_NTYPES
-} floe_snap_type;
+#include <floe/floe_snapshot.h> /* the item types, the visitor and the single-item helpers */
 
 /* Bytes of one value (0 for text). */
 size_t floe__snap_type_size(floe_snap_type t);
 const char *floe__snap_type_name(floe_snap_type t);
-
-/* ---- the visitor ------------------------------------------------------------ */
-
-/* One item as a writer receives it. */
-typedef struct floe_snap_item {
-    const char *group; /* "particles", "contacts/model_state/ice"; "" is the root */
-    const char *name;  /* "pos" */
-    int attr;          /* 1: a few named values (HDF5: an attribute); 0: a table (a dataset) */
-    floe_snap_type type;
-    int rank; /* 0: one value; 1 to 3 */
-    size_t dims[3];
-    /* the values in row-major order; FLOE_SNAP_STR: `const char *const *`
-     * (rank 1) or `const char *` (rank 0) */
-    const void *data;
-    int doc; /* for people reading the file only: never read back, a writer may drop it */
-} floe_snap_item;
-
-typedef struct floe_snap_writer {
-    void *ctx;
-    /* 0, or -1 when the item cannot be written (the writer keeps why). */
-    int (*put)(void *ctx, const floe_snap_item *item);
-} floe_snap_writer;
-
-/* What a reader found of an item. */
-typedef struct floe_snap_found {
-    char klass; /* 'f' floating point, 'i' integer, 's' text, '?' anything else */
-    int rank;   /* 0 to 3 */
-    size_t dims[3];
-} floe_snap_found;
-
-typedef struct floe_snap_reader {
-    void *ctx;
-    /* 1 if the group exists. */
-    int (*has_group)(void *ctx, const char *group);
-    /* 1 and *f if the item exists, 0 if not. */
-    int (*find)(void *ctx, const char *group, const char *name, int attr, floe_snap_found *f);
-    /* Every value of a found item, converted to t: FLOE_SNAP_F64 (of a
-     * floating-point item), FLOE_SNAP_I64 (of an integer one) or
-     * FLOE_SNAP_U8 (raw bytes of an integer one). 0, or -1. */
-    int (*read)(void *ctx, const char *group, const char *name, int attr, floe_snap_type t, void *dst);
-    /* The n strings of a found text item (n = 1 for rank 0) as one block
-     * to free(): n pointers, then the text; NULL if unreadable. */
-    char **(*read_strings)(void *ctx, const char *group, const char *name, int attr, size_t n);
-} floe_snap_reader;
-
-/* ---- single items (the snapshot's own reader, and the restart file's run
- * settings in src/io) ------------------------------------------------------------ */
-
-typedef struct floe_snap_in floe_snap_in;
-struct floe_snap_in {
-    const floe_snap_reader *rd;
-    char *err;
-    size_t errlen;
-    int bad;
-};
-
-/* The first failure wins: unless *bad is set already, sets it and writes
- * "<where>: <message>" (just the message when where is NULL) into err;
- * every failure sink of the snapshot and the restart checks goes through
- * it. Returns -1. */
-int floe__snap_vfail(int *bad, char *err, size_t errlen, const char *where, const char *fmt, va_list ap);
-/* Records the first failure; returns -1. */
-int floe__snap_fail(floe_snap_in *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "/group/name" or "/group@name" into buf. */
-const char *floe__snap_path(const char *group, const char *name, int attr, char *buf, size_t n);
-/* Whether the item exists (no message). */
-int floe__snap_has(floe_snap_in *in, const char *group, const char *name, int attr);
-/* Rows of a table (first dimension), at most 2^30; -1 with a message if it
- * is missing or unreadable. */
-long floe__snap_rows_of(floe_snap_in *in, const char *group, const char *name);
-/* Reads an item of exactly rows x cols values (rows 1 for an attribute:
- * cols values, a single one if cols is 1) into dst, values of type t
- * (integers are range-checked before they are narrowed). 0, or -1. */
-int floe__snap_get(floe_snap_in *in, const char *group, const char *name, int attr, floe_snap_type t, size_t rows,
-                   size_t cols, void *dst);
-/* One integer attribute in [lo, hi] (lo on failure), one float attribute. */
-int64_t floe__snap_get_int(floe_snap_in *in, const char *group, const char *name, int64_t lo, int64_t hi);
-double floe__snap_get_f64(floe_snap_in *in, const char *group, const char *name);
-/* A text attribute into buf (truncated to cap - 1). */
-void floe__snap_get_text(floe_snap_in *in, const char *group, const char *name, char *buf, size_t cap);
-/* n strings of a table (free() the block); NULL with a message. */
-char **floe__snap_get_strings(floe_snap_in *in, const char *group, const char *name, size_t n);
-
-/* Writes one item: rank 0 (one value), 1 (d0 values) or 2 (d0 x d1); doc: for
- * people reading it only. 0, or -1. */
-int floe__snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t,
-                   int rank, size_t d0, size_t d1, const void *data, int doc);
 
 /* Raw bytes: a table of rows x cols bytes of an integer item, as they are
  * (the contact model state). 0, or -1. */

@@ -92,7 +92,7 @@ void floe__snap_shape_names(char *buf, size_t len) {
 
 /* A value the API refused: `what` names the item that held it. */
 static int refused(floe_snap_in *in, floe_world *w, const char *what) {
-    return floe__snap_fail(in, "%s: %s", what, floe_last_error(w));
+    return floe_snap_fail(in, "%s: %s", what, floe_last_error(w));
 }
 
 /* The records of every shape as the snapshot holds them (recs[t]: n[t]
@@ -104,11 +104,11 @@ static void read_records(floe_snap_in *in, unsigned char *recs[], long n[]) {
         /* a snapshot without the shape's group holds none of it (written
          * before the shape existed: docs/decisions.md#a-restart-file-without-a-shapes-group-holds-none-of-it) */
         if (!in->rd->has_group(in->rd->ctx, c->section)) continue;
-        n[t] = floe__snap_rows_of(in, c->section, c->fields[0].name);
+        n[t] = floe_snap_rows_of(in, c->section, c->fields[0].name);
         if (in->bad) return;
         size_t N = (size_t)n[t];
         if (!(recs[t] = calloc(N + 1, c->size))) {
-            floe__snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
+            floe_snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
             return;
         }
         for (int k = 0; k < c->nfields && !in->bad; k++) {
@@ -116,11 +116,11 @@ static void read_records(floe_snap_in *in, unsigned char *recs[], long n[]) {
             size_t bytes = field_type_size(f->type) * (size_t)field_values(f);
             unsigned char *buf = malloc(bytes * (N + 1));
             if (!buf) {
-                floe__snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
+                floe_snap_fail(in, "out of memory for %ld %ss", n[t], c->name);
                 return;
             }
-            floe__snap_get(in, c->section, f->name, 0, f->type == FLOE_FIELD_I32 ? FLOE_SNAP_I32 : FLOE_SNAP_F64, N,
-                           (size_t)field_values(f), buf);
+            floe_snap_get(in, c->section, f->name, 0, f->type == FLOE_FIELD_I32 ? FLOE_SNAP_I32 : FLOE_SNAP_F64, N,
+                          (size_t)field_values(f), buf);
             for (size_t r = 0; !in->bad && r < N; r++)
                 memcpy(recs[t] + r * c->size + f->offset, buf + r * bytes, bytes);
             free(buf);
@@ -129,18 +129,18 @@ static void read_records(floe_snap_in *in, unsigned char *recs[], long n[]) {
 }
 
 int floe__snap_shapes_create(floe_snap_in *in, floe_world *w) {
-    long n = floe__snap_rows_of(in, "particles", "pos");
+    long n = floe_snap_rows_of(in, "particles", "pos");
     if (in->bad) return -1;
     unsigned char *recs[FLOE_SHAPE_COUNT] = {0};
     long nrec[FLOE_SHAPE_COUNT] = {0};
     size_t N = (size_t)n;
     uint8_t *shape = malloc(N + 1);
     int32_t *sidx = malloc(sizeof *sidx * (N + 1));
-    if (!shape || !sidx) floe__snap_fail(in, "out of memory for %ld particles", n);
-    floe__snap_get(in, "particles", "shape", 0, FLOE_SNAP_U8, N, 1, shape);
-    floe__snap_get(in, "particles", "shape_index", 0, FLOE_SNAP_I32, N, 1, sidx);
+    if (!shape || !sidx) floe_snap_fail(in, "out of memory for %ld particles", n);
+    floe_snap_get(in, "particles", "shape", 0, FLOE_SNAP_U8, N, 1, shape);
+    floe_snap_get(in, "particles", "shape_index", 0, FLOE_SNAP_I32, N, 1, sidx);
     read_records(in, recs, nrec);
-    if (!in->bad && n > 0 && w->nmats == 0) floe__snap_fail(in, "/materials/name: no materials, but %ld particles", n);
+    if (!in->bad && n > 0 && w->nmats == 0) floe_snap_fail(in, "/materials/name: no materials, but %ld particles", n);
     /* Each particle is added through the API from its record's parameters
      * (so that every array is sized, the store filled and the parameters
      * checked); the exact records and the particles' stored values are read
@@ -161,10 +161,10 @@ int floe__snap_shapes_create(floe_snap_in *in, floe_world *w) {
         } else {
             char names[256];
             floe__snap_shape_names(names, sizeof names);
-            floe__snap_fail(in,
-                            "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices "
-                            "count up within each shape)",
-                            i, shape[i], k, names);
+            floe_snap_fail(in,
+                           "/particles/shape: particle %zu: bad shape %d or shape index %d (%s; shape indices "
+                           "count up within each shape)",
+                           i, shape[i], k, names);
             break;
         }
         if (id != (int)i) refused(in, w, "/particles");
@@ -172,8 +172,8 @@ int floe__snap_shapes_create(floe_snap_in *in, floe_world *w) {
     for (int t = 0; t < FLOE_SHAPE_COUNT && !in->bad; t++) {
         const floe_shape_class *c = floe_shape_class_get(t);
         if (c && c->size && w->store[t].n != nrec[t])
-            floe__snap_fail(in, "/%s/%s: %ld %ss, but the particles use %d", c->section, c->fields[0].name, nrec[t],
-                            c->name, w->store[t].n);
+            floe_snap_fail(in, "/%s/%s: %ld %ss, but the particles use %d", c->section, c->fields[0].name, nrec[t],
+                           c->name, w->store[t].n);
     }
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(recs[t]);
     free(shape);

@@ -10,14 +10,8 @@
 #include "core/snapshot_item.h"
 #include "core/world.h"
 
-/* Coordinates and sizes beyond this [m] are refused on load: far past any
- * physical domain, and small enough that distances, their squares and
- * masses stay finite in double precision
- * (docs/decisions.md#limits-of-lengths-and-counters-in-restart-files). */
-#define FLOE_SNAP_MAX_LENGTH 1e15
-/* Counters (steps, bytes) are at most 2^60: their sums and the next
- * multiple of a period stay far from overflowing. */
-#define FLOE_SNAP_MAX_COUNT ((int64_t)1 << 60)
+/* FLOE_SNAP_MAX_LENGTH and FLOE_SNAP_MAX_COUNT, the limits of loaded values, are
+ * public (include/floe/floe_snapshot.h). */
 
 typedef enum floe_snap_role {
     FLOE_SNAP_STATE,     /* saved and restored */

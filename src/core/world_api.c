@@ -1048,6 +1048,7 @@ floe_status floe_schedule_method(floe_world *w, int64_t step, const char *model,
 
 int64_t floe_step_count(const floe_world *w) { return w->step; }
 double floe_time(const floe_world *w) { return w->time; }
+int floe_stopped(const floe_world *w) { return w->stopped; }
 
 double floe_critical_dt(const floe_world *w) { return floe__crit_dt(w); }
 

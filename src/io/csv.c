@@ -5,7 +5,7 @@
 #include "io/body_arrays.h"
 #include "io/atomic.h"
 #include "io/io_err.h"
-#include "shapes/shape.h"
+#include <floe/floe_shape.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -726,7 +726,7 @@ int floe_csv_event_row(floe_csv *c, const floe_event *ev) {
 /* ---- final state ------------------------------------------------------- */
 
 static const char *shape_name(floe_shape_type s) {
-    const floe_shape_class *c = floe_shape_class_get(s);
+    const floe_shape_info *c = floe_shape_get(s);
     return c ? c->name : "unknown";
 }
 

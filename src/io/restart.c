@@ -1,6 +1,6 @@
 /* Restart files in HDF5 (see restart.h and docs/restart.md).
  *
- * A restart file holds the world's snapshot (src/core/snapshot.h: every
+ * A restart file holds the world's snapshot (include/floe/floe_snapshot.h: every
  * item of its state, written and read through the snapshot's visitor; this
  * file is its HDF5 writer and reader), the run settings and the output
  * configuration of the scene, and where the outputs stood. A table item
@@ -8,8 +8,9 @@
  * attribute name of /group; the snapshot's table checks what is read. */
 #include "io/restart.h"
 
-#include "core/snapshot.h"
-#include "core/snapshot_item.h"
+#include <floe/floe_snapshot.h>
+
+#include "base/vec.h"
 #include "io/atomic.h"
 #include "io/csv.h"
 #include "io/io_err.h"
@@ -201,7 +202,7 @@ static int h5_put(void *ctx, const floe_snap_item *it) {
     char p[200];
     if (rc != 0)
         fail(c, "cannot write %s %s", it->attr ? "attribute" : "dataset",
-             floe__snap_path(it->group, it->name, it->attr, p, sizeof p));
+             floe_snap_path(it->group, it->name, it->attr, p, sizeof p));
     return rc;
 }
 
@@ -293,7 +294,7 @@ static char **h5_read_strings(void *ctx, const char *group, const char *name, in
 /* ---- the run: settings, output configuration, where the outputs stood ------------------ */
 
 static void write_run(h5 *c, const floe_snap_writer *wr, const floe_restart *r) {
-#define PUT(g, n, a, t, rank, d0, d1, data) floe__snap_put(wr, g, n, a, t, rank, d0, d1, data, 0)
+#define PUT(g, n, a, t, rank, d0, d1, data) floe_snap_put(wr, g, n, a, t, rank, d0, d1, data, 0)
     int64_t iv[4] = {r->scene.steps, r->total_steps, r->restart_every, 0};
     PUT("run", "steps", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[0]);
     PUT("run", "duration", 1, FLOE_SNAP_F64, 0, 0, 0, &r->scene.duration);
@@ -306,7 +307,7 @@ static void write_run(h5 *c, const floe_snap_writer *wr, const floe_restart *r) 
     double dv[] = {o->vtk.interval, o->energy.interval, o->history.interval, o->progress.interval};
     PUT("output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, 0, ev);
     PUT("output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, 0, dv);
-    floe__snap_put(wr, "output_config", "every_order", 1, FLOE_SNAP_STR, 0, 0, 0, "vtk, energy, history, progress", 1);
+    floe_snap_put(wr, "output_config", "every_order", 1, FLOE_SNAP_STR, 0, 0, 0, "vtk, energy, history, progress", 1);
     int32_t flags[] = {o->vtk_contacts, o->vtk_boundaries, o->vtk_shapes, o->final_state};
     static const char *const flag_names[] = {"vtk_contacts", "vtk_boundaries", "vtk_shapes", "final_state"};
     for (int i = 0; i < 4; i++) PUT("output_config", flag_names[i], 1, FLOE_SNAP_I32, 0, 0, 0, &flags[i]);
@@ -360,55 +361,55 @@ static void write_run(h5 *c, const floe_snap_writer *wr, const floe_restart *r) 
     int64_t streams[9] = {s->vtk.period,  s->vtk.next,       s->vtk.last,     s->energy.period, s->energy.next,
                           s->energy.last, s->history.period, s->history.next, s->history.last};
     PUT("output", "streams", 0, FLOE_SNAP_I64, 2, 3, 3, streams);
-    floe__snap_put(wr, "output", "streams_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
-                   "rows vtk, energy, history; columns period, next due step, last step written; period -1: by "
-                   "time, next is the index k of the time k * interval",
-                   1);
+    floe_snap_put(wr, "output", "streams_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
+                  "rows vtk, energy, history; columns period, next due step, last step written; period -1: by "
+                  "time, next is the index k of the time k * interval",
+                  1);
     int32_t width = s->width;
     PUT("output", "width", 1, FLOE_SNAP_I32, 0, 0, 0, &width);
     PUT("output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, 0, s->csv_bytes);
-    floe__snap_put(wr, "output", "csv_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
-                   "bytes of energy.csv, history.csv, events.csv at this step (-1: none)", 1);
+    floe_snap_put(wr, "output", "csv_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
+                  "bytes of energy.csv, history.csv, events.csv at this step (-1: none)", 1);
     PUT("output", "frame_step", 0, FLOE_SNAP_I64, 1, s->nframes, 0, s->frame_step);
     PUT("output", "frame_time", 0, FLOE_SNAP_F64, 1, s->nframes, 0, s->frame_time);
     const char *seen[64];
     size_t nseen = 0;
-    for (int m = 0; m < floe_registry_count() && m < 64; m++)
-        if (s->models_seen >> m & 1u) seen[nseen++] = floe_registry_get(m)->info.name;
+    for (int m = 0; m < floe_model_count() && m < 64; m++)
+        if (s->models_seen >> m & 1u) seen[nseen++] = floe_model_get(m)->name;
     PUT("output", "models_seen", 0, FLOE_SNAP_STR, 1, nseen, 0, seen);
 #undef PUT
 }
 
 static void read_run(floe_snap_in *in, floe_restart *r) {
-    r->scene.steps = floe__snap_get_int(in, "run", "steps", INT64_MIN, INT64_MAX);
-    r->scene.duration = floe__snap_get_f64(in, "run", "duration");
-    r->total_steps = floe__snap_get_int(in, "run", "total_steps", INT64_MIN, INT64_MAX);
-    r->restart_every = floe__snap_get_int(in, "run", "restart_every", INT64_MIN, INT64_MAX);
-    floe__snap_get_text(in, "run", "scene", r->scene.path, sizeof r->scene.path);
+    r->scene.steps = floe_snap_get_int(in, "run", "steps", INT64_MIN, INT64_MAX);
+    r->scene.duration = floe_snap_get_f64(in, "run", "duration");
+    r->total_steps = floe_snap_get_int(in, "run", "total_steps", INT64_MIN, INT64_MAX);
+    r->restart_every = floe_snap_get_int(in, "run", "restart_every", INT64_MIN, INT64_MAX);
+    floe_snap_get_text(in, "run", "scene", r->scene.path, sizeof r->scene.path);
 
     floe_output_config *o = &r->scene.out;
     int64_t iv[4] = {0};
     double dv[4] = {0};
-    floe__snap_get(in, "output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, iv);
-    floe__snap_get(in, "output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, dv);
+    floe_snap_get(in, "output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, iv);
+    floe_snap_get(in, "output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, dv);
     o->vtk = (floe_every){iv[0], dv[0]};
     o->energy = (floe_every){iv[1], dv[1]};
     o->history = (floe_every){iv[2], dv[2]};
     o->progress = (floe_every){iv[3], dv[3]};
-    o->vtk_contacts = (int)floe__snap_get_int(in, "output_config", "vtk_contacts", 0, 1);
-    o->vtk_boundaries = (int)floe__snap_get_int(in, "output_config", "vtk_boundaries", 0, 1);
-    o->vtk_shapes = (int)floe__snap_get_int(in, "output_config", "vtk_shapes", 0, 1);
-    o->final_state = (int)floe__snap_get_int(in, "output_config", "final_state", 0, 1);
-    o->events_skip = (uint32_t)floe__snap_get_int(in, "output_config", "events_skip", 0, UINT32_MAX);
-    long nh = floe__snap_rows_of(in, "output_config/history_columns", "name");
+    o->vtk_contacts = (int)floe_snap_get_int(in, "output_config", "vtk_contacts", 0, 1);
+    o->vtk_boundaries = (int)floe_snap_get_int(in, "output_config", "vtk_boundaries", 0, 1);
+    o->vtk_shapes = (int)floe_snap_get_int(in, "output_config", "vtk_shapes", 0, 1);
+    o->final_state = (int)floe_snap_get_int(in, "output_config", "final_state", 0, 1);
+    o->events_skip = (uint32_t)floe_snap_get_int(in, "output_config", "events_skip", 0, UINT32_MAX);
+    long nh = floe_snap_rows_of(in, "output_config/history_columns", "name");
     if (!in->bad) {
         size_t N = (size_t)nh;
-        char **names = floe__snap_get_strings(in, "output_config/history_columns", "name", N);
-        char **q = floe__snap_get_strings(in, "output_config/history_columns", "quantity", N);
+        char **names = floe_snap_get_strings(in, "output_config/history_columns", "name", N);
+        char **q = floe_snap_get_strings(in, "output_config/history_columns", "quantity", N);
         int32_t *iv2 = malloc(sizeof *iv2 * 5 * (N + 1));
         o->history_cols = calloc(N + 1, sizeof *o->history_cols);
-        if (!iv2 || !o->history_cols) floe__snap_fail(in, "out of memory");
-        floe__snap_get(in, "output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, N, 5, iv2);
+        if (!iv2 || !o->history_cols) floe_snap_fail(in, "out of memory");
+        floe_snap_get(in, "output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, N, 5, iv2);
         for (size_t i = 0; !in->bad && i < N; i++) {
             floe_history_column *h = &o->history_cols[i];
             snprintf(h->name, sizeof h->name, "%s", names[i]);
@@ -420,8 +421,8 @@ static void read_run(floe_snap_in *in, floe_restart *r) {
             h->energy = iv2[5 * i + 4];
         }
         double *box = malloc(sizeof *box * 8 * (N + 1));
-        if (!box) floe__snap_fail(in, "out of memory");
-        floe__snap_get(in, "output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, N, 8, box);
+        if (!box) floe_snap_fail(in, "out of memory");
+        floe_snap_get(in, "output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, N, 8, box);
         for (size_t i = 0; !in->bad && i < N; i++) {
             const double *v = box + 8 * i;
             floe_history_column *h = &o->history_cols[i];
@@ -434,18 +435,18 @@ static void read_run(floe_snap_in *in, floe_restart *r) {
         free(iv2);
         free(box);
     }
-    long nr = floe__snap_rows_of(in, "output_config/regions", "name");
+    long nr = floe_snap_rows_of(in, "output_config/regions", "name");
     if (!in->bad) {
         size_t N = (size_t)nr;
-        char **names = floe__snap_get_strings(in, "output_config/regions", "name", N);
+        char **names = floe_snap_get_strings(in, "output_config/regions", "name", N);
         double *box = malloc(sizeof *box * 7 * (N + 1));
         o->regions = calloc(N + 1, sizeof *o->regions);
-        if (!box || !o->regions) floe__snap_fail(in, "out of memory");
-        floe__snap_get(in, "output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, N, 7, box);
+        if (!box || !o->regions) floe_snap_fail(in, "out of memory");
+        floe_snap_get(in, "output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, N, 7, box);
         for (size_t i = 0; !in->bad && i < N; i++) {
             const double *v = box + 7 * i;
             if (v[6] != 0 && v[6] != 1)
-                floe__snap_fail(in, "/output_config/regions/lo_hi_whole: row %zu: whole = %g is not 0 or 1", i, v[6]);
+                floe_snap_fail(in, "/output_config/regions/lo_hi_whole: row %zu: whole = %g is not 0 or 1", i, v[6]);
             snprintf(o->regions[i].name, sizeof o->regions[i].name, "%s", names[i]);
             o->regions[i].region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] != 0};
         }
@@ -457,25 +458,25 @@ static void read_run(floe_snap_in *in, floe_restart *r) {
     if (in->bad || !in->rd->has_group(in->rd->ctx, "output")) return;
     floe_output_state *s = &r->output;
     int64_t streams[9] = {0};
-    floe__snap_get(in, "output", "streams", 0, FLOE_SNAP_I64, 3, 3, streams);
+    floe_snap_get(in, "output", "streams", 0, FLOE_SNAP_I64, 3, 3, streams);
     s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
     s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
     s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
-    s->width = (int)floe__snap_get_int(in, "output", "width", 1, 19);
-    floe__snap_get(in, "output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, s->csv_bytes);
-    long nf = floe__snap_rows_of(in, "output", "frame_step");
+    s->width = (int)floe_snap_get_int(in, "output", "width", 1, 19);
+    floe_snap_get(in, "output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, s->csv_bytes);
+    long nf = floe_snap_rows_of(in, "output", "frame_step");
     if (!in->bad) {
         s->nframes = (size_t)nf;
         s->frame_step = malloc(sizeof *s->frame_step * ((size_t)nf + 1));
         s->frame_time = malloc(sizeof *s->frame_time * ((size_t)nf + 1));
-        if (!s->frame_step || !s->frame_time) floe__snap_fail(in, "out of memory");
-        floe__snap_get(in, "output", "frame_step", 0, FLOE_SNAP_I64, (size_t)nf, 1, s->frame_step);
-        floe__snap_get(in, "output", "frame_time", 0, FLOE_SNAP_F64, (size_t)nf, 1, s->frame_time);
+        if (!s->frame_step || !s->frame_time) floe_snap_fail(in, "out of memory");
+        floe_snap_get(in, "output", "frame_step", 0, FLOE_SNAP_I64, (size_t)nf, 1, s->frame_step);
+        floe_snap_get(in, "output", "frame_time", 0, FLOE_SNAP_F64, (size_t)nf, 1, s->frame_time);
     }
-    long ns = floe__snap_rows_of(in, "output", "models_seen");
-    char **seen = ns >= 0 ? floe__snap_get_strings(in, "output", "models_seen", (size_t)ns) : NULL;
+    long ns = floe_snap_rows_of(in, "output", "models_seen");
+    char **seen = ns >= 0 ? floe_snap_get_strings(in, "output", "models_seen", (size_t)ns) : NULL;
     for (long i = 0; seen && i < ns; i++) {
-        int m = floe_registry_find(seen[i]);
+        int m = floe_model_index(seen[i]);
         if (m >= 0 && m < 64) s->models_seen |= 1ull << m;
     }
     free(seen);
@@ -615,14 +616,16 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
     if (c.file >= 0) {
         floe_snap_writer wr = {&c, h5_put};
         int64_t ver = FLOE_RESTART_FORMAT;
-        floe__snap_put(&wr, "", "format", 1, FLOE_SNAP_STR, 0, 0, 0, "floe restart", 0);
-        floe__snap_put(&wr, "", "format_version", 1, FLOE_SNAP_I64, 0, 0, 0, &ver, 0);
-        floe__snap_put(&wr, "", "floe_version", 1, FLOE_SNAP_STR, 0, 0, 0, FLOE_VERSION, 0);
+        floe_snap_put(&wr, "", "format", 1, FLOE_SNAP_STR, 0, 0, 0, "floe restart", 0);
+        floe_snap_put(&wr, "", "format_version", 1, FLOE_SNAP_I64, 0, 0, 0, &ver, 0);
+        floe_snap_put(&wr, "", "floe_version", 1, FLOE_SNAP_STR, 0, 0, 0, FLOE_VERSION, 0);
         /* for people reading the file: where the run stood */
-        floe__snap_put(&wr, "", "step", 1, FLOE_SNAP_I64, 0, 0, 0, &w->step, 1);
-        floe__snap_put(&wr, "", "time", 1, FLOE_SNAP_F64, 0, 0, 0, &w->time, 1);
+        int64_t step = floe_step_count(w);
+        double time = floe_time(w);
+        floe_snap_put(&wr, "", "step", 1, FLOE_SNAP_I64, 0, 0, 0, &step, 1);
+        floe_snap_put(&wr, "", "time", 1, FLOE_SNAP_F64, 0, 0, 0, &time, 1);
         char why[1024];
-        if (!c.bad && floe__snapshot_write(w, &wr, why, sizeof why) != 0) fail(&c, "%s", why);
+        if (!c.bad && floe_snapshot_write(w, &wr, why, sizeof why) != 0) fail(&c, "%s", why);
         if (!c.bad) write_run(&c, &wr, r);
         group_release(&c);
         /* in memory: closing only fails if memory runs out */
@@ -645,21 +648,20 @@ int floe_restart_write(const char *path, const floe_restart *r, char *err, size_
  * naming both. */
 static void check_format(h5 *c, floe_snap_in *in) {
     char fmt[64], ver_text[64] = "";
-    floe__snap_get_text(in, "", "format", fmt, sizeof fmt);
-    int64_t ver = floe__snap_get_int(in, "", "format_version", INT64_MIN, INT64_MAX);
+    floe_snap_get_text(in, "", "format", fmt, sizeof fmt);
+    int64_t ver = floe_snap_get_int(in, "", "format_version", INT64_MIN, INT64_MAX);
     if (in->bad) return;
     if (strcmp(fmt, "floe restart") != 0) {
-        floe__snap_fail(in, "not a floe restart file (its format attribute says '%s')", fmt);
+        floe_snap_fail(in, "not a floe restart file (its format attribute says '%s')", fmt);
         return;
     }
     if (ver == FLOE_RESTART_FORMAT) return;
-    if (floe__snap_has(in, "", "floe_version", 1))
-        floe__snap_get_text(in, "", "floe_version", ver_text, sizeof ver_text);
-    floe__snap_fail(in,
-                    "restart format version %" PRId64 "%s%s%s: this floe (%s) reads version %d only; continue the "
-                    "run with the floe that wrote it",
-                    ver, *ver_text ? " (written by floe " : "", ver_text, *ver_text ? ")" : "", FLOE_VERSION,
-                    FLOE_RESTART_FORMAT);
+    if (floe_snap_has(in, "", "floe_version", 1)) floe_snap_get_text(in, "", "floe_version", ver_text, sizeof ver_text);
+    floe_snap_fail(in,
+                   "restart format version %" PRId64 "%s%s%s: this floe (%s) reads version %d only; continue the "
+                   "run with the floe that wrote it",
+                   ver, *ver_text ? " (written by floe " : "", ver_text, *ver_text ? ")" : "", FLOE_VERSION,
+                   FLOE_RESTART_FORMAT);
     (void)c;
 }
 
@@ -682,14 +684,14 @@ int floe_restart_load(const char *path, floe_restart *r, char *err, size_t errle
     floe_snap_in in = {&rd, why, sizeof why, 0};
     if (!c.bad) check_format(&c, &in);
     int damaged = 0;
-    if (!c.bad && !in.bad && !(r->scene.world = floe__snapshot_read(&rd, why, sizeof why, &damaged))) in.bad = 1;
+    if (!c.bad && !in.bad && !(r->scene.world = floe_snapshot_read(&rd, why, sizeof why, &damaged))) in.bad = 1;
     if (!c.bad && !in.bad) read_run(&in, r);
     if (!c.bad && in.bad) fail(&c, "%s%s", why, damaged ? " (the file is damaged)" : "");
     group_release(&c);
     if (c.file >= 0) H5Fclose(c.file);
     if (fapl >= 0) H5Pclose(fapl);
     H5Eset_auto2(H5E_DEFAULT, efn, edata);
-    if (r->scene.world) r->stopped = r->scene.world->stopped;
+    if (r->scene.world) r->stopped = floe_stopped(r->scene.world);
     if (!c.bad && floe_restart_check(r, why, sizeof why) != 0) fail(&c, "%s (the file is damaged)", why);
     if (c.bad) {
         floe_restart_free(r);
@@ -833,7 +835,7 @@ int floe_restart_list(const char *dir, char (*paths)[4096], int max) {
 int floe_restart_save(const char *dir, const char *prefix, const floe_restart *r, char *path, size_t pathlen, char *err,
                       size_t errlen) {
     char final[4096], tmp[4160];
-    int64_t step = r && r->scene.world ? r->scene.world->step : 0;
+    int64_t step = r && r->scene.world ? floe_step_count(r->scene.world) : 0;
     if ((size_t)snprintf(final, sizeof final, "%s/%s_%012" PRId64 ".h5", dir, prefix, step) >= sizeof final) {
         snprintf(err, errlen, "%s: path too long", dir);
         return -1;

@@ -3,10 +3,11 @@
  * checked by the snapshot's own table as it is read (src/core/snapshot.c). */
 #include "io/restart_check.h"
 
-#include "core/snapshot_table.h"
+#include <floe/floe_snapshot.h>
 #include "io/csv.h"
 #include "io/io_err.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ static int bad(ck *c, const char *where, const char *fmt, ...) __attribute__((fo
 static int bad(ck *c, const char *where, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    floe__snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
+    floe_snap_vfail(&c->bad, c->err, c->errlen, where, fmt, ap);
     va_end(ap);
     return 0;
 }
@@ -91,7 +92,7 @@ static void check_run(ck *c, const floe_restart *r) {
     for (int i = 0; i < 3; i++)
         if ((st[i]->period < 0 && st[i]->period != FLOE_OUTPUT_BY_TIME) || st[i]->next < 0 ||
             st[i]->period > MAXCOUNT || st[i]->next > MAXCOUNT ||
-            (st[i]->last != INT64_MIN && (st[i]->last < 0 || st[i]->last > w->step)))
+            (st[i]->last != INT64_MIN && (st[i]->last < 0 || st[i]->last > floe_step_count(w))))
             bad(c, "/output/streams", "row %d: period %lld, next %lld, last %lld: out of range", i,
                 (long long)st[i]->period, (long long)st[i]->next, (long long)st[i]->last);
     if (s->width < 1 || s->width > 19) bad(c, "/output@width", "%d is outside [1, 19]", s->width);
@@ -99,7 +100,8 @@ static void check_run(ck *c, const floe_restart *r) {
         if (s->csv_bytes[i] < -1 || s->csv_bytes[i] > MAXCOUNT)
             bad(c, "/output@csv_bytes", "%lld is not a length (or -1)", s->csv_bytes[i]);
     for (size_t i = 0; i < s->nframes && !c->bad; i++) {
-        if (s->frame_step[i] < 0 || s->frame_step[i] > w->step || (i > 0 && s->frame_step[i] <= s->frame_step[i - 1]))
+        if (s->frame_step[i] < 0 || s->frame_step[i] > floe_step_count(w) ||
+            (i > 0 && s->frame_step[i] <= s->frame_step[i - 1]))
             bad(c, "/output/frame_step", "frame %zu: step %lld is out of order or past the restart step", i,
                 (long long)s->frame_step[i]);
         else if (!isfinite(s->frame_time[i])) bad(c, "/output/frame_time", "frame %zu: not finite", i);

@@ -11,7 +11,7 @@
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
 #include "io/scene.h"
 #include "io/scene_internal.h"
-#include "shapes/shape.h"
+#include <floe/floe_shape.h>
 
 #include <limits.h>
 #include <math.h>
@@ -19,6 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Entries of a static array. */
+#define SCENE_LEN(a) ((int)(sizeof(a) / sizeof *(a)))
 
 static int model_by_name(scene_ctx *c, sy_node *n, const char *where, const floe_model_info **out) {
     const char *name;
@@ -485,11 +488,11 @@ static int load(scene_ctx *c, floe_scene *s) {
     static const char *const head[] = {"world", "run", "materials", "models", "interactions", "groups"};
     static const char *const tail[] = {"meshes", "generators", "output", "methods",
                                        "water",  "periodic",   "inlets", "sinks"};
-    const char *top[FLOE_LEN(head) + FLOE_SHAPE_COUNT + FLOE_LEN(tail)];
+    const char *top[SCENE_LEN(head) + FLOE_SHAPE_COUNT + SCENE_LEN(tail)];
     int ntop = 0;
-    for (int i = 0; i < FLOE_LEN(head); i++) top[ntop++] = head[i];
-    for (int i = 0; i < FLOE_SHAPE_COUNT; i++) top[ntop++] = floe_shape_class_at(i)->section;
-    for (int i = 0; i < FLOE_LEN(tail); i++) top[ntop++] = tail[i];
+    for (int i = 0; i < SCENE_LEN(head); i++) top[ntop++] = head[i];
+    for (int i = 0; i < FLOE_SHAPE_COUNT; i++) top[ntop++] = floe_shape_at(i)->section;
+    for (int i = 0; i < SCENE_LEN(tail); i++) top[ntop++] = tail[i];
     if (sy_check_keys(d, root, "", top, ntop)) return -1;
 
     scene_output_init(&s->out);

@@ -6,10 +6,10 @@
  * the file are found before any large allocation. */
 #include "io/scene_internal.h"
 #include "base/vec.h"
-#include "io/generate.h"
+#include <floe/floe_pack.h>
 #include "io/mesh.h"
 #include "io/particle_file.h"
-#include "shapes/shape.h"
+#include <floe/floe_shape.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -370,13 +370,13 @@ static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe
     return 0;
 }
 
-static int is_param(const floe_shape_class *cls, const char *key) {
+static int is_param(const floe_shape_info *cls, const char *key) {
     for (int k = 0; k < cls->nparams; k++)
         if (!strcmp(cls->params[k].key, key)) return 1;
     return 0;
 }
 
-static int allows(const floe_shape_class *cls, const char *key) {
+static int allows(const floe_shape_info *cls, const char *key) {
     for (int k = 0; k < cls->nkeys; k++)
         if (!strcmp(cls->keys[k], key)) return 1;
     return 0;
@@ -387,7 +387,7 @@ static int allows(const floe_shape_class *cls, const char *key) {
  * reference point (pos: a point, or a coordinate along the axis parameter;
  * center: overrides the class's default), orientation (ori, or axis: the
  * direction of the body x axis), fixed and block. */
-static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, const char *where) {
+static int body_shape(scene_ctx *c, const floe_shape_info *cls, sy_node *item, const char *where) {
     sy_doc *d = c->d;
     char p[SCENE_PATH];
     sy_node *n;
@@ -403,7 +403,7 @@ static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, 
     }
     const char *key = NULL;
     char msg[256];
-    if (cls->scene_check && cls->scene_check(par, &def, &key, msg, sizeof msg)) {
+    if (floe_shape_scene_check(cls->type, par, &def, &key, msg, sizeof msg)) {
         n = sy_get(d, item, key);
         return sy_error(d, n ? n : item, "%s: %s", scene_path(p, where, key), msg);
     }
@@ -429,7 +429,7 @@ static int body_shape(scene_ctx *c, const floe_shape_class *cls, sy_node *item, 
         if (!(len > 0) || !isfinite(len)) return sy_error(d, an, "%s: the direction has zero length", p);
         def.ori = floe_axis_orientation(u);
     }
-    if (cls->scene_place) cls->scene_place(par, &def.pos);
+    floe_shape_scene_place(cls->type, par, &def.pos);
     if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos)) return -1;
     if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_body(c->w, &def, cls->type, par));
@@ -884,7 +884,7 @@ int scene_bodies(scene_ctx *c, const char *key, sy_node *sec) {
         scene_index(where, key, i);
         if (sy_want_map(d, item, where)) return -1;
         int rc;
-        const floe_shape_class *cls = scene_shape_section(key);
+        const floe_shape_info *cls = scene_shape_section(key);
         if (cls && cls->type == FLOE_SHAPE_SPHERE && sy_get(d, item, "file")) rc = body_sphere_file(c, item, where);
         else if (cls) rc = body_shape(c, cls, item, where);
         else if (!strcmp(key, "meshes")) rc = body_mesh(c, item, where, i);

@@ -4,12 +4,10 @@
  * what the start and the first pair
  * search would refuse -- a wall normal to a periodic axis, facets, meshes
  * and infinite cylinders, a cell narrower than twice the pair search
- * distance -- found by the engine's own test (floe__cell_misfit, with the
- * search distance the start would resolve) and reported at the scene key
+ * distance -- found by the engine's own test (floe_world_cell_misfit, with
+ * the search distance the start would resolve) and reported at the scene key
  * in the engine's words. (Overlaps through the faces: scene_check.c.) */
 #include "io/scene_internal.h"
-#include "core/cell.h"
-#include "core/step.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,11 +50,10 @@ static sy_node *item_of(const scene_ctx *c, sy_node *n, char *key, size_t len) {
 }
 
 int scene_check_cell(scene_ctx *c) {
-    const floe_world *w = c->w;
     static const char *const axes[] = {"x", "y", "z"};
     int body, axis;
     char why[512];
-    if (!floe__cell_misfit(w, w->cell.h, floe__start_search_skin(w), &body, &axis, why, sizeof why)) return 0;
+    if (!floe_world_cell_misfit(c->w, &body, &axis, why, sizeof why)) return 0;
     if (axis >= 0) {
         sy_node *n = sy_get(c->d, sy_get(c->d, sy_root(c->d), "periodic"), axes[axis]);
         return sy_error(c->d, n ? n : sy_root(c->d), "periodic.%s: %s", axes[axis], why);

@@ -217,7 +217,7 @@ static int find_overlaps(const floe_world *w, overlaps *o, int (*stop)(void *), 
         if ((i & 4095) == 0 && stop && stop(ctx)) rc = -2;
         for (int l = level[i]; l < OVERLAP_LEVELS && rc > 0; l++) {
             if (!count[l]) continue;
-            floe_vec3 from[8];
+            floe_vec3 from[27];
             int nfrom = 1;
             from[0] = x[i];
             if (per.axes) nfrom = floe_period_images(&per, x[i], r[i] + rmax[l], from);

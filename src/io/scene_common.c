@@ -2,7 +2,7 @@
  * scene_output.c, scene_check.c): key paths for messages, warnings, schema
  * values, material and group names. */
 #include "io/scene_internal.h"
-#include "shapes/shape.h"
+#include <floe/floe_shape.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -172,9 +172,9 @@ int scene_groups(scene_ctx *c, sy_node *n, const char *where, uint32_t *mask) {
     return 0;
 }
 
-const floe_shape_class *scene_shape_section(const char *key) {
+const floe_shape_info *scene_shape_section(const char *key) {
     for (int i = 0; i < FLOE_SHAPE_COUNT; i++)
-        if (!strcmp(floe_shape_class_at(i)->section, key)) return floe_shape_class_at(i);
+        if (!strcmp(floe_shape_at(i)->section, key)) return floe_shape_at(i);
     return NULL;
 }
 

@@ -4,7 +4,7 @@
  * packing. scene_bodies.c reads the radius and the common keys and adds
  * the spheres, in the order drawn. */
 #include "io/scene_internal.h"
-#include "io/generate.h"
+#include <floe/floe_pack.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -105,7 +105,7 @@ int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, c
                         "equal spheres is denser than pi/sqrt(18) (a random one jams near 0.64)",
                         scene_path(p, where, "solid_fraction"), dd->target, FLOE_DENSE_MONO_MAX);
     if (!c->build) {
-        if (floe__dense_count(dd, n, msg, sizeof msg)) return sy_error(d, at, "%s: %s", where, msg);
+        if (floe_gen_dense_count(dd, n, msg, sizeof msg)) return sy_error(d, at, "%s: %s", where, msg);
         return 0;
     }
     floe_dense_info info;

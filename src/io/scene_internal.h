@@ -110,7 +110,7 @@ const char *scene_path(char *buf, const char *base, const char *key); /* "base.k
 const char *scene_index(char *buf, const char *base, int i);          /* "base[i]" */
 int scene_material(scene_ctx *c, sy_node *map, const char *where, int *mat);
 /* The shape whose scene section `key` is, or NULL. */
-const struct floe_shape_class *scene_shape_section(const char *key);
+const struct floe_shape_info *scene_shape_section(const char *key);
 /* The material a name node names, or an error at the node with a hint. */
 int scene_material_by_name(scene_ctx *c, sy_node *n, const char *where, int *mat);
 /* Id of material `name`, or -1 with a message tail in hint ("; did you mean

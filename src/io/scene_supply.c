@@ -3,7 +3,7 @@
  * floe_add_inlet / floe_add_sink, whose messages name the field otherwise. */
 #include "io/scene_internal.h"
 #include "base/vec.h"
-#include "core/size_dist.h"
+#include "base/rng.h"
 
 #include <math.h>
 #include <stdio.h>

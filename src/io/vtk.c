@@ -11,7 +11,7 @@
 #include "base/mem.h"
 #include "base/vec.h"
 #include "io/body_arrays.h"
-#include "core/world.h"
+#include <floe/floe_shape.h>
 #include "io/atomic.h"
 #include "io/io_err.h"
 
@@ -101,21 +101,18 @@ static inline void put_i32(unsigned char *p, size_t i, int32_t x) { memcpy(p + 4
 static inline void put_u32(unsigned char *p, size_t i, uint32_t x) { memcpy(p + 4 * i, &x, 4); }
 static inline void put_vec(unsigned char *p, size_t i, floe_vec3 x) { memcpy(p + 24 * i, &x, 24); }
 
+/* The shape class of body i. */
+static const floe_shape_info *class_of(const floe_world *w, int i) { return floe_shape_get(floe_particle_shape(w, i)); }
+
 /* Bodies whose reference point says nothing about where they are
  * (boundaries): not particle points; a contact line ends at the contact
  * point on them. */
-static int is_fixed_geometry(const floe_world *w, int i) {
-    return (floe__class_of(w, i)->flags & FLOE_SHAPE_BOUNDARY) != 0;
-}
+static int is_fixed_geometry(const floe_world *w, int i) { return (class_of(w, i)->flags & FLOE_SHAPE_BOUNDARY) != 0; }
 
 /* Half extents along the body axes (the box in the body's own frame, the
  * class's half extents in the identity orientation): a sphere's radius
  * thrice, an ellipsoid's semi-axes, a capsule's (r + shaft/2, r, r). */
-static floe_vec3 body_half_extents(const floe_world *w, int i) {
-    const floe_shape_class *c = floe__class_of(w, i);
-    double r = floe_radii(w)[i];
-    return c->half_extent ? c->half_extent(floe__shape_data(w, i), qidentity()) : (floe_vec3){r, r, r};
-}
+static floe_vec3 body_half_extents(const floe_world *w, int i) { return floe_body_half_extent(w, i, 0); }
 
 /* ---- frame builder ----------------------------------------------------- */
 
@@ -644,20 +641,16 @@ int floe_vtk_write_contacts(floe_vtk *v, const char *path, const floe_world *w, 
 static int scene_box(const floe_world *w, floe_vec3 *lo, floe_vec3 *hi) {
     int n = floe_particle_count(w), any = 0;
     for (int i = 0; i < n; i++) {
-        const floe_shape_class *c = floe__class_of(w, i);
         floe_vec3 pts[FLOE_SHAPE_MAX_VERTICES];
         int np = 0;
         floe_vec3 ext = {0, 0, 0}; /* half extent about each point */
-        floe_pose pose = floe__pose(w, i);
-        if (c->flags & FLOE_SHAPE_BOUNDARY) {
-            if (c->nvertices == 0) continue; /* infinite */
-            c->vertices(floe__shape_data(w, i), &pose, pts);
-            np = c->nvertices;
+        if (is_fixed_geometry(w, i)) {
+            np = floe_body_vertices(w, i, pts);
+            if (np == 0) continue; /* infinite */
         } else {
-            /* the exact box of the rotated body (shapes/shape.h) */
-            double r = floe_radii(w)[i];
-            ext = c->half_extent ? c->half_extent(floe__shape_data(w, i), pose.q) : v3(r, r, r);
-            pts[0] = pose.x;
+            /* the exact box of the rotated body */
+            ext = floe_body_half_extent(w, i, 1);
+            pts[0] = floe_positions(w)[i];
             np = 1;
         }
         for (int j = 0; j < np; j++) {
@@ -694,15 +687,13 @@ typedef struct picture {
     int32_t corner[FLOE_SHAPE_MAX_FACES * 4];
 } picture;
 
-static const floe_shape_class *draw_body(const floe_world *w, int i, const floe_draw_box *box, picture *pic) {
-    const floe_shape_class *c = floe__class_of(w, i);
-    floe_pose pose = floe__pose(w, i);
-    c->picture(floe__shape_data(w, i), &pose, box, pic->pt, pic->nrm, pic->corner);
-    return c;
+static const floe_shape_info *draw_body(const floe_world *w, int i, const floe_draw_box *box, picture *pic) {
+    floe_body_picture(w, i, box, pic->pt, pic->nrm, pic->corner);
+    return class_of(w, i);
 }
 
 /* Bodies drawn as boundaries (walls, facets: polygons) or as surfaces. */
-static int draws(const floe_world *w, int i, int how) { return floe__class_of(w, i)->draw == how; }
+static int draws(const floe_world *w, int i, int how) { return class_of(w, i)->draw == how; }
 
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
@@ -710,7 +701,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
     size_t nb = 0, ncell = 0, npts = 0, nconn = 0;
     for (int i = 0; i < n; i++) {
         if (!draws(w, i, FLOE_DRAW_BOUNDARY)) continue;
-        const floe_shape_class *c = floe__class_of(w, i);
+        const floe_shape_info *c = class_of(w, i);
         npts += (size_t)c->draw_points;
         ncell += (size_t)c->draw_faces;
         nconn += (size_t)c->draw_faces * (size_t)c->face_size;
@@ -741,7 +732,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
         size_t ip = 0, ic = 0, cell = 0;
         for (size_t b = 0; b < nb; b++) {
             int i = v->idx[b];
-            const floe_shape_class *c = draw_body(w, i, &box, pic);
+            const floe_shape_info *c = draw_body(w, i, &box, pic);
             for (int j = 0; j < c->draw_points; j++) {
                 put_vec(p_pts, ip + (size_t)j, pic->pt[j]);
                 /* rigid-body velocity at the vertex (docs/geometry.md#every-later-step); bodies that do not turn
@@ -783,7 +774,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
     size_t nb = 0, npts = 0, ntri = 0;
     for (int i = 0; i < n; i++) {
         if (!draws(w, i, FLOE_DRAW_SURFACE)) continue;
-        const floe_shape_class *c = floe__class_of(w, i);
+        const floe_shape_info *c = class_of(w, i);
         npts += (size_t)c->draw_points;
         ntri += (size_t)c->draw_faces;
         v->idx[nb++] = i;
@@ -801,7 +792,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
     char comment[256];
     int len = snprintf(comment, sizeof comment, "shape ids:");
     for (int t = 0; t < FLOE_SHAPE_COUNT && len > 0 && (size_t)len < sizeof comment; t++) {
-        const floe_shape_class *c = floe_shape_class_get(t);
+        const floe_shape_info *c = floe_shape_get(t);
         if (c->draw == FLOE_DRAW_SURFACE)
             len += snprintf(comment + len, sizeof comment - (size_t)len, "%s %d %s", len > 10 ? "," : "", t, c->name);
     }
@@ -817,7 +808,7 @@ int floe_vtk_write_shapes(floe_vtk *v, const char *path, const floe_world *w, ch
         size_t ip = 0, it = 0;
         for (size_t b = 0; b < nb; b++) {
             int i = v->idx[b];
-            const floe_shape_class *c = draw_body(w, i, &box, pic);
+            const floe_shape_info *c = draw_body(w, i, &box, pic);
             for (int k = 0; k < c->draw_points; k++) {
                 put_vec(p_pts, ip + (size_t)k, pic->pt[k]);
                 put_vec(p_nrm, ip + (size_t)k, pic->nrm[k]);

@@ -35,3 +35,4 @@ const floe_model_info *floe_model_get(int i) {
     return m ? &m->info : NULL;
 }
 const floe_model_info *floe_model_find(const char *name) { return floe_model_get(floe_registry_find(name)); }
+int floe_model_index(const char *name) { return floe_registry_find(name); }

@@ -10,6 +10,7 @@
 #define FLOE_SHAPES_SHAPE_H
 
 #include "collide/geom.h"
+#include <floe/floe_shape.h> /* the class's public half: parameters, flags, drawing */
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -55,27 +56,8 @@ typedef struct floe_infcyl {
 
 /* ---- the class ----------------------------------------------------------- */
 
-/* What a parameter holds: a real number, an integer, a global axis (an
- * integer 0, 1, 2; "x", "y", "z" in scenes) or points (3 coordinates each,
- * finite and at most FLOE_MAX_COORD in magnitude). */
-enum { FLOE_PARAM_REAL, FLOE_PARAM_INT, FLOE_PARAM_AXIS, FLOE_PARAM_POINT };
-enum { FLOE_OPEN_LO = 1, FLOE_OPEN_HI = 2 }; /* range ends left out */
-
-/* One parameter of floe_add_body: `n` values in the params array (1; 3 for
- * a vector; 3 per point), each in the range [lo, hi] (ends open as `open`
- * says). Scenes read it under `key`, with lengths limited to the scene's
- * coordinate limit. */
-typedef struct floe_shape_param {
-    const char *key;  /* API and scene key */
-    const char *item; /* one value of a list, for messages: "semi-axis", "vertex" (n > 1) */
-    const char *unit; /* "m", or "" */
-    int kind;         /* FLOE_PARAM_* */
-    int n;
-    double lo, hi;
-    unsigned open;    /* FLOE_OPEN_* */
-    double def;       /* default of an optional parameter; NAN: required */
-    const char *list; /* what a list of n values looks like in a scene (n > 1) */
-} floe_shape_param;
+/* The parameters, flags, drawing kinds and limits of a class are public
+ * (include/floe/floe_shape.h: floe_shape_info shows them). */
 
 /* One field of the record, saved in restart files as the dataset `name` of
  * the class's group: rows x cols values per record (0 x 0: one value). */
@@ -88,41 +70,8 @@ typedef struct floe_shape_field {
     int length;    /* lengths or coordinates [m]: a restart file's must be finite and not huge */
 } floe_shape_field;
 
-enum {
-    /* no mass; fixed geometry: off the grid (bound 0), not a point of the
-     * particle pictures; fully blocked when the def blocks nothing */
-    FLOE_SHAPE_BOUNDARY = 1,
-    FLOE_SHAPE_BLOCKED = 2, /* always fully blocked (an infinite body) */
-    FLOE_SHAPE_TURNS = 4,   /* its surface moves when it turns (floe_moved2, vertex velocities) */
-};
-
-/* How the VTK writers show a body: as a point of the particles series only,
- * as polygons of the boundaries series, or as a surface of triangles (with
- * normals) in the shapes series. */
-enum { FLOE_DRAW_POINT, FLOE_DRAW_BOUNDARY, FLOE_DRAW_SURFACE };
-
-/* Infinite bodies are drawn over the box [lo, hi] of the finite ones (if
- * `have`) plus `margin`. */
-typedef struct floe_draw_box {
-    vec3 lo, hi;
-    int have;
-    double margin;
-} floe_draw_box;
-
-/* Scene options (scene_bodies.c): "pos" is a coordinate along the first
- * axis parameter, not a point. */
-enum { FLOE_SCENE_POS_ON_AXIS = 1 };
-
 /* Entries of a static array (parameter, field and key lists). */
 #define FLOE_LEN(a) ((int)(sizeof(a) / sizeof *(a)))
-
-/* Limits every class keeps (tests/test_shape_classes.c checks them). */
-enum {
-    FLOE_SHAPE_MAX_PARAMS = 16,
-    FLOE_SHAPE_MAX_VERTICES = 8,
-    FLOE_SHAPE_MAX_POINTS = 256,
-    FLOE_SHAPE_MAX_FACES = 512
-};
 
 typedef struct floe_shape_class {
     int type;            /* FLOE_SHAPE_* */

@@ -1,29 +1,23 @@
-/* The obstacle test of random sphere packings (floe_gen_random_world,
- * floe_io.h: the scene's random spheres and the Python module's): a
- * generated sphere must not overlap a wall, facet, infinite cylinder or
- * mesh triangle already in the world, nor a body already there (spheres,
- * capsules and ellipsoids of the sections and generators above, in a
- * periodic cell also through its faces). The test is the shapes' own
- * narrow phase (the function a run uses for the pair), asked whether the
- * sphere and the other body overlap (gap 0), so a packing never starts
- * with a contact against them. Only the bodies that can reach the
- * generator's box (grown by the largest radius) are kept: boundaries
+/* Would a sphere here touch anything (include/floe/floe_shape.h)? The
+ * obstacle test of random sphere packings: a generated sphere must not
+ * overlap a wall, facet, infinite cylinder or mesh triangle already in the
+ * world, nor a body already there (spheres, capsules and ellipsoids of the
+ * sections and generators above, in a periodic cell also through its
+ * faces). The test is the shapes' own narrow phase (the function a run
+ * uses for the pair), asked whether the sphere and the other body overlap
+ * (gap 0), so a packing never starts with a contact against them. Only
+ * what can reach the box (grown by the largest radius) is kept: boundaries
  * through each class's broad-phase test, bodies by their bounding spheres,
  * which a cell grid then finds near each candidate. */
-#include <floe/floe_io.h>
-#include "io/generate.h"
-#include "io/io_err.h"
+#include <floe/floe_pack.h>
 #include "base/cell_grid.h"
-#include "base/vec.h"
-#include "core/size_dist.h"
 #include "core/world.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* What a candidate is tested against. */
-typedef struct obstacles {
+struct floe_clear {
     const floe_world *w;
     int *ids; /* boundary bodies to test */
     int n;
@@ -34,14 +28,27 @@ typedef struct obstacles {
     int periodic; /* per holds the generator's cell */
     floe_grid_period per;
     floe_cell_grid grid; /* of at[], cells at least `reach` wide */
-} obstacles;
-
-static void obstacles_free(obstacles *s);
+};
 
 /* The narrow phase of a sphere and shape t, and whether the sphere is A. */
 static floe_collide_fn *sphere_with(int t, int *sphere_first) {
     *sphere_first = floe_shape_rank(FLOE_SHAPE_SPHERE) < floe_shape_rank(t);
     return *sphere_first ? floe_narrowphase(FLOE_SHAPE_SPHERE, t) : floe_narrowphase(t, FLOE_SHAPE_SPHERE);
+}
+
+/* The generator's periodic cell as the grid's period; 0 without one. */
+static int period_of(const floe_gen_env *env, floe_grid_period *p) {
+    memset(p, 0, sizeof *p);
+    if (!env) return 0;
+    const double lo[3] = {env->cell_lo.x, env->cell_lo.y, env->cell_lo.z},
+                 hi[3] = {env->cell_hi.x, env->cell_hi.y, env->cell_hi.z};
+    for (int k = 0; k < 3; k++)
+        if ((env->periodic >> k & 1) && hi[k] > lo[k] && isfinite(hi[k] - lo[k])) {
+            p->axes |= 1 << k;
+            p->lo[k] = lo[k];
+            p->len[k] = hi[k] - lo[k];
+        }
+    return p->axes != 0;
 }
 
 /* Whether the point x (or, in a periodic cell, one of its images) lies in
@@ -60,17 +67,18 @@ static int in_box(const floe_grid_period *per, vec3 x, vec3 lo, vec3 hi) {
     return 1;
 }
 
-static int obstacles_init(const floe_world *w, const floe_gen_env *env, obstacles *s, floe_vec3 lo, floe_vec3 hi,
-                          double rmax) {
-    memset(s, 0, sizeof *s);
+floe_clear *floe_clear_new(const floe_world *w, const floe_gen_env *env, floe_vec3 lo, floe_vec3 hi, double rmax) {
+    floe_clear *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
     s->w = w;
-    s->periodic = floe__gen_period(env, &s->per);
-    s->ids = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->ids);
-    s->body = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->body);
-    s->at = malloc((size_t)(w->np ? w->np : 1) * sizeof *s->at);
+    s->periodic = period_of(env, &s->per);
+    size_t n = (size_t)(w->np ? w->np : 1);
+    s->ids = malloc(n * sizeof *s->ids);
+    s->body = malloc(n * sizeof *s->body);
+    s->at = malloc(n * sizeof *s->at);
     if (!s->ids || !s->body || !s->at) {
-        obstacles_free(s);
-        return -1;
+        floe_clear_free(s);
+        return NULL;
     }
     vec3 mid = vscale(vadd(lo, hi), 0.5), ext = vadd(vscale(vsub(hi, lo), 0.5), v3(rmax, rmax, rmax));
     double bound = sqrt(vlen2(ext)), bmax = 0;
@@ -101,12 +109,12 @@ static int obstacles_init(const floe_world *w, const floe_gen_env *env, obstacle
     if (s->nbody) {
         vec3 g = v3(s->reach, s->reach, s->reach);
         if (floe_cell_grid_init(&s->grid, vsub(lo, g), vadd(hi, g), s->reach, s->nbody)) {
-            obstacles_free(s);
-            return -1;
+            floe_clear_free(s);
+            return NULL;
         }
         for (int64_t k = s->nbody - 1; k >= 0; k--) floe_cell_grid_insert(&s->grid, k, s->at[k]);
     }
-    return 0;
+    return s;
 }
 
 /* Whether a sphere (centre x, radius r) overlaps body i at reference point at. */
@@ -123,8 +131,7 @@ static int hits_body(const floe_world *w, int i, vec3 at, vec3 x, double r) {
     return first ? fn(&r, &ps, rec, &pb, NULL, 0, &out) : fn(rec, &pb, &r, &ps, NULL, 0, &out);
 }
 
-static int obstacles_test(void *ctx, floe_vec3 centre, double r) {
-    const obstacles *s = ctx;
+int floe_clear_sphere(const floe_clear *s, floe_vec3 centre, double r) {
     const floe_world *w = s->w;
     floe_pose ps = {centre, {1, 0, 0, 0}};
     for (int k = 0; k < s->n; k++) {
@@ -138,7 +145,7 @@ static int obstacles_test(void *ctx, floe_vec3 centre, double r) {
     }
     if (!s->nbody) return 1;
     /* the bodies, from the candidate's wrapped centre and its images near the faces */
-    floe_vec3 from[8];
+    floe_vec3 from[27];
     int nfrom = 1;
     from[0] = centre;
     if (s->periodic) nfrom = floe_period_images(&s->per, floe_period_wrap(&s->per, centre), s->reach, from);
@@ -151,33 +158,13 @@ static int obstacles_test(void *ctx, floe_vec3 centre, double r) {
     return 1;
 }
 
-static void obstacles_free(obstacles *s) {
+int floe_clear_count(const floe_clear *s) { return s->n + s->nbody; }
+
+void floe_clear_free(floe_clear *s) {
+    if (!s) return;
     free(s->ids);
     free(s->body);
     free(s->at);
     floe_cell_grid_free(&s->grid);
-    s->ids = s->body = NULL;
-    s->at = NULL;
-    s->n = s->nbody = 0;
-}
-
-int floe_gen_random_world(const floe_random_def *def, const floe_world *w, floe_vec3 **pos, double **radius,
-                          int64_t *placed, char *err, size_t errlen) {
-    char e[8];
-    double rmax = !def->dist                                     ? def->rmax
-                  : floe_size_dist_check(def->dist, e, sizeof e) ? NAN
-                                                                 : floe__size_max(def->dist);
-    /* bad sizes: the generator refuses them, with its message */
-    if (!(rmax > 0 && isfinite(rmax))) return floe_gen_random_clear(def, NULL, NULL, pos, radius, placed, err, errlen);
-    obstacles clr;
-    if (obstacles_init(w, def->env, &clr, def->lo, def->hi, rmax)) {
-        *pos = NULL;
-        *radius = NULL;
-        *placed = 0;
-        return floe_io_err(err, errlen, "out of memory for the obstacles of %d bodies", floe_particle_count(w));
-    }
-    int rc = floe_gen_random_clear(def, clr.n || clr.nbody ? obstacles_test : NULL, &clr, pos, radius, placed, err,
-                                   errlen);
-    obstacles_free(&clr);
-    return rc;
+    free(s);
 }

@@ -1,5 +1,5 @@
 /* Dense sphere packings by radius expansion (floe_gen_dense in
- * include/floe/floe_io.h; docs/decisions.md#dense-packings-by-radius-expansion).
+ * include/floe/floe_pack.h; docs/decisions.md#dense-packings-by-radius-expansion).
  *
  * The spheres live in scaled coordinates, lengths over the mean final
  * radius, so that the relaxation's constants (unit spring, unit mass, the
@@ -13,8 +13,7 @@
  * against it. */
 #include "base/vec.h"
 #include "base/cell_grid.h"
-#include "io/generate.h"
-#include "io/io_err.h"
+#include "pack/generate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,7 +74,7 @@ static int build_list(packer *p) {
     for (int64_t i = p->n - 1; i >= 0; i--) floe_cell_grid_insert(&g, i, x[i]);
     p->np = 0;
     for (int64_t i = 0; i < p->n; i++) {
-        floe_vec3 from[8];
+        floe_vec3 from[27];
         int nfrom = p->per.axes ? floe_period_images(&p->per, x[i], 2 * rmax + SKIN, from) : 1;
         if (!p->per.axes) from[0] = x[i];
         for (int q = 0; q < nfrom; q++) {
@@ -267,14 +266,15 @@ static int prepare(const floe_dense_def *d, floe_rng *rng, double **rad_out, int
     *n_out = 0;
     *spans = 0;
     const int cyl = d->region == FLOE_DENSE_CYLINDER;
-    if (!cyl && d->region != FLOE_DENSE_BOX) return floe_io_err(err, errlen, "unknown region kind %d", (int)d->region);
+    if (!cyl && d->region != FLOE_DENSE_BOX)
+        return floe__pack_err(err, errlen, "unknown region kind %d", (int)d->region);
     double vol_region;
     floe_vec3 lo = d->lo, hi = d->hi;
     floe_grid_period per;
     floe__gen_period(d->env, &per);
     if (cyl) {
         if (!(d->radius > 0 && d->height > 0 && isfinite(d->radius + d->height)))
-            return floe_io_err(err, errlen, "the cylinder needs radius > 0 and height > 0");
+            return floe__pack_err(err, errlen, "the cylinder needs radius > 0 and height > 0");
         lo = (floe_vec3){d->base.x - d->radius, d->base.y - d->radius, d->base.z};
         hi = (floe_vec3){d->base.x + d->radius, d->base.y + d->radius, d->base.z + d->height};
         double h = d->height;
@@ -287,7 +287,7 @@ static int prepare(const floe_dense_def *d, floe_rng *rng, double **rad_out, int
         vol_region = FLOE_PI * d->radius * d->radius * h;
     } else {
         if (!(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z) || !isfinite(hi.x - lo.x + hi.y - lo.y + hi.z - lo.z))
-            return floe_io_err(err, errlen, "the box's first corner must be below the second on every axis");
+            return floe__pack_err(err, errlen, "the box's first corner must be below the second on every axis");
         for (int k = 0; k < 3; k++)
             if ((per.axes >> k & 1) && comp(hi, k) - comp(lo, k) >= per.len[k]) {
                 *spans |= 1 << k;
@@ -305,43 +305,43 @@ static int prepare(const floe_dense_def *d, floe_rng *rng, double **rad_out, int
         rmin = d->dist->kind == FLOE_DIST_SIEVE ? d->dist->sizes[0] : d->dist->min;
         rmax = d->dist->kind == FLOE_DIST_SIEVE ? d->dist->sizes[d->dist->npts - 1] : d->dist->max;
     } else if (!(rmin > 0 && rmin <= rmax && isfinite(rmax)))
-        return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+        return floe__pack_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
     const int mono = rmin == rmax;
     if (!(d->target > 0 && d->target <= 0.9))
-        return floe_io_err(err, errlen, "solid_fraction = %g is out of range (0, 0.9]", d->target);
+        return floe__pack_err(err, errlen, "solid_fraction = %g is out of range (0, 0.9]", d->target);
     if (mono && d->target > FLOE_DENSE_MONO_MAX)
-        return floe_io_err(err, errlen,
-                           "solid_fraction = %g is impossible for spheres of one radius: no packing of equal "
-                           "spheres is denser than pi/sqrt(18) = %g (and a random one jams near 0.64)",
-                           d->target, FLOE_DENSE_MONO_MAX);
+        return floe__pack_err(err, errlen,
+                              "solid_fraction = %g is impossible for spheres of one radius: no packing of equal "
+                              "spheres is denser than pi/sqrt(18) = %g (and a random one jams near 0.64)",
+                              d->target, FLOE_DENSE_MONO_MAX);
     if (!(d->max_overlap > 0 && d->max_overlap <= 0.5))
-        return floe_io_err(err, errlen, "max_overlap = %g is out of range (0, 0.5]", d->max_overlap);
-    if (d->max_iterations < 1) return floe_io_err(err, errlen, "max_iterations must be >= 1");
+        return floe__pack_err(err, errlen, "max_overlap = %g is out of range (0, 0.5]", d->max_overlap);
+    if (d->max_iterations < 1) return floe__pack_err(err, errlen, "max_iterations must be >= 1");
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
-        return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
-                           (long long)FLOE_GEN_MAX_COUNT);
+        return floe__pack_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+                              (long long)FLOE_GEN_MAX_COUNT);
     /* the spheres the target needs at the smallest radius: refuse absurd counts before drawing */
     if (!d->count && d->target * vol_region / (VOL * rmin * rmin * rmin) > (double)FLOE_GEN_MAX_COUNT &&
         d->target * vol_region / (VOL * rmax * rmax * rmax) > (double)FLOE_GEN_MAX_COUNT)
-        return floe_io_err(err, errlen, "the target needs more than %lld spheres of these sizes",
-                           (long long)FLOE_GEN_MAX_COUNT);
+        return floe__pack_err(err, errlen, "the target needs more than %lld spheres of these sizes",
+                              (long long)FLOE_GEN_MAX_COUNT);
     double want = d->target * vol_region, sum = 0;
     int64_t n = 0, cap = d->count ? d->count : 1024;
     double *rad = malloc((size_t)cap * sizeof *rad);
-    if (!rad) return floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)cap);
+    if (!rad) return floe__pack_err(err, errlen, "out of memory for %lld spheres", (long long)cap);
     for (;;) {
         if (d->count ? n == d->count : sum >= want) break;
         if (n == FLOE_GEN_MAX_COUNT) {
             free(rad);
-            return floe_io_err(err, errlen, "the target needs more than %lld spheres of these sizes",
-                               (long long)FLOE_GEN_MAX_COUNT);
+            return floe__pack_err(err, errlen, "the target needs more than %lld spheres of these sizes",
+                                  (long long)FLOE_GEN_MAX_COUNT);
         }
         if (n == cap) {
             cap *= 2;
             double *t = realloc(rad, (size_t)cap * sizeof *t);
             if (!t) {
                 free(rad);
-                return floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)cap);
+                return floe__pack_err(err, errlen, "out of memory for %lld spheres", (long long)cap);
             }
             rad = t;
         }
@@ -354,7 +354,7 @@ static int prepare(const floe_dense_def *d, floe_rng *rng, double **rad_out, int
     return 0;
 }
 
-int floe__dense_count(const floe_dense_def *d, int64_t *n, char *err, size_t errlen) {
+int floe_gen_dense_count(const floe_dense_def *d, int64_t *n, char *err, size_t errlen) {
     floe_rng rng;
     floe_rng_seed(&rng, d->seed);
     double *rad, vol;
@@ -397,11 +397,11 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     mean /= (double)n;
     double room = cyl ? fmin(d->radius, 0.5 * (hi.z - lo.z)) : 0.5 * fmin(hi.x - lo.x, fmin(hi.y - lo.y, hi.z - lo.z));
     if (big > room) {
-        rc = floe_io_err(err, errlen,
-                         "%lld spheres at solid fraction %g need radii up to %g (the drawn radii times %g), which "
-                         "do not fit in the region (half its smallest side is %g); give a larger count or a "
-                         "larger region",
-                         (long long)n, d->target, big, s, room);
+        rc = floe__pack_err(err, errlen,
+                            "%lld spheres at solid fraction %g need radii up to %g (the drawn radii times %g), which "
+                            "do not fit in the region (half its smallest side is %g); give a larger count or a "
+                            "larger region",
+                            (long long)n, d->target, big, s, room);
         goto done;
     }
     /* scaled coordinates: (X - lo) / mean */
@@ -415,11 +415,11 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
         if (!(p.per.axes >> k & 1)) continue;
         /* the size rule of a periodic world (docs/periodic.md): a pair meets through one image at most */
         if (!(2 * (2 * big + SKIN * L) < p.per.len[k])) {
-            rc = floe_io_err(err, errlen,
-                             "the periodic cell is %g m wide along %c, less than twice the neighbour search "
-                             "distance %g m of these spheres (2 x the largest radius %g m + a margin %g m): "
-                             "use smaller spheres or a wider cell",
-                             p.per.len[k], "xyz"[k], 2 * big + SKIN * L, big, SKIN * L);
+            rc = floe__pack_err(err, errlen,
+                                "the periodic cell is %g m wide along %c, less than twice the neighbour search "
+                                "distance %g m of these spheres (2 x the largest radius %g m + a margin %g m): "
+                                "use smaller spheres or a wider cell",
+                                p.per.len[k], "xyz"[k], 2 * big + SKIN * L, big, SKIN * L);
             goto done;
         }
         p.per.lo[k] = (p.per.lo[k] - comp(lo, k)) / L;
@@ -437,7 +437,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     p.r = malloc((size_t)n * sizeof *p.r);
     if (p.per.axes) p.wx = malloc((size_t)n * sizeof *p.wx);
     if (!p.x || !p.v || !p.f || !p.xref || !p.r || (p.per.axes && !p.wx)) {
-        rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
+        rc = floe__pack_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
     for (int64_t i = 0; i < n; i++) rad[i] *= s / L;
@@ -468,17 +468,17 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
         for (int64_t i = 0; i < n; i++) p.r[i] = rad[i] * k;
         info->stages++;
         if (build_list(&p)) {
-            rc = floe_io_err(err, errlen, "out of memory for the neighbour list of %lld spheres", (long long)n);
+            rc = floe__pack_err(err, errlen, "out of memory for the neighbour list of %lld spheres", (long long)n);
             goto done;
         }
         int last = phi >= d->target;
         how = relax(&p, tol, last ? INT64_MAX : STAGE_ITER, &left, &used, d->env);
         if (how == STOPPED) {
-            rc = floe_io_err(err, errlen, "interrupted");
+            rc = floe__pack_err(err, errlen, "interrupted");
             goto done;
         }
         if (how == NOMEM) {
-            rc = floe_io_err(err, errlen, "out of memory for the neighbour list of %lld spheres", (long long)n);
+            rc = floe__pack_err(err, errlen, "out of memory for the neighbour list of %lld spheres", (long long)n);
             goto done;
         }
         if (how == RELAXED) reached = phi;
@@ -498,19 +498,19 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
     }
     info->fraction = vs / vol_region;
     if (how != RELAXED) {
-        rc = floe_io_err(err, errlen,
-                         "the packing did not reach solid_fraction %g: after %lld relaxation iterations the largest "
-                         "overlap is %.3g of a radius, above max_overlap = %g; the densest stage relaxed below the "
-                         "bound had solid fraction %.4f. %s",
-                         d->target, (long long)used, p.max_rel, tol, reached,
-                         how == JAMMED ? "The spheres jammed (forces balance with overlaps left): lower "
-                                         "solid_fraction or raise max_overlap"
-                                       : "Raise max_iterations, lower solid_fraction or raise max_overlap");
+        rc = floe__pack_err(err, errlen,
+                            "the packing did not reach solid_fraction %g: after %lld relaxation iterations the largest "
+                            "overlap is %.3g of a radius, above max_overlap = %g; the densest stage relaxed below the "
+                            "bound had solid fraction %.4f. %s",
+                            d->target, (long long)used, p.max_rel, tol, reached,
+                            how == JAMMED ? "The spheres jammed (forces balance with overlaps left): lower "
+                                            "solid_fraction or raise max_overlap"
+                                          : "Raise max_iterations, lower solid_fraction or raise max_overlap");
         goto done;
     }
     floe_vec3 *pos = malloc((size_t)n * sizeof *pos);
     if (!pos) {
-        rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
+        rc = floe__pack_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
     for (int64_t i = 0; i < n; i++) {

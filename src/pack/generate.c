@@ -1,14 +1,26 @@
 /* Particle generators (see generate.h). */
-#include "io/generate.h"
+#include "pack/generate.h"
+#include <floe/floe_shape.h>
+#include "base/rng.h"
 #include "base/vec.h"
 #include "shapes/shape.h"
 #include "base/cell_grid.h"
-#include "io/io_err.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int floe__pack_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
 
 int floe__gen_period(const floe_gen_env *env, floe_grid_period *p) {
     memset(p, 0, sizeof *p);
@@ -35,18 +47,18 @@ int floe_gen_lattice(const floe_lattice_def *d, floe_vec3 **pos, int64_t *n, cha
     *n = 0;
     double total = 1;
     for (int k = 0; k < 3; k++) {
-        if (d->counts[k] < 0) return floe_io_err(err, errlen, "lattice counts must be >= 0");
+        if (d->counts[k] < 0) return floe__pack_err(err, errlen, "lattice counts must be >= 0");
         total *= (double)d->counts[k];
     }
     if (total > (double)FLOE_GEN_MAX_COUNT)
-        return floe_io_err(err, errlen, "lattice of %.4g sites exceeds the limit of %lld particles", total,
-                           (long long)FLOE_GEN_MAX_COUNT);
+        return floe__pack_err(err, errlen, "lattice of %.4g sites exceeds the limit of %lld particles", total,
+                              (long long)FLOE_GEN_MAX_COUNT);
     if (!(d->spacing.x > 0 && d->spacing.y > 0 && d->spacing.z > 0))
-        return floe_io_err(err, errlen, "lattice spacing must be > 0");
+        return floe__pack_err(err, errlen, "lattice spacing must be > 0");
     int64_t nx = d->counts[0], ny = d->counts[1], nz = d->counts[2], cnt = nx * ny * nz;
     if (cnt == 0) return 0;
     floe_vec3 *p = malloc((size_t)cnt * sizeof *p);
-    if (!p) return floe_io_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
+    if (!p) return floe__pack_err(err, errlen, "out of memory for %lld lattice sites", (long long)cnt);
     const uint64_t K = d->seed * 0xD1B54A32D192ED03ULL;
     int64_t i = 0;
     for (int64_t kz = 0; kz < nz; kz++)
@@ -79,7 +91,7 @@ static int cmp_desc(const void *a, const void *b) {
  * images near the faces. */
 static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad, floe_vec3 c, double r,
                 const floe_grid_period *per, double rmax) {
-    floe_vec3 from[8];
+    floe_vec3 from[27];
     int nfrom = 1;
     from[0] = c;
     if (per) nfrom = floe_period_images(per, floe_period_wrap(per, c), r + rmax, from);
@@ -94,7 +106,7 @@ static int fits(const floe_cell_grid *g, const floe_vec3 *pos, const double *rad
     return 1;
 }
 
-static int interrupted(char *err, size_t errlen) { return floe_io_err(err, errlen, "interrupted"); }
+static int interrupted(char *err, size_t errlen) { return floe__pack_err(err, errlen, "interrupted"); }
 
 int floe_gen_random(const floe_random_def *d, floe_vec3 **pos_out, double **rad_out, int64_t *placed, char *err,
                     size_t errlen) {
@@ -107,17 +119,17 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
     *rad_out = NULL;
     *placed = 0;
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
-        return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
-                           (long long)FLOE_GEN_MAX_COUNT);
+        return floe__pack_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+                              (long long)FLOE_GEN_MAX_COUNT);
     double rmax = d->rmax;
     if (d->dist) {
         if (floe_size_dist_check(d->dist, err, errlen)) return -1;
         rmax = d->dist->kind == FLOE_DIST_SIEVE ? d->dist->sizes[d->dist->npts - 1] : d->dist->max;
     } else if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
-        return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+        return floe__pack_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * rmax && ey >= 2 * rmax && ez >= 2 * rmax) || !isfinite(ex + ey + ez))
-        return floe_io_err(err, errlen, "box %g x %g x %g is too small for spheres of radius %g", ex, ey, ez, rmax);
+        return floe__pack_err(err, errlen, "box %g x %g x %g is too small for spheres of radius %g", ex, ey, ez, rmax);
     if (d->count == 0) return 0;
 
     int64_t n = d->count;
@@ -128,7 +140,7 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
     floe_cell_grid g = {0};
     int rc = 0;
     if (!pos || !wpos || !rad || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax, n)) {
-        rc = floe_io_err(err, errlen, "out of memory for %lld spheres", (long long)n);
+        rc = floe__pack_err(err, errlen, "out of memory for %lld spheres", (long long)n);
         goto done;
     }
     floe_rng rng;
@@ -164,7 +176,7 @@ int floe_gen_random_clear(const floe_random_def *d, floe_gen_clear_fn *clear, vo
         }
         if (!ok) {
             *placed = i;
-            rc = floe_io_err(
+            rc = floe__pack_err(
                 err, errlen,
                 "box too full: placed only %lld of %lld spheres (volume fraction %.3f) before one found no "
                 "free spot in %d tries; enlarge the box or lower the count (random placement stalls "
@@ -323,7 +335,7 @@ static placed moved(placed p, floe_vec3 d) {
  * its wrapped centre and its images near the faces. */
 static int shapes_fit(const floe_cell_grid *g, const placed *pl, floe_shape_type shape, const placed *cand,
                       const floe_grid_period *per, double rmax) {
-    floe_vec3 from[8];
+    floe_vec3 from[27];
     int nfrom = 1;
     from[0] = cand->c;
     if (per) nfrom = floe_period_images(per, floe_period_wrap(per, cand->c), cand->bound + rmax, from);
@@ -360,31 +372,31 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
     }
     const int caps = d->shape == FLOE_SHAPE_CAPSULE;
     if (!caps && d->shape != FLOE_SHAPE_ELLIPSOID)
-        return floe_io_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
+        return floe__pack_err(err, errlen, "random shapes: the shape must be a capsule or an ellipsoid");
     if (d->count < 0 || d->count > FLOE_GEN_MAX_COUNT)
-        return floe_io_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
-                           (long long)FLOE_GEN_MAX_COUNT);
+        return floe__pack_err(err, errlen, "count %lld is out of range [0, %lld]", (long long)d->count,
+                              (long long)FLOE_GEN_MAX_COUNT);
     double rmax_bound;
     if (caps) {
         if (!(d->rmin > 0 && d->rmin <= d->rmax && isfinite(d->rmax)))
-            return floe_io_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
+            return floe__pack_err(err, errlen, "radii must satisfy 0 < rmin <= rmax");
         if (!(d->smin >= 0 && d->smin <= d->smax && isfinite(d->smax)))
-            return floe_io_err(err, errlen, "shafts must satisfy 0 <= smin <= smax");
+            return floe__pack_err(err, errlen, "shafts must satisfy 0 <= smin <= smax");
         rmax_bound = d->rmax + 0.5 * d->smax;
     } else {
         const double lo[3] = {d->amin.x, d->amin.y, d->amin.z}, hi[3] = {d->amax.x, d->amax.y, d->amax.z};
         rmax_bound = 0;
         for (int k = 0; k < 3; k++) {
             if (!(lo[k] > 0 && lo[k] <= hi[k] && isfinite(hi[k])))
-                return floe_io_err(err, errlen, "semi-axes must satisfy 0 < min <= max");
+                return floe__pack_err(err, errlen, "semi-axes must satisfy 0 < min <= max");
             rmax_bound = fmax(rmax_bound, hi[k]);
         }
     }
     const char *what = caps ? "capsules" : "ellipsoids";
     double ex = d->hi.x - d->lo.x, ey = d->hi.y - d->lo.y, ez = d->hi.z - d->lo.z;
     if (!(ex >= 2 * rmax_bound && ey >= 2 * rmax_bound && ez >= 2 * rmax_bound) || !isfinite(ex + ey + ez))
-        return floe_io_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez, what,
-                           rmax_bound);
+        return floe__pack_err(err, errlen, "box %g x %g x %g is too small for %s of bounding radius %g", ex, ey, ez,
+                              what, rmax_bound);
     if (d->count == 0) return 0;
 
     int64_t n = d->count;
@@ -395,7 +407,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
     floe_cell_grid g = {0};
     int rc = 0;
     if (!drawn || !bodies || !order || !pl || floe_cell_grid_init(&g, d->lo, d->hi, 2 * rmax_bound, n)) {
-        rc = floe_io_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
+        rc = floe__pack_err(err, errlen, "out of memory for %lld %s", (long long)n, what);
         goto done;
     }
     floe_rng rng;
@@ -446,11 +458,11 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
         }
         if (!ok) {
             *placed_n = i;
-            rc = floe_io_err(err, errlen,
-                             "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
-                             "free spot in %d tries; enlarge the box or lower the count (random placement of "
-                             "elongated bodies stalls at lower volume fractions than spheres)",
-                             (long long)i, (long long)n, what, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
+            rc = floe__pack_err(err, errlen,
+                                "box too full: placed only %lld of %lld %s (volume fraction %.3f) before one found no "
+                                "free spot in %d tries; enlarge the box or lower the count (random placement of "
+                                "elongated bodies stalls at lower volume fractions than spheres)",
+                                (long long)i, (long long)n, what, vol / (ex * ey * ez), FLOE_GEN_MAX_TRIES);
             goto done;
         }
         vol += body_volume(d->shape, &b);
@@ -464,5 +476,29 @@ done:
     free(order);
     free(pl);
     floe_cell_grid_free(&g);
+    return rc;
+}
+
+static int clear_test(void *ctx, floe_vec3 centre, double r) { return floe_clear_sphere(ctx, centre, r); }
+
+int floe_gen_random_world(const floe_random_def *def, const floe_world *w, floe_vec3 **pos, double **radius,
+                          int64_t *nplaced, char *err, size_t errlen) {
+    char e[8];
+    double rmax = !def->dist                                     ? def->rmax
+                  : floe_size_dist_check(def->dist, e, sizeof e) ? NAN
+                                                                 : floe__size_max(def->dist);
+    /* bad sizes: the generator refuses them, with its message */
+    if (!(rmax > 0 && isfinite(rmax))) return floe_gen_random_clear(def, NULL, NULL, pos, radius, nplaced, err, errlen);
+    floe_clear *clr = floe_clear_new(w, def->env, def->lo, def->hi, rmax);
+    if (!clr) {
+        *pos = NULL;
+        *radius = NULL;
+        *nplaced = 0;
+        snprintf(err, errlen, "out of memory for the obstacles of %d bodies", floe_particle_count(w));
+        return -1;
+    }
+    int rc = floe_gen_random_clear(def, floe_clear_count(clr) ? clear_test : NULL, clr, pos, radius, nplaced, err,
+                                   errlen);
+    floe_clear_free(clr);
     return rc;
 }
