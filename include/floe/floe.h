@@ -930,6 +930,7 @@ typedef enum floe_region_kind {
 /* The most particles inlets may fill the world to: [0, 2^31 - 1];
  * FLOE_ERR_ARG beyond. A setting of the program, not state. */
 floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
+int64_t floe_particle_budget(const floe_world *w); /* the budget now */
 
 typedef struct floe_inlet_def {
     floe_region_kind region;

@@ -41,6 +41,8 @@ from ._floe import (  # noqa: E402
     RunawayError,
     SceneError,
     SceneWarning,
+    StaleViewError,
+    View,
     World,
     __version__,
     load,
@@ -51,6 +53,7 @@ from ._floe import (  # noqa: E402
 __all__ = [
     "World", "load", "restore", "models", "write_csv", "Event",
     "FloeError", "ArgumentError", "SceneError", "RunawayError", "OutputError", "SceneWarning",
+    "StaleViewError", "View",
     "ENERGY_TERMS", "EVENT_TYPES", "SHAPES", "MAX_COORD", "MAX_GROUPS", "MAX_THREADS", "ROOM",
 ]
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
+PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning, *StaleViewError;
 PyTypeObject *Event_Type;
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -407,6 +407,9 @@ static PyMethodDef module_methods[] = {
      "The contact models: name -> {'doc', 'material_params', 'law_params', 'state'}, each parameter\n"
      "{'default', 'min', 'max', 'min_open', 'max_open', 'unit', 'doc', 'bits'}, 'state' the names of\n"
      "the per-contact state columns (w.contacts())."},
+    {"_set_room", floe_py_set_room, METH_O,
+     "_set_room(n)\n\nThe room the particle arrays get when a World's first view is taken (default floe.ROOM;\n"
+     "tests make it small to reach it quickly)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "floe._floe",
@@ -426,8 +429,10 @@ PyMODINIT_FUNC PyInit__floe(void) {
     import_array();
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
-    if (floe_py_world_setup() || PyType_Ready(&World_Type) < 0 || PyType_Ready(&Storage_Type) < 0) return NULL;
-    if (PyModule_AddObjectRef(m, "World", (PyObject *)&World_Type) < 0) return NULL;
+    if (floe_py_world_setup() || PyType_Ready(&World_Type) < 0 || floe_py_view_setup()) return NULL;
+    if (PyModule_AddObjectRef(m, "World", (PyObject *)&World_Type) < 0 ||
+        PyModule_AddObjectRef(m, "View", (PyObject *)&View_Type) < 0)
+        return NULL;
     Event_Type = PyStructSequence_NewType(&event_desc);
     if (!Event_Type || PyModule_AddObjectRef(m, "Event", (PyObject *)Event_Type) < 0) return NULL;
     if (!(FloeError = exception(m, "FloeError", NULL, "An error reported by floe (the base of floe's exceptions).")))
@@ -449,7 +454,10 @@ PyMODINIT_FUNC PyInit__floe(void) {
     SceneWarning = exception(m, "SceneWarning", PyExc_UserWarning,
                              "A likely mistake in a scene that does not stop it (an implausible material value, a "
                              "small initial overlap).");
-    if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning) return NULL;
+    StaleViewError = exception(m, "StaleViewError", FloeError,
+                               "A numpy view of the particle arrays used after bodies were removed (w.remove, a "
+                               "sink): its rows would show other bodies; read the array again.");
+    if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning || !StaleViewError) return NULL;
     if (PyModule_AddStringConstant(m, "__version__", FLOE_VERSION) < 0) return NULL;
     if (PyModule_AddIntConstant(m, "MAX_GROUPS", FLOE_MAX_GROUPS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", FLOE_MAX_THREADS) < 0 ||

@@ -46,8 +46,7 @@ static int has_events(const World *self) {
 
 /* Bodies written through the views are checked before the engine steps. */
 static int check_written(World *self) {
-    if (floe_py_supply_guard(self)) return -1;
-    if (!self->wrote || !self->anchor) return 0;
+    if (!self->wrote || !self->nstore) return 0;
     return floe_py_check(self, floe_check_bodies(self->sc.world));
 }
 
@@ -115,15 +114,29 @@ static int64_t run_plan(World *self, const plan *p) {
         int due, why;
         int64_t k = 0;
         floe_status st = FLOE_OK;
+        /* while views are alive, inlets fill the arrays up to their room, never moving them */
+        floe_set_particle_budget(w, floe_py_budget(self));
         self->busy = 1;
         PyThreadState *ts = PyEval_SaveThread();
         why = batch(self, p, &due, &k, &st);
         PyEval_RestoreThread(ts);
         self->busy = 0;
+        floe_py_note_removals(self); /* views taken before a sink removed bodies are stale */
         total += k;
         if (why == STEP_FAILED) {
             /* the outputs keep the state of the failure, as `floe run` writes it */
             if (self->out) floe_output_snapshot(self->out, w);
+            if (st == FLOE_ERR_MEMORY && self->nstore && floe_particle_count(w) >= floe_particle_capacity(w) &&
+                floe_particle_capacity(w) < self->budget) {
+                PyErr_Format(FloeError,
+                             "step %lld: the inlets filled the room of %d bodies the particle arrays have while "
+                             "numpy views of them are alive (the arrays would move under the views); delete the "
+                             "views (del ...; in IPython also %%reset -f out), or call w.reserve(n) before taking "
+                             "views",
+                             (long long)floe_step_count(w), floe_particle_capacity(w));
+                rc = -1;
+                break;
+            }
             floe_py_check(self, st);
             rc = -1;
             break;

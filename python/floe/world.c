@@ -16,7 +16,11 @@ World *floe_py_world_new(floe_scene *sc) {
     }
     self->sc = *sc;
     memset(sc, 0, sizeof *sc);
-    if (self->sc.world) floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
+    if (self->sc.world) {
+        floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
+        self->budget = floe_particle_budget(self->sc.world);
+        floe_py_note_removals(self); /* a restored world's sinks have removed bodies before */
+    }
     self->ev_mask = FLOE_PY_DEFAULT_EVENTS;
     return self;
 }
@@ -69,12 +73,13 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->sc.world = w;
+    self->budget = floe_particle_budget(w);
     floe_set_interrupt(w, floe_py_interrupt, NULL);
     return 0;
 }
 
 void floe_py_world_release(World *self) {
-    if (self->anchor) return; /* views still show its arrays: freed with the World */
+    if (self->nstore) return; /* views still show its arrays: freed with the last one */
     floe_scene_free(&self->sc);
 }
 

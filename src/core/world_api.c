@@ -133,6 +133,8 @@ floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles) {
     return FLOE_OK;
 }
 
+int64_t floe_particle_budget(const floe_world *w) { return w->max_particles; }
+
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
     void *arrays[] = {w->pos,           w->vel,        w->angvel,  w->force,  w->torque,   w->ori,
