@@ -6,11 +6,13 @@ floe.StaleViewError when used, and a new read shows the bodies now
 (docs/python.md, "Views")."""
 import os
 
-import pytest
-
-nbformat = pytest.importorskip("nbformat", reason="python3-nbformat is missing (tools/ensure-deps.sh installs it)")
-nbclient = pytest.importorskip("nbclient", reason="python3-nbclient is missing (tools/ensure-deps.sh installs it)")
-pytest.importorskip("ipykernel", reason="python3-ipykernel is missing (tools/ensure-deps.sh installs it)")
+try:
+    import ipykernel  # noqa: F401
+    import nbclient
+    import nbformat
+except ImportError as e:  # make test installs them (tools/ensure-deps.sh): a failure, not a skip
+    raise ImportError("%s: apt-get install python3-ipykernel python3-jupyter-client python3-nbclient "
+                      "python3-nbformat (tools/ensure-deps.sh)" % e) from e
 
 CELLS = [
     """import floe
