@@ -12,7 +12,7 @@
     print(w.positions[1], w.energy["kinetic"])
 
 floe.World is the simulation; floe.load and floe.restore make one from a
-scene or a restart file; floe.models() lists the contact models and their
+scene or a restart file; floe.read reads a run's output files back; floe.models() lists the contact models and their
 parameters. Errors raise floe.FloeError (ArgumentError, SceneError,
 RunawayError, OutputError) with floe's own message. The tutorial and the
 API reference: docs/python.md.
@@ -50,11 +50,14 @@ from ._floe import (  # noqa: E402
     restore,
 )
 
+from .outputs import OUTPUT_UNITS, Frames, Run, read, read_csv, read_vtk, unit  # noqa: E402
+
 __all__ = [
     "World", "load", "restore", "models", "write_csv", "Event",
     "FloeError", "ArgumentError", "SceneError", "RunawayError", "OutputError", "SceneWarning",
     "StaleViewError", "View",
     "ENERGY_TERMS", "EVENT_TYPES", "SHAPES", "MAX_COORD", "MAX_GROUPS", "MAX_THREADS", "ROOM",
+    "read", "read_csv", "read_vtk", "unit", "Run", "Frames", "OUTPUT_UNITS",
 ]
 
 
