@@ -3,7 +3,8 @@ run headless by python3-nbclient): a cell displays w.positions[:3], so
 IPython's output cache keeps that view alive; the next cell runs a world
 whose sink removes bodies. The run goes on, the cached view raises
 floe.StaleViewError when used, and a new read shows the bodies now
-(docs/python.md, "Views")."""
+(docs/python.md, "Views"). A longer run shows its progress as one line
+updated in place (docs/python.md, "Progress")."""
 import os
 
 try:
@@ -30,6 +31,13 @@ try:
 except floe.StaleViewError as e:
     print("stale:", e)
 print("removed", removed, "now", w.positions[:, 2].min() >= 0.045)""",
+    # a run of about 0.8 s (a callback sleeps 10 ms at each of 80 steps) shows its progress as one line
+    # updated in place (test_progress.py checks the terminal's bar)
+    """import time
+v = floe.World(dt=1e-5)
+v.add_material("g")
+v.add_sphere((0, 0, 0), 0.01)
+v.run(80, callback=lambda v: time.sleep(0.01))""",
 ]
 
 
@@ -48,3 +56,7 @@ def test_notebook_runs_on_with_a_displayed_view():
     assert "stale: this numpy view of the World's particle arrays was taken at step 20" in text, text
     removed = int(text.split("\nremoved ")[1].split()[0])
     assert removed > 0 and text.rstrip().endswith("now True"), text
+    shown = [o for o in nb.cells[4].outputs if o["output_type"] == "display_data"]
+    assert len(shown) == 1, nb.cells[4].outputs  # one line, updated in place (update_display_data)
+    line = shown[0]["data"]["text/plain"]
+    assert line.startswith("100%  step 80/80  t=0.0008 s  ") and line.endswith("ETA 0:00  contacts 0  E.err +0.0e+00")
