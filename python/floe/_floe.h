@@ -97,6 +97,10 @@ PyArrayObject *floe_py_ids(PyObject *o, const char *what, int min_dim);
 int floe_py_shape_sizes(const char *fn, const char *shape_name, floe_shape_type shape, int radius, int shaft,
                         int semi_axes);
 
+/* signature.c: "name(args) -> r\n\ntext" as CPython's text signature, with `first` ($self, $module,
+ * or NULL for a type) as the first argument; a new string, kept for the module's life */
+const char *floe_py_signed_doc(const char *doc, const char *first);
+
 /* world.c */
 int floe_py_world_setup(void);            /* joins the World's method tables; before PyType_Ready */
 World *floe_py_world_new(floe_scene *sc); /* takes sc over (zeroed on return) */

@@ -427,6 +427,7 @@ static PyObject *exception(PyObject *m, const char *name, PyObject *bases, const
 
 PyMODINIT_FUNC PyInit__floe(void) {
     import_array();
+    for (PyMethodDef *f = module_methods; f->ml_name; f++) f->ml_doc = floe_py_signed_doc(f->ml_doc, "$module");
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     if (floe_py_world_setup() || PyType_Ready(&World_Type) < 0 || floe_py_view_setup()) return NULL;

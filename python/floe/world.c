@@ -793,7 +793,8 @@ static int join_methods(void) {
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++) {
             if (n + 1 >= (int)(sizeof all_methods / sizeof *all_methods)) return -1;
-            all_methods[n++] = *m;
+            all_methods[n] = *m;
+            all_methods[n++].ml_doc = floe_py_signed_doc(m->ml_doc, "$self"); /* for inspect.signature */
         }
     all_methods[n] = (PyMethodDef){NULL, NULL, 0, NULL};
     return 0;
@@ -842,6 +843,7 @@ PyTypeObject World_Type = {
 };
 
 int floe_py_world_setup(void) {
+    World_Type.tp_doc = floe_py_signed_doc(World_Type.tp_doc, NULL);
     if (join_methods() || join_getset()) {
         PyErr_SetString(PyExc_SystemError, "floe: too many World methods for the method table");
         return -1;
