@@ -26,6 +26,36 @@ import os as _os
 if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["OMP_WAIT_POLICY"] = "passive"
 
+
+
+def _wrong_interpreter(why):
+    """The message of an import by an interpreter floe's module was not built for."""
+    import sys
+
+    try:
+        from ._build import NUMPY, PYTHON
+    except ImportError:
+        PYTHON, NUMPY = "/usr/bin/python3", "Debian's"
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    return ("floe: %s (Python %s) %s. floe's module in %s was built for %s with numpy %s (Debian's "
+            "python3-numpy). Run it with that interpreter (PYTHONPATH=%s %s), or install floe for the one you "
+            "use, from the clone: %s -m venv --system-site-packages .venv && .venv/bin/pip install "
+            "--no-build-isolation . (docs/python.md#install)"
+            % (sys.executable, sys.version.split()[0], why, here, PYTHON, NUMPY, _os.path.dirname(here), PYTHON,
+               PYTHON))
+
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as _e:
+    raise ImportError(_wrong_interpreter("has no numpy")) from _e
+try:
+    from . import _floe  # noqa: F401
+except ImportError as _e:
+    if "numpy" not in str(_e) and "multiarray" not in str(_e):
+        raise
+    raise ImportError(_wrong_interpreter("cannot load it (%s, with numpy %s)" % (_e, _numpy.__version__))) from _e
+
 from ._floe import (  # noqa: E402
     ENERGY_TERMS,
     EVENT_TYPES,
