@@ -275,6 +275,11 @@ int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown 
 int floe_material_count(const floe_world *w);
 const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
 const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
+/* The current key of a parameter's former name for `model`, or NULL: soft-bond's
+ * friction "fric" is "tan_phi", as in Linear and Hertz. floe_material_set and
+ * floe_material_get, the scene loader (which warns) and restart files take
+ * either (docs/decisions.md#one-name-for-friction). */
+const char *floe_param_alias(const char *model, const char *key);
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
 double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */

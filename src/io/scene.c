@@ -169,7 +169,29 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         int nk;
         const char **keys = schema_keys(fixed, 2, info->mat_params, info->n_mat_params, &nk);
         if (!keys) return sy_error(d, item, "out of memory");
-        int bad = sy_check_keys(d, item, where, keys, nk);
+        /* a former name of a parameter is taken, with a warning (docs/decisions.md#one-name-for-friction) */
+        for (int k = 0; k < sy_map_size(item); k++) {
+            const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
+            const char *now = floe_param_alias(info->name, key);
+            if (!now) continue;
+            scene_path(p, where, key);
+            if (sy_get(d, item, now)) {
+                free((void *)keys);
+                return sy_error(d, sy_map_key(d, item, k), "%s: give %s or its former name %s, not both", p, now, key);
+            }
+        }
+        const char **all = realloc((void *)keys, sizeof *keys * (size_t)(nk + 1));
+        if (!all) {
+            free((void *)keys);
+            return sy_error(d, item, "out of memory");
+        }
+        keys = all;
+        int nall = nk;
+        for (int k = 0; k < sy_map_size(item); k++) {
+            const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
+            if (floe_param_alias(info->name, key) && nall == nk) keys[nall++] = key;
+        }
+        int bad = sy_check_keys(d, item, where, keys, nall);
         free((void *)keys);
         if (bad) return -1;
         sy_node *nn = sy_get(d, item, "name");
@@ -181,11 +203,17 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         if (id < 0) return scene_world_error(c, nn, p);
         for (int k = 0; k < sy_map_size(item); k++) {
             const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
-            const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, key);
+            const char *now = floe_param_alias(info->name, key);
+            const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, now ? now : key);
             sy_node *vn = sy_map_value(d, item, k);
             double v;
             if (!spec) continue; /* name, model */
             scene_path(p, where, key);
+            if (now && scene_warn(c, sy_map_key(d, item, k),
+                                  "%s: '%s' is the former name of model %s's '%s' (the name linear and hertz use "
+                                  "too); rename it",
+                                  p, key, info->name, now))
+                return -1;
             if (scene_param(c, vn, p, spec, &v)) return -1;
             if (floe_material_set(c->w, id, key, v) != FLOE_OK) return scene_world_error(c, vn, p);
         }
