@@ -71,7 +71,16 @@ class CMakeBuild(build_ext):
         shutil.copyfile(os.path.join(built, "_build.py"), os.path.join(os.path.dirname(dest), "_build.py"))
 
 
+def floe_version():
+    """FLOE_VERSION of include/floe/floe.h: the package's version is the library's."""
+    import re
+
+    with open(os.path.join(HERE, "include", "floe", "floe.h")) as f:
+        return re.search(r'^#define FLOE_VERSION "([^"]+)"', f.read(), re.M).group(1)
+
+
 setup(
+    version=floe_version(),
     packages=["floe"],
     package_dir={"floe": "python/floe"},
     ext_modules=[Extension("floe._floe", sources=[])],

@@ -19,6 +19,8 @@ extern "C" {
 #endif
 
 #define FLOE_VERSION "0.1.0"
+/* The FLOE_VERSION the library was built with (a program may run with another build's). */
+const char *floe_version(void);
 
 typedef struct floe_world floe_world;
 

@@ -459,7 +459,7 @@ PyMODINIT_FUNC PyInit__floe(void) {
                                "A numpy view of the particle arrays used after bodies were removed (w.remove, a "
                                "sink): its rows would show other bodies; read the array again.");
     if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning || !StaleViewError) return NULL;
-    if (PyModule_AddStringConstant(m, "__version__", FLOE_VERSION) < 0) return NULL;
+    if (PyModule_AddStringConstant(m, "__version__", floe_version()) < 0) return NULL;
     if (PyModule_AddIntConstant(m, "MAX_GROUPS", FLOE_MAX_GROUPS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", FLOE_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "ROOM", FLOE_PY_ROOM) < 0 ||

@@ -504,6 +504,8 @@ static int grow_particles(floe_world *w, int nc) {
     return ok;
 }
 
+const char *floe_version(void) { return FLOE_VERSION; }
+
 int floe_particle_capacity(const floe_world *w) { return w->pcap; }
 
 floe_status floe_reserve_particles(floe_world *w, int n) {
