@@ -41,18 +41,26 @@ static PyObject *progress_start(World *self, const plan *p, int64_t step0, doubl
     return r;
 }
 
-/* Calls the reporter's update() or finish(interrupted); a failure ends the reporting. */
-static void progress_call(PyObject **prog, const char *method, int interrupted) {
+/* Calls the reporter's update() or finish(interrupted); a failure ends the
+ * reporting, but a Ctrl-C that lands in update() is the run's: -1 with
+ * KeyboardInterrupt set (finish then ends the line). In finish() the run's
+ * own exception is kept. */
+static int progress_call(PyObject **prog, const char *method, int interrupted) {
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb); /* the run's own exception (KeyboardInterrupt) is kept */
     PyObject *r = interrupted < 0 ? PyObject_CallMethod(*prog, method, NULL)
                                   : PyObject_CallMethod(*prog, method, "i", interrupted);
-    if (!r) {
-        PyErr_WriteUnraisable(*prog);
+    int rc = 0;
+    if (!r && !et && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+        rc = -1; /* the reporter stays, to end its line with the run */
+    } else if (!r) {
+        if (et) PyErr_Clear();
+        else PyErr_WriteUnraisable(*prog);
         Py_CLEAR(*prog);
     }
     Py_XDECREF(r);
-    PyErr_Restore(et, ev, tb);
+    if (et) PyErr_Restore(et, ev, tb);
+    return rc;
 }
 
 static int ended(const plan *p, floe_world *w) {
@@ -239,7 +247,7 @@ static int64_t run_plan(World *self, const plan *p) {
             prog = progress_start(self, p, step0, time0, t0);
         }
         if (!rc && prog && now() - shown >= PROGRESS_EVERY) {
-            progress_call(&prog, "update", -1);
+            rc = progress_call(&prog, "update", -1); /* Ctrl-C during the update: the run's */
             shown = now();
         }
         if (!rc && PyErr_CheckSignals() < 0) rc = -1; /* KeyboardInterrupt: stopped between two steps */
