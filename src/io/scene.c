@@ -169,17 +169,8 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         int nk;
         const char **keys = schema_keys(fixed, 2, info->mat_params, info->n_mat_params, &nk);
         if (!keys) return sy_error(d, item, "out of memory");
-        /* a former name of a parameter is taken, with a warning (docs/decisions.md#one-name-for-friction) */
-        for (int k = 0; k < sy_map_size(item); k++) {
-            const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
-            const char *now = floe_param_alias(info->name, key);
-            if (!now) continue;
-            scene_path(p, where, key);
-            if (sy_get(d, item, now)) {
-                free((void *)keys);
-                return sy_error(d, sy_map_key(d, item, k), "%s: give %s or its former name %s, not both", p, now, key);
-            }
-        }
+        /* a former name of a parameter is allowed, with a warning below; given with its current
+         * name too, it is refused (docs/decisions.md#one-name-for-friction) */
         const char **all = realloc((void *)keys, sizeof *keys * (size_t)(nk + 1));
         if (!all) {
             free((void *)keys);
@@ -189,7 +180,14 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         int nall = nk;
         for (int k = 0; k < sy_map_size(item); k++) {
             const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
-            if (floe_param_alias(info->name, key) && nall == nk) keys[nall++] = key;
+            const char *now = floe_param_alias(info->name, key);
+            if (!now) continue;
+            if (sy_get(d, item, now)) {
+                free((void *)keys);
+                return sy_error(d, sy_map_key(d, item, k), "%s: give %s or its former name %s, not both",
+                                scene_path(p, where, key), now, key);
+            }
+            if (nall == nk) keys[nall++] = key; /* one former name per model */
         }
         int bad = sy_check_keys(d, item, where, keys, nall);
         free((void *)keys);
