@@ -79,15 +79,16 @@ bench-bonded:
 	@QUICK=$(or $(QUICK),0) bench/run_bonded.sh
 
 # Installs bin/floe, lib/libfloe.{a,so} and lib/libfloe-io.{a,so},
-# include/floe/floe.h and floe_io.h, lib/pkgconfig/floe.pc and floe-io.pc
-# under PREFIX: `make install PREFIX=$HOME/.local`.
+# include/floe/floe.h and floe_io.h, lib/pkgconfig/floe.pc and floe-io.pc,
+# the man page share/man/man1/floe.1 and the docs share/doc/floe/ (where
+# `floe --help` points) under PREFIX: `make install PREFIX=$HOME/.local`.
 # Builds first; an existing build directory keeps its configuration.
 .PHONY: install
 PREFIX ?= /usr/local
 install:
 	@tools/ensure-deps.sh pkg-config
 	@test -f $(BUILD)/CMakeCache.txt || $(MAKE) --no-print-directory build
-	@cmake --build $(BUILD) -j $(JOBS) --target floe floe_shared floe_io floe_io_shared floe_cli
+	@cmake --build $(BUILD) -j $(JOBS) --target floe floe_shared floe_io floe_io_shared floe_cli floe_man
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:

@@ -6,6 +6,7 @@
 #include <floe/floe_io.h>
 
 #include <errno.h>
+#include <limits.h> /* PATH_MAX */
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -34,6 +35,25 @@ static int poll_signals(void *ctx) {
     return interrupted != 0;
 }
 
+/* Where the docs are: installed beside the command (make install: PREFIX/share/doc/floe for
+ * PREFIX/bin/floe), else the source tree's docs/ this command was built from. */
+static const char *docs_dir(void) {
+    static char dir[PATH_MAX + 32];
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        for (int up = 0; up < 2; up++) { /* PREFIX/bin/floe -> PREFIX */
+            char *slash = strrchr(exe, '/');
+            if (slash) *slash = 0;
+        }
+        snprintf(dir, sizeof dir, "%s/share/doc/floe/", exe);
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return dir;
+    }
+    return FLOE_SOURCE_DOCS "/";
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "floe %s - discrete element method engine\n\n"
@@ -56,8 +76,9 @@ static void usage(FILE *f) {
             "  floe --help          this text\n\n"
             "Options also take the form --name=value. OpenMP threads wait passively\n"
             "(OMP_WAIT_POLICY=passive) unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set.\n"
-            "Scene format: docs/scene-format.md. Outputs: docs/outputs.md. Restarts: docs/restart.md.\n",
-            FLOE_VERSION);
+            "Manual: man floe. Scene format: scene-format.md, outputs: outputs.md, restarts: restart.md,\n"
+            "Python: python.md, in %s\n",
+            floe_version(), docs_dir());
 }
 
 /* libgomp reads OMP_WAIT_POLICY once, in a constructor that runs before
@@ -759,7 +780,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("floe %s\n", FLOE_VERSION);
+        printf("floe %s\n", floe_version()); /* the library's */
         return 0;
     }
     if (!strcmp(cmd, "check")) {

@@ -2,10 +2,13 @@
 # Installs the Debian packages floe needs, if any is missing.
 # usage: tools/ensure-deps.sh [extra packages...]
 # The Python module (docs/python.md) needs python3-dev and python3-numpy, its
-# tests python3-pytest, the pictures python3-matplotlib; `pip install .` in a
-# venv python3-venv, python3-setuptools and python3-wheel.
+# tests python3-pytest (and, for the notebook test, python3-ipykernel,
+# python3-jupyter-client, python3-nbclient, python3-nbformat), the pictures
+# python3-matplotlib; `pip install .` in a venv python3-venv,
+# python3-setuptools and python3-wheel.
 set -eu
 py="python3-dev python3-numpy python3-pytest python3-matplotlib python3-venv python3-setuptools python3-wheel"
+py="$py python3-ipykernel python3-jupyter-client python3-nbclient python3-nbformat"
 pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev $py $*"
 missing=""
 for p in $pkgs; do

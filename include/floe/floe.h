@@ -30,6 +30,9 @@ extern "C" {
 #define FLOE_API
 #endif
 
+/* The FLOE_VERSION the library was built with (a program may run with another build's). */
+FLOE_API const char *floe_version(void);
+
 typedef struct floe_world floe_world;
 
 typedef struct floe_vec3 {
@@ -291,9 +294,13 @@ FLOE_API int floe_model_index(const char *name);                   /* i of floe_
 FLOE_API int floe_add_material(floe_world *w, const char *name, const char *model);
 FLOE_API int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
 FLOE_API int floe_material_count(const floe_world *w);
-FLOE_API const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
-FLOE_API const char *floe_material_model(const floe_world *w,
-                                         int mat); /* its preferred model's name; NULL for a bad id */
+FLOE_API const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
+FLOE_API const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
+/* The current key of a parameter's former name for `model`, or NULL: soft-bond's
+ * friction "fric" is "tan_phi", as in Linear and Hertz. floe_material_set and
+ * floe_material_get, the scene loader (which warns) and restart files take
+ * either (docs/decisions.md#one-name-for-friction). */
+FLOE_API const char *floe_param_alias(const char *model, const char *key);
 /* Sets a material parameter by key; FLOE_ERR_ARG names the key and the range. */
 FLOE_API floe_status floe_material_set(floe_world *w, int mat, const char *key, double value);
 FLOE_API double floe_material_get(const floe_world *w, int mat, const char *key); /* NaN: bad id or unknown key */
@@ -952,6 +959,7 @@ typedef enum floe_region_kind {
 /* The most particles inlets may fill the world to: [0, 2^31 - 1];
  * FLOE_ERR_ARG beyond. A setting of the program, not state. */
 FLOE_API floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles);
+FLOE_API int64_t floe_particle_budget(const floe_world *w); /* the budget now */
 
 typedef struct floe_inlet_def {
     floe_region_kind region;

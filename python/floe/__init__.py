@@ -12,7 +12,7 @@
     print(w.positions[1], w.energy["kinetic"])
 
 floe.World is the simulation; floe.load and floe.restore make one from a
-scene or a restart file; floe.models() lists the contact models and their
+scene or a restart file; floe.read reads a run's output files back; floe.models() lists the contact models and their
 parameters. Errors raise floe.FloeError (ArgumentError, SceneError,
 RunawayError, OutputError) with floe's own message. The tutorial and the
 API reference: docs/python.md.
@@ -25,6 +25,36 @@ import os as _os
 # chose a policy (docs/decisions.md#the-cli-re-executes-itself-for-a-passive-openmp-wait).
 if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["OMP_WAIT_POLICY"] = "passive"
+
+
+
+def _wrong_interpreter(why):
+    """The message of an import by an interpreter floe's module was not built for."""
+    import sys
+
+    try:
+        from ._build import NUMPY, PYTHON
+    except ImportError:
+        PYTHON, NUMPY = "/usr/bin/python3", "Debian's"
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    return ("floe: %s (Python %s) %s. floe's module in %s was built for %s with numpy %s (Debian's "
+            "python3-numpy). Run it with that interpreter (PYTHONPATH=%s %s), or install floe for the one you "
+            "use, from the clone: %s -m venv --system-site-packages .venv && .venv/bin/pip install "
+            "--no-build-isolation . (docs/python.md#install)"
+            % (sys.executable, sys.version.split()[0], why, here, PYTHON, NUMPY, _os.path.dirname(here), PYTHON,
+               PYTHON))
+
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as _e:
+    raise ImportError(_wrong_interpreter("has no numpy")) from _e
+try:
+    from . import _floe  # noqa: F401
+except ImportError as _e:
+    if "numpy" not in str(_e) and "multiarray" not in str(_e):
+        raise
+    raise ImportError(_wrong_interpreter("cannot load it (%s, with numpy %s)" % (_e, _numpy.__version__))) from _e
 
 from ._floe import (  # noqa: E402
     ENERGY_TERMS,
@@ -41,6 +71,8 @@ from ._floe import (  # noqa: E402
     RunawayError,
     SceneError,
     SceneWarning,
+    StaleViewError,
+    View,
     World,
     __version__,
     load,
@@ -48,10 +80,14 @@ from ._floe import (  # noqa: E402
     restore,
 )
 
+from .outputs import OUTPUT_UNITS, Frames, Run, read, read_csv, read_vtk, unit  # noqa: E402
+
 __all__ = [
     "World", "load", "restore", "models", "write_csv", "Event",
     "FloeError", "ArgumentError", "SceneError", "RunawayError", "OutputError", "SceneWarning",
+    "StaleViewError", "View",
     "ENERGY_TERMS", "EVENT_TYPES", "SHAPES", "MAX_COORD", "MAX_GROUPS", "MAX_THREADS", "ROOM",
+    "read", "read_csv", "read_vtk", "unit", "Run", "Frames", "OUTPUT_UNITS",
 ]
 
 

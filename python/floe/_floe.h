@@ -39,7 +39,11 @@ typedef struct World {
     int closed;                  /* close(): every method but the views' memory is gone */
     int busy;                    /* the engine runs with the GIL released */
     int in_run;                  /* run() is in progress (its callbacks may not run, step or close) */
-    PyObject *anchor;            /* borrowed: the storage object of live views, or NULL */
+    PyObject *anchor;            /* borrowed: the storage object new views share, or NULL */
+    int nstore;                  /* storage objects alive (this generation's and stale ones): arrays stay put */
+    int64_t gen, gen_step;       /* generation of the particle arrays: +1 at every removal (view.c); its step */
+    int64_t sink_removed;        /* bodies the sinks had removed when last looked at */
+    int64_t budget;              /* the particle budget inlets fill the world to, without views (view.c) */
     int wrote;                   /* a writable view was handed out: bodies are checked before steps */
     /* events kept from the steps of run() and step(): types in ev_mask */
     floe_event *ev;
@@ -60,9 +64,10 @@ typedef struct World {
 
 extern PyTypeObject World_Type;
 extern PyTypeObject Storage_Type;
+extern PyTypeObject View_Type; /* floe.View: the ndarray type of the views (view.c) */
 
 /* exceptions (common.c) */
-extern PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
+extern PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning, *StaleViewError;
 extern PyTypeObject *Event_Type; /* floe.Event, a named tuple of one event */
 
 /* common.c: errors and argument helpers; each returns 0, or -1 with an exception set */
@@ -96,13 +101,25 @@ void floe_py_arg_error(const char *fmt, ...); /* ArgumentError with a printf mes
 void floe_py_world_release(World *self);      /* frees the engine's world once no view needs it */
 int floe_py_close_outputs(World *self);       /* 0, or -1 with an exception */
 
+/* signature.c: "name(args) -> r\n\ntext" as CPython's text signature, with `first` ($self, $module,
+ * or NULL for a type) as the first argument; a new string, kept for the module's life */
+const char *floe_py_signed_doc(const char *doc, const char *first);
+
+/* view.c: the storage of the views and floe.View */
+int floe_py_view_setup(void);                           /* readies View_Type and Storage_Type */
+PyObject *floe_py_anchor(World *self);                  /* the storage new views take as base (a new reference) */
+int floe_py_room(World *self, long long more);          /* refuses adding `more` bodies that would move viewed arrays */
+void floe_py_bodies_removed(World *self);               /* ends the generation: views taken before are stale */
+void floe_py_note_removals(World *self);                /* ends it if the sinks removed bodies since last looked at */
+int64_t floe_py_budget(World *self);                    /* the particle budget for the next steps (views: the room) */
+PyObject *floe_py_set_room(PyObject *mod, PyObject *n); /* _floe._set_room(n): the views' room, for tests */
+
 /* world.c (module.c joins the method tables of every file into the World type) */
 extern PyMethodDef floe_py_world_methods[];
 extern PyGetSetDef floe_py_world_getset[];
 World *floe_py_world_new(floe_scene *sc); /* takes sc over (zeroed on return) */
 
 /* arrays.c */
-int floe_py_room(World *self, long long more); /* refuses adding `more` bodies that would move viewed arrays */
 extern PyGetSetDef floe_py_view_getset[];
 extern PyMethodDef floe_py_array_methods[];
 PyObject *floe_py_event_tuple(const floe_event *e);
@@ -118,7 +135,6 @@ extern PyMethodDef floe_py_motion_methods[];
 
 /* supply.c: inlets, sinks, removal, the dense generator */
 extern PyMethodDef floe_py_supply_methods[];
-int floe_py_supply_guard(World *self); /* refuses stepping a world with inlets or sinks while views are alive */
 
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];

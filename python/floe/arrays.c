@@ -1,77 +1,15 @@
 /* Numpy views of the particle arrays, and copies of what changes every step:
  * contacts, events, history rows.
  *
- * Views are ndarrays over the engine's own memory. Their base is one
- * storage object per World, which keeps the World (and so the memory)
- * alive. The particle arrays move only when bodies are added beyond their
- * capacity (floe_reserve_particles in floe.h), so while a view is alive
- * the module refuses an add that would move them, after giving them a
- * large room when the first view is taken: views never dangle and always
- * show the current values (docs/decisions.md#python-views-never-dangle). */
+ * Views are floe.View arrays over the engine's own memory. Their base is
+ * the World's storage object (view.c), which keeps the World (and so the
+ * memory) alive and in place, and tells a view taken before a removal
+ * from a current one (docs/decisions.md#python-views-never-dangle). */
 #include "_floe.h"
 
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-
-/* ---- the storage object ----------------------------------------------------------- */
-
-typedef struct Storage {
-    PyObject_HEAD World *world; /* strong */
-} Storage;
-
-static void Storage_dealloc(Storage *s) {
-    World *w = s->world;
-    if (w) {
-        w->anchor = NULL;
-        /* a World closed while views were alive frees its memory now */
-        if (w->closed) floe_py_world_release(w);
-        Py_DECREF(w);
-    }
-    Py_TYPE(s)->tp_free((PyObject *)s);
-}
-
-PyTypeObject Storage_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "floe._Storage",
-    .tp_basicsize = sizeof(Storage),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Keeps a World's particle arrays alive and in place while numpy views of them exist.",
-    .tp_dealloc = (destructor)Storage_dealloc,
-};
-
-/* The storage object of the World's views (a new reference), made with the
- * room of FLOE_PY_ROOM (or twice the bodies there are) on first use. */
-static PyObject *anchor(World *self) {
-    if (self->anchor) {
-        Py_INCREF(self->anchor);
-        return self->anchor;
-    }
-    floe_world *w = self->sc.world;
-    int n = floe_particle_count(w);
-    long long room = n < FLOE_PY_ROOM / 2 ? FLOE_PY_ROOM : 2LL * n;
-    if (room > INT_MAX) room = INT_MAX;
-    /* no view is alive: the arrays may move now; if the room is refused, a
-     * smaller one (the bodies there are, at least one) still makes views */
-    if (floe_reserve_particles(w, (int)room) != FLOE_OK && floe_reserve_particles(w, n > 0 ? n : 1) != FLOE_OK)
-        return PyErr_NoMemory();
-    Storage *s = PyObject_New(Storage, &Storage_Type);
-    if (!s) return NULL;
-    Py_INCREF(self);
-    s->world = self;
-    self->anchor = (PyObject *)s;
-    return (PyObject *)s;
-}
-
-int floe_py_room(World *self, long long more) {
-    floe_world *w = self->sc.world;
-    if (!self->anchor || more <= 0 || floe_particle_count(w) + more <= floe_particle_capacity(w)) return 0;
-    PyErr_Format(FloeError,
-                 "adding %lld bodies would pass the room of %d the particle arrays have while numpy views of "
-                 "them are alive (the arrays would move under the views); delete the views first (del ...), or "
-                 "call w.reserve(n) before taking views",
-                 more, floe_particle_capacity(w));
-    return -1;
-}
 
 /* ---- views ------------------------------------------------------------------------- */
 
@@ -80,7 +18,7 @@ enum { V_POS, V_VEL, V_ANGVEL, V_ORI, V_FORCE, V_TORQUE, V_RADIUS, V_MASS, V_MAT
 /* A view of array k: (n, 3) / (n, 4) doubles or (n,) scalars. */
 static PyObject *view(World *self, int k) {
     if (floe_py_open(self)) return NULL;
-    PyObject *base = anchor(self);
+    PyObject *base = floe_py_anchor(self);
     if (!base) return NULL;
     floe_world *w = self->sc.world;
     npy_intp dims[2] = {floe_particle_count(w), 3};
@@ -138,7 +76,7 @@ static PyObject *view(World *self, int k) {
     _Static_assert(sizeof(floe_vec3) == 3 * sizeof(double) && sizeof(floe_quat) == 4 * sizeof(double),
                    "floe_vec3 and floe_quat are packed doubles");
     _Static_assert(sizeof(int) == 4 && sizeof(uint32_t) == 4, "ids and masks are 32-bit");
-    PyObject *a = PyArray_New(&PyArray_Type, nd, dims, type, NULL, data, 0,
+    PyObject *a = PyArray_New(&View_Type, nd, dims, type, NULL, data, 0,
                               NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | (writable ? NPY_ARRAY_WRITEABLE : 0), NULL);
     if (!a) {
         Py_DECREF(base);

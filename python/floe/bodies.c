@@ -541,12 +541,14 @@ PyMethodDef floe_py_body_methods[] = {
      "Adds many spheres at once: pos of shape (n, 3), radius one number or n, vel one vector or (n, 3).\n"
      "If body i is refused, the message names it and the i bodies before it stay.\n" COMMON_DOC},
     {"add_capsule", KW add_capsule, METH_VARARGS | METH_KEYWORDS,
-     "add_capsule(pos, radius, shaft, *, axis=None, ori=None, material=None, ...) -> int\n\n"
+     "add_capsule(pos, radius, shaft, *, axis=None, material=None, group=None, vel=None, angvel=None,\n"
+     "            ori=None, fixed=False, block=None) -> int\n\n"
      "A capsule: a segment of length `shaft` along the body x axis, centred on pos, swept by a sphere\n"
      "of `radius`. axis=(x, y, z) gives the shaft's direction instead of ori (the shortest-arc\n"
      "rotation from x).\n" COMMON_DOC},
     {"add_ellipsoid", KW add_ellipsoid, METH_VARARGS | METH_KEYWORDS,
-     "add_ellipsoid(pos, semi_axes, *, ori=None, material=None, ...) -> int\n\n"
+     "add_ellipsoid(pos, semi_axes, *, material=None, group=None, vel=None, angvel=None, ori=None,\n"
+     "              fixed=False, block=None) -> int\n\n"
      "An ellipsoid with semi-axes (a, b, c) along the body x, y, z axes.\n" COMMON_DOC},
     {"add_wall", KW add_wall, METH_VARARGS | METH_KEYWORDS,
      "add_wall(axis, pos=0.0, *, sense=0, material=None, group=None, vel=None) -> int\n\n"
@@ -569,8 +571,8 @@ PyMethodDef floe_py_body_methods[] = {
      "An infinite cylinder along axis through pos, fully blocked; it may slide along its axis (vel)\n"
      "and spin about it (angvel)."},
     {"add_lattice", KW add_lattice, METH_VARARGS | METH_KEYWORDS,
-     "add_lattice(spacing, counts, radius, *, origin=(0, 0, 0), jitter=0, seed=0, material=None, ...)\n"
-     "    -> ndarray of ids\n\n"
+     "add_lattice(spacing, counts, radius, *, origin=(0, 0, 0), jitter=0, seed=0, material=None,\n"
+     "            group=None, vel=None, angvel=None, ori=None, fixed=False, block=None) -> ndarray of ids\n\n"
      "A simple cubic lattice of counts=(nx, ny, nz) identical spheres, x fastest (the scene's\n"
      "`lattice` generator): site (i, j, k) at origin + (i sx, j sy, k sz) plus a uniform jitter per\n"
      "axis drawn from `seed`. Not checked for overlaps.\n" COMMON_DOC},

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning;
+PyObject *FloeError, *ArgumentError, *RunawayError, *SceneError, *OutputError, *SceneWarning, *StaleViewError;
 PyTypeObject *Event_Type;
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -364,7 +364,7 @@ int floe_py_shape_sizes(const char *fn, const char *shape_name, floe_shape_type 
 /* ---- a World's release ---------------------------------------------------------- */
 
 void floe_py_world_release(World *self) {
-    if (self->anchor) return; /* views still show its arrays: freed with the World */
+    if (self->nstore) return; /* views still show its arrays: freed with the last one */
     floe_scene_free(&self->sc);
 }
 

@@ -83,7 +83,8 @@ static int join_methods(void) {
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++) {
             if (n + 1 >= (int)(sizeof all_methods / sizeof *all_methods)) return -1;
-            all_methods[n++] = *m;
+            all_methods[n] = *m;
+            all_methods[n++].ml_doc = floe_py_signed_doc(m->ml_doc, "$self"); /* for inspect.signature */
         }
     all_methods[n] = (PyMethodDef){NULL, NULL, 0, NULL};
     return 0;
@@ -105,6 +106,7 @@ static int join_getset(void) {
 
 /* The World type takes the joined tables; before PyType_Ready. */
 static int world_setup(void) {
+    World_Type.tp_doc = floe_py_signed_doc(World_Type.tp_doc, NULL);
     if (join_methods() || join_getset()) {
         PyErr_SetString(PyExc_SystemError, "floe: too many World methods for the method table");
         return -1;
@@ -133,6 +135,9 @@ static PyMethodDef module_methods[] = {
      "The contact models: name -> {'doc', 'material_params', 'law_params', 'state'}, each parameter\n"
      "{'default', 'min', 'max', 'min_open', 'max_open', 'unit', 'doc', 'bits'}, 'state' the names of\n"
      "the per-contact state columns (w.contacts())."},
+    {"_set_room", floe_py_set_room, METH_O,
+     "_set_room(n)\n\nThe room the particle arrays get when a World's first view is taken (default floe.ROOM;\n"
+     "tests make it small to reach it quickly)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "floe._floe",
@@ -150,10 +155,13 @@ static PyObject *exception(PyObject *m, const char *name, PyObject *bases, const
 
 PyMODINIT_FUNC PyInit__floe(void) {
     import_array();
+    for (PyMethodDef *f = module_methods; f->ml_name; f++) f->ml_doc = floe_py_signed_doc(f->ml_doc, "$module");
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
-    if (world_setup() || PyType_Ready(&World_Type) < 0 || PyType_Ready(&Storage_Type) < 0) return NULL;
-    if (PyModule_AddObjectRef(m, "World", (PyObject *)&World_Type) < 0) return NULL;
+    if (world_setup() || PyType_Ready(&World_Type) < 0 || floe_py_view_setup()) return NULL;
+    if (PyModule_AddObjectRef(m, "World", (PyObject *)&World_Type) < 0 ||
+        PyModule_AddObjectRef(m, "View", (PyObject *)&View_Type) < 0)
+        return NULL;
     Event_Type = PyStructSequence_NewType(&event_desc);
     if (!Event_Type || PyModule_AddObjectRef(m, "Event", (PyObject *)Event_Type) < 0) return NULL;
     if (!(FloeError = exception(m, "FloeError", NULL, "An error reported by floe (the base of floe's exceptions).")))
@@ -175,8 +183,11 @@ PyMODINIT_FUNC PyInit__floe(void) {
     SceneWarning = exception(m, "SceneWarning", PyExc_UserWarning,
                              "A likely mistake in a scene that does not stop it (an implausible material value, a "
                              "small initial overlap).");
-    if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning) return NULL;
-    if (PyModule_AddStringConstant(m, "__version__", FLOE_VERSION) < 0) return NULL;
+    StaleViewError = exception(m, "StaleViewError", FloeError,
+                               "A numpy view of the particle arrays used after bodies were removed (w.remove, a "
+                               "sink): its rows would show other bodies; read the array again.");
+    if (!ArgumentError || !SceneError || !OutputError || !RunawayError || !SceneWarning || !StaleViewError) return NULL;
+    if (PyModule_AddStringConstant(m, "__version__", floe_version()) < 0) return NULL;
     if (PyModule_AddIntConstant(m, "MAX_GROUPS", FLOE_MAX_GROUPS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", FLOE_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "ROOM", FLOE_PY_ROOM) < 0 ||

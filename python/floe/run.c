@@ -9,6 +9,10 @@
 
 /* Longest stretch of steps without looking at signals [s]. */
 #define SIGNAL_CHECK 0.05
+/* Progress (floe/_progress.py): shown once a run has lasted PROGRESS_START
+ * [s] (short runs print nothing), updated every PROGRESS_EVERY [s]. */
+#define PROGRESS_START 0.5
+#define PROGRESS_EVERY 0.25
 
 static double now(void) {
     struct timespec ts;
@@ -21,7 +25,43 @@ typedef struct plan {
     double end_time;  /* stop at the first step at or after this time (INFINITY: none) */
     int64_t every;    /* callbacks and until every this many steps */
     PyObject *until, *callback, *on_event;
+    PyObject *progress; /* run(progress=): NULL (step()) or False: none; None: where interactive; True */
 } plan;
+
+/* The progress reporter of a run (a floe._progress.Progress), or NULL. */
+static PyObject *progress_start(World *self, const plan *p, int64_t step0, double time0, double t0) {
+    PyObject *mod = PyImport_ImportModule("floe._progress");
+    PyObject *r = mod ? PyObject_CallMethod(mod, "start", "OOLdddd", (PyObject *)self, p->progress, (long long)step0,
+                                            time0, p->end_step == INT64_MAX ? INFINITY : (double)p->end_step,
+                                            p->end_time, t0)
+                      : NULL;
+    Py_XDECREF(mod);
+    if (!r) PyErr_WriteUnraisable((PyObject *)self); /* progress never stops a run */
+    if (r == Py_None) Py_CLEAR(r);
+    return r;
+}
+
+/* Calls the reporter's update() or finish(interrupted); a failure ends the
+ * reporting, but a Ctrl-C that lands in update() is the run's: -1 with
+ * KeyboardInterrupt set (finish then ends the line). In finish() the run's
+ * own exception is kept. */
+static int progress_call(PyObject **prog, const char *method, int interrupted) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb); /* the run's own exception (KeyboardInterrupt) is kept */
+    PyObject *r = interrupted < 0 ? PyObject_CallMethod(*prog, method, NULL)
+                                  : PyObject_CallMethod(*prog, method, "i", interrupted);
+    int rc = 0;
+    if (!r && !et && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+        rc = -1; /* the reporter stays, to end its line with the run */
+    } else if (!r) {
+        if (et) PyErr_Clear();
+        else PyErr_WriteUnraisable(*prog);
+        Py_CLEAR(*prog);
+    }
+    Py_XDECREF(r);
+    if (et) PyErr_Restore(et, ev, tb);
+    return rc;
+}
 
 static int ended(const plan *p, floe_world *w) {
     if (floe_step_count(w) >= p->end_step) return 1;
@@ -46,8 +86,7 @@ static int has_events(const World *self) {
 
 /* Bodies written through the views are checked before the engine steps. */
 static int check_written(World *self) {
-    if (floe_py_supply_guard(self)) return -1;
-    if (!self->wrote || !self->anchor) return 0;
+    if (!self->wrote || !self->nstore) return 0;
     return floe_py_check(self, floe_check_bodies(self->sc.world));
 }
 
@@ -111,19 +150,37 @@ static int64_t run_plan(World *self, const plan *p) {
     }
     self->in_run = 1;
     int rc = 0;
+    int64_t step0 = floe_step_count(w);
+    double time0 = floe_time(w), t0 = now(), shown = 0;
+    PyObject *prog = NULL;
+    int prog_tried = !p->progress || p->progress == Py_False;
     while (!rc && !ended(p, w)) {
         int due, why;
         int64_t k = 0;
         floe_status st = FLOE_OK;
+        /* while views are alive, inlets fill the arrays up to their room, never moving them */
+        floe_set_particle_budget(w, floe_py_budget(self));
         self->busy = 1;
         PyThreadState *ts = PyEval_SaveThread();
         why = batch(self, p, &due, &k, &st);
         PyEval_RestoreThread(ts);
         self->busy = 0;
+        floe_py_note_removals(self); /* views taken before a sink removed bodies are stale */
         total += k;
         if (why == STEP_FAILED) {
             /* the outputs keep the state of the failure, as `floe run` writes it */
             if (self->out) floe_output_snapshot(self->out, w);
+            if (st == FLOE_ERR_MEMORY && self->nstore && floe_particle_count(w) >= floe_particle_capacity(w) &&
+                floe_particle_capacity(w) < self->budget) {
+                PyErr_Format(FloeError,
+                             "step %lld: the inlets filled the room of %d bodies the particle arrays have while "
+                             "numpy views of them are alive (the arrays would move under the views); delete the "
+                             "views (del ...; in IPython also %%reset -f out), or call w.reserve(n) before taking "
+                             "views",
+                             (long long)floe_step_count(w), floe_particle_capacity(w));
+                rc = -1;
+                break;
+            }
             floe_py_check(self, st);
             rc = -1;
             break;
@@ -185,7 +242,19 @@ static int64_t run_plan(World *self, const plan *p) {
             }
             if (!rc && check_written(self)) rc = -1;
         }
+        if (!rc && !prog_tried && now() - t0 >= PROGRESS_START) {
+            prog_tried = 1;
+            prog = progress_start(self, p, step0, time0, t0);
+        }
+        if (!rc && prog && now() - shown >= PROGRESS_EVERY) {
+            rc = progress_call(&prog, "update", -1); /* Ctrl-C during the update: the run's */
+            shown = now();
+        }
         if (!rc && PyErr_CheckSignals() < 0) rc = -1; /* KeyboardInterrupt: stopped between two steps */
+    }
+    if (prog) {
+        progress_call(&prog, "finish", rc != 0 && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt));
+        Py_XDECREF(prog);
     }
     self->in_run = 0;
     return rc ? -1 : total;
@@ -210,14 +279,19 @@ static PyObject *World_step(World *self, PyObject *args) {
 }
 
 static PyObject *World_run(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"steps", "time", "until", "every", "callback", "on_event", NULL};
+    static char *kwlist[] = {"steps", "time", "until", "every", "callback", "on_event", "progress", NULL};
     PyObject *steps_o = Py_None, *time_o = Py_None;
     long long every = 1;
-    plan p = {.end_step = INT64_MAX, .end_time = INFINITY};
+    plan p = {.end_step = INT64_MAX, .end_time = INFINITY, .progress = Py_None};
     if (floe_py_open(self) || refuse_nested(self, "run()") ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "|O$OOLOO:run", kwlist, &steps_o, &time_o, &p.until, &every, &p.callback,
-                                     &p.on_event))
+        !PyArg_ParseTupleAndKeywords(args, kw, "|O$OOLOOO:run", kwlist, &steps_o, &time_o, &p.until, &every,
+                                     &p.callback, &p.on_event, &p.progress))
         return NULL;
+    if (p.progress != Py_None && p.progress != Py_True && p.progress != Py_False) {
+        PyErr_Format(PyExc_TypeError, "run: progress must be None (where interactive), True or False, not %.80s",
+                     Py_TYPE(p.progress)->tp_name);
+        return NULL;
+    }
     floe_world *w = self->sc.world;
     if (every < 1) {
         PyErr_Format(ArgumentError, "run: every = %lld must be >= 1", every);
@@ -272,7 +346,7 @@ PyMethodDef floe_py_run_methods[] = {
     {"step", (PyCFunction)World_step, METH_VARARGS,
      "step(n=1)\n\nTakes n steps (outputs, kept events and history rows follow every step)."},
     {"run", KW World_run, METH_VARARGS | METH_KEYWORDS,
-     "run(steps=None, *, time=None, until=None, every=1, callback=None, on_event=None) -> int\n\n"
+     "run(steps=None, *, time=None, until=None, every=1, callback=None, on_event=None, progress=None) -> int\n\n"
      "Runs and returns the number of steps taken:\n"
      "  steps     this many steps;\n"
      "  time      this many simulated seconds (with a fixed dt: ceil(time/dt) steps; with dt 'auto':\n"
@@ -281,7 +355,10 @@ PyMethodDef floe_py_run_methods[] = {
      "            returns True (it may be the only limit);\n"
      "  callback  callback(w) every `every` steps (before until); it may read and write the world\n"
      "            (views, set_motion, add bodies, ...) but not run, step or close it;\n"
-     "  on_event  on_event(event) for every kept event (keep_events) as it happens (floe.Event).\n"
+     "  on_event  on_event(event) for every kept event (keep_events) as it happens (floe.Event);\n"
+     "  progress  None: a run longer than half a second shows its progress (step, time, steps/s, ETA,\n"
+     "            contacts, energy error) as a bar on a terminal or a line in a Jupyter notebook, and\n"
+     "            nothing elsewhere; True: also elsewhere (lines on stderr); False: never.\n"
      "Without steps, time or until, a loaded scene runs to its end (w.end). The engine runs with the\n"
      "GIL released; Ctrl-C (KeyboardInterrupt) stops the run between two steps, leaving the World\n"
      "consistent and able to go on. A blow-up raises RunawayError (the outputs keep that state).\n"

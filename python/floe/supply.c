@@ -3,11 +3,9 @@
  * Keywords mirror the scene's `inlets`, `sinks` and `dense` keys.
  *
  * Views (docs/python.md, "Views"): removal shifts the ids of the bodies
- * after a removed one, so a live view would show other bodies in its rows;
- * an inlet may add beyond the room the views keep. So, as for an add that
- * would pass the room, while a view is alive w.remove raises and a world
- * with inlets or sinks does not step (floe_py_supply_guard): views never
- * dangle and never show a body under another's id. */
+ * after a removed one, so it ends the generation of the views taken before
+ * (view.c: they raise StaleViewError when used); inlets fill the arrays
+ * only up to the room the views keep (run.c sets the particle budget). */
 #include "_floe.h"
 
 #include <math.h>
@@ -17,17 +15,6 @@
 #include <string.h>
 
 #define GIVEN(o) ((o) && (o) != Py_None)
-
-int floe_py_supply_guard(World *self) {
-    floe_world *w = self->sc.world;
-    if (!self->anchor || (floe_inlet_count(w) == 0 && floe_sink_count(w) == 0)) return 0;
-    PyErr_Format(FloeError,
-                 "this world has %d inlets and %d sinks, which add and remove bodies while it steps, and numpy "
-                 "views of the particle arrays are alive (their rows would shift to other bodies, or the arrays "
-                 "move); delete the views first (del ...), or read copies (np.array(w.positions))",
-                 floe_inlet_count(w), floe_sink_count(w));
-    return -1;
-}
 
 /* ---- shared argument helpers ---------------------------------------------------------- */
 
@@ -468,17 +455,11 @@ static PyObject *World_remove(World *self, PyObject *arg) {
         ids[i] = (int)src[i];
     }
     Py_DECREF(a);
-    if (n > 0 && self->anchor) {
-        free(ids);
-        PyErr_SetString(FloeError, "remove: numpy views of the particle arrays are alive, and removal shifts the ids "
-                                   "of the bodies after a removed one (the views' rows would show other bodies); "
-                                   "delete the views first (del ...), or read copies (np.array(w.positions))");
-        return NULL;
-    }
     double energy = 0;
     floe_status st = n > 0 ? floe_remove_bodies(w, ids, (int)n, &energy) : FLOE_OK;
     free(ids);
     if (floe_py_check(self, st)) return NULL;
+    if (n > 0) floe_py_bodies_removed(self); /* the views taken before show shifted rows: stale */
     return PyFloat_FromDouble(energy);
 }
 
@@ -627,8 +608,8 @@ PyMethodDef floe_py_supply_methods[] = {
     {"remove", (PyCFunction)World_remove, METH_O,
      "remove(ids) -> float\n\n"
      "Removes the bodies ids (spheres, capsules, ellipsoids; each once): the ids after a removed one\n"
-     "drop. Returns the energy the bodies took out of the balance [J]. Raises FloeError while numpy\n"
-     "views are alive (their rows would shift)."},
+     "drop. Returns the energy the bodies took out of the balance [J]. Numpy views taken before are\n"
+     "stale from now on (their rows would shift): using one raises floe.StaleViewError."},
     {"add_dense", KW World_add_dense, METH_VARARGS | METH_KEYWORDS,
      "add_dense(*, box=None, cylinder=None, radius, solid_fraction, count=0, max_overlap=0.01,\n"
      "          max_iterations=200000, seed=0, material=None, group=None, vel=None, angvel=None)\n"

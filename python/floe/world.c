@@ -16,7 +16,11 @@ World *floe_py_world_new(floe_scene *sc) {
     }
     self->sc = *sc;
     memset(sc, 0, sizeof *sc);
-    if (self->sc.world) floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
+    if (self->sc.world) {
+        floe_set_interrupt(self->sc.world, floe_py_interrupt, NULL);
+        self->budget = floe_particle_budget(self->sc.world);
+        floe_py_note_removals(self); /* a restored world's sinks have removed bodies before */
+    }
     self->ev_mask = FLOE_PY_DEFAULT_EVENTS;
     return self;
 }
@@ -69,6 +73,7 @@ static int World_init(World *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->sc.world = w;
+    self->budget = floe_particle_budget(w);
     floe_set_interrupt(w, floe_py_interrupt, NULL);
     return 0;
 }
@@ -170,6 +175,23 @@ static floe_status set_pair(World *self, void *ctx, const char *key, double v) {
 
 static int try_material(const char *name, const char *model, PyObject *kw);
 
+/* A DeprecationWarning for every former parameter name among kw (softbond's
+ * fric: docs/decisions.md#one-name-for-friction); -1 if a warning raised. */
+static int warn_renamed(const char *model, PyObject *kw) {
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (kw && PyDict_Next(kw, &pos, &k, &v)) {
+        const char *key = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        const char *now = key ? floe_param_alias(model, key) : NULL;
+        if (now && PyErr_WarnFormat(PyExc_DeprecationWarning, 1,
+                                    "%s=: the former name of model %s's %s (the name linear and hertz use too); "
+                                    "write %s=",
+                                    key, model, now, now) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static PyObject *World_add_material(World *self, PyObject *args, PyObject *kw) {
     if (floe_py_open(self)) return NULL;
     const char *name, *model = "linear";
@@ -185,7 +207,7 @@ static PyObject *World_add_material(World *self, PyObject *args, PyObject *kw) {
     }
     /* the parameters are tried first, so that a bad one leaves no half-made
      * material behind (the engine cannot remove one) */
-    if (try_material(name, model, kw)) return NULL;
+    if (warn_renamed(model, kw) || try_material(name, model, kw)) return NULL;
     int m = floe_add_material(w, name, model);
     if (m < 0) return floe_py_status(self, FLOE_ERR_ARG);
     if (set_params(self, kw, set_mat, &m)) return NULL;
@@ -214,7 +236,8 @@ static PyObject *World_set_material(World *self, PyObject *args, PyObject *kw) {
     if (floe_py_open(self) || !PyArg_ParseTuple(args, "O:set_material", &mo) || floe_py_material(self, mo, &m))
         return NULL;
     floe_world *w = self->sc.world;
-    if (try_material(floe_material_name(w, m), floe_material_model(w, m), kw) || set_params(self, kw, set_mat, &m))
+    if (warn_renamed(floe_material_model(w, m), kw) ||
+        try_material(floe_material_name(w, m), floe_material_model(w, m), kw) || set_params(self, kw, set_mat, &m))
         return NULL;
     Py_RETURN_NONE;
 }

@@ -113,6 +113,10 @@ static void read_materials(rd *R) {
         const floe_model *m = floe_registry_get(w->mats[i].model);
         for (int k = 0; k < floe_mat_rows(m) && !in->bad; k++) {
             int j = key_index(fm->mat, fm->nmat, floe_mat_spec(m, k)->key);
+            for (long o = 0; j < 0 && o < fm->nmat; o++) /* a file from before a rename */
+                if (floe_param_alias(m->info.name, fm->mat[o]) &&
+                    !strcmp(floe_param_alias(m->info.name, fm->mat[o]), floe_mat_spec(m, k)->key))
+                    j = (int)o;
             if (j >= 0 &&
                 floe_material_set(w, (int)i, fm->mat[j], p[(size_t)i * FLOE_MAX_MAT_PARAMS + (size_t)j]) != FLOE_OK)
                 refused(R, "/materials");

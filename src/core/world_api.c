@@ -133,6 +133,8 @@ floe_status floe_set_particle_budget(floe_world *w, int64_t max_particles) {
     return FLOE_OK;
 }
 
+int64_t floe_particle_budget(const floe_world *w) { return w->max_particles; }
+
 void floe_world_destroy(floe_world *w) {
     if (!w) return;
     void *arrays[] = {w->pos,           w->vel,        w->angvel,  w->force,  w->torque,   w->ori,
@@ -338,9 +340,20 @@ const char *floe_material_model(const floe_world *w, int mat) {
     return floe_registry_get(w->mats[mat].model)->info.name;
 }
 
+/* Former names of parameters (docs/decisions.md#one-name-for-friction). */
+static const struct { const char *model, *old, *key; } param_aliases[] = {{"softbond", "fric", "tan_phi"}};
+
+const char *floe_param_alias(const char *model, const char *key) {
+    for (size_t i = 0; model && key && i < sizeof param_aliases / sizeof *param_aliases; i++)
+        if (!strcmp(param_aliases[i].model, model) && !strcmp(param_aliases[i].old, key)) return param_aliases[i].key;
+    return NULL;
+}
+
 floe_status floe_material_set(floe_world *w, int mat, const char *key, double value) {
     CHECK_ID(w, mat, w->nmats, "material", FLOE_ERR_ARG);
     const floe_model *mod = floe_registry_get(w->mats[mat].model);
+    const char *now = floe_param_alias(mod->info.name, key);
+    if (now) key = now;
     char what[128];
     snprintf(what, sizeof what, "material '%s' (model %s)", w->mats[mat].name, mod->info.name);
     /* the stored rows: the schema's and the common rows the model does not read (model.h) */
@@ -351,7 +364,9 @@ floe_status floe_material_set(floe_world *w, int mat, const char *key, double va
 
 double floe_material_get(const floe_world *w, int mat, const char *key) {
     CHECK_ID(w, mat, w->nmats, "material", NAN);
-    return floe_mat_param(floe_registry_get(w->mats[mat].model), w->mats[mat].p, key);
+    const floe_model *mod = floe_registry_get(w->mats[mat].model);
+    const char *now = floe_param_alias(mod->info.name, key);
+    return floe_mat_param(mod, w->mats[mat].p, now ? now : key);
 }
 
 floe_status floe_model_set(floe_world *w, const char *model, const char *key, double value) {
@@ -491,6 +506,8 @@ static int grow_particles(floe_world *w, int nc) {
     if (ok) w->pcap = nc;
     return ok;
 }
+
+const char *floe_version(void) { return FLOE_VERSION; }
 
 int floe_particle_capacity(const floe_world *w) { return w->pcap; }
 

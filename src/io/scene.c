@@ -176,9 +176,10 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         if (floe_find_material(c->w, name) >= 0) return sy_error(d, nn, "%s: material '%s' is declared twice", p, name);
         int id = floe_add_material(c->w, name, info->name);
         if (id < 0) return scene_world_error(c, nn, p);
-        /* Allowed: the schema's keys and the common rows (the Linear
-         * model's schema) that the model does not read but its materials
-         * keep for a mixed pair's Linear model: those with a value
+        /* Allowed: the schema's keys, a parameter's former name
+         * (docs/decisions.md#one-name-for-friction) and the common rows (the
+         * Linear model's schema) that the model does not read but its
+         * materials keep for a mixed pair's Linear model: those with a value
          * (docs/decisions.md#one-common-material-block-and-one-mixing-rule). */
         const floe_model_info *common = floe_model_find("linear");
         const char **keys = malloc(sizeof *keys * (size_t)(2 + info->n_mat_params + sy_map_size(item)));
@@ -189,8 +190,15 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         for (int k = 0; k < sy_map_size(item); k++) {
             sy_node *kn = sy_map_key(d, item, k);
             const char *key = kn->type == YAML_SCALAR_NODE ? (const char *)kn->data.scalar.value : "";
-            if (!find_spec(info->mat_params, info->n_mat_params, key) &&
-                find_spec(common->mat_params, common->n_mat_params, key) && !isnan(floe_material_get(c->w, id, key)))
+            const char *now = floe_param_alias(info->name, key);
+            if (now && sy_get(d, item, now)) { /* a former name (warned below), not beside its current one */
+                free((void *)keys);
+                return sy_error(d, kn, "%s: give %s or its former name %s, not both", scene_path(p, where, key), now,
+                                key);
+            }
+            if (now || (!find_spec(info->mat_params, info->n_mat_params, key) &&
+                        find_spec(common->mat_params, common->n_mat_params, key) &&
+                        !isnan(floe_material_get(c->w, id, key))))
                 keys[nk++] = key;
         }
         int bad = sy_check_keys(d, item, where, keys, nk);
@@ -198,13 +206,19 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
         if (bad) return -1;
         for (int k = 0; k < sy_map_size(item); k++) {
             const char *key = (const char *)sy_map_key(d, item, k)->data.scalar.value;
-            const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, key);
+            const char *now = floe_param_alias(info->name, key);
+            const floe_param_spec *spec = find_spec(info->mat_params, info->n_mat_params, now ? now : key);
             int unread = !spec && strcmp(key, "name") && strcmp(key, "model");
             if (unread) spec = find_spec(common->mat_params, common->n_mat_params, key);
             sy_node *vn = sy_map_value(d, item, k);
             double v;
             if (!spec) continue; /* name, model */
             scene_path(p, where, key);
+            if (now && scene_warn(c, sy_map_key(d, item, k),
+                                  "%s: '%s' is the former name of model %s's '%s' (the name linear and hertz use "
+                                  "too); rename it",
+                                  p, key, info->name, now))
+                return -1;
             if (scene_param(c, vn, p, spec, &v)) return -1;
             if (unread)
                 scene_warn(c, vn,

@@ -19,14 +19,16 @@
 
 /* ---- parameters ---------------------------------------------------------- */
 
-/* The common block with PFC's words, default and name (fric) for three
+/* The common block with PFC's words and defaults for three
  * rows, then soft-bond's own rows, each mixed as mat_mix says. */
 static const floe_param_spec mat_params[] = {
     FLOE_MAT_DENSITY,
     {"young", 1e9, 0, INFINITY, 1, 1, "Pa",
      "effective modulus E*: when kn is 0 on both materials, kn = 1/(l_A/E_A + l_B/E_B) (deformability)"},
     {"kt_div_kn", 0.4, 0, INFINITY, 0, 1, "-", "when ks is 0 on both materials: ks = kt_div_kn x kn (mean)"},
-    {"fric", 0, 0, INFINITY, 0, 1, "-", "friction coefficient mu (min of the pair; the common tan_phi row)"},
+    {"tan_phi", 0, 0, INFINITY, 0, 1, "-",
+     "friction coefficient mu (min of the pair; the common tan_phi row), as in linear and hertz; 'fric' is its "
+     "former name"},
     {"kn", 0, 0, INFINITY, 0, 1, "Pa/m",
      "normal stiffness per area; pair: kn_A kn_B/(kn_A + kn_B), or the non-zero one"},
     {"ks", 0, 0, INFINITY, 0, 1, "Pa/m", "shear stiffness per area; pair: like kn"},

@@ -85,15 +85,10 @@ def test_inlet_recycles_a_sink():
     assert len(w) == 20
 
 
-def test_remove_shifts_ids_and_refuses_live_views():
+def test_remove_shifts_ids():
     w = glass_world()
     ids = w.add_spheres([(0.01 * k, 0, 0) for k in range(6)], 0.004)
     assert list(ids) == list(range(6))
-    v = w.positions
-    with pytest.raises(floe.FloeError, match="views of the particle arrays are alive"):
-        w.remove([1, 3])
-    assert len(w) == 6
-    del v
     assert w.remove([3, 1]) == 0.0  # before the first step nothing leaves the balance
     assert len(w) == 4
     np.testing.assert_array_equal(np.array(w.positions)[:, 0], [0.0, 0.02, 0.04, 0.05])
@@ -111,17 +106,6 @@ def test_remove_after_start_books_the_kinetic_energy():
     w.add_sphere((0.1, 0, 0), 0.005)
     w.run(1)
     assert w.remove([0]) == pytest.approx(0.5 * sphere_mass(0.005) * 4.0, rel=1e-12)
-
-
-def test_supply_world_does_not_step_with_live_views():
-    w = glass_world(dt=1e-4)
-    w.add_inlet("feed", box=((0, 0, 0), (0.1, 0.1, 0.1)), rate=1000, radius=1e-3)
-    v = w.velocities
-    with pytest.raises(floe.FloeError, match="inlets and 0 sinks"):
-        w.run(10)
-    del v
-    w.run(10)
-    assert len(w) == 1
 
 
 def test_add_dense_reaches_its_solid_fraction():
