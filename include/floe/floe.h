@@ -294,8 +294,9 @@ FLOE_API int floe_model_index(const char *name);                   /* i of floe_
 FLOE_API int floe_add_material(floe_world *w, const char *name, const char *model);
 FLOE_API int floe_find_material(const floe_world *w, const char *name); /* -1 if unknown */
 FLOE_API int floe_material_count(const floe_world *w);
-FLOE_API const char *floe_material_name(const floe_world *w, int mat);  /* NULL for a bad id */
-FLOE_API const char *floe_material_model(const floe_world *w, int mat); /* its preferred model's name; NULL for a bad id */
+FLOE_API const char *floe_material_name(const floe_world *w, int mat); /* NULL for a bad id */
+FLOE_API const char *floe_material_model(const floe_world *w,
+                                         int mat); /* its preferred model's name; NULL for a bad id */
 /* The current key of a parameter's former name for `model`, or NULL: soft-bond's
  * friction "fric" is "tan_phi", as in Linear and Hertz. floe_material_set and
  * floe_material_get, the scene loader (which warns) and restart files take

@@ -196,9 +196,9 @@ static int parse_materials(scene_ctx *c, sy_node *sec) {
                 return sy_error(d, kn, "%s: give %s or its former name %s, not both", scene_path(p, where, key), now,
                                 key);
             }
-            if (now || (!find_spec(info->mat_params, info->n_mat_params, key) &&
-                        find_spec(common->mat_params, common->n_mat_params, key) &&
-                        !isnan(floe_material_get(c->w, id, key))))
+            if (now ||
+                (!find_spec(info->mat_params, info->n_mat_params, key) &&
+                 find_spec(common->mat_params, common->n_mat_params, key) && !isnan(floe_material_get(c->w, id, key))))
                 keys[nk++] = key;
         }
         int bad = sy_check_keys(d, item, where, keys, nk);
