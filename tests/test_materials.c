@@ -25,7 +25,7 @@ static void test_schemas(void) {
     }
     CHECK(!has_key(floe_model_find("linel6"), "tan_phi") && has_key(floe_model_find("linel6"), "kt_div_kn"));
     CHECK(!has_key(floe_model_find("hertz"), "kt_div_kn") && has_key(floe_model_find("hertz"), "tan_phi"));
-    CHECK(has_key(floe_model_find("softbond"), "fric") && !has_key(floe_model_find("softbond"), "tan_phi"));
+    CHECK(has_key(floe_model_find("softbond"), "tan_phi") && !has_key(floe_model_find("softbond"), "fric"));
     const floe_model *h = floe_registry_get(floe_registry_find("hertz"));
     /* stored rows: the four common ones, then poisson, restitution, rolling_friction */
     CHECK(floe_mat_rows(h) == 7 && !strcmp(floe_mat_spec(h, MAT_KT_DIV_KN)->key, "kt_div_kn") &&
@@ -97,10 +97,11 @@ static void test_scene(void) {
     fputs("world: {dt: 1e-6}\n"
           "run: {steps: 1}\n"
           "materials:\n"
-          "  - {name: a, model: softbond, tan_phi: 0.25}\n",
+          "  - {name: a, model: softbond, tan_phi: 0.25, fric: 0.25}\n",
           f);
     fclose(f);
-    CHECK(floe_scene_load(path, &s, err, sizeof err) != 0 && strstr(err, "unknown key 'tan_phi'"));
+    /* soft-bond's friction is tan_phi; its former name fric beside it is refused */
+    CHECK(floe_scene_load(path, &s, err, sizeof err) != 0 && strstr(err, "give tan_phi or its former name fric"));
     remove(path);
 }
 

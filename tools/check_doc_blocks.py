@@ -180,11 +180,14 @@ def pages(root, only):
 
 
 def scratch(root, tmp, name):
-    """A scratch folder where examples/ is the repository's."""
+    """A scratch folder where examples/ and tests/data/ are the repository's
+    (a block run from the repository's root may name their files)."""
     d = tempfile.mkdtemp(prefix=name + ".", dir=tmp)
-    ex = os.path.join(root, "examples")
-    if os.path.isdir(ex):
-        os.symlink(ex, os.path.join(d, "examples"))
+    for sub in ("examples", os.path.join("tests", "data")):
+        src = os.path.join(root, sub)
+        if os.path.isdir(src):
+            os.makedirs(os.path.dirname(os.path.join(d, sub)), exist_ok=True)
+            os.symlink(src, os.path.join(d, sub))
     return d
 
 

@@ -88,7 +88,7 @@ MAT_DEFAULTS = {
             "alpha_r": 1, "beta_t": 0.1, "beta_w": 0.1, "beta_r": 0.1, "mu": 0.05},
     "hertz": {"density": 1000, "young": 1e9, "kt_div_kn": 0.2, "tan_phi": 0.5, "poisson": 0.25,
               "restitution": 0.5, "rolling_friction": 0},
-    "softbond": {"density": 1000, "young": 1e9, "kt_div_kn": 0.4, "fric": 0, "kn": 0, "ks": 0},
+    "softbond": {"density": 1000, "young": 1e9, "kt_div_kn": 0.4, "tan_phi": 0, "kn": 0, "ks": 0},
 }
 
 
@@ -100,7 +100,7 @@ def mat(spec, model):
 
 
 def friction(m):
-    return m["fric"] if "fric" in m else m["tan_phi"]
+    return m["tan_phi"]
 
 
 # ---- Linear (docs/models/linear.md) ----
@@ -655,40 +655,40 @@ CASES = {
     "softbond": [
         dict(name="unbonded", what="Jiang-type contact: absolute normal force, shear, bending and twisting "
              "limits |Fs| <= mu |Fn|, |Mb| <= 0.525 |Fn| R, |Mt| <= 0.65 mu |Fn| R",
-             dt=DT, radii=R, masses=M, materials=[{"fric": 0.5}, {"fric": 0.4}],
+             dt=DT, radii=R, masses=M, materials=[{"tan_phi": 0.5}, {"tan_phi": 0.4}],
              steps=ramp(-1e-6, 0, 7, vel=(0, 0.2, 0.1), angvel=(60.0, 80.0, -40.0))),
         dict(name="bond-tension", what="bonded by the bond method, pulled: brittle failure in tension "
              "(sigma > sigma_c, zeta 0), springs released as broken; then unbonded and open",
-             dt=DT, radii=R, masses=M, materials=[{"fric": 0.3}, {"fric": 0.3}],
+             dt=DT, radii=R, masses=M, materials=[{"tan_phi": 0.3}, {"tan_phi": 0.3}],
              law=dict(sb_ten=5e3, sb_coh=1e9),
              steps=[dict(ramp(-1e-8, 0, 1)[0], method=["bond"])] + ramp(0.0, 5e-8, 6)),
         dict(name="bond-shear", what="bonded, sheared: shear failure (tau > c - sigma tan phi); the springs "
              "stay and meet the friction limits the next step (bond damage)",
-             dt=DT, radii=R, masses=M, materials=[{"fric": 0.3}, {"fric": 0.3}],
+             dt=DT, radii=R, masses=M, materials=[{"tan_phi": 0.3}, {"tan_phi": 0.3}],
              law=dict(sb_ten=1e9, sb_coh=5e4, sb_fa=30),
              steps=[dict(ramp(-2e-7, 0, 1)[0], method=["bond"])] + ramp(-2e-7, 0, 5, vel=(0, 1.0, 0))),
         dict(name="softening", what="bonded with tensile softening (zeta 2, gamma 0.3): on the envelope past "
              "sigma_c, unloaded inside it, reloaded onto it, broken in tension at gamma sigma_c",
-             dt=DT, radii=R, masses=M, materials=[{"fric": 0.3}, {"fric": 0.3}],
+             dt=DT, radii=R, masses=M, materials=[{"tan_phi": 0.3}, {"tan_phi": 0.3}],
              law=dict(sb_ten=5e3, sb_coh=1e9, sb_soft=2, sb_cut=0.3),
              steps=[dict(ramp(-1e-8, 0, 1)[0], method=["bond"])] + ramp(0.0, 4e-8, 5) + ramp(1.6e-7, -3e-8, 2) +
              ramp(1.0e-7, 4e-8, 7, angvel=(0, 3e-3, 0))),
         dict(name="bond-bending-2d", what="2D (a strip of unit thickness): bonded, bent about the out-of-plane "
              "axis until the peripheral stress beta |Mb| R / I passes sigma_c", dt=DT, dim=2, radii=R, masses=M,
-             materials=[{"fric": 0.3}, {"fric": 0.3}], law=dict(sb_ten=5e3, sb_coh=1e9),
+             materials=[{"tan_phi": 0.3}, {"tan_phi": 0.3}], law=dict(sb_ten=5e3, sb_coh=1e9),
              steps=[dict(ramp(-1e-8, 0, 1)[0], method=["bond"])] + ramp(-1e-8, 0, 5, angvel=(0, 0, 4.0))),
         dict(name="unbonded-2d", what="2D unbonded: shear and bending limits, no twist",
-             dt=DT, dim=2, radii=R, masses=M, materials=[{"fric": 0.4}, {"fric": 0.4}],
+             dt=DT, dim=2, radii=R, masses=M, materials=[{"tan_phi": 0.4}, {"tan_phi": 0.4}],
              steps=ramp(-1e-6, 0, 6, vel=(0, 0.2, 0), angvel=(50.0, 0, 90.0))),
         dict(name="dashpots", what="unbonded with dashpots: no net tension (dp_mode 1)",
-             dt=DT, radii=R, masses=M, materials=[{"fric": 0.5}, {"fric": 0.5}],
+             dt=DT, radii=R, masses=M, materials=[{"tan_phi": 0.5}, {"tan_phi": 0.5}],
              law=dict(dp_nratio=0.4, dp_sratio=0.3, dp_mode=1),
              steps=ramp(-5e-7, -2e-7, 2, vel=(0, 0.1, 0)) + ramp(-9e-7, 5e-7, 3, vel=(0, 0.1, 0))),
         dict(name="bodies-approach", what="two blocked spheres, B approaching: the normal force from the "
              "overlap (absolute, sb_mode 0)",
-             dt=DTB, radii=[RB, RB], materials=[{"fric": 0.5}, {"fric": 0.5}], bodies=APPROACH, nsteps=6),
+             dt=DTB, radii=[RB, RB], materials=[{"tan_phi": 0.5}, {"tan_phi": 0.5}], bodies=APPROACH, nsteps=6),
         dict(name="bodies-slide", what="two blocked spheres spinning the same way about z: sliding at w d",
-             dt=DTB, radii=[RB, RB], materials=[{"fric": 0.2}, {"fric": 0.2}],
+             dt=DTB, radii=[RB, RB], materials=[{"tan_phi": 0.2}, {"tan_phi": 0.2}],
              bodies=bodies(OVERLAP, 0, (0, 0, 8.0), (0, 0, 8.0)), nsteps=6),
     ],
 }
