@@ -294,8 +294,11 @@ def _colours(p, field, contacts):
         # one colour per group mask present (bit g: group g, in the scene's order)
         masks, inverse = np.unique(p["groups"].astype(np.int64), return_inverse=True)
         palette = np.array([_TAB10[k % len(_TAB10)] for k in range(len(masks))]).reshape(-1, 3)
-        legend = [("groups %s" % (",".join(str(b) for b in range(32) if m >> b & 1) or "none"), palette[k])
-                  for k, m in enumerate(masks)]
+        def name(m):
+            bits = [str(b) for b in range(32) if m >> b & 1]
+            return "no group" if not bits else ("group " if len(bits) == 1 else "groups ") + ", ".join(bits)
+
+        legend = [(name(m), palette[k]) for k, m in enumerate(masks)]
         return palette[inverse], None, legend
     if field == "floe":
         fl = _floes(p, contacts)
@@ -438,7 +441,7 @@ def _draw(ax, fr, view, field, limits=None, crange=None, show_bar=True):
                 from matplotlib.patches import Patch
 
                 ax.legend(handles=[Patch(color=rgb, label=text) for text, rgb in label], fontsize=8,
-                          loc="upper right", framealpha=0.8)
+                          loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         else:
             col.set_array(np.asarray(vals, dtype=float)[order])
             col.set_cmap(cmap)
