@@ -321,10 +321,11 @@ def _auto_views(p, bnd):
     d = 2 * float(np.median(p["radius"])) or 1.0
     ext = pos.max(axis=0) - pos.min(axis=0)
     thin_y, thin_z = ext[1] < 3 * d, ext[2] < 3 * d
+    walls = bnd is not None and (len(bnd["polys"]) or len(bnd["lines"]))
     if thin_y:
         return ["side"]
     if thin_z:
-        return ["top", "side"] if bnd else ["top"]
+        return ["top", "side"] if walls else ["top"]
     return ["top", "side"]
 
 
@@ -367,6 +368,7 @@ _TAB10 = [(0.122, 0.467, 0.706), (1.0, 0.498, 0.055), (0.173, 0.627, 0.173), (0.
           (0.58, 0.404, 0.741), (0.549, 0.337, 0.294), (0.89, 0.467, 0.761), (0.498, 0.498, 0.498),
           (0.737, 0.741, 0.133), (0.09, 0.745, 0.812)]
 WATER_RGB = "#c6dbef"
+FACET_RGB, FACET_EDGE = "#d8cbb3", "#5b4a32"  # a warm grey, apart from the largest floe's cool grey
 WATER_LINE = "#3182bd"
 
 
@@ -412,7 +414,7 @@ def _draw(ax, fr, view, field, limits=None, crange=None, show_bar=True):
             ax.add_collection(PolyCollection(walls, facecolors="#636363", edgecolors="#252525", alpha=0.5,
                                              linewidths=1.5, zorder=1))
         if facets:
-            ax.add_collection(PolyCollection(facets, facecolors="#bdbdbd", edgecolors="#525252", alpha=0.8,
+            ax.add_collection(PolyCollection(facets, facecolors=FACET_RGB, edgecolors=FACET_EDGE, alpha=0.8,
                                              linewidths=1.5, zorder=1))
         cell = [bnd["points"][line][:, [h, v]] for k, line in enumerate(bnd["lines"]) if shape[k] == CELL]
         if cell:
@@ -461,16 +463,20 @@ def _title(fr, field, name, p):
 
 
 def _figure(views, limits, size, dpi):
-    """The figure and one axes per view: stacked when the views are wide,
-    side by side otherwise."""
+    """The figure and one axes per view: stacked or side by side, whichever
+    draws the scene larger."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     w, h = size
     fig = plt.figure(figsize=(w / dpi, h / dpi), dpi=dpi)
-    wide = all((lx[1] - lx[0]) >= 1.3 * (ly[1] - ly[0]) for lx, ly in (limits[v] for v in views))
-    rows, cols = (len(views), 1) if wide else (1, len(views))
+    n = len(views)
+
+    def scale(rows, cols):  # the drawing scale (pixels per metre) the tightest view gets
+        return min(min(w / cols / (lx[1] - lx[0]), h / rows / (ly[1] - ly[0])) for lx, ly in (limits[v] for v in views))
+
+    rows, cols = (n, 1) if scale(n, 1) >= scale(1, n) else (1, n)
     axes = [fig.add_subplot(rows, cols, k + 1) for k in range(len(views))]
     return fig, axes
 
