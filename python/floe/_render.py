@@ -330,31 +330,37 @@ def _auto_views(p, bnd):
 
 
 def _scene_limits(p, bnd, view, pad=0.05):
-    """Axis limits of a view: the particles, the facets, the cell, and the
-    water's level; walls and the water's quad do not widen it."""
+    """Axis limits of a view: the particles, the facets, the cell's edges
+    and, in a view from the side, the water's level; walls and the water's
+    quad (as wide as the walls) do not widen it."""
     import numpy as np
 
     h, v = VIEWS[view]
-    pts = [p["pos"][:, [h, v]] - p["half_extents"].max(axis=1)[:, None] if len(p["pos"]) else np.zeros((0, 2)),
-           p["pos"][:, [h, v]] + p["half_extents"].max(axis=1)[:, None] if len(p["pos"]) else np.zeros((0, 2))]
+    pts = [np.zeros((0, 2))]
+    if len(p["pos"]):
+        reach = p["half_extents"].max(axis=1)[:, None]
+        pts += [p["pos"][:, [h, v]] - reach, p["pos"][:, [h, v]] + reach]
+    level = None
     if bnd is not None:
-        shape = bnd["cell"].get("shape", np.zeros(0))
-        lines = len(bnd["lines"])
+        shape = bnd["cell"].get("shape", np.zeros(0, dtype=int))
+        nl = len(bnd["lines"])
         for k, poly in enumerate(bnd["polys"]):
-            if shape[lines + k] in (FACET,):
+            if shape[nl + k] == FACET:
                 pts.append(bnd["points"][poly][:, [h, v]])
-        for k, line in enumerate(bnd["lines"]):
-            if shape[k] == CELL:
-                pts.append(bnd["points"][line][:, [h, v]])
-    allp = np.vstack(pts) if pts else np.zeros((0, 2))
+            elif shape[nl + k] == WATER:
+                level = float(bnd["points"][poly][0, 2])
+        pts += [bnd["points"][line][:, [h, v]] for k, line in enumerate(bnd["lines"]) if shape[k] == CELL]
+    allp = np.vstack(pts)
     if len(allp) == 0 and bnd is not None and len(bnd["points"]):
-        allp = bnd["points"][:, [h, v]]
+        allp = bnd["points"][:, [h, v]]  # walls alone
     if len(allp) == 0:
-        return (-1, 1), (-1, 1)
+        return (-1.0, 1.0), (-1.0, 1.0)
+    if level is not None and v == 2:
+        allp = np.vstack([allp, [[allp[0, 0], level]]])
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     span = max(float((hi - lo).max()), 1e-9)
     lo, hi = lo - pad * span, hi + pad * span
-    return (lo[0], hi[0]), (lo[1], hi[1])
+    return (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
 
 
 def _union(a, b):
@@ -372,7 +378,7 @@ FACET_RGB, FACET_EDGE = "#d8cbb3", "#5b4a32"  # a warm grey, apart from the larg
 WATER_LINE = "#3182bd"
 
 
-def _draw(ax, fr, view, field, limits=None, crange=None, show_bar=True):
+def _draw(ax, fr, view, field, limits=None, crange=None):
     """Draws frame `fr` in `view` onto the axes; returns the mappable of a
     continuous field (for its colour bar) or None."""
     import numpy as np
