@@ -5,7 +5,8 @@
 # examples/library/bounce.c) with HOME in a scratch directory, so that
 # `make install PREFIX=$HOME/.local` installs there; the program must print
 # what the README's text block shows, including a landing and a bounce, and
-# must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone).
+# must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone);
+# the installed floe's `floe render` starts.
 # usage: readme_example.sh SOURCE_DIR BUILD_DIR   (BUILD_DIR: the build to install)
 set -eu
 src=$1
@@ -65,4 +66,9 @@ fi
 if ldd "$work/clone/bounce" | grep -E 'libyaml|libhdf5|libfloe-io' >&2; then
   fail "the engine-only example pulls in I/O libraries (above): floe.pc must not"
 fi
+# `floe render` of the installed floe finds its renderer under the prefix.
+[ -f "$work/home/.local/share/floe/render.py" ] ||
+  fail "make install did not install share/floe/render.py, which floe render runs"
+"$work/home/.local/bin/floe" render --help | grep -q "usage: floe render" ||
+  fail "the installed floe render does not start"
 echo "readme_example: README's example built, installed and ran as shown"
