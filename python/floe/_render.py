@@ -629,11 +629,14 @@ def animate(out_dir, path, color="speed", view="auto", size=(960, 640), dpi=100,
     return path
 
 
-def render_world(world, png, color="speed", view="auto", size=(1200, 800), dpi=100):
-    """The picture of a World's current state (World.render): its frame is
-    written with World.write_vtk into a temporary directory and drawn."""
+def render_world(world, png=None, color="speed", view="auto", size=(1200, 800), dpi=100):
+    """The picture of a World's current state (World.render), by default
+    render_<step>.png in the current directory: its frame is written with
+    World.write_vtk into a temporary directory and drawn."""
     import tempfile
 
+    if png is None:
+        png = "render_%06d.png" % world.step_count
     with tempfile.TemporaryDirectory(prefix="floe_render_") as tmp:
         world.write_vtk(tmp)
         return render(tmp, -1, png, color=color, view=view, size=size, dpi=dpi, title="World")

@@ -297,10 +297,11 @@ PyMethodDef floe_py_file_methods[] = {
      "contacts_<step>.vtp, and boundaries_/shapes_<step>.vtp when there are such bodies, with the\n"
      "collections particles.pvd, ... listing every frame this World wrote there (docs/outputs.md)."},
     {"render", (PyCFunction)(void (*)(void))World_render, METH_VARARGS | METH_KEYWORDS,
-     "render(png, color=\"speed\", view=\"auto\", size=(1200, 800), dpi=100) -> str\n\n"
+     "render(png=None, color=\"speed\", view=\"auto\", size=(1200, 800), dpi=100) -> str\n\n"
      "Writes a PNG picture of the current state (particles coloured by speed, group, floe or stress,\n"
-     "walls, facets, the water surface, the periodic cell) and returns its path; needs matplotlib\n"
-     "(Debian's python3-matplotlib). floe.render draws a run's frames (docs/render.md)."},
+     "walls, facets, the water surface, the periodic cell), by default render_<step>.png in the current\n"
+     "directory, and returns its path; needs matplotlib (Debian's python3-matplotlib). floe.render\n"
+     "draws a run's frames (docs/render.md)."},
     {"write_particles_csv", (PyCFunction)World_write_particles_csv, METH_O,
      "write_particles_csv(path)\n\nThe particles.csv table of the current state (docs/outputs.md)."},
     {"write_contacts_csv", (PyCFunction)World_write_contacts_csv, METH_O,

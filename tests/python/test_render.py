@@ -115,6 +115,8 @@ def test_world_render(tmp_path):
     img = mpl_image.imread(png)
     assert img.shape[:2] == (500, 800)
     assert near(img, BLUE, 12).sum() > 100 and near(img, ORANGE, 12).sum() > 30
+    os.chdir(tmp_path)  # the default: render_<step>.png here
+    assert w.render() == "render_%06d.png" % w.step_count and os.path.exists(tmp_path / w.render())
 
 
 def test_empty_frame(tmp_path):
