@@ -193,3 +193,40 @@ def test_cli(tmp_path):
     script = ROOT / "python" / "floe" / "_render.py"
     r = subprocess.run([sys.executable, "-S", str(script), str(out)], capture_output=True, text=True)
     assert r.returncode == 2 and "install Debian's python3-matplotlib" in r.stderr
+
+
+def test_vtk_reads_the_frames(tmp_path):
+    """VTK's own XML readers (the ones ParaView uses; python3-vtk9, skipped
+    without it) read the frames as floe means them: an empty particles
+    frame has its one placeholder point and every point array; in a
+    boundaries frame with a periodic cell, a wall and water, the cell data
+    of the 12 lines (VTK_LINE, shape -2) come before the wall's and the
+    water's quads (VTK_QUAD, shapes 1 and -1)."""
+    vtk = pytest.importorskip("vtk")
+    w = floe.World(gravity=(0, 0, -9.81), dt=1e-5)
+    w.add_material("m", "linear", density=900, young=1e7)
+    w.add_wall("z", 0.0, sense=1)
+    w.write_vtk(str(tmp_path / "empty"))
+    w.add_sphere((0.5, 0.5, 0.1), 0.1)
+    w.add_sphere((0.5, 1.5, 0.3), 0.1)
+    w.set_periodic(0, 0.0, 1.0)
+    w.set_periodic(1, 0.0, 2.0)
+    w.set_water(level=0.2)
+    w.write_vtk(str(tmp_path / "full"))
+
+    def read(reader, pattern):
+        (path,) = list(tmp_path.glob(pattern))
+        r = reader()
+        r.SetFileName(str(path))
+        r.Update()
+        return r.GetOutput()
+
+    d = read(vtk.vtkXMLUnstructuredGridReader, "empty/particles_*.vtu")
+    pd = d.GetPointData()
+    assert (d.GetNumberOfPoints(), d.GetNumberOfCells(), pd.GetNumberOfArrays()) == (1, 0, 13)
+    assert pd.GetArray("id").GetValue(0) == -1 and pd.GetArray("velocity").GetNumberOfTuples() == 1
+    d = read(vtk.vtkXMLPolyDataReader, "full/boundaries_*.vtp")
+    shape = d.GetCellData().GetArray("shape")
+    cells = [(d.GetCellType(i), int(shape.GetValue(i))) for i in range(d.GetNumberOfCells())]
+    assert cells == [(vtk.VTK_LINE, -2)] * 12 + [(vtk.VTK_QUAD, 1), (vtk.VTK_QUAD, -1)]
+    assert d.GetBounds()[4] < 0.2 and d.GetPoint(d.GetCell(13).GetPointId(0))[2] == 0.2
