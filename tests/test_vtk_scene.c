@@ -54,8 +54,8 @@ static int floor_wall(floe_world *w) {
     return floe_add_wall(w, &b, 2, 1);
 }
 
-/* An inlet's scene at its start: walls and facets, no particle. Before, the
- * frame had 0 points and its point arrays 0 tuples. */
+/* An inlet's scene at its start: walls and facets, no particle; the frame
+ * holds the placeholder, not 0 points with point arrays of 0 tuples. */
 static void test_empty_frame(void) {
     floe_world *w = new_world();
     CHECK(floor_wall(w) == 0);
@@ -130,7 +130,7 @@ static void test_water_surface(void) {
 
 /* A cell periodic in x and y, with a wall under it: 12 edges, each along
  * one axis, between the corners of [0, 1] x [0, 2] and the box of the
- * bodies (z) plus the margin. Before: no lines. */
+ * bodies (z) plus the margin. */
 static void test_periodic_cell(void) {
     floe_world *w = new_world();
     CHECK(floor_wall(w) == 0);
