@@ -91,8 +91,8 @@ static void test_empty_frame(void) {
     floe_world_destroy(w);
 }
 
-/* Water at z = 0.3 with a current: before, boundaries.vtp had no polygon
- * for it (no bodies drawn there: 0 points). */
+/* Water at z = 0.3 with a current and no wall or facet: the surface is
+ * the frame's only polygon. */
 static void test_water_surface(void) {
     floe_world *w = new_world();
     CHECK(sphere(w, -1, 0, 0.3, 0.5) == 0);
