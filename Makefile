@@ -26,17 +26,18 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Runs the main example (floating level ice breaking against a sloping
-# structure, examples/ice-on-water.yaml) into out/, renders its final state
-# with the water level to out/ice-on-water.png and the load on the ramp
-# against Croasdale's prediction to out/ice-on-water-load.png (Debian's
-# python3-matplotlib and python3-numpy, installed if missing); open
-# out/*.pvd in ParaView afterwards.
+# structure, examples/ice-on-water.yaml) into out/, draws its final state
+# (floes, the ramp, the water) with `floe render` to out/ice-on-water.png
+# and the load on the ramp against Croasdale's prediction to
+# out/ice-on-water-load.png (Debian's python3-matplotlib and python3-numpy,
+# installed if missing); open out/*.pvd in ParaView afterwards.
 demo: build
 	@tools/ensure-deps.sh python3-matplotlib python3-numpy
 	@$(BUILD)/floe run examples/ice-on-water.yaml --out out
-	@/usr/bin/python3 tools/render_floes.py out out/ice-on-water.png --level 0.2356576 \
-		--load out/ice-on-water-load.png --croasdale $$(/usr/bin/python3 -c \
-		'import json; print(json.load(open("docs/numbers/demo.json"))["numbers"]["line_N"]["value"])')
+	@$(BUILD)/floe render out --color floe --view top,side --size 1100x900 --png out/ice-on-water.png
+	@/usr/bin/python3 -c 'import json, sys; sys.path.insert(0, "tools"); import render_floes; \
+		render_floes.load_plot("out", "out/ice-on-water-load.png", \
+		json.load(open("docs/numbers/demo.json"))["numbers"]["line_N"]["value"])'
 	@echo "floe demo: outputs in out/ (open out/particles.pvd, out/contacts.pvd and out/boundaries.pvd in ParaView); pictures: out/ice-on-water.png, out/ice-on-water-load.png"
 
 # The numbers the docs quote, from the runs that make them (docs/decisions.md,
@@ -81,7 +82,7 @@ bench-bonded:
 # Installs bin/floe, lib/libfloe.{a,so} and lib/libfloe-io.{a,so},
 # include/floe/floe.h and floe_io.h, lib/pkgconfig/floe.pc and floe-io.pc,
 # the man page share/man/man1/floe.1 and the docs share/doc/floe/ (where
-# `floe --help` points) under PREFIX: `make install PREFIX=$HOME/.local`.
+# `floe --help` points) and share/floe/render.py (what `floe render` runs) under PREFIX: `make install PREFIX=$HOME/.local`.
 # Builds first; an existing build directory keeps its configuration.
 .PHONY: install
 PREFIX ?= /usr/local

@@ -4,6 +4,7 @@
  * failed (runaway, I/O), 2 bad usage, bad scene or unusable restart,
  * 130 interrupted. */
 #include <floe/floe_io.h>
+#include "render.h"
 
 #include <errno.h>
 #include <limits.h> /* PATH_MAX */
@@ -72,12 +73,18 @@ static void usage(FILE *f) {
             "                       continue a run from its newest restart file (or FILE);\n"
             "                       --steps/--time move the run's end (e.g. extend a finished run)\n"
             "  floe check SCENE     validate a scene file without running it\n"
+            "  floe render DIR [--frame N | --time T] [--color speed|group|floe|stress|none]\n"
+            "                 [--view auto|side|top|front|top,side] [--png FILE] [--size WxH]\n"
+            "                 [--movie FILE.gif|FILE.mp4 [--fps N] [--every N]]\n"
+            "                       a PNG of a frame of the run in DIR (default: the last, into\n"
+            "                       DIR/render_<step>.png), or a GIF/MP4 of every frame\n"
+            "                       (Python 3 with matplotlib; MP4: ffmpeg); floe render DIR --help\n"
             "  floe --version       print the version\n"
             "  floe --help          this text\n\n"
             "Options also take the form --name=value. OpenMP threads wait passively\n"
             "(OMP_WAIT_POLICY=passive) unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set.\n"
             "Manual: man floe. Scene format: scene-format.md, outputs: outputs.md, restarts: restart.md,\n"
-            "Python: python.md, in %s\n",
+            "Python: python.md, pictures: render.md, in %s\n",
             floe_version(), docs_dir());
 }
 
@@ -790,14 +797,15 @@ int main(int argc, char **argv) {
         }
         return cmd_check(argv[2]);
     }
+    if (!strcmp(cmd, "render")) return floe_cli_render(argc - 1, argv + 1);
     int run = !strcmp(cmd, "run"), resume = !strcmp(cmd, "resume");
     if (run || resume) {
         exec_with_passive_wait(argv);
         return run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2);
     }
-    static const char *const commands[] = {"run", "resume", "check", "--help", "--version"};
+    static const char *const commands[] = {"run", "resume", "check", "render", "--help", "--version"};
     char hint[96];
     fprintf(stderr, "floe: unknown command '%s'%s (see floe --help)\n", cmd,
-            did_you_mean(cmd, commands, 5, hint, sizeof hint));
+            did_you_mean(cmd, commands, 6, hint, sizeof hint));
     return 2;
 }

@@ -7,6 +7,7 @@
 # what the README's text block shows, including a landing and a bounce, and
 # must not depend on libyaml, HDF5 or libfloe-io (the engine stands alone);
 # every header of include/floe is installed.
+# the installed floe's `floe render` starts.
 # usage: readme_example.sh SOURCE_DIR BUILD_DIR   (BUILD_DIR: the build to install)
 set -eu
 src=$1
@@ -70,4 +71,9 @@ fi
 for h in "$src"/include/floe/*.h; do
   [ -f "$work/home/.local/include/floe/${h##*/}" ] || fail "make install left out include/floe/${h##*/}"
 done
+# `floe render` of the installed floe finds its renderer under the prefix.
+[ -f "$work/home/.local/share/floe/render.py" ] ||
+  fail "make install did not install share/floe/render.py, which floe render runs"
+"$work/home/.local/bin/floe" render --help | grep -q "usage: floe render" ||
+  fail "the installed floe render does not start"
 echo "readme_example: README's example built, installed and ran as shown"

@@ -67,6 +67,13 @@ static inline int by_offset(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* Cells of a section: a PolyData piece's Lines and Polys count apart. */
+static inline long section_cells(const vtk_file *v, const char *section, long ncell) {
+    if (!strcmp(section, "Lines") && v->lines >= 0) return v->lines;
+    if (!strcmp(section, "Polys") && v->polys >= 0) return v->polys;
+    return ncell;
+}
+
 /* Every block's UInt64 byte count against the declared shape; the blocks,
  * in offset order (v->arr is sorted so), must tile the appended data exactly. */
 static inline int vtk_check_blocks(const char *path, vtk_file *v) {
@@ -84,17 +91,18 @@ static inline int vtk_check_blocks(const char *path, vtk_file *v) {
         else if (!strcmp(a->section, "PointData") || !strcmp(a->section, "Points")) tuples = v->points;
         else if (!strcmp(a->section, "CellData")) tuples = ncell;
         else if (!strcmp(a->name, "connectivity")) {
-            /* its length is the last offset */
+            /* its length is the last offset of its section (Cells, Lines or Polys) */
             const vtk_arr *off = NULL;
             for (int j = 0; j < v->narr; j++)
                 if (!strcmp(v->arr[j].name, "offsets") && !strcmp(v->arr[j].section, a->section)) off = &v->arr[j];
+            long nsec = section_cells(v, a->section, ncell);
             tuples = 0;
-            if (off && ncell > 0) {
+            if (off && nsec > 0) {
                 int64_t last;
-                memcpy(&last, v->app + off->offset + 8 + 8 * (uint64_t)(ncell - 1), 8);
+                memcpy(&last, v->app + off->offset + 8 + 8 * (uint64_t)(nsec - 1), 8);
                 tuples = (long)last;
             }
-        } else tuples = ncell;
+        } else tuples = section_cells(v, a->section, ncell);
         uint64_t want = (uint64_t)tuples * (uint64_t)a->ncomp * type_size(a->type);
         if (nbytes != want || a->offset != expect_off || type_size(a->type) == 0) {
             fprintf(stderr, "%s: array %s: %" PRIu64 " bytes at %" PRIu64 ", expected %" PRIu64 " at %" PRIu64 "\n",

@@ -67,9 +67,12 @@ def demo(ctx):
     line = demo_line(ctx)
     ctx.numbers(line)
     ctx.run([ctx.floe, "run", "examples/ice-on-water.yaml", "--out", ctx.path("run")])
-    ctx.run([ctx.py, "tools/render_floes.py", ctx.path("run"), ctx.img("ice-on-water.png"), "--level", "0.2356576",
+    # render_floes.py measures the floes and draws the load; the picture of the floes is floe render's (make demo)
+    ctx.run([ctx.py, "tools/render_floes.py", ctx.path("run"), ctx.path("floes.png"), "--level", "0.2356576",
              "--load", ctx.img("ice-on-water-load.png"), "--croasdale", repr(line["line_N"]), "--past", "10.6",
              "--json", ctx.json("render")])
+    ctx.run([ctx.floe, "render", ctx.path("run"), "--color", "floe", "--view", "top,side", "--size", "1100x900",
+             "--png", ctx.img("ice-on-water.png")])
     ctx.numbers(read(ctx.json("render")))
 
 
@@ -431,7 +434,7 @@ SOURCES = {
                                             {"layers": 2, "alpha_deg": 60, "v": 0.4}), steps=1500)],
                         pictures=["croasdale.png"]),
     "demo": Source(demo, ["examples/ice-on-water.yaml", "tools/render_floes.py", "tools/croasdale_study.py",
-                          "numbers:croasdale"],
+                          "python/floe/_render.py", "numbers:croasdale"],
                    probes=[dict(scene="examples/ice-on-water.yaml", steps=400)],
                    pictures=["ice-on-water.png", "ice-on-water-load.png"], after=["croasdale"]),
     "demo_variants": Source(demo_variants, ["tools/demo_variants.py", "examples/ice-on-water.yaml",

@@ -14,7 +14,8 @@
 floe.World is the simulation; floe.load and floe.restore make one from a
 scene or a restart file; floe.read reads a run's output files back; floe.models() lists the contact models and their
 parameters. Errors raise floe.FloeError (ArgumentError, SceneError,
-RunawayError, OutputError) with floe's own message. The tutorial and the
+RunawayError, OutputError) with floe's own message. floe.render(dir) and
+World.render(png) draw pictures (docs/render.md). The tutorial and the
 API reference: docs/python.md.
 """
 import os as _os
@@ -81,9 +82,10 @@ from ._floe import (  # noqa: E402
 )
 
 from .outputs import OUTPUT_UNITS, Frames, Run, read, read_csv, read_vtk, unit  # noqa: E402
+from ._render import animate, render  # noqa: E402  (pictures: docs/render.md)
 
 __all__ = [
-    "World", "load", "restore", "models", "write_csv", "Event",
+    "World", "load", "restore", "models", "write_csv", "Event", "render", "animate",
     "FloeError", "ArgumentError", "SceneError", "RunawayError", "OutputError", "SceneWarning",
     "StaleViewError", "View",
     "ENERGY_TERMS", "EVENT_TYPES", "SHAPES", "MAX_COORD", "MAX_GROUPS", "MAX_THREADS", "ROOM",

@@ -248,6 +248,33 @@ static PyObject *get_has_outputs(World *self, PyObject *unused) {
     return PyBool_FromLong(self->out != NULL);
 }
 
+/* World.render: the picture is drawn in Python (floe/_render.py) from a
+ * frame that write_vtk puts in a temporary directory. */
+static PyObject *World_render(PyObject *self, PyObject *args, PyObject *kw) {
+    PyObject *mod = PyImport_ImportModule("floe._render");
+    if (!mod) return NULL;
+    PyObject *fn = PyObject_GetAttrString(mod, "render_world");
+    Py_DECREF(mod);
+    if (!fn) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *all = PyTuple_New(n + 1);
+    if (!all) {
+        Py_DECREF(fn);
+        return NULL;
+    }
+    Py_INCREF(self);
+    PyTuple_SET_ITEM(all, 0, self);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        Py_INCREF(a);
+        PyTuple_SET_ITEM(all, i + 1, a);
+    }
+    PyObject *r = PyObject_Call(fn, all, kw);
+    Py_DECREF(all);
+    Py_DECREF(fn);
+    return r;
+}
+
 PyMethodDef floe_py_file_methods[] = {
     {"save", (PyCFunction)World_save, METH_O,
      "save(path)\n\n"
@@ -258,6 +285,12 @@ PyMethodDef floe_py_file_methods[] = {
      "Adds a ParaView frame of the current state to `dir` (created if needed): particles_<step>.vtu,\n"
      "contacts_<step>.vtp, and boundaries_/shapes_<step>.vtp when there are such bodies, with the\n"
      "collections particles.pvd, ... listing every frame this World wrote there (docs/outputs.md)."},
+    {"render", (PyCFunction)(void (*)(void))World_render, METH_VARARGS | METH_KEYWORDS,
+     "render(png=None, color=\"speed\", view=\"auto\", size=(1200, 800), dpi=100) -> str\n\n"
+     "Writes a PNG picture of the current state (particles coloured by speed, group, floe or stress,\n"
+     "walls, facets, the water surface, the periodic cell), by default render_<step>.png in the current\n"
+     "directory, and returns its path; needs matplotlib (Debian's python3-matplotlib). floe.render\n"
+     "draws a run's frames (docs/render.md)."},
     {"write_particles_csv", (PyCFunction)World_write_particles_csv, METH_O,
      "write_particles_csv(path)\n\nThe particles.csv table of the current state (docs/outputs.md)."},
     {"write_contacts_csv", (PyCFunction)World_write_contacts_csv, METH_O,

@@ -354,6 +354,14 @@ static void polydata_attrs(char *attrs, size_t cap, size_t npts, size_t nlines, 
 
 /* ---- particles --------------------------------------------------------- */
 
+static floe_draw_box scene_extent(const floe_world *w);
+
+/* A frame without particles (an inlet's scene at its start, a silo that a
+ * sink emptied) holds one placeholder point and no vertex cell: id -1,
+ * shape -1, radius and mass 0, at rest, identity orientation, at the centre
+ * of the scene's box. ParaView lists the point arrays of the frame it
+ * shows, and an empty frame has none to list
+ * (docs/decisions.md#a-particles-frame-is-never-empty). */
 int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
@@ -361,29 +369,39 @@ int floe_vtk_write_particles(floe_vtk *v, const char *path, const floe_world *w,
     for (int i = 0; i < n; i++)
         if (!is_fixed_geometry(w, i)) v->idx[m++] = i;
 
+    size_t np = m ? m : 1; /* points: the placeholder of an empty frame */
     vtk_begin(v);
-    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, m);
-    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, m);
-    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, m);
-    int a_rad = vtk_decl(v, S_POINTDATA, "radius", T_F64, 1, m);
-    int a_half = vtk_decl(v, S_POINTDATA, "half_extents", T_F64, 3, m);
-    int a_mass = vtk_decl(v, S_POINTDATA, "mass", T_F64, 1, m);
-    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, m);
-    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, m);
-    int a_force = vtk_decl(v, S_POINTDATA, "force", T_F64, 3, m);
-    int a_torque = vtk_decl(v, S_POINTDATA, "torque", T_F64, 3, m);
-    int a_ori = vtk_decl(v, S_POINTDATA, "orientation", T_F64, 4, m);
-    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, m);
-    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, m);
-    int a_blk = vtk_decl(v, S_POINTDATA, "blocked", T_U32, 1, m);
+    int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, np);
+    int a_id = vtk_decl(v, S_POINTDATA, "id", T_I32, 1, np);
+    int a_shape = vtk_decl(v, S_POINTDATA, "shape", T_I32, 1, np);
+    int a_rad = vtk_decl(v, S_POINTDATA, "radius", T_F64, 1, np);
+    int a_half = vtk_decl(v, S_POINTDATA, "half_extents", T_F64, 3, np);
+    int a_mass = vtk_decl(v, S_POINTDATA, "mass", T_F64, 1, np);
+    int a_vel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, np);
+    int a_angvel = vtk_decl(v, S_POINTDATA, "angular_velocity", T_F64, 3, np);
+    int a_force = vtk_decl(v, S_POINTDATA, "force", T_F64, 3, np);
+    int a_torque = vtk_decl(v, S_POINTDATA, "torque", T_F64, 3, np);
+    int a_ori = vtk_decl(v, S_POINTDATA, "orientation", T_F64, 4, np);
+    int a_mat = vtk_decl(v, S_POINTDATA, "material", T_I32, 1, np);
+    int a_grp = vtk_decl(v, S_POINTDATA, "groups", T_U32, 1, np);
+    int a_blk = vtk_decl(v, S_POINTDATA, "blocked", T_U32, 1, np);
     int a_conn = vtk_decl(v, S_CELLS, "connectivity", T_I64, 1, m);
     int a_off = vtk_decl(v, S_CELLS, "offsets", T_I64, 1, m);
     int a_types = vtk_decl(v, S_CELLS, "types", T_U8, 1, m);
     char attrs[128];
-    snprintf(attrs, sizeof attrs, "NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\"", m, m);
+    snprintf(attrs, sizeof attrs, "NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\"", np, m);
     if (vtk_start(v, w, path, "UnstructuredGrid", attrs, NULL, err, errlen)) return -1;
     floe_body_arrays B = floe_body_arrays_of(w);
     int rc = 0;
+    if (m == 0 && (rc = vtk_window(v, 0, 1, 1)) == 0) {
+        floe_draw_box box = scene_extent(w);
+        memset(v->data, 0, v->dcap);
+        put_vec(vtk_ptr(v, a_pts), 0, vscale(vadd(box.lo, box.hi), 0.5));
+        put_i32(vtk_ptr(v, a_id), 0, -1);
+        put_i32(vtk_ptr(v, a_shape), 0, -1);
+        put_f64(vtk_ptr(v, a_ori), 0, 1.0); /* w of (w, x, y, z) */
+        vtk_flush(v, 0, 1, 1);
+    }
     for (size_t k0 = 0; k0 < m && !rc && !v->werr; k0 += VTK_WINDOW) {
         size_t k1 = m - k0 < VTK_WINDOW ? m : k0 + VTK_WINDOW;
         if ((rc = vtk_window(v, k0, k1, m)) != 0) break;
@@ -695,6 +713,44 @@ static const floe_shape_info *draw_body(const floe_world *w, int i, const floe_d
 /* Bodies drawn as boundaries (walls, facets: polygons) or as surfaces. */
 static int draws(const floe_world *w, int i, int how) { return class_of(w, i)->draw == how; }
 
+/* The periodic cell's corners: the parallelepiped on the cell vectors
+ * from its origin along the periodic axes, the scene's box plus the margin
+ * along the others. Corner c has bit k set for the far side along axis k. */
+static void cell_corners(const floe_world *w, int axes, const floe_draw_box *box, floe_vec3 corner[8]) {
+    double h[9];
+    floe_vec3 o, e[3];
+    floe_world_get_cell(w, h, &o);
+    for (int k = 0; k < 3; k++) {
+        if (axes >> k & 1) {
+            e[k] = v3(h[k], h[3 + k], h[6 + k]); /* column k */
+        } else {
+            vset(&o, k, vcomp(box->lo, k) - box->margin);
+            e[k] = v3(0, 0, 0);
+            vset(&e[k], k, vcomp(box->hi, k) - vcomp(box->lo, k) + 2 * box->margin);
+        }
+    }
+    for (int c = 0; c < 8; c++) {
+        floe_vec3 p = o;
+        for (int k = 0; k < 3; k++)
+            if (c >> k & 1) p = vadd(p, e[k]);
+        corner[c] = p;
+    }
+}
+
+/* Cell data of what is not a body (the water surface, the periodic
+ * cell's edges): id -1, the given shape code, material -1, no groups. */
+static void put_not_body(floe_vtk *v, const body_arrays *a, size_t k, int shape, floe_vec3 vel) {
+    put_i32(vtk_ptr(v, a->id), k, -1);
+    put_i32(vtk_ptr(v, a->shape), k, shape);
+    put_i32(vtk_ptr(v, a->mat), k, -1);
+    put_u32(vtk_ptr(v, a->grp), k, 0);
+    put_vec(vtk_ptr(v, a->vel), k, vel);
+    put_vec(vtk_ptr(v, a->angvel), k, v3(0, 0, 0));
+}
+
+/* Shape codes of boundaries.vtp beyond the bodies' (docs/outputs.md). */
+enum { VTK_WATER_SURFACE = -1, VTK_PERIODIC_CELL = -2 };
+
 int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w, char *err, size_t errlen) {
     int n = floe_particle_count(w);
     if (!floe__grow_size((void **)&v->idx, &v->idx_cap, (size_t)n + 1, sizeof(int))) return oom(err, errlen, path);
@@ -707,29 +763,46 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
         nconn += (size_t)c->draw_faces * (size_t)c->face_size;
         v->idx[nb++] = i;
     }
+    /* The water surface, a quad, and the periodic cell, its 12 edges as
+     * lines: drawn so that ParaView shows the scene the pictures of `floe
+     * render` show (docs/decisions.md#the-water-surface-and-the-periodic-cell-are-drawn-with-the-boundaries). */
+    floe_water_def water;
+    int wet = floe_world_get_water(w, &water);
+    int axes = floe_world_get_cell(w, NULL, NULL);
+    size_t nlines = axes ? 12 : 0, npolys = ncell + (wet ? 1 : 0);
+    size_t nbody_pts = npts;
+    npts += (wet ? 4 : 0) + (axes ? 8 : 0);
     /* Walls are infinite: draw them over the scene's extent plus 10 %. */
     floe_draw_box box = scene_extent(w);
 
     vtk_begin(v);
     int a_pts = vtk_decl(v, S_POINTS, "Points", T_F64, 3, npts);
     int a_pvel = vtk_decl(v, S_POINTDATA, "velocity", T_F64, 3, npts);
-    body_arrays a_body = decl_body(v, S_CELLDATA, ncell);
-    int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, ncell);
-    int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, ncell);
-    int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, ncell);
-    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, nconn);
-    int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, ncell);
+    /* cell data: the lines first, then the polygons (VTK's order) */
+    body_arrays a_body = decl_body(v, S_CELLDATA, nlines + npolys);
+    int a_force = vtk_decl(v, S_CELLDATA, "force", T_F64, 3, nlines + npolys);
+    int a_torque = vtk_decl(v, S_CELLDATA, "torque", T_F64, 3, nlines + npolys);
+    int a_thick = vtk_decl(v, S_CELLDATA, "half_thickness", T_F64, 1, nlines + npolys);
+    int a_lconn = axes ? vtk_decl(v, S_LINES, "connectivity", T_I64, 1, 2 * nlines) : -1;
+    int a_loff = axes ? vtk_decl(v, S_LINES, "offsets", T_I64, 1, nlines) : -1;
+    int a_conn = vtk_decl(v, S_POLYS, "connectivity", T_I64, 1, nconn + (wet ? 4 : 0));
+    int a_off = vtk_decl(v, S_POLYS, "offsets", T_I64, 1, npolys);
     char attrs[192];
-    polydata_attrs(attrs, sizeof attrs, npts, 0, ncell);
-    if (vtk_start(v, w, path, "PolyData", attrs, NULL, err, errlen)) return -1;
+    polydata_attrs(attrs, sizeof attrs, npts, nlines, npolys);
+    const char *ids = wet || axes ? "shape ids: 1 wall, 2 facet, -1 water surface, -2 periodic cell" : NULL;
+    if (vtk_start(v, w, path, "PolyData", attrs, ids, err, errlen)) return -1;
     int rc = vtk_window(v, 0, 1, 1); /* one window: a few bodies */
     picture *pic = rc || nb == 0 ? NULL : malloc(sizeof *pic);
     if (nb > 0 && !pic) rc = -1;
+    if (!rc) {
+        /* force, torque and half thickness are zero where not set below */
+        memset(v->data, 0, v->dcap);
+    }
     if (pic) {
         floe_body_arrays B = floe_body_arrays_of(w);
         unsigned char *p_pts = vtk_ptr(v, a_pts), *p_pvel = vtk_ptr(v, a_pvel);
         unsigned char *p_conn = vtk_ptr(v, a_conn), *p_off = vtk_ptr(v, a_off);
-        size_t ip = 0, ic = 0, cell = 0;
+        size_t ip = 0, ic = 0, cell = nlines;
         for (size_t b = 0; b < nb; b++) {
             int i = v->idx[b];
             const floe_shape_info *c = draw_body(w, i, &box, pic);
@@ -744,7 +817,7 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
             for (int f = 0; f < c->draw_faces; f++, cell++) {
                 for (int k = 0; k < c->face_size; k++, ic++)
                     put_i64(p_conn, ic, (int64_t)ip + pic->corner[f * c->face_size + k]);
-                put_i64(p_off, cell, (int64_t)ic);
+                put_i64(p_off, cell - nlines, (int64_t)ic);
                 put_body(v, &a_body, cell, w, i);
                 put_vec(vtk_ptr(v, a_force), cell, B.force[i]);
                 put_vec(vtk_ptr(v, a_torque), cell, B.torque[i]);
@@ -753,6 +826,45 @@ int floe_vtk_write_boundaries(floe_vtk *v, const char *path, const floe_world *w
             ip += (size_t)c->draw_points;
         }
         free(pic);
+    }
+    if (!rc && wet) {
+        /* the surface z = level over the scene's box plus the margin,
+         * counterclockwise seen from above; it moves with the current */
+        double x0 = box.lo.x - box.margin, x1 = box.hi.x + box.margin;
+        double y0 = box.lo.y - box.margin, y1 = box.hi.y + box.margin;
+        floe_vec3 q[4] = {v3(x0, y0, water.level), v3(x1, y0, water.level), v3(x1, y1, water.level),
+                          v3(x0, y1, water.level)};
+        for (int k = 0; k < 4; k++) {
+            put_vec(vtk_ptr(v, a_pts), nbody_pts + (size_t)k, q[k]);
+            put_vec(vtk_ptr(v, a_pvel), nbody_pts + (size_t)k, water.current);
+            put_i64(vtk_ptr(v, a_conn), nconn + (size_t)k, (int64_t)(nbody_pts + (size_t)k));
+        }
+        put_i64(vtk_ptr(v, a_off), ncell, (int64_t)(nconn + 4));
+        put_not_body(v, &a_body, nlines + ncell, VTK_WATER_SURFACE, water.current);
+    }
+    if (!rc && axes) {
+        /* the 12 edges: corner c to corner c | bit k, for c without bit k;
+         * a corner moves with the cell, L (x - origin) */
+        floe_vec3 corner[8];
+        cell_corners(w, axes, &box, corner);
+        double l[9];
+        floe_world_velocity_gradient(w, l);
+        size_t p0 = nbody_pts + (wet ? 4 : 0), e = 0;
+        for (int c = 0; c < 8; c++) {
+            floe_vec3 d = vsub(corner[c], corner[0]);
+            floe_vec3 cv = v3(l[0] * d.x + l[1] * d.y + l[2] * d.z, l[3] * d.x + l[4] * d.y + l[5] * d.z,
+                              l[6] * d.x + l[7] * d.y + l[8] * d.z);
+            put_vec(vtk_ptr(v, a_pts), p0 + (size_t)c, corner[c]);
+            put_vec(vtk_ptr(v, a_pvel), p0 + (size_t)c, cv);
+            for (int k = 0; k < 3; k++) {
+                if (c >> k & 1) continue;
+                put_i64(vtk_ptr(v, a_lconn), 2 * e, (int64_t)(p0 + (size_t)c));
+                put_i64(vtk_ptr(v, a_lconn), 2 * e + 1, (int64_t)(p0 + (size_t)(c | 1 << k)));
+                put_i64(vtk_ptr(v, a_loff), e, (int64_t)(2 * e + 2));
+                put_not_body(v, &a_body, e, VTK_PERIODIC_CELL, v3(0, 0, 0));
+                e++;
+            }
+        }
     }
     if (!rc) vtk_flush(v, 0, 1, 1);
     return vtk_finish(v, path, rc, err, errlen);
