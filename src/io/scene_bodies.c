@@ -4,7 +4,9 @@
  * Each item is read twice (scene_ctx.build 0 then 1): the first pass
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
-#include "io/scene_internal.h"
+#include "io/scene_bodies.h"
+#include "io/scene_clear.h"
+#include "io/scene_dense.h"
 #include "base/vec.h"
 #include "io/generate.h"
 #include "io/mesh.h"

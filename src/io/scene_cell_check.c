@@ -7,7 +7,7 @@
  * distance -- found by the engine's own test (floe__cell_misfit, with the
  * search distance the start would resolve) and reported at the scene key
  * in the engine's words. (Overlaps through the faces: scene_check.c.) */
-#include "io/scene_internal.h"
+#include "io/scene_cell_check.h"
 #include "core/cell.h"
 #include "core/step.h"
 

@@ -1,4 +1,4 @@
-/* The obstacle test of random sphere packings (scene_internal.h): a
+/* The obstacle test of random sphere packings (scene_clear.h): a
  * generated sphere must not overlap a wall, facet, infinite cylinder or
  * mesh triangle already in the world. The test is the shapes' own narrow
  * phase (the function a run uses for the pair), asked whether the sphere
@@ -6,7 +6,7 @@
  * contact against a boundary. Only the boundaries that can reach the
  * generator's box (grown by the largest radius) are kept, through each
  * class's broad-phase test. */
-#include "io/scene_internal.h"
+#include "io/scene_clear.h"
 #include "base/vec.h"
 #include "core/world.h"
 

@@ -1,5 +1,5 @@
 /* The `output` section of a scene: cadences, history columns, defaults. */
-#include "io/scene_internal.h"
+#include "io/scene_output.h"
 #include "io/quantity.h"
 
 #include <math.h>
