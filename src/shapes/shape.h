@@ -9,7 +9,7 @@
 #ifndef FLOE_SHAPES_SHAPE_H
 #define FLOE_SHAPES_SHAPE_H
 
-#include "collide/geom.h"
+#include "l6geom/geom.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
