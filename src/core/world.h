@@ -8,7 +8,7 @@
 #include "base/cpu_use.h"
 #include "base/mem.h"
 #include "models/model.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 #include <stdint.h>
 #include <stdlib.h>
 

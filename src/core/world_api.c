@@ -6,7 +6,7 @@
 #include "core/timestep.h"
 #include "core/motion.h"
 #include "core/threads.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <limits.h>
 #include <omp.h>

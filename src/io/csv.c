@@ -5,7 +5,7 @@
 #include "io/atomic.h"
 #include "io/io_err.h"
 #include "io/quantity.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <errno.h>
 #include <fcntl.h>

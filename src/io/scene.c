@@ -16,7 +16,7 @@
 #include "io/scene_periodic.h"
 #include "io/scene_phases.h"
 #include "io/scene_supply.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <limits.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * scene_output.c, scene_check.c): key paths for messages, warnings, schema
  * values, material and group names. */
 #include "io/scene_common.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <math.h>
 #include <stdarg.h>

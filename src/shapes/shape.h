@@ -3,15 +3,15 @@
  * parameters, the record it keeps per body and that record's restart
  * fields, mass and inertia, radius, bound and extents, the broad-phase test
  * of a boundary, a picture for the VTK writers, its scene keys and its
- * narrow-phase functions. registry.c lists the classes. Nothing here reads
- * the world: a narrow-phase function takes each body's record and pose, so
- * it can be called alone (tests/test_shape_classes.c). */
+ * narrow-phase functions. registry.c lists the classes (registry.h finds
+ * them by type and by pair). Nothing here reads the world: a narrow-phase
+ * function takes each body's record and pose, so it can be called alone
+ * (tests/test_shape_classes.c). */
 #ifndef FLOE_SHAPES_SHAPE_H
 #define FLOE_SHAPES_SHAPE_H
 
 #include "l6geom/geom.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -183,32 +183,6 @@ typedef struct floe_shape_class {
      * may list it (the shape added later does). */
     floe_collide_fn *collide[FLOE_SHAPE_COUNT];
 } floe_shape_class;
-
-/* ---- the registry (registry.c) ------------------------------------------ */
-
-/* Classes in registry order (the order of the scene sections). */
-const floe_shape_class *floe_shape_class_at(int i);
-/* The class of shape `type`, NULL if none. */
-const floe_shape_class *floe_shape_class_get(int type);
-/* Function for the ordered pair (shape of A, shape of B), NULL if the pair
- * never collides (e.g. wall-wall) or is not in rank order. */
-floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
-/* Position of a shape in the pair order: A has the lower rank. */
-int floe_shape_rank(int shape);
-/* Values in the params array of a shape (the sum of its parameters' n). */
-int floe_shape_param_values(const floe_shape_class *c);
-
-/* Tables built once from the classes on first use. */
-typedef struct floe_shape_tables {
-    const floe_shape_class *by_type[FLOE_SHAPE_COUNT];
-    floe_collide_fn *pair[FLOE_SHAPE_COUNT][FLOE_SHAPE_COUNT];
-} floe_shape_tables;
-extern const floe_shape_tables *_Atomic floe__shape_tables_ready;
-const floe_shape_tables *floe__shape_tables_build(void);
-static inline const floe_shape_tables *floe__shape_tables(void) {
-    const floe_shape_tables *t = atomic_load_explicit(&floe__shape_tables_ready, memory_order_acquire);
-    return t ? t : floe__shape_tables_build();
-}
 
 /* ---- the two narrow phases of granular scenes ---------------------------- */
 
