@@ -9,7 +9,6 @@
 #include "io/scene_dense.h"
 #include "base/vec.h"
 #include "io/generate.h"
-#include "io/mesh.h"
 #include "io/particle_file.h"
 #include "shapes/shape.h"
 

@@ -10,7 +10,6 @@
 #include <floe/floe_io.h>
 #include "base/mem.h"
 #include "io/scene_yaml.h"
-#include "io/mesh.h"
 
 /* Refuse scenes that would need absurd memory before allocating anything.
  * The estimate covers particle state plus a few contacts per particle. */

@@ -93,7 +93,7 @@ enum {
      * particle pictures; fully blocked when the def blocks nothing */
     FLOE_SHAPE_BOUNDARY = 1,
     FLOE_SHAPE_BLOCKED = 2, /* always fully blocked (an infinite body) */
-    FLOE_SHAPE_TURNS = 4,   /* its surface moves when it turns (floe_moved2, vertex velocities) */
+    FLOE_SHAPE_TURNS = 4,   /* its surface moves when it turns (floe__moved2_shape, vertex velocities) */
 };
 
 /* How the VTK writers show a body: as a point of the particles series only,
@@ -147,7 +147,7 @@ typedef struct floe_shape_class {
     void (*mass)(const void *rec, double density, double *mass, vec3 *inertia);
     double (*radius)(const void *rec); /* characteristic radius (floe_radii) */
     double (*bound)(const void *rec);  /* bounding radius about the reference point; NULL: off the grid */
-    double (*reach)(const void *rec);  /* farthest surface point, if not the bound (floe_moved2) */
+    double (*reach)(const void *rec);  /* farthest surface point, if not the bound (floe__moved2_shape) */
     /* Half extents of the axis-aligned box about the reference point in
      * orientation q (exact): the broad phase and the VTK scene extent. */
     vec3 (*half_extent)(const void *rec, quat q);
@@ -243,12 +243,6 @@ static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double
 
 /* ---- shape files' functions that other shapes or io share ----------------- */
 
-/* sphere.c, wall.c: the table's entries for the two inline functions */
-floe_collide_fn floe_collide_sphere_sphere, floe_collide_wall_sphere;
-/* Mass and principal inertia of solid bodies (the formulas Woo uses too). */
-void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
-void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
-void floe_ellipsoid_mass(vec3 semi, double density, double *mass, vec3 *inertia);
 /* The axis segment of a capsule centred at c in orientation q: c -+ q (shaft/2, 0, 0). */
 void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1);
 /* Half extents of the axis-aligned box around a body in orientation q
@@ -260,11 +254,10 @@ vec3 floe_ellipsoid_half_extent(vec3 semi, quat q);
 /* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
 int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const vec3 *prev, double gap, floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
-void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Squared distance between the segments [p0, p1] and [q0, q1], for
  * placement tests: rounding can only make it smaller than the true one, so
- * a test "apart if > limit" errs on the safe side. floe_closest_segments
- * serves contacts instead: it picks the pair of points that keeps a
+ * a test "apart if > limit" errs on the safe side. Contacts use capsule.c's
+ * closest_segments instead: it picks the pair of points that keeps a
  * contact point steady (the middle of the overlap of parallel segments). */
 double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1);
 /* Closest point on triangle (v0,v1,v2) to p. */
