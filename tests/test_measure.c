@@ -12,9 +12,12 @@
  * - the fabric of a cubic lattice, diag(1/3, 1/3, 1/3);
  * - plane counters against the particles that crossed in a constructed
  *   run, kept by a restart file;
- * - the output keys regions and planes, history columns and measurements.csv. */
+ * - the output keys regions and planes, history columns and measurements.csv;
+ *   a whole region's or plane counter's quantities at once against each
+ *   history column's value, bit for bit. */
 #include "check.h"
 #include "io/csv.h"
+#include "io/quantity.h"
 #include "io/output.h"
 #include "io/restart.h"
 #include "io/scene.h"
@@ -267,6 +270,26 @@ static void test_lattice(void) {
     CHECK(floe_coordination(w, &all, &co) == FLOE_OK);
     CHECK(co.particles == n * n * n && co.rattlers == 0);
     CHECK_REL(co.z, 2.0 * 3 * n * n * (n - 1) / (n * n * n), 1e-15);
+
+    /* a whole region at once (measurements.csv) gives each quantity bit for
+     * bit as its history column does, alone and through a row's cache, in
+     * the order of the names; stress.xx is the closed form above */
+    const char *qn[FLOE_REGION_QUANTITIES];
+    CHECK(floe_history_region_quantities(qn, FLOE_REGION_QUANTITIES) == FLOE_REGION_QUANTITIES);
+    double v[FLOE_REGION_QUANTITIES];
+    floe_region_values(w, &r, v);
+    floe_quantity_cache qc = {0};
+    for (int q = 0; q < FLOE_REGION_QUANTITIES; q++) {
+        floe_history_column col;
+        memset(&col, 0, sizeof col);
+        col.kind = FLOE_HIST_REGION;
+        col.region = r;
+        snprintf(col.quantity, sizeof col.quantity, "%s", qn[q]);
+        double one = floe_history_value(w, &col, NULL), cached = floe_history_value_cached(w, &col, NULL, &qc);
+        CHECK(memcmp(&one, &v[q], sizeof one) == 0 && memcmp(&cached, &v[q], sizeof cached) == 0);
+    }
+    CHECK(!strcmp(qn[0], "stress.xx"));
+    CHECK_REL(v[0], want, 1e-12);
     floe_world_destroy(w);
 }
 
@@ -572,6 +595,24 @@ static void test_plane_counter(void) {
                (long long)want[k][0]);
     }
     CHECK(want[0][1] > 10 && want[0][0] > 3); /* the run does make crossings both ways */
+    /* every quantity of a counter at once (measurements.csv): the history
+     * column's, named in the same order; count: crossings to the positive side less those back */
+    for (int k = 0; k < 3; k++) {
+        const char *qn[FLOE_PLANE_QUANTITIES];
+        double v[FLOE_PLANE_QUANTITIES];
+        CHECK(floe_history_plane_quantities(qn, FLOE_PLANE_QUANTITIES) == FLOE_PLANE_QUANTITIES);
+        floe_plane_values(w, k, v);
+        for (int q = 0; q < FLOE_PLANE_QUANTITIES; q++) {
+            floe_history_column col;
+            memset(&col, 0, sizeof col);
+            col.kind = FLOE_HIST_PLANE;
+            col.a = k;
+            snprintf(col.quantity, sizeof col.quantity, "%s", qn[q]);
+            double one = floe_history_value(w, &col, NULL);
+            CHECK(memcmp(&one, &v[q], sizeof one) == 0);
+        }
+        CHECK(!strcmp(qn[0], "count") && v[0] == (double)(want[k][0] - want[k][1]));
+    }
     /* a move through the API is not a crossing */
     floe_plane_count before, after;
     floe_plane_counter_get(w, all, &before);

@@ -7,7 +7,7 @@
  * configurations that a rigid motion must leave unchanged. Last,
  * floe_add_body and floe_body_params through the public API. */
 #include "check.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <floe/floe.h>
 

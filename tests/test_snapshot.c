@@ -449,7 +449,7 @@ static void check_shape_records(void) {
 }
 
 static void check_table(void) {
-    static const char *const headers[] = {"include/floe/floe.h", "src/collide/geom.h", "src/models/model.h",
+    static const char *const headers[] = {"include/floe/floe.h", "src/l6geom/geom.h", "src/models/model.h",
                                           "src/core/world.h"};
     char *text[4];
     for (int i = 0; i < 4; i++) {

@@ -4,7 +4,7 @@ use of a function or global defined in another source file.
 
     api <- base <- geometry <- models <- shapes <- core <- pack <- io <- app <- python
 
-A file's layer comes from its folder (src/base, src/collide, ...), except
+A file's layer comes from its folder (src/base, src/l6geom, ...), except
 the files listed in FILE_LAYER. Rules, each reported as file:line:
   1. no upward include: a file includes only headers of its own layer or
      of a lower one (so models never include shapes, nothing below io
@@ -39,7 +39,7 @@ LAYERS = ["api", "base", "geometry", "models", "shapes", "core", "pack", "io", "
 FOLDER_LAYER = {
     "include/floe": "api",
     "src/base": "base",
-    "src/collide": "geometry",
+    "src/l6geom": "geometry",
     "src/models": "models",
     "src/shapes": "shapes",
     "src/core": "core",
@@ -344,9 +344,9 @@ def self_test():
     clean = {
         "include/floe/floe.h": "typedef struct floe_world floe_world;\n",
         "src/base/vec.h": "#include <floe/floe.h>\nstatic inline double twice(double x) { return 2 * x; }\n",
-        "src/collide/geom.h": '#include "base/vec.h"\ndouble gap(double a);\n',
-        "src/collide/geom.c": '#include "collide/geom.h"\ndouble gap(double a) { return twice(a); }\n',
-        "src/models/model.h": '#include "collide/geom.h"\n',
+        "src/l6geom/geom.h": '#include "base/vec.h"\ndouble gap(double a);\n',
+        "src/l6geom/geom.c": '#include "l6geom/geom.h"\ndouble gap(double a) { return twice(a); }\n',
+        "src/models/model.h": '#include "l6geom/geom.h"\n',
         "src/shapes/shape.h": '#include "models/model.h"\n',
         "src/core/world.h": '#include "shapes/shape.h"\nint helper(void);\n',
         "src/core/a.c": '#include "core/world.h"\n/* b_fn( */ int helper(void) { return (int)gap(1); }\n',
@@ -355,7 +355,7 @@ def self_test():
     }
     clean["include/floe/floe.h"] += "int b_fn(void);\n"
     bad = dict(clean)
-    bad["src/collide/geom.h"] = '#include "base/vec.h"\n#include "shapes/shape.h"\ndouble gap(double a);\n'
+    bad["src/l6geom/geom.h"] = '#include "base/vec.h"\n#include "shapes/shape.h"\ndouble gap(double a);\n'
     bad["src/models/m.c"] = '#include "models/model.h"\n#include "shapes/shape.h"\n'
     bad["src/core/a.c"] = '#include "core/world.h"\nint helper(void) { return b_fn(); }\n'
     bad["src/core/x.h"] = '#include "core/y.h"\n'
@@ -375,7 +375,7 @@ def self_test():
         failures.append("clean tree reported: " + "; ".join(got))
     got = "\n".join(check(bad))
     expect = [
-        "src/collide/geom.h:2: upward include: src/collide/geom.h (layer geometry) includes src/shapes/shape.h",
+        "src/l6geom/geom.h:2: upward include: src/l6geom/geom.h (layer geometry) includes src/shapes/shape.h",
         "src/models/m.c:2: upward include: src/models/m.c (layer models) includes src/shapes/shape.h",
         "src/core/x.h:1: cycle between files (x.h and x.c count as one; an arrow is an #include or a use of a "
         "function or global): src/core/x -> src/core/y -> src/core/x",

@@ -121,6 +121,10 @@ FLOE_API int floe_body_vertices(const floe_world *w, int i, floe_vec3 *out);
 FLOE_API void floe_body_picture(const floe_world *w, int i, const floe_draw_box *box, floe_vec3 *pt, floe_vec3 *nrm,
                                 int32_t *corner);
 
+/* Twice a triangle's area; 0 for triangles too thin to have a normal (the
+ * scenes' test: a facet and every triangle of a mesh must pass it). */
+FLOE_API double floe_triangle_area2(const floe_vec3 v[3]);
+
 /* Would a sphere here touch anything? The walls, facets, infinite
  * cylinders and mesh triangles of the world that can reach the box [lo, hi]
  * grown by rmax are kept, and the bodies (spheres, capsules, ellipsoids)

@@ -2,7 +2,7 @@
  * the bodies into lanes, the geometry update, the global forces and torques,
  * and writing back. The law is the model's kernel (floe_model.batch). */
 #include "core/batch.h"
-#include "collide/l6geom.h"
+#include "l6geom/l6geom.h"
 #include "shapes/shape.h"
 
 #define B FLOE_BATCH

@@ -5,14 +5,12 @@
 #include "core/world.h"
 
 /* Square of the largest distance any point of body i moved since the last
- * rebuild (squared: no square root for the many round bodies). Spheres
- * inline; other bodies through their class (floe__moved2_shape). */
+ * rebuild (squared: no square root for the many round bodies), d2 being
+ * the square of its reference point's displacement: through its class,
+ * for a body whose surface moves when it turns. The integrator takes the
+ * spheres' d2 inline and asks this for the other bodies (integrate.c). */
 /* pure: reads only, so the integrator's loop need not reload what it holds */
 double floe__moved2_shape(const floe_world *w, int i, double d2) __attribute__((pure));
-static inline double floe_moved2(const floe_world *w, int i) {
-    double d2 = vlen2(vsub(w->pos[i], w->bp.ref_pos[i]));
-    return w->shape[i] == FLOE_SHAPE_SPHERE ? d2 : floe__moved2_shape(w, i, d2);
-}
 
 /* 1 if some body moved more than half the skin since the last rebuild. */
 int floe_broadphase_needs_rebuild(const floe_world *w);

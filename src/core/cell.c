@@ -220,7 +220,10 @@ static void deform(double h[9], const double l[9], double dt) {
 
 /* ---- wrapping ----------------------------------------------------------------- */
 
-floe_img floe__cell_floor(const floe_world *w, const double hi[9], vec3 x) {
+/* The offsets n of the cell x lies in: n_k = floor(f_k), f = H^-1 (x -
+ * origin) (hi: H^-1), along the periodic axes; x - H n is x wrapped into
+ * the cell, as the start and every step wrap the bodies. */
+static floe_img cell_floor(const floe_world *w, const double hi[9], vec3 x) {
     const floe_cell *c = &w->cell;
     vec3 f = floe__mat_vec(hi, vsub(x, c->origin));
     floe_img n = {{0, 0, 0}};
@@ -243,7 +246,7 @@ static void wrap(floe_world *w, int count) {
     floe_img *delta = NULL;
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) continue;
-        floe_img n = floe__cell_floor(w, hi, w->pos[i]);
+        floe_img n = cell_floor(w, hi, w->pos[i]);
         if (floe__img_zero(n)) continue;
         vec3 s = floe__mat_vec(c->h, v3(n.n[0], n.n[1], n.n[2]));
         w->pos[i] = vsub(w->pos[i], s);

@@ -40,10 +40,6 @@ static inline int floe__collide_img(const floe_world *w, floe_collide_fn *fn, in
 
 /* r = m^-1 (3 x 3, row-major). */
 void floe__cell_inverse(const double m[9], double r[9]);
-/* The offsets n of the cell x lies in: n_k = floor(f_k), f = H^-1 (x -
- * origin) (hi: H^-1), along the periodic axes; x - H n is x wrapped into
- * the cell, as the start and every step wrap the bodies. */
-floe_img floe__cell_floor(const floe_world *w, const double hi[9], vec3 x);
 /* What the cell cannot take, with cell matrix h and pair search distance
  * 2 b_max + skin: a wall normal to a periodic axis, a facet or infinite
  * cylinder (*body), or a width across the faces normal to a periodic axis

@@ -237,7 +237,7 @@ static int general_body(floe_world *w, int i, uint32_t bl, const floe_drive *dr,
  * gave, bit for bit. */
 
 /* The largest squared distance a body of [i0, end) moved since the last
- * rebuild (floe_moved2), a NaN counting as infinite so that it forces a
+ * rebuild (spheres here, other bodies by floe__moved2_shape), a NaN counting as infinite so that it forces a
  * rebuild. A maximum does not depend on the order it is taken in; it is
  * taken on the bit patterns, which order non-negative doubles as their
  * values do (a squared length is never -0), because the compiler
@@ -259,7 +259,7 @@ static double block_moved2(const floe_world *w, const vec3 *pos, const vec3 *ref
         m = u > m ? u : m;
     }
     for (int i = i0; i < end; i++) others |= shape[i] != FLOE_SHAPE_SPHERE; /* vectorized */
-    /* the other bodies as floe_moved2 takes them: by their class, whose
+    /* the other bodies as floe__moved2_shape takes them: by their class, whose
      * value need not be at least the sphere's (a root squared again) */
     for (int i = i0; others && i < end; i++)
         if (shape[i] != FLOE_SHAPE_SPHERE) {

@@ -2,7 +2,7 @@
  * phase, L6Geom, model law) -> force assembly -> events. Work is split in
  * fixed-size blocks whose partial sums are added in block order, so results
  * are bitwise identical for any thread count. */
-#include "collide/l6geom.h"
+#include "l6geom/l6geom.h"
 #include "core/batch.h"
 #include "core/broadphase.h"
 #include "core/cell.h"

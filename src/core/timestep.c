@@ -10,7 +10,7 @@
  *        <= max_i (sum over the contacts c of body i of lambda_c) |x|^2,
  * lambda_c the largest eigenvalue of A_c: Lambda is at most the largest
  * such sum over the free bodies, with equality for a single contact. The
- * estimate is that bound, lambda_c exact (floe__pair_lambda), taken
+ * estimate is that bound, lambda_c exact (pair_lambda), taken
  * together with the contacts the free bodies could make next (a virtual
  * contact of each with a copy of itself and with each boundary material,
  * stiffnesses from the model's own create). */
@@ -23,6 +23,17 @@
 #include <string.h>
 
 /* ---- one contact ---------------------------------------------------------- */
+
+/* One contact's stiffness and kinematics, for pair_lambda: springs
+ * kn, kt (per tangent direction), kw (twist), kr (per bending direction);
+ * the frame (n, t1, t1 x ... ) as n and t1; the levers ra = c - x_a,
+ * rb = c - x_b; the inverse masses and inverse (smallest) moments of
+ * inertia of the free DOFs (0 for a blocked or fixed group). */
+typedef struct floe_dt_pair {
+    double kn, kt, kw, kr;
+    vec3 n, t1, ra, rb;
+    double ima, iia, imb, iib;
+} floe_dt_pair;
 
 /* Largest eigenvalue of the symmetric n x n matrix a (n <= 6; a is
  * overwritten) by cyclic Jacobi rotations; what is left off the diagonal
@@ -68,7 +79,10 @@ static double sym_max_eig(double a[6][6], int n) {
  * point computed along n: spheres and walls). */
 static int along(vec3 r, vec3 n) { return vlen2(vcross(r, n)) <= 1e-24 * vlen2(r); }
 
-double floe__pair_lambda(const floe_dt_pair *p) {
+/* The largest eigenvalue of the pair's mass-scaled stiffness
+ * (docs/integration.md#time-step): closed form when both levers lie along
+ * n (spheres and walls), a 6 x 6 eigenvalue problem otherwise. */
+static double pair_lambda(const floe_dt_pair *p) {
     const double ima = p->ima, iia = p->iia, imb = p->imb, iib = p->iib;
     if ((iia == 0 || along(p->ra, p->n)) && (iib == 0 || along(p->rb, p->n))) {
         /* levers along n: rotations do not move the contact point along n,
@@ -159,7 +173,9 @@ static vec3 within(vec3 r, double bound) {
     return bound > 0 && l2 > bound * bound ? vscale(r, bound / sqrt(l2)) : r;
 }
 
-double floe__contact_lambda(const floe_world *w, int k) {
+/* The largest eigenvalue of contact k's mass-scaled stiffness on the free
+ * degrees of freedom of its two bodies (exact; 0 if neither is free). */
+static double contact_lambda(const floe_world *w, int k) {
     const floe_contact *c = &w->con[k];
     floe_dt_pair p;
     double s[4];
@@ -173,7 +189,7 @@ double floe__contact_lambda(const floe_world *w, int k) {
     p.t1 = g.t1;
     p.ra = within(vsub(g.c, w->pos[c->a]), w->bound[c->a]);
     p.rb = within(vsub(g.c, floe__img_pos(w, c->b, floe__contact_img(w, k))), w->bound[c->b]);
-    return floe__pair_lambda(&p);
+    return pair_lambda(&p);
 }
 
 /* ---- contacts to come --------------------------------------------------------- */
@@ -263,7 +279,7 @@ static double virtual_lambda(const floe_world *w, const prospect *x, int other, 
     p.iia = x->ii;
     p.imb = copy ? x->im : 0;
     p.iib = copy ? x->ii : 0;
-    return floe__pair_lambda(&p);
+    return pair_lambda(&p);
 }
 
 /* The largest lambda of the virtual contacts of body x: with a copy of
@@ -322,7 +338,7 @@ static double contacts_lambda(const floe_world *w) {
     if (!sum) return NAN;
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
-        double l = floe__contact_lambda(w, k);
+        double l = contact_lambda(w, k);
         sum[c->a] += l;
         sum[c->b] += l;
     }
@@ -340,7 +356,10 @@ double floe__crit_dt(const floe_world *w) {
     return l > 0 ? 2 / sqrt(l) : INFINITY;
 }
 
-double floe__pwave_dt(const floe_world *w) {
+/* The p-wave estimate min r / sqrt(E/rho) over the free bodies (all
+ * bodies if none is free) and those the inlets will insert: the step dt:
+ * auto takes when nothing bounds it (INFINITY without bodies). */
+static double pwave_dt(const floe_world *w) {
     double dt = INFINITY, all = INFINITY;
     for (int i = 0; i < w->np; i++) {
         if (!(w->bound[i] > 0)) continue; /* spheres, capsules, ellipsoids */
@@ -356,7 +375,7 @@ double floe__pwave_dt(const floe_world *w) {
 
 double floe__auto_dt(const floe_world *w) {
     double crit = floe__crit_dt(w);
-    return w->def.dt_safety * (isfinite(crit) ? crit : floe__pwave_dt(w));
+    return w->def.dt_safety * (isfinite(crit) ? crit : pwave_dt(w));
 }
 
 void floe__update_dt(floe_world *w) {
@@ -371,7 +390,7 @@ void floe__update_dt(floe_world *w) {
 }
 
 int floe__contact_too_stiff(const floe_world *w, const floe_contact *c) {
-    double l = floe__contact_lambda(w, (int)(c - w->con));
+    double l = contact_lambda(w, (int)(c - w->con));
     return l > 0 && w->dt > w->def.dt_safety * 2 / sqrt(l);
 }
 

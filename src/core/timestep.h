@@ -13,13 +13,6 @@
  * free body has or can make a contact (nothing can become unstable), NAN
  * when out of memory. */
 double floe__crit_dt(const floe_world *w);
-/* The largest eigenvalue of contact k's mass-scaled stiffness on the free
- * degrees of freedom of its two bodies (exact; 0 if neither is free). */
-double floe__contact_lambda(const floe_world *w, int k);
-/* The p-wave estimate min r / sqrt(E/rho) over the free bodies (all
- * bodies if none is free) and those the inlets will insert: the step dt:
- * auto takes when nothing bounds it (INFINITY without bodies). */
-double floe__pwave_dt(const floe_world *w);
 /* dt: auto before the first step: dt_safety times the critical step, or
  * the p-wave estimate when that is infinite. */
 double floe__auto_dt(const floe_world *w);
@@ -33,21 +26,5 @@ int floe__contact_too_stiff(const floe_world *w, const floe_contact *c);
  * that existed at the start: of contact c, or of one of particle's
  * contacts), as text to append to the message ("; likely cause: ..."), or "". */
 void floe__runaway_cause(const floe_world *w, const floe_contact *c, int particle, char *buf, size_t n);
-
-/* One contact's stiffness and kinematics, for floe__pair_lambda: springs
- * kn, kt (per tangent direction), kw (twist), kr (per bending direction);
- * the frame (n, t1, t1 x ... ) as n and t1; the levers ra = c - x_a,
- * rb = c - x_b; the inverse masses and inverse (smallest) moments of
- * inertia of the free DOFs (0 for a blocked or fixed group). */
-typedef struct floe_dt_pair {
-    double kn, kt, kw, kr;
-    vec3 n, t1, ra, rb;
-    double ima, iia, imb, iib;
-} floe_dt_pair;
-
-/* The largest eigenvalue of the pair's mass-scaled stiffness
- * (docs/integration.md#time-step): closed form when both levers lie along
- * n (spheres and walls), a 6 x 6 eigenvalue problem otherwise. */
-double floe__pair_lambda(const floe_dt_pair *p);
 
 #endif

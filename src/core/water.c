@@ -2,13 +2,18 @@
  * defaults and their sources in docs/models/water.md). */
 #include "core/water.h"
 
-void floe__water_surface(const floe_water_def *wd, vec3 pos, quat q, double time, vec3 *up, double *d) {
+/* The surface seen from a body at pos with orientation q: up in the body
+ * frame and the height d of the surface above the centre. The surface is the
+ * plane z = level; a surface elevation eta(x, y, t) would enter here, as
+ * the local level (and slope) at the body (docs/models/water.md#surface). */
+static void water_surface(const floe_water_def *wd, vec3 pos, quat q, double time, vec3 *up, double *d) {
     (void)time; /* a surface elevation eta(x, y, t) would be read here */
     *up = qrotate(qconj(q), v3(0, 0, 1));
     *d = wd->level - pos.z;
 }
 
-void floe__water_submerged(const floe_water_shape *s, vec3 up, double d, floe_submerged *out) {
+/* Submerged volume, centroid (body frame), waterplane of the shape. */
+static void water_submerged(const floe_water_shape *s, vec3 up, double d, floe_submerged *out) {
     switch (s->shape) {
         case FLOE_SHAPE_CAPSULE:
             floe_capsule_submerged(s->radius, s->shaft, up, d, out);
@@ -51,9 +56,9 @@ void floe__water_forces(const floe_water_def *wd, double g, const floe_water_sha
                         vec3 om, double time, floe_bf *out) {
     vec3 up;
     double d;
-    floe__water_surface(wd, pos, q, time, &up, &d);
+    water_surface(wd, pos, q, time, &up, &d);
     floe_submerged sub;
-    floe__water_submerged(s, up, d, &sub);
+    water_submerged(s, up, d, &sub);
     double rho = wd->density;
     /* buoyancy at the centre of buoyancy */
     vec3 fb = v3(0, 0, rho * g * sub.volume);
@@ -95,18 +100,19 @@ double floe__water_potential(const floe_water_def *wd, double g, const floe_wate
                              double time) {
     vec3 up;
     double d;
-    floe__water_surface(wd, pos, q, time, &up, &d);
+    water_surface(wd, pos, q, time, &up, &d);
     floe_submerged sub;
-    floe__water_submerged(s, up, d, &sub);
+    water_submerged(s, up, d, &sub);
     if (!(sub.volume > 0)) return 0;
     return wd->density * g * sub.volume * (d - qrotate(q, sub.centroid).z);
 }
 
-/* The shape's dimensions, read here only, from the body's record in the
+/* 1 and *s filled if water acts on body i (a sphere, capsule or
+ * ellipsoid). The shape's dimensions, read here only, from the body's record in the
  * world's shape store. (The public accessors
  * floe_capsule_shaft and floe_ellipsoid_semi_axes live in world_api.c,
  * which calls the body forces: using them here would close a cycle.) */
-int floe__water_body(const floe_world *w, int i, floe_water_shape *s) {
+static int water_body(const floe_world *w, int i, floe_water_shape *s) {
     int t = w->shape[i];
     s->shape = (floe_shape_type)t;
     s->radius = w->radius[i];
@@ -130,13 +136,13 @@ static double gz(const floe_world *w) { return -w->def.gravity.z; }
 
 static void water_eval(const floe_world *w, int i, floe_bf *out) {
     floe_water_shape s;
-    if (!floe__water_body(w, i, &s)) return;
+    if (!water_body(w, i, &s)) return;
     floe__water_forces(&w->water, gz(w), &s, w->pos[i], floe__surface_ori(w, i), w->vel[i], w->angvel[i], w->time, out);
 }
 
 static double water_potential(const floe_world *w, int i) {
     floe_water_shape s;
-    if (!floe__water_body(w, i, &s)) return 0;
+    if (!water_body(w, i, &s)) return 0;
     return floe__water_potential(&w->water, gz(w), &s, w->pos[i], floe__surface_ori(w, i), w->time);
 }
 

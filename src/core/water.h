@@ -17,14 +17,6 @@ typedef struct floe_water_shape {
     vec3 semi;             /* ellipsoid */
 } floe_water_shape;
 
-/* The surface seen from a body at pos with orientation q: up in the body
- * frame and the height d of the surface above the centre. The surface is the
- * plane z = level; a surface elevation eta(x, y, t) would enter here, as
- * the local level (and slope) at the body (docs/models/water.md#surface). */
-void floe__water_surface(const floe_water_def *wd, vec3 pos, quat q, double time, vec3 *up, double *d);
-
-/* Submerged volume, centroid (body frame), waterplane of the shape. */
-void floe__water_submerged(const floe_water_shape *s, vec3 up, double d, floe_submerged *out);
 /* Horizontal section at height h above the centre; submerged frontal area
  * along the horizontal unit m (body frame). */
 double floe__water_section(const floe_water_shape *s, vec3 up, double h);
@@ -37,8 +29,5 @@ void floe__water_forces(const floe_water_def *wd, double g, const floe_water_sha
 /* Buoyancy potential rho_w g V_sub (level - z_B) (J). */
 double floe__water_potential(const floe_water_def *wd, double g, const floe_water_shape *s, vec3 pos, quat q,
                              double time);
-
-/* 1 and *s filled if water acts on body i (a sphere, capsule or ellipsoid). */
-int floe__water_body(const floe_world *w, int i, floe_water_shape *s);
 
 #endif

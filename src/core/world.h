@@ -8,7 +8,7 @@
 #include "base/cpu_use.h"
 #include "base/mem.h"
 #include "models/model.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -143,7 +143,7 @@ typedef struct floe_broadphase {
     int *cell_start, *cell_items, *cell_of;
     int ncells_cap, nitems_cap, cell_of_cap;
     double margin;     /* extra pair-search distance (creation gaps) */
-    double max_moved2; /* largest floe_moved2() after the last update */
+    double max_moved2; /* largest squared displacement (integrate.c) after the last update */
     int valid;
     int split; /* contacts [0, split) belonged to the first thread's bodies at the last sort (step.c's parts) */
     /* the work of the bodies of blocks [0, b) of FLOE_BLOCK, b = 0..load_nb,

@@ -6,7 +6,7 @@
 #include "core/timestep.h"
 #include "core/motion.h"
 #include "core/threads.h"
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <limits.h>
 #include <omp.h>
@@ -710,7 +710,7 @@ floe_shape_type floe_particle_shape(const floe_world *w, int id) {
 const floe_vec3 *floe_positions(const floe_world *w) { return w->pos; }
 const floe_vec3 *floe_velocities(const floe_world *w) { return w->vel; }
 /* A body moved through this pointer counts at the next step as if it had
- * moved in a step (floe_moved2 measures from the last rebuild). */
+ * moved in a step (the broad phase measures from the last rebuild). */
 floe_vec3 *floe_positions_mut(floe_world *w) { return w->pos; }
 floe_vec3 *floe_velocities_mut(floe_world *w) { return w->vel; }
 

@@ -43,14 +43,9 @@ int floe_csv_close(floe_csv *c, char *err, size_t errlen);
 int floe_csv_energy_header(floe_csv *c);
 int floe_csv_energy_row(floe_csv *c, const floe_world *w);
 
-/* history.csv: step,time,<column names>. */
+/* history.csv: step,time,<column names>; the values are quantity.c's. */
 int floe_csv_history_header(floe_csv *c, const floe_history_column *cols, int n);
 int floe_csv_history_row(floe_csv *c, const floe_world *w, const floe_history_column *cols, int n);
-
-/* The quantities of FLOE_HIST_REGION and FLOE_HIST_PLANE columns: fills
- * up to `cap` names and returns how many there are. */
-int floe_history_region_quantities(const char **names, int cap);
-int floe_history_plane_quantities(const char **names, int cap);
 
 /* events.csv: step,time,type,a,b,fn,ft_y,ft_z,tw,tr_y,tr_z,detail. */
 int floe_csv_events_header(floe_csv *c);

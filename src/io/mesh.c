@@ -2,23 +2,16 @@
  * checked and reduced to the usable ones, with the area-weighted centroid
  * that is the mesh body's reference point. The scene loader's `meshes`
  * section and programs (floe_mesh_read in floe_io.h) share this code. */
+#include <floe/floe_io.h> /* floe_mesh_read and floe_mesh_free are public */
 #include "base/vec.h"
 #include "io/io_err.h"
-#include "io/scene_yaml.h" /* SY_MAX_COORD: the scene's limit on coordinates holds for meshes of programs too */
-#include "io/mesh.h"
+#include "io/scene_yaml.h"   /* SY_MAX_COORD: the scene's limit on coordinates holds for meshes of programs too */
+#include <floe/floe_shape.h> /* floe_triangle_area2: the scenes' test of a triangle */
 #include "io/stl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Twice the triangle area; 0 for triangles too thin to have a normal. */
-double floe__tri_area2(const floe_vec3 v[3]) {
-    floe_vec3 e1 = vsub(v[1], v[0]), e2 = vsub(v[2], v[0]);
-    double a2 = sqrt(vdot(vcross(e1, e2), vcross(e1, e2)));
-    double scale = fmax(vdot(e1, e1), vdot(e2, e2));
-    return a2 > 1e-12 * scale && isfinite(a2) ? a2 : 0;
-}
 
 static int in_bounds(floe_vec3 v) {
     return fabs(v.x) <= SY_MAX_COORD && fabs(v.y) <= SY_MAX_COORD && fabs(v.z) <= SY_MAX_COORD;
@@ -65,7 +58,7 @@ int floe_mesh_read(const char *path, const char *name, floe_vec3 scale, floe_vec
                 goto fail;
             }
         }
-        double a = floe__tri_area2(v);
+        double a = floe_triangle_area2(v);
         if (!(a > 0)) {
             if (skip_degenerate) {
                 out->skipped++;

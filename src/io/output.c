@@ -421,29 +421,89 @@ int floe_output_get_state(floe_output *o, floe_output_state *st) {
     return rc ? -1 : 0;
 }
 
-static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
-                                const floe_output_state *rs, char *err, size_t errlen) {
+/* The configuration's own errors, found before anything is made. */
+static int config_error(const char *dir, const floe_output_config *cfg, const floe_world *w, char *err, size_t errlen) {
     if (!dir || !*dir || !cfg || !w) {
         floe_io_err(err, errlen, "floe_output_open: missing output directory, configuration or world");
-        return NULL;
+        return -1;
     }
     if (cfg->vtk.steps < 0 || cfg->energy.steps < 0 || cfg->history.steps < 0 || cfg->vtk.interval < 0 ||
         cfg->energy.interval < 0 || cfg->history.interval < 0) {
         floe_io_err(err, errlen, "output cadence must not be negative");
-        return NULL;
+        return -1;
     }
     if (cfg->n_history_cols < 0 || (cfg->n_history_cols > 0 && !cfg->history_cols)) {
         floe_io_err(err, errlen, "history: %d columns but no column list", cfg->n_history_cols);
-        return NULL;
+        return -1;
     }
     if (strlen(dir) + 64 >= PATH_CAP) {
         floe_io_err(err, errlen, "output directory path too long");
-        return NULL;
+        return -1;
     }
     if (!isfinite(cfg->vtk.interval) || !isfinite(cfg->energy.interval) || !isfinite(cfg->history.interval)) {
         floe_io_err(err, errlen, "output interval must be finite");
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* Where the streams of the original run stood; a stream by time takes its
+ * interval from the configuration. */
+static int resume_streams(floe_output *o, const floe_output_config *cfg, const floe_output_state *rs, char *err,
+                          size_t errlen) {
+    stream *ss[3] = {&o->vtk, &o->energy, &o->history};
+    const floe_output_stream *src[3] = {&rs->vtk, &rs->energy, &rs->history};
+    for (int i = 0; i < 3; i++) {
+        double iv = ss[i]->interval;
+        *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last, iv};
+        if (ss[i]->period < 0 && (ss[i]->period != FLOE_OUTPUT_BY_TIME || !(iv > 0) || ss[i]->next < 0)) {
+            floe_io_err(err, errlen,
+                        "restart: output stream %d (%" PRId64 ", %" PRId64 ") does not match the "
+                        "output configuration",
+                        i, src[i]->period, src[i]->next);
+            return -1;
+        }
+    }
+    if (o->history.period != 0 && cfg->n_history_cols == 0) o->history.period = 0;
+    return 0;
+}
+
+/* The regions measured into measurements.csv at the end. */
+static int copy_regions(floe_output *o, const floe_output_config *cfg, char *err, size_t errlen) {
+    if (cfg->n_regions < 0 || (cfg->n_regions > 0 && !cfg->regions)) {
+        floe_io_err(err, errlen, "output regions: %d regions but no region list", cfg->n_regions);
+        return -1;
+    }
+    if (cfg->n_regions > 0) {
+        if (!(o->regions = malloc((size_t)cfg->n_regions * sizeof *o->regions))) {
+            floe_io_err(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(o->regions, cfg->regions, (size_t)cfg->n_regions * sizeof *o->regions);
+        o->nregions = cfg->n_regions;
+    }
+    return 0;
+}
+
+/* The VTK series the run writes. Only worlds with non-spherical bodies, or
+ * inlets that will insert them (the series then exists from the start, so
+ * that a resumed run writes the same files), get a shapes series. */
+static void choose_series(floe_output *o, const floe_output_config *cfg, const floe_world *w) {
+    o->series_on[SERIES_PARTICLES] = o->vtk.period != 0;
+    o->series_on[SERIES_CONTACTS] = o->vtk.period != 0 && cfg->vtk_contacts;
+    o->series_on[SERIES_BOUNDARIES] = o->vtk.period != 0 && cfg->vtk_boundaries;
+    int shape_inlet = 0;
+    for (int k = 0; k < floe_inlet_count(w); k++) {
+        floe_inlet_def id;
+        if (floe_inlet_get(w, k, NULL, &id) == FLOE_OK && id.shape != FLOE_SHAPE_SPHERE) shape_inlet = 1;
+    }
+    o->series_on[SERIES_SHAPES] = o->vtk.period != 0 && cfg->vtk_shapes && (floe_vtk_shape_count(w) > 0 || shape_inlet);
+}
+
+/* The outputs' settings, nothing on disk yet: streams (where a resumed
+ * run's stood), regions, series, the digits of the step in frame names. */
+static floe_output *output_new(const char *dir, const floe_output_config *cfg, const floe_world *w, int64_t total_steps,
+                               const floe_output_state *rs, char *err, size_t errlen) {
     floe_output *o = calloc(1, sizeof *o);
     if (!o) {
         floe_io_err(err, errlen, "out of memory");
@@ -454,162 +514,156 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     o->vtk = stream_of(cfg->vtk);
     o->energy = stream_of(cfg->energy);
     o->history = stream_of(cfg->n_history_cols > 0 ? cfg->history : (floe_every){0, 0});
-    if (rs) {
-        /* where the streams of the original run stood; a stream by time
-         * takes its interval from the configuration */
-        stream *ss[3] = {&o->vtk, &o->energy, &o->history};
-        const floe_output_stream *src[3] = {&rs->vtk, &rs->energy, &rs->history};
-        for (int i = 0; i < 3; i++) {
-            double iv = ss[i]->interval;
-            *ss[i] = (stream){src[i]->period, src[i]->next, src[i]->last, iv};
-            if (ss[i]->period < 0 && (ss[i]->period != FLOE_OUTPUT_BY_TIME || !(iv > 0) || ss[i]->next < 0)) {
-                floe_io_err(err, errlen,
-                            "restart: output stream %d (%" PRId64 ", %" PRId64 ") does not match the "
-                            "output configuration",
-                            i, src[i]->period, src[i]->next);
-                free(o);
-                return NULL;
-            }
-        }
-        if (o->history.period != 0 && cfg->n_history_cols == 0) o->history.period = 0;
+    if ((rs && resume_streams(o, cfg, rs, err, errlen)) || copy_regions(o, cfg, err, errlen)) {
+        destroy(o);
+        return NULL;
     }
     o->final_state = cfg->final_state;
     o->events_skip = cfg->events_skip;
-    if (cfg->n_regions < 0 || (cfg->n_regions > 0 && !cfg->regions)) {
-        floe_io_err(err, errlen, "output regions: %d regions but no region list", cfg->n_regions);
-        free(o);
-        return NULL;
-    }
-    if (cfg->n_regions > 0) {
-        if (!(o->regions = malloc((size_t)cfg->n_regions * sizeof *o->regions))) {
-            floe_io_err(err, errlen, "out of memory");
-            free(o);
-            return NULL;
-        }
-        memcpy(o->regions, cfg->regions, (size_t)cfg->n_regions * sizeof *o->regions);
-        o->nregions = cfg->n_regions;
-    }
-    o->series_on[SERIES_PARTICLES] = o->vtk.period != 0;
-    o->series_on[SERIES_CONTACTS] = o->vtk.period != 0 && cfg->vtk_contacts;
-    o->series_on[SERIES_BOUNDARIES] = o->vtk.period != 0 && cfg->vtk_boundaries;
-    /* only worlds with non-spherical bodies, or inlets that will insert
-     * them (the series then exists from the start, so that a resumed run
-     * writes the same files), get a shapes series */
-    int shape_inlet = 0;
-    for (int k = 0; k < floe_inlet_count(w); k++) {
-        floe_inlet_def id;
-        if (floe_inlet_get(w, k, NULL, &id) == FLOE_OK && id.shape != FLOE_SHAPE_SPHERE) shape_inlet = 1;
-    }
-    o->series_on[SERIES_SHAPES] = o->vtk.period != 0 && cfg->vtk_shapes && (floe_vtk_shape_count(w) > 0 || shape_inlet);
+    choose_series(o, cfg, w);
     char digits[32];
     o->width = snprintf(digits, sizeof digits, "%" PRId64, total_steps > 0 ? total_steps : 0);
     if (o->width < 6) o->width = 6;
     if (rs) o->width = rs->width > 0 && rs->width < 20 ? rs->width : 6;
+    return o;
+}
 
+/* history.csv: its columns checked, the file created with its header, or
+ * that of the original run cut back to the restart's length. */
+static int open_history(floe_output *o, const floe_output_config *cfg, const floe_world *w, const floe_output_state *rs,
+                        char *err, size_t errlen) {
+    if (o->history.period == 0) return 0;
+    o->nhist = cfg->n_history_cols;
+    o->hist = malloc((size_t)o->nhist * sizeof *o->hist);
+    if (!o->hist) {
+        floe_io_err(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(o->hist, cfg->history_cols, (size_t)o->nhist * sizeof *o->hist);
+    for (int i = 0; i < o->nhist; i++) {
+        if (floe_history_check(w, &o->hist[i], err, errlen)) return -1;
+        /* the header starts with step,time; a resumed run keeps the header its file already has */
+        if (!rs && (!strcmp(o->hist[i].name, "step") || !strcmp(o->hist[i].name, "time"))) {
+            floe_io_err(err, errlen,
+                        "history column '%s' duplicates the built-in column '%s' of history.csv (every row "
+                        "starts with step, time); remove it or give it another name",
+                        o->hist[i].name, o->hist[i].name);
+            return -1;
+        }
+    }
     char path[PATH_CAP];
+    join(path, o->dir, "history.csv");
+    if (rs) return (o->history_csv = floe_csv_reopen(path, rs->csv_bytes[1], err, errlen)) ? 0 : -1;
+    if (!(o->history_csv = floe_csv_open(path, err, errlen))) return -1;
+    if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) {
+        floe_io_err(err, errlen, "%s", floe_csv_error(o->history_csv));
+        return -1;
+    }
+    return 0;
+}
+
+/* energy.csv, created with its header or continued as history.csv is. */
+static int open_energy(floe_output *o, const floe_output_state *rs, char *err, size_t errlen) {
+    if (o->energy.period == 0) return 0;
+    char path[PATH_CAP];
+    join(path, o->dir, "energy.csv");
+    if (rs) return (o->energy_csv = floe_csv_reopen(path, rs->csv_bytes[0], err, errlen)) ? 0 : -1;
+    if (!(o->energy_csv = floe_csv_open(path, err, errlen))) return -1;
+    if (floe_csv_energy_header(o->energy_csv)) {
+        floe_io_err(err, errlen, "%s", floe_csv_error(o->energy_csv));
+        return -1;
+    }
+    return 0;
+}
+
+/* events.csv. Granular flows create and delete contacts by the million: a
+ * scene may keep only some event types, or none (then no file). */
+static int open_events(floe_output *o, const floe_output_state *rs, char *err, size_t errlen) {
+    const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
+    if ((o->events_skip & all_events) == all_events) return 0;
+    char path[PATH_CAP];
+    join(path, o->dir, "events.csv");
+    if (rs) return (o->events_csv = floe_csv_reopen(path, rs->csv_bytes[2], err, errlen)) ? 0 : -1;
+    if (!(o->events_csv = floe_csv_open(path, err, errlen))) return -1;
+    if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) {
+        floe_io_err(err, errlen, "%s", floe_csv_error(o->events_csv));
+        return -1;
+    }
+    return 0;
+}
+
+/* The vtk folder, the frame writer and the .pvd collection of each series. */
+static int open_vtk(floe_output *o, char *err, size_t errlen) {
+    if (o->vtk.period == 0) return 0;
+    char path[PATH_CAP];
+    join(path, o->dir, "vtk");
+    if (make_subdir(path, err, errlen)) return -1;
+    if (!(o->vtk_w = floe_vtk_create())) {
+        floe_io_err(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int s = 0; s < SERIES_COUNT; s++) {
+        if (!o->series_on[s]) continue;
+        char name[64];
+        snprintf(name, sizeof name, "%s.pvd", series_name[s]);
+        join(path, o->dir, name);
+        if (!(o->pvd[s] = floe_pvd_create(path))) {
+            floe_io_err(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A resumed run's collections list exactly the frames written up to the
+ * restart, its frame writer knows the models seen; later frames go. */
+static int resume_frames(floe_output *o, const floe_world *w, const floe_output_state *rs, char *err, size_t errlen) {
+    if (rs->nframes > 0 && (!rs->frame_step || !rs->frame_time)) {
+        floe_io_err(err, errlen, "restart: frame list missing");
+        return -1;
+    }
+    if (rs->nframes > 0 && o->vtk.period != 0) {
+        o->fr_step = malloc(rs->nframes * sizeof *o->fr_step);
+        o->fr_time = malloc(rs->nframes * sizeof *o->fr_time);
+        if (!o->fr_step || !o->fr_time) {
+            floe_io_err(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(o->fr_step, rs->frame_step, rs->nframes * sizeof *o->fr_step);
+        memcpy(o->fr_time, rs->frame_time, rs->nframes * sizeof *o->fr_time);
+        o->nfr = o->cfr = rs->nframes;
+    }
+    for (int s = 0; s < SERIES_COUNT; s++) {
+        if (!o->pvd[s]) continue;
+        for (size_t i = 0; i < o->nfr; i++) {
+            char name[256];
+            frame_name(o, s, o->fr_step[i], name, sizeof name);
+            if (floe_pvd_append(o->pvd[s], o->fr_time[i], name, err, errlen)) return -1;
+        }
+        if (floe_pvd_write(o->pvd[s], err, errlen)) return -1;
+    }
+    for (int m = 0; m < floe_model_count() && m < 64 && o->vtk_w; m++)
+        if ((rs->models_seen >> m & 1u) && floe_vtk_set_model_seen(o->vtk_w, m)) {
+            floe_io_err(err, errlen, "out of memory");
+            return -1;
+        }
+    remove_stale_frames(o, floe_step_count(w));
+    return 0;
+}
+
+static floe_output *open_common(const char *dir, const floe_output_config *cfg, floe_world *w, int64_t total_steps,
+                                const floe_output_state *rs, char *err, size_t errlen) {
+    if (config_error(dir, cfg, w, err, errlen)) return NULL;
+    floe_output *o = output_new(dir, cfg, w, total_steps, rs, err, errlen);
+    if (!o) return NULL;
     if (mkdir_p(dir, err, errlen)) goto fail;
     /* before anything is written or removed */
     if ((o->lock_fd = lock_dir(dir, err, errlen)) < 0) goto fail;
     if (!rs) remove_earlier_run(dir);
-    if (o->history.period != 0) {
-        o->nhist = cfg->n_history_cols;
-        o->hist = malloc((size_t)o->nhist * sizeof *o->hist);
-        if (!o->hist) {
-            floe_io_err(err, errlen, "out of memory");
-            goto fail;
-        }
-        memcpy(o->hist, cfg->history_cols, (size_t)o->nhist * sizeof *o->hist);
-        for (int i = 0; i < o->nhist; i++) {
-            if (floe_history_check(w, &o->hist[i], err, errlen)) goto fail;
-            /* the header starts with step,time; a resumed run keeps the header its file already has */
-            if (!rs && (!strcmp(o->hist[i].name, "step") || !strcmp(o->hist[i].name, "time"))) {
-                floe_io_err(err, errlen,
-                            "history column '%s' duplicates the built-in column '%s' of history.csv (every row "
-                            "starts with step, time); remove it or give it another name",
-                            o->hist[i].name, o->hist[i].name);
-                goto fail;
-            }
-        }
-        join(path, dir, "history.csv");
-        if (rs) {
-            if (!(o->history_csv = floe_csv_reopen(path, rs->csv_bytes[1], err, errlen))) goto fail;
-        } else {
-            if (!(o->history_csv = floe_csv_open(path, err, errlen))) goto fail;
-            if (floe_csv_history_header(o->history_csv, o->hist, o->nhist)) goto csv_fail_history;
-        }
-    }
-    if (o->energy.period != 0) {
-        join(path, dir, "energy.csv");
-        if (rs) {
-            if (!(o->energy_csv = floe_csv_reopen(path, rs->csv_bytes[0], err, errlen))) goto fail;
-        } else {
-            if (!(o->energy_csv = floe_csv_open(path, err, errlen))) goto fail;
-            if (floe_csv_energy_header(o->energy_csv)) goto csv_fail_energy;
-        }
-    }
-    /* Granular flows create and delete contacts by the million: a scene may
-     * keep only some event types, or none (then no file). */
-    const uint32_t all_events = (1u << FLOE_EVENT_COUNT) - 1;
-    if ((o->events_skip & all_events) != all_events) {
-        join(path, dir, "events.csv");
-        if (rs) {
-            if (!(o->events_csv = floe_csv_reopen(path, rs->csv_bytes[2], err, errlen))) goto fail;
-        } else {
-            if (!(o->events_csv = floe_csv_open(path, err, errlen))) goto fail;
-            if (floe_csv_events_header(o->events_csv) || floe_csv_flush(o->events_csv)) goto csv_fail_events;
-        }
-    }
-    if (o->vtk.period != 0) {
-        join(path, dir, "vtk");
-        if (make_subdir(path, err, errlen)) goto fail;
-        if (!(o->vtk_w = floe_vtk_create())) {
-            floe_io_err(err, errlen, "out of memory");
-            goto fail;
-        }
-        for (int s = 0; s < SERIES_COUNT; s++) {
-            if (!o->series_on[s]) continue;
-            char name[64];
-            snprintf(name, sizeof name, "%s.pvd", series_name[s]);
-            join(path, dir, name);
-            if (!(o->pvd[s] = floe_pvd_create(path))) {
-                floe_io_err(err, errlen, "out of memory");
-                goto fail;
-            }
-        }
-    }
-    if (rs) {
-        /* the collections list exactly the frames written up to the restart */
-        if (rs->nframes > 0 && (!rs->frame_step || !rs->frame_time)) {
-            floe_io_err(err, errlen, "restart: frame list missing");
-            goto fail;
-        }
-        if (rs->nframes > 0 && o->vtk.period != 0) {
-            o->fr_step = malloc(rs->nframes * sizeof *o->fr_step);
-            o->fr_time = malloc(rs->nframes * sizeof *o->fr_time);
-            if (!o->fr_step || !o->fr_time) {
-                floe_io_err(err, errlen, "out of memory");
-                goto fail;
-            }
-            memcpy(o->fr_step, rs->frame_step, rs->nframes * sizeof *o->fr_step);
-            memcpy(o->fr_time, rs->frame_time, rs->nframes * sizeof *o->fr_time);
-            o->nfr = o->cfr = rs->nframes;
-        }
-        for (int s = 0; s < SERIES_COUNT; s++) {
-            if (!o->pvd[s]) continue;
-            for (size_t i = 0; i < o->nfr; i++) {
-                char name[256];
-                frame_name(o, s, o->fr_step[i], name, sizeof name);
-                if (floe_pvd_append(o->pvd[s], o->fr_time[i], name, err, errlen)) goto fail;
-            }
-            if (floe_pvd_write(o->pvd[s], err, errlen)) goto fail;
-        }
-        for (int m = 0; m < floe_model_count() && m < 64 && o->vtk_w; m++)
-            if ((rs->models_seen >> m & 1u) && floe_vtk_set_model_seen(o->vtk_w, m)) {
-                floe_io_err(err, errlen, "out of memory");
-                goto fail;
-            }
-        remove_stale_frames(o, floe_step_count(w));
-    }
+    if (open_history(o, cfg, w, rs, err, errlen) || open_energy(o, rs, err, errlen) ||
+        open_events(o, rs, err, errlen) || open_vtk(o, err, errlen))
+        goto fail;
+    if (rs && resume_frames(o, w, rs, err, errlen)) goto fail;
     /* events.csv takes the events of the steps from now on (and of the
      * start below): not those of a list the world had before */
     o->ev_serial = floe_events(w).serial;
@@ -626,14 +680,6 @@ static floe_output *open_common(const char *dir, const floe_output_config *cfg, 
     }
     return o;
 
-csv_fail_history:
-    floe_io_err(err, errlen, "%s", floe_csv_error(o->history_csv));
-    goto fail;
-csv_fail_energy:
-    floe_io_err(err, errlen, "%s", floe_csv_error(o->energy_csv));
-    goto fail;
-csv_fail_events:
-    floe_io_err(err, errlen, "%s", floe_csv_error(o->events_csv));
 fail:
     destroy(o);
     return NULL;

@@ -10,7 +10,12 @@
  *   -> group motions -> run length in steps -> output defaults.
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
 #include "io/scene.h"
-#include "io/scene_internal.h"
+#include "io/scene_bodies.h"
+#include "io/scene_check.h"
+#include "io/scene_output.h"
+#include "io/scene_periodic.h"
+#include "io/scene_phases.h"
+#include "io/scene_supply.h"
 #include <floe/floe_shape.h>
 
 #include <limits.h>

@@ -4,10 +4,10 @@
  * Each item is read twice (scene_ctx.build 0 then 1): the first pass
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
-#include "io/scene_internal.h"
+#include "io/scene_bodies.h"
+#include "io/scene_dense.h"
 #include "base/vec.h"
 #include <floe/floe_pack.h>
-#include "io/mesh.h"
 #include "io/particle_file.h"
 #include <floe/floe_shape.h>
 

@@ -7,7 +7,7 @@
  * distance -- found by the engine's own test (floe_world_cell_misfit, with
  * the search distance the start would resolve) and reported at the scene key
  * in the engine's words. (Overlaps through the faces: scene_check.c.) */
-#include "io/scene_internal.h"
+#include "io/scene_cell_check.h"
 
 #include <math.h>
 #include <stdio.h>

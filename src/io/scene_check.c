@@ -12,7 +12,8 @@
  *   - initial overlaps between spheres (in a periodic cell, where the start
  *     wraps them and through the cell's faces): deep ones are errors, small
  *     ones warnings. */
-#include "io/scene_internal.h"
+#include "io/scene_check.h"
+#include "io/scene_cell_check.h"
 #include "base/vec.h"
 #include "base/cell_grid.h"
 

@@ -1,7 +1,7 @@
 /* Helpers every part of the scene loader shares (scene.c, scene_bodies.c,
  * scene_output.c, scene_check.c): key paths for messages, warnings, schema
  * values, material and group names. */
-#include "io/scene_internal.h"
+#include "io/scene_common.h"
 #include <floe/floe_shape.h>
 
 #include <math.h>

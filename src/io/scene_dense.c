@@ -3,7 +3,7 @@
  * the keys and counts the spheres by drawing the radii; pass 1 runs the
  * packing. scene_bodies.c reads the radius and the common keys and adds
  * the spheres, in the order drawn. */
-#include "io/scene_internal.h"
+#include "io/scene_dense.h"
 #include <floe/floe_pack.h>
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* The `output` section of a scene: cadences, history columns, defaults. */
-#include "io/scene_internal.h"
-#include "io/csv.h"
+#include "io/scene_output.h"
+#include "io/quantity.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * docs/periodic.md): the periods of the periodic axes, the cell's velocity
  * gradient and the affine start of the bodies' velocities. The API checks
  * the ranges; its messages are reported at the key. */
-#include "io/scene_internal.h"
+#include "io/scene_periodic.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * docs/laboratory.md). The loader reads the syntax (keys, numbers,
  * vectors); the engine's floe_phase_from_keys checks the values, as it
  * does for the Python module's set_phases. */
-#include "io/scene_internal.h"
+#include "io/scene_phases.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* The scene's `inlets` and `sinks` sections (docs/scene-format.md#inlets-and-sinks):
  * each entry read, range-checked where it stands, and added through
  * floe_add_inlet / floe_add_sink, whose messages name the field otherwise. */
-#include "io/scene_internal.h"
+#include "io/scene_supply.h"
+#include "io/scene_bodies.h"
 #include "base/vec.h"
 #include "base/rng.h"
 

@@ -562,7 +562,8 @@ int sy_check_keys(sy_doc *d, sy_node *map, const char *where, const char *const 
 
 /* ---- suggestions ---------------------------------------------------------- */
 
-int sy_edit_distance(const char *a, const char *b) {
+/* Optimal-string-alignment edit distance. */
+static int edit_distance(const char *a, const char *b) {
     enum { MAXL = 64 };
     size_t la = strlen(a), lb = strlen(b);
     if (la >= MAXL || lb >= MAXL) return (int)(la > lb ? la : lb);
@@ -595,7 +596,7 @@ const char *sy_suggest(const char *word, const char *const *cands, int n) {
     const char *best = NULL;
     int best_d = limit + 1;
     for (int i = 0; i < n; i++) {
-        int dd = sy_edit_distance(word, cands[i]);
+        int dd = edit_distance(word, cands[i]);
         if (dd < best_d) {
             best_d = dd;
             best = cands[i];
@@ -695,7 +696,8 @@ int sy_number(sy_doc *d, sy_node *n, const char *where, double *out) {
     return 0;
 }
 
-void sy_fmt_bound(char *buf, size_t len, double v) {
+/* Formats a range bound for messages ("1e+09", "inf"). */
+static void fmt_bound(char *buf, size_t len, double v) {
     if (isinf(v)) snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
     else snprintf(buf, len, "%.10g", v);
 }
@@ -704,8 +706,8 @@ int sy_range(sy_doc *d, sy_node *n, const char *where, double v, double lo, doub
     int ok = (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
     if (ok) return 0;
     char a[32], b[32];
-    sy_fmt_bound(a, sizeof a, lo);
-    sy_fmt_bound(b, sizeof b, hi);
+    fmt_bound(a, sizeof a, lo);
+    fmt_bound(b, sizeof b, hi);
     return sy_error(d, n, "%s = %s is out of range %c%s, %s%c", where, sval(n), lo_open ? '(' : '[', a, b,
                     hi_open ? ')' : ']');
 }

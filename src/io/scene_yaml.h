@@ -100,8 +100,6 @@ int sy_missing(sy_doc *d, sy_node *map, const char *where, const char *key);
 
 /* Closest candidate within a small edit distance, or NULL. */
 const char *sy_suggest(const char *word, const char *const *cands, int n);
-/* Optimal-string-alignment edit distance (exposed for tests). */
-int sy_edit_distance(const char *a, const char *b);
 
 /* Parses YAML number forms: 1, -2, 1e-3, 2.5E9, .5, +.inf, -.inf, .nan,
  * 0x1F, 0o17, 0b101. Returns 0 on success. */
@@ -136,8 +134,5 @@ int sy_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
 int sy_point(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
 /* Either one finite number (all three components) or a list of 3. */
 int sy_scalar_or_vec3(sy_doc *d, sy_node *n, const char *where, floe_vec3 *out);
-
-/* Formats a range bound for messages ("1e+09", "inf"). */
-void sy_fmt_bound(char *buf, size_t len, double v);
 
 #endif

@@ -6,7 +6,7 @@
 #ifndef FLOE_MODELS_MODEL_H
 #define FLOE_MODELS_MODEL_H
 
-#include "collide/geom.h"
+#include "l6geom/geom.h"
 #include <stdint.h>
 
 #define FLOE_MAX_MAT_PARAMS 32

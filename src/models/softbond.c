@@ -258,207 +258,243 @@ static double shear_strength(const sb_state *s, const section *x, const double *
 
 /* ---- the law ------------------------------------------------------------- */
 
-static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
-    sb_state *s = state;
-    const floe_geom *g = ctx->g;
-    floe_contact_warm *warm = ctx->warm; /* torque, kw, kr, area: read and written every step */
-    const double *lp = ctx->lp, dt = ctx->dt;
-    const int d3 = ctx->dim != 2;
-    s->dim = (int8_t)ctx->dim;
-    section x = cross_section(ctx->dim, warm->area, s, lp);
-    s->R = x.R;
-    s->A = x.A;
-    set_step_stiffness(c, ctx->warm, s, &x, lp);
-    const double Kn = s->kn * x.A, Ks = s->ks * x.A, Kb = s->kn * x.I, Kt = s->ks * x.J;
-    const double tan_fa = lp[LP_FA] > 0 ? tan(lp[LP_FA] * FLOE_PI / 180.0) : 0.0;
+/* What one step of the law works with: the stiffnesses of this step's
+ * section, the relative displacement and rotation of B w.r.t. A that load
+ * the springs (on activation, the part of the approach after touching) and
+ * the springs as the step found them. */
+typedef struct sb_step {
+    double Kn, Ks, Kb, Kt;
+    vec3 du, dth;
+    double fn0, mt0, fs0[2], mb0[2];
+    int d3; /* a twist spring (3D) */
+} sb_step;
 
-    /* relative displacement and rotation of B w.r.t. A over the step */
-    vec3 du = vscale(ctx->vel, dt), dth = vscale(ctx->angvel, dt);
-    const vec3 du_raw = du;
-    const double gs = g->uN - lp[LP_RGAP];
-    const int bonded0 = s->B >= B_BONDED;
+/* The energy the return map took out of all the springs this step. */
+static double springs_lost(const sb_state *s, const sb_step *st) {
+    return lost1(st->fn0, s->fn, st->du.x, st->Kn) + lost2(st->fs0, s->fs, st->du.y, st->du.z, st->Ks) +
+           lost1(st->mt0, s->mt, st->dth.x, st->Kt) + lost2(st->mb0, s->mb, st->dth.y, st->dth.z, st->Kb);
+}
+
+/* A contact neither bonded nor touching (g_s > 0): springs and dashpots let
+ * go; the dashpot's last half step is dissipation, a just-released bond's
+ * springs are a loss. Returns whether the contact is kept: while within
+ * reach of re-activation, as PFC keeps proximity contacts. */
+static int sb_let_go(const floe_law_ctx *ctx, floe_contact *c, sb_state *s, const sb_step *st, floe_energy_acc *e) {
+    const double *lp = ctx->lp;
     const double gap_max = fmax(0.0, fmax(lp[LP_RGAP], lp[LP_PROXIMITY]));
-    c->detail = 0;
-
-    /* ---- activity: bonded, or g_s <= 0 ---- */
-    if (!bonded0 && gs > 0) {
-        if (s->active) {
-            /* springs and dashpots let go; the dashpot's last half step is
-             * dissipation, a just-released bond's springs are a loss */
-            double fdu = 0.5 * (s->fd[0] * du.x + s->fd[1] * du.y + s->fd[2] * du.z);
-            e->dashpot += fdu;
-            s->e_dash += fdu;
-            if (s->released) {
-                double zf[2] = {0, 0};
-                double loss = lost1(s->fn, 0, du.x, Kn) + lost2(s->fs, zf, du.y, du.z, Ks) +
-                              lost1(s->mt, 0, dth.x, Kt) + lost2(s->mb, zf, dth.y, dth.z, Kb);
-                e->broken += loss;
-            }
-        }
-        zero_springs(s);
-        s->fd[0] = s->fd[1] = s->fd[2] = 0;
-        s->sigma = s->tau = s->e_strain = 0;
-        s->slip = 0; /* no force, no slip: cleared without an event */
-        s->active = 0;
-        s->released = 0;
-        c->f = warm->m = v3(0, 0, 0);
-        /* kept while within reach of re-activation, as PFC keeps proximity contacts */
-        return !(g->uN > gap_max);
-    }
-    if (!s->active) {
-        c->flags |= CF_ACTIVATED;
-        /* PFC's activation correction: only the part of this step's approach
-         * made after touching loads the springs */
-        if (!ctx->fresh && !bonded0 && du.x < 0) {
-            double corr = gs / du.x;
-            if (corr >= 0 && corr < 1) {
-                du = vscale(du, corr);
-                dth = vscale(dth, corr);
-            }
-        }
-        s->active = 1;
-    }
-
-    const double fn0 = s->fn, mt0 = s->mt, fs0[2] = {s->fs[0], s->fs[1]}, mb0[2] = {s->mb[0], s->mb[1]};
-    const uint8_t slip0 = s->slip;
-    double lost = 0;   /* energy the return map removed this step */
-    int to_broken = 0; /* book it as bond damage rather than friction */
-
-    if (!bonded0) {
-        /* ---- unbonded: Jiang-type limits ---- */
-        if (ctx->fresh || s->mode == 0) s->fn = gs < 0 ? Kn * gs : 0.0; /* eq. 5; a new contact starts absolute */
-        else s->fn = fmin(s->fn + Kn * du.x, 0.0);                      /* eq. 6, its typo fixed (min) */
-        s->fs[0] += Ks * du.y;
-        s->fs[1] += Ks * du.z;
-        s->mt = d3 ? s->mt + Kt * dth.x : 0.0;
-        s->mb[0] += Kb * dth.y;
-        s->mb[1] += Kb * dth.z;
-        const double p = -s->fn; /* >= 0 */
-        uint8_t slip = 0;
-        if (cap2(s->fs, s->fric * p)) slip |= SLIP_SHEAR;
-        if (cap2(s->mb, 0.525 * lp[LP_BMUL] * p * x.R)) slip |= SLIP_BEND; /* 2.1/4 */
-        if (d3) {
-            double lim = 0.65 * lp[LP_TMUL] * s->fric * p * x.R;
-            if (fabs(s->mt) > lim) {
-                s->mt = copysign(lim, s->mt);
-                slip |= SLIP_TWIST;
-            }
-        }
-        s->slip = slip;
-        s->sigma = s->tau = 0;
+    if (s->active) {
+        double fdu = 0.5 * (s->fd[0] * st->du.x + s->fd[1] * st->du.y + s->fd[2] * st->du.z);
+        e->dashpot += fdu;
+        s->e_dash += fdu;
         if (s->released) {
-            /* first step after a shear failure or an unbond: whatever the
-             * limits strip from the bond's loaded springs is bond damage */
-            lost = lost1(fn0, s->fn, du.x, Kn) + lost2(fs0, s->fs, du.y, du.z, Ks) + lost1(mt0, s->mt, dth.x, Kt) +
-                   lost2(mb0, s->mb, dth.y, dth.z, Kb);
-            to_broken = 1;
-            s->released = 0;
+            double zf[2] = {0, 0};
+            double loss = lost1(s->fn, 0, st->du.x, st->Kn) + lost2(s->fs, zf, st->du.y, st->du.z, st->Ks) +
+                          lost1(s->mt, 0, st->dth.x, st->Kt) + lost2(s->mb, zf, st->dth.y, st->dth.z, st->Kb);
+            e->broken += loss;
+        }
+    }
+    zero_springs(s);
+    s->fd[0] = s->fd[1] = s->fd[2] = 0;
+    s->sigma = s->tau = s->e_strain = 0;
+    s->slip = 0; /* no force, no slip: cleared without an event */
+    s->active = 0;
+    s->released = 0;
+    c->f = ctx->warm->m = v3(0, 0, 0);
+    return !(ctx->g->uN > gap_max);
+}
+
+/* A contact that starts to act this step. PFC's activation correction:
+ * only the part of this step's approach made after touching loads the
+ * springs. */
+static void sb_activate(const floe_law_ctx *ctx, floe_contact *c, sb_state *s, double gs, int bonded0, sb_step *st) {
+    c->flags |= CF_ACTIVATED;
+    if (!ctx->fresh && !bonded0 && st->du.x < 0) {
+        double corr = gs / st->du.x;
+        if (corr >= 0 && corr < 1) {
+            st->du = vscale(st->du, corr);
+            st->dth = vscale(st->dth, corr);
+        }
+    }
+    s->active = 1;
+}
+
+/* Unbonded: Jiang-type limits. Returns the energy the limits took; on the
+ * first step after a shear failure or an unbond, whatever they strip from
+ * the bond's loaded springs is bond damage (*to_broken). */
+static double sb_unbonded(const floe_law_ctx *ctx, sb_state *s, const sb_step *st, const section *x, double gs,
+                          int *to_broken) {
+    const double *lp = ctx->lp;
+    const double Kn = st->Kn, Ks = st->Ks, Kb = st->Kb, Kt = st->Kt;
+    const vec3 du = st->du, dth = st->dth;
+    double lost = 0;
+    if (ctx->fresh || s->mode == 0) s->fn = gs < 0 ? Kn * gs : 0.0; /* eq. 5; a new contact starts absolute */
+    else s->fn = fmin(s->fn + Kn * du.x, 0.0);                      /* eq. 6, its typo fixed (min) */
+    s->fs[0] += Ks * du.y;
+    s->fs[1] += Ks * du.z;
+    s->mt = st->d3 ? s->mt + Kt * dth.x : 0.0;
+    s->mb[0] += Kb * dth.y;
+    s->mb[1] += Kb * dth.z;
+    const double p = -s->fn; /* >= 0 */
+    uint8_t slip = 0;
+    if (cap2(s->fs, s->fric * p)) slip |= SLIP_SHEAR;
+    if (cap2(s->mb, 0.525 * lp[LP_BMUL] * p * x->R)) slip |= SLIP_BEND; /* 2.1/4 */
+    if (st->d3) {
+        double lim = 0.65 * lp[LP_TMUL] * s->fric * p * x->R;
+        if (fabs(s->mt) > lim) {
+            s->mt = copysign(lim, s->mt);
+            slip |= SLIP_TWIST;
+        }
+    }
+    s->slip = slip;
+    s->sigma = s->tau = 0;
+    if (s->released) {
+        lost = springs_lost(s, st);
+        *to_broken = 1;
+        s->released = 0;
+    } else {
+        if (slip & SLIP_SHEAR) lost += lost2(st->fs0, s->fs, du.y, du.z, Ks);
+        if (slip & SLIP_BEND) lost += lost2(st->mb0, s->mb, dth.y, dth.z, Kb);
+        if (slip & SLIP_TWIST) lost += lost1(st->mt0, s->mt, dth.x, Kt);
+    }
+    return lost;
+}
+
+/* A bond's springs loaded incrementally; in softening or compressing, the
+ * elongation since softening began (eq. 20) and the bending as the vector
+ * sum carried with the contact plane (S1). */
+static void bond_load(sb_state *s, const sb_step *st) {
+    const int B0 = s->B;
+    s->fn += st->Kn * st->du.x;
+    s->fs[0] += st->Ks * st->du.y;
+    s->fs[1] += st->Ks * st->du.z;
+    s->mb[0] += st->Kb * st->dth.y;
+    s->mb[1] += st->Kb * st->dth.z;
+    s->mt = st->d3 ? s->mt + st->Kt * st->dth.x : 0.0;
+    if (B0 == B_SOFTENING || B0 == B_COMPRESSING) {
+        s->dl += st->du.x;
+        s->dthb[0] += st->dth.y;
+        s->dthb[1] += st->dth.z;
+    }
+}
+
+/* The tensile envelope of a bond at trial stress *sig (eqs. 17-22, S2):
+ * softening begins when it passes the strength sig_c, a softening bond's
+ * stress is projected back on the envelope (*sig, *damaged) or the bond
+ * turns to compressing when it unloads. Returns B_BROKE_TENSION when the
+ * bond fails in tension, else 0. */
+static int bond_soften(sb_state *s, const section *x, double sig_c, double *sig, int *damaged) {
+    int broke = 0;
+    if (s->B == B_BONDED && *sig > sig_c) {
+        if (!(s->zeta > 0) || !(s->gamma < 1) || !(s->kn > 0)) {
+            broke = B_BROKE_TENSION; /* zeta = 0 or gamma = 1: parallel-bond brittle failure */
         } else {
-            if (slip & SLIP_SHEAR) lost += lost2(fs0, s->fs, du.y, du.z, Ks);
-            if (slip & SLIP_BEND) lost += lost2(mb0, s->mb, dth.y, dth.z, Kb);
-            if (slip & SLIP_TWIST) lost += lost1(mt0, s->mt, dth.x, Kt);
+            /* onset of softening (eq. 17, S2): l_c from this step's trial stress */
+            s->B = B_SOFTENING;
+            s->lc = *sig / s->kn;
+            s->lstar = (1.0 + s->zeta) * s->lc;
+            s->dl = 0;
+            s->dthb[0] = s->dthb[1] = 0;
+        }
+    } else if (s->B == B_COMPRESSING && *sig > s->sig_m) {
+        s->B = B_SOFTENING; /* re-entry 5 -> 4 */
+    }
+    if (s->B == B_SOFTENING && !broke) {
+        double l = s->lc + s->dl + x->R * norm2(s->dthb[0], s->dthb[1]);      /* eq. 19 */
+        double sstar = fmax(0.0, sig_c * (s->lstar - l) / (s->zeta * s->lc)); /* eq. 18 */
+        if (*sig >= sstar) {
+            /* project back on the envelope (eq. 21): scale F_n and M_b */
+            double r = *sig > 0 ? sstar / *sig : 0.0;
+            s->fn *= r;
+            s->mb[0] *= r;
+            s->mb[1] *= r;
+            *sig = sstar;
+            *damaged = 1;
+            if (*sig <= s->gamma * sig_c) broke = B_BROKE_TENSION; /* eq. 22 */
+        } else {
+            s->B = B_COMPRESSING;
+            s->sig_m = *sig;
+            s->l_m = l;
+        }
+    }
+    return broke;
+}
+
+/* The shear test of a bond that held in tension (eq. 23), the stresses it
+ * reports, and a failure (broke, if not 0): its strain energy and strength,
+ * the state, flags and event detail; the springs zeroed (tension, or shear
+ * with the S3 option: returns 1) or kept for the unbonded limits from the
+ * next step. */
+static int bond_fail(floe_contact *c, sb_state *s, const sb_step *st, const section *x, const double *lp, double tan_fa,
+                     double sig, int broke) {
+    double tau = bond_tau(s, x, lp[LP_MCF]);
+    if (!broke) {
+        double tau_c = shear_strength(s, x, lp, tan_fa); /* mean normal stress F_n/A, tension > 0 */
+        if (tau > tau_c) {                               /* eq. 23 */
+            broke = B_BROKE_SHEAR;
+            s->brk_strength = tau_c;
         }
     } else {
-        /* ---- bonded: incremental springs, state machine ---- */
-        const double beta = lp[LP_MCF], sig_c = lp[LP_TEN];
-        const int B0 = s->B;
-        s->fn += Kn * du.x;
-        s->fs[0] += Ks * du.y;
-        s->fs[1] += Ks * du.z;
-        s->mb[0] += Kb * dth.y;
-        s->mb[1] += Kb * dth.z;
-        s->mt = d3 ? s->mt + Kt * dth.x : 0.0;
-        s->slip = 0;
-        double sig = bond_sigma(s, &x, beta);
-        if (B0 == B_SOFTENING || B0 == B_COMPRESSING) {
-            /* elongation since softening began (eq. 20), bending as the
-             * vector sum carried with the contact plane (S1) */
-            s->dl += du.x;
-            s->dthb[0] += dth.y;
-            s->dthb[1] += dth.z;
-        }
-        int broke = 0, damaged = 0;
-        if (s->B == B_BONDED && sig > sig_c) {
-            if (!(s->zeta > 0) || !(s->gamma < 1) || !(s->kn > 0)) {
-                broke = B_BROKE_TENSION; /* zeta = 0 or gamma = 1: parallel-bond brittle failure */
-            } else {
-                /* onset of softening (eq. 17, S2): l_c from this step's trial stress */
-                s->B = B_SOFTENING;
-                s->lc = sig / s->kn;
-                s->lstar = (1.0 + s->zeta) * s->lc;
-                s->dl = 0;
-                s->dthb[0] = s->dthb[1] = 0;
-            }
-        } else if (s->B == B_COMPRESSING && sig > s->sig_m) {
-            s->B = B_SOFTENING; /* re-entry 5 -> 4 */
-        }
-        if (s->B == B_SOFTENING && !broke) {
-            double l = s->lc + s->dl + x.R * norm2(s->dthb[0], s->dthb[1]);       /* eq. 19 */
-            double sstar = fmax(0.0, sig_c * (s->lstar - l) / (s->zeta * s->lc)); /* eq. 18 */
-            if (sig >= sstar) {
-                /* project back on the envelope (eq. 21): scale F_n and M_b */
-                double r = sig > 0 ? sstar / sig : 0.0;
-                s->fn *= r;
-                s->mb[0] *= r;
-                s->mb[1] *= r;
-                sig = sstar;
-                damaged = 1;
-                if (sig <= s->gamma * sig_c) broke = B_BROKE_TENSION; /* eq. 22 */
-            } else {
-                s->B = B_COMPRESSING;
-                s->sig_m = sig;
-                s->l_m = l;
-            }
-        }
-        double tau = bond_tau(s, &x, beta);
-        if (!broke) {
-            double tau_c = shear_strength(s, &x, lp, tan_fa); /* mean normal stress F_n/A, tension > 0 */
-            if (tau > tau_c) {                                /* eq. 23 */
-                broke = B_BROKE_SHEAR;
-                s->brk_strength = tau_c;
-            }
-        } else {
-            s->brk_strength = sig_c;
-        }
-        s->sigma = sig;
-        s->tau = tau;
-        if (broke) {
-            s->brk_energy = strain(s->fn, s->fs, s->mt, s->mb, Kn, Ks, Kb, Kt);
-            s->B = (int8_t)broke;
-            clear_softening(s);
-            s->sigma = s->tau = 0;
-            c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
-            c->detail |= (uint32_t)broke;
-            if (broke == B_BROKE_TENSION || lp[LP_SHEAR_ZERO] != 0) {
-                zero_springs(s); /* eq. 22; S3 option for shear */
-                damaged = 1;
-            } else {
-                s->released = 1; /* S3: kept; the unbonded limits act from the next step */
-            }
-        }
-        if (damaged) {
-            lost = lost1(fn0, s->fn, du.x, Kn) + lost2(fs0, s->fs, du.y, du.z, Ks) + lost1(mt0, s->mt, dth.x, Kt) +
-                   lost2(mb0, s->mb, dth.y, dth.z, Kb);
-            to_broken = 1;
-        }
+        s->brk_strength = lp[LP_TEN];
     }
+    s->sigma = sig;
+    s->tau = tau;
+    if (!broke) return 0;
+    s->brk_energy = strain(s->fn, s->fs, s->mt, s->mb, st->Kn, st->Ks, st->Kb, st->Kt);
+    s->B = (int8_t)broke;
+    clear_softening(s);
+    s->sigma = s->tau = 0;
+    c->flags = (uint8_t)((c->flags | CF_BROKE) & ~CF_BONDED);
+    c->detail |= (uint32_t)broke;
+    if (broke == B_BROKE_TENSION || lp[LP_SHEAR_ZERO] != 0) {
+        zero_springs(s); /* eq. 22; S3 option for shear */
+        return 1;
+    }
+    s->released = 1; /* S3: kept; the unbonded limits act from the next step */
+    return 0;
+}
 
-    /* ---- dashpots (as in the Linear model) ---- */
+/* Bonded: incremental springs and the bond's states. Returns the energy
+ * softening or failure took out, all of it bond damage (*to_broken). */
+static double sb_bonded(const floe_law_ctx *ctx, floe_contact *c, sb_state *s, const sb_step *st, const section *x,
+                        double tan_fa, int *to_broken) {
+    const double *lp = ctx->lp;
+    bond_load(s, st);
+    s->slip = 0;
+    double sig = bond_sigma(s, x, lp[LP_MCF]);
+    int damaged = 0;
+    int broke = bond_soften(s, x, lp[LP_TEN], &sig, &damaged);
+    if (bond_fail(c, s, st, x, lp, tan_fa, sig, broke)) damaged = 1;
+    if (!damaged) return 0;
+    *to_broken = 1;
+    return springs_lost(s, st);
+}
+
+/* Dashpots (as in the Linear model): the new force into fd and s->fd;
+ * returns the work of the mid-step dashpot force over the step's raw
+ * displacement du_raw, as leapfrog applies it (closes the balance). */
+static double sb_dashpots(const floe_law_ctx *ctx, sb_state *s, const sb_step *st, vec3 du_raw, double fd[3]) {
+    const double *lp = ctx->lp;
     double cn = 0, cs = 0, mc = floe_contact_mass(ctx);
     if (isfinite(mc) && mc > 0) {
-        cn = 2.0 * lp[LP_DP_NRATIO] * sqrt(mc * Kn);
-        cs = 2.0 * lp[LP_DP_SRATIO] * sqrt(mc * Ks);
+        cn = 2.0 * lp[LP_DP_NRATIO] * sqrt(mc * st->Kn);
+        cs = 2.0 * lp[LP_DP_SRATIO] * sqrt(mc * st->Ks);
     }
-    double fd[3] = {cn * ctx->vel.x, cs * ctx->vel.y, cs * ctx->vel.z};
+    fd[0] = cn * ctx->vel.x;
+    fd[1] = cs * ctx->vel.y;
+    fd[2] = cs * ctx->vel.z;
     int dpm = (int)lp[LP_DP_MODE];
     if ((dpm & 1) && s->B < B_BONDED && s->fn + fd[0] > 0) fd[0] = -s->fn; /* no net tension (not while bonded, S4) */
     if ((dpm & 2) && (s->slip & SLIP_SHEAR)) fd[1] = fd[2] = 0;            /* slip-cut */
-    /* mid-step dashpot force, as leapfrog applies it (closes the balance) */
     double edash = 0.5 *
                    ((s->fd[0] + fd[0]) * du_raw.x + (s->fd[1] + fd[1]) * du_raw.y + (s->fd[2] + fd[2]) * du_raw.z);
-    memcpy(s->fd, fd, sizeof fd);
+    memcpy(s->fd, fd, 3 * sizeof *fd);
+    return edash;
+}
 
-    /* ---- energies (eqs. 24-26, S6: dissipation as non-negative magnitudes) ---- */
+/* The step's energies (eqs. 24-26, S6: dissipation as non-negative
+ * magnitudes): what the return map took (bond damage or friction), the
+ * dashpots' work, the springs' strain energy. */
+static void sb_energies(sb_state *s, const sb_step *st, double lost, int to_broken, double edash, floe_energy_acc *e) {
     if (to_broken) {
         e->broken += lost;
     } else {
@@ -467,19 +503,59 @@ static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_en
     }
     e->dashpot += edash;
     s->e_dash += edash;
-    s->e_strain = strain(s->fn, s->fs, s->mt, s->mb, Kn, Ks, Kb, Kt);
+    s->e_strain = strain(s->fn, s->fs, s->mt, s->mb, st->Kn, st->Ks, st->Kb, st->Kt);
     e->elastic += s->e_strain;
-    s->tau_c = shear_strength(s, &x, lp, tan_fa);
+}
 
-    /* ---- events: slip_change (S7 argument order: shear, twist, bend) ---- */
-    uint8_t changed = (uint8_t)(slip0 ^ s->slip);
-    if (changed) {
-        uint32_t d = slip_mode[changed & 7] |
-                     /* & 7: a restored state may hold other bits */ (uint32_t)((s->slip & SLIP_SHEAR) != 0) << 3 |
-                     (uint32_t)((s->slip & SLIP_TWIST) != 0) << 4 | (uint32_t)((s->slip & SLIP_BEND) != 0) << 5;
-        c->flags |= CF_SLIP;
-        c->detail |= d << 8;
-    }
+/* A slip_change event when the slip flags changed (S7 argument order:
+ * shear, twist, bend). */
+static void sb_slip_event(floe_contact *c, uint8_t slip0, uint8_t slip) {
+    uint8_t changed = (uint8_t)(slip0 ^ slip);
+    if (!changed) return;
+    uint32_t d = slip_mode[changed & 7] |
+                 /* & 7: a restored state may hold other bits */ (uint32_t)((slip & SLIP_SHEAR) != 0) << 3 |
+                 (uint32_t)((slip & SLIP_TWIST) != 0) << 4 | (uint32_t)((slip & SLIP_BEND) != 0) << 5;
+    c->flags |= CF_SLIP;
+    c->detail |= d << 8;
+}
+
+static int sb_law(const floe_law_ctx *ctx, floe_contact *c, void *state, floe_energy_acc *e) {
+    sb_state *s = state;
+    floe_contact_warm *warm = ctx->warm; /* torque, kw, kr, area: read and written every step */
+    const double *lp = ctx->lp;
+    s->dim = (int8_t)ctx->dim;
+    section x = cross_section(ctx->dim, warm->area, s, lp);
+    s->R = x.R;
+    s->A = x.A;
+    set_step_stiffness(c, ctx->warm, s, &x, lp);
+    sb_step st = {.Kn = s->kn * x.A, .Ks = s->ks * x.A, .Kb = s->kn * x.I, .Kt = s->ks * x.J, .d3 = ctx->dim != 2};
+    const double tan_fa = lp[LP_FA] > 0 ? tan(lp[LP_FA] * FLOE_PI / 180.0) : 0.0;
+    st.du = vscale(ctx->vel, ctx->dt);
+    st.dth = vscale(ctx->angvel, ctx->dt);
+    const vec3 du_raw = st.du;
+    const double gs = ctx->g->uN - lp[LP_RGAP];
+    const int bonded0 = s->B >= B_BONDED;
+    c->detail = 0;
+
+    /* active while bonded or g_s <= 0 */
+    if (!bonded0 && gs > 0) return sb_let_go(ctx, c, s, &st, e);
+    if (!s->active) sb_activate(ctx, c, s, gs, bonded0, &st);
+
+    st.fn0 = s->fn;
+    st.mt0 = s->mt;
+    st.fs0[0] = s->fs[0];
+    st.fs0[1] = s->fs[1];
+    st.mb0[0] = s->mb[0];
+    st.mb0[1] = s->mb[1];
+    const uint8_t slip0 = s->slip;
+    int to_broken = 0; /* book the return map's energy as bond damage rather than friction */
+    double lost = bonded0 ? sb_bonded(ctx, c, s, &st, &x, tan_fa, &to_broken)
+                          : sb_unbonded(ctx, s, &st, &x, gs, &to_broken);
+    double fd[3];
+    double edash = sb_dashpots(ctx, s, &st, du_raw, fd);
+    sb_energies(s, &st, lost, to_broken, edash, e);
+    s->tau_c = shear_strength(s, &x, lp, tan_fa);
+    sb_slip_event(c, slip0, s->slip);
 
     c->f = v3(s->fn + fd[0], s->fs[0] + fd[1], s->fs[1] + fd[2]);
     warm->m = v3(s->mt, s->mb[0], s->mb[1]);

@@ -203,7 +203,8 @@ done:
 
 /* ---- random packings of capsules and ellipsoids ------------------------------ */
 
-double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b) {
+/* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */
+static double body_bound(floe_shape_type shape, const floe_gen_body *b) {
     if (shape == FLOE_SHAPE_ELLIPSOID) return fmax(b->semi.x, fmax(b->semi.y, b->semi.z));
     return b->radius + 0.5 * b->shaft;
 }
@@ -221,7 +222,7 @@ static placed make_placed(floe_shape_type shape, const floe_gen_body *b) {
     placed p;
     memset(&p, 0, sizeof p);
     p.c = b->pos;
-    p.bound = floe_gen_body_bound(shape, b);
+    p.bound = body_bound(shape, b);
     if (shape == FLOE_SHAPE_CAPSULE) {
         floe_capsule_axis(b->pos, b->ori, b->shaft, &p.p0, &p.p1);
         p.inner = b->radius;
@@ -427,7 +428,7 @@ int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **out
             b->semi.z = DRAW(2, d->amin.z, d->amax.z);
         }
 #undef DRAW
-        order[i] = (size_key){floe_gen_body_bound(d->shape, b), i};
+        order[i] = (size_key){body_bound(d->shape, b), i};
     }
     /* Largest first: small bodies still fit in the gaps left by big ones. */
     qsort(order, (size_t)n, sizeof *order, cmp_size);

@@ -2,7 +2,8 @@
  * sphere of `radius`. Mass and inertia, and its narrow-phase pairs. */
 #include "shapes/shape.h"
 
-void floe_capsule_mass(double r, double s, double rho, double *mass, vec3 *inertia) {
+/* Mass and principal inertia of a solid capsule (the formulas Woo uses too). */
+static void capsule_mass(double r, double s, double rho, double *mass, vec3 *inertia) {
     double mc = 4.0 / 3.0 * FLOE_PI * r * r * r * rho, ms = FLOE_PI * r * r * s * rho;
     double ix = 0.4 * mc * r * r + 0.5 * ms * r * r;
     double a = 0.5 * s + 0.375 * r; /* centroid of a hemisphere from the shaft centre */
@@ -62,7 +63,7 @@ double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1) {
  * whole range of closest pairs: take the middle of the overlapping part, so
  * that the contact point of two capsules lying side by side does not jump
  * from end to end. */
-void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq) {
+static void closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq) {
     vec3 d1 = vsub(p1, p0), d2 = vsub(q1, q0), r = vsub(p0, q0);
     double a = vdot(d1, d1), e = vdot(d2, d2), f = vdot(d2, r);
     double s, t;
@@ -134,7 +135,7 @@ static int collide_capsule_capsule(const void *a, const floe_pose *pa, const voi
     vec3 p0, p1, q0, q1, ca, cb;
     segment(ka, pa, &p0, &p1);
     segment(kb, pb, &q0, &q1);
-    floe_closest_segments(p0, p1, q0, q1, &ca, &cb);
+    closest_segments(p0, p1, q0, q1, &ca, &cb);
     return floe_round_contact(ca, cb, ka->radius, kb->radius, prev, gap, out);
 }
 
@@ -215,7 +216,7 @@ static int collide_facet_capsule(const void *a, const floe_pose *pa, const void 
         }
         for (int k = 0; k < 3; k++) {
             vec3 pc, pf;
-            floe_closest_segments(e[0], e[1], v[k], v[(k + 1) % 3], &pc, &pf);
+            closest_segments(e[0], e[1], v[k], v[(k + 1) % 3], &pc, &pf);
             double d = vlen2(vsub(pc, pf));
             if (d < best) {
                 best = d;
@@ -252,7 +253,7 @@ static void params_of(const void *rec, const floe_pose *pose, double *p) {
 
 static void mass(const void *rec, double density, double *m, vec3 *inertia) {
     const floe_capsule *k = rec;
-    floe_capsule_mass(k->radius, k->shaft, density, m, inertia);
+    capsule_mass(k->radius, k->shaft, density, m, inertia);
 }
 
 static double radius(const void *rec) { return ((const floe_capsule *)rec)->radius; }

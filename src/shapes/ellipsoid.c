@@ -6,7 +6,8 @@
  * signed distance from that core to the ellipsoid, minus the core's radius. */
 #include "shapes/shape.h"
 
-void floe_ellipsoid_mass(vec3 s, double rho, double *mass, vec3 *inertia) {
+/* Mass and principal inertia of a solid ellipsoid (the formulas Woo uses too). */
+static void ellipsoid_mass(vec3 s, double rho, double *mass, vec3 *inertia) {
     double m = 4.0 / 3.0 * FLOE_PI * s.x * s.y * s.z * rho;
     *mass = m;
     *inertia = v3(0.2 * m * (s.y * s.y + s.z * s.z), 0.2 * m * (s.z * s.z + s.x * s.x),
@@ -538,7 +539,7 @@ static void params_of(const void *rec, const floe_pose *pose, double *p) {
 }
 
 static void mass(const void *rec, double density, double *m, vec3 *inertia) {
-    floe_ellipsoid_mass(((const floe_ellipsoid *)rec)->semi, density, m, inertia);
+    ellipsoid_mass(((const floe_ellipsoid *)rec)->semi, density, m, inertia);
 }
 
 static double radius(const void *rec) {

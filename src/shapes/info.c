@@ -1,7 +1,7 @@
 /* The public face of the shape classes (include/floe/floe_shape.h): a
  * floe_shape_info per class, built once from the classes of the registry,
  * and the scene's per-class checks and placement by shape type. */
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 #include <stdatomic.h>
 

@@ -1,6 +1,6 @@
 /* The one place where shapes are registered: one line per shape. The order
  * is the order of the scene sections (and of the keys in messages). */
-#include "shapes/shape.h"
+#include "shapes/registry.h"
 
 extern const floe_shape_class floe_shape_sphere, floe_shape_capsule, floe_shape_ellipsoid, floe_shape_infcylinder,
     floe_shape_wall, floe_shape_facet;

@@ -3,16 +3,16 @@
  * parameters, the record it keeps per body and that record's restart
  * fields, mass and inertia, radius, bound and extents, the broad-phase test
  * of a boundary, a picture for the VTK writers, its scene keys and its
- * narrow-phase functions. registry.c lists the classes. Nothing here reads
- * the world: a narrow-phase function takes each body's record and pose, so
- * it can be called alone (tests/test_shape_classes.c). */
+ * narrow-phase functions. registry.c lists the classes (registry.h finds
+ * them by type and by pair). Nothing here reads the world: a narrow-phase
+ * function takes each body's record and pose, so it can be called alone
+ * (tests/test_shape_classes.c). */
 #ifndef FLOE_SHAPES_SHAPE_H
 #define FLOE_SHAPES_SHAPE_H
 
-#include "collide/geom.h"
+#include "l6geom/geom.h"
 #include <floe/floe_shape.h> /* the class's public half: parameters, flags, drawing */
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,7 +96,7 @@ typedef struct floe_shape_class {
     void (*mass)(const void *rec, double density, double *mass, vec3 *inertia);
     double (*radius)(const void *rec); /* characteristic radius (floe_radii) */
     double (*bound)(const void *rec);  /* bounding radius about the reference point; NULL: off the grid */
-    double (*reach)(const void *rec);  /* farthest surface point, if not the bound (floe_moved2) */
+    double (*reach)(const void *rec);  /* farthest surface point, if not the bound (floe__moved2_shape) */
     /* Half extents of the axis-aligned box about the reference point in
      * orientation q (exact): the broad phase and the VTK scene extent. */
     vec3 (*half_extent)(const void *rec, quat q);
@@ -132,32 +132,6 @@ typedef struct floe_shape_class {
      * may list it (the shape added later does). */
     floe_collide_fn *collide[FLOE_SHAPE_COUNT];
 } floe_shape_class;
-
-/* ---- the registry (registry.c) ------------------------------------------ */
-
-/* Classes in registry order (the order of the scene sections). */
-const floe_shape_class *floe_shape_class_at(int i);
-/* The class of shape `type`, NULL if none. */
-const floe_shape_class *floe_shape_class_get(int type);
-/* Function for the ordered pair (shape of A, shape of B), NULL if the pair
- * never collides (e.g. wall-wall) or is not in rank order. */
-floe_collide_fn *floe_narrowphase(int shape_a, int shape_b);
-/* Position of a shape in the pair order: A has the lower rank. */
-int floe_shape_rank(int shape);
-/* Values in the params array of a shape (the sum of its parameters' n). */
-int floe_shape_param_values(const floe_shape_class *c);
-
-/* Tables built once from the classes on first use. */
-typedef struct floe_shape_tables {
-    const floe_shape_class *by_type[FLOE_SHAPE_COUNT];
-    floe_collide_fn *pair[FLOE_SHAPE_COUNT][FLOE_SHAPE_COUNT];
-} floe_shape_tables;
-extern const floe_shape_tables *_Atomic floe__shape_tables_ready;
-const floe_shape_tables *floe__shape_tables_build(void);
-static inline const floe_shape_tables *floe__shape_tables(void) {
-    const floe_shape_tables *t = atomic_load_explicit(&floe__shape_tables_ready, memory_order_acquire);
-    return t ? t : floe__shape_tables_build();
-}
 
 /* ---- the two narrow phases of granular scenes ---------------------------- */
 
@@ -218,12 +192,6 @@ static inline int floe_wall_sphere(const floe_wall *wl, vec3 xw, vec3 xs, double
 
 /* ---- shape files' functions that other shapes or io share ----------------- */
 
-/* sphere.c, wall.c: the table's entries for the two inline functions */
-floe_collide_fn floe_collide_sphere_sphere, floe_collide_wall_sphere;
-/* Mass and principal inertia of solid bodies (the formulas Woo uses too). */
-void floe_sphere_mass(double radius, double density, double *mass, double *inertia);
-void floe_capsule_mass(double radius, double shaft, double density, double *mass, vec3 *inertia);
-void floe_ellipsoid_mass(vec3 semi, double density, double *mass, vec3 *inertia);
 /* The axis segment of a capsule centred at c in orientation q: c -+ q (shaft/2, 0, 0). */
 void floe_capsule_axis(vec3 c, quat q, double shaft, vec3 *p0, vec3 *p1);
 /* Half extents of the axis-aligned box around a body in orientation q
@@ -235,20 +203,16 @@ vec3 floe_ellipsoid_half_extent(vec3 semi, quat q);
 /* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
 int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const vec3 *prev, double gap, floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
-void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Squared distance between the segments [p0, p1] and [q0, q1], for
  * placement tests: rounding can only make it smaller than the true one, so
- * a test "apart if > limit" errs on the safe side. floe_closest_segments
- * serves contacts instead: it picks the pair of points that keeps a
+ * a test "apart if > limit" errs on the safe side. Contacts use capsule.c's
+ * closest_segments instead: it picks the pair of points that keeps a
  * contact point steady (the middle of the overlap of parallel segments). */
 double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1);
 /* Closest point on triangle (v0,v1,v2) to p. */
 vec3 floe_closest_on_triangle(vec3 p, vec3 v0, vec3 v1, vec3 v2);
 /* Facet vertices in global coordinates. */
 void floe_facet_global(const floe_facet *f, const floe_pose *p, vec3 out[3]);
-/* Twice a triangle's area; 0 for triangles too thin to have a normal (the
- * scenes' test: a facet and every triangle of a mesh must pass it). */
-double floe_triangle_area2(const vec3 v[3]);
 
 /* picture.c: surfaces of revolution (capsules, ellipsoids, cylinders): optional
  * poles at both ends and `rings` rings of `seg` points in between, ring points

@@ -3,13 +3,15 @@
  * (shape.h). */
 #include "shapes/shape.h"
 
-void floe_sphere_mass(double r, double density, double *mass, double *inertia) {
+/* Mass and principal inertia of a solid sphere (the formulas Woo uses too). */
+static void sphere_mass(double r, double density, double *mass, double *inertia) {
     *mass = 4.0 / 3.0 * FLOE_PI * r * r * r * density;
     *inertia = 0.4 * *mass * r * r;
 }
 
-int floe_collide_sphere_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
-                               double gap, floe_raw_contact *out) {
+/* The pair table's entry for the inline floe_sphere_sphere (shape.h). */
+static int collide_sphere_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb,
+                                 const vec3 *prev, double gap, floe_raw_contact *out) {
     return floe_sphere_sphere(pa->x, *(const double *)a, pb->x, *(const double *)b, prev, gap, out);
 }
 
@@ -22,7 +24,7 @@ static void params_of(const void *rec, const floe_pose *pose, double *p) { p[0] 
 
 static void mass(const void *rec, double density, double *m, vec3 *inertia) {
     double I;
-    floe_sphere_mass(*(const double *)rec, density, m, &I);
+    sphere_mass(*(const double *)rec, density, m, &I);
     *inertia = v3(I, I, I);
 }
 
@@ -66,5 +68,5 @@ const floe_shape_class floe_shape_sphere = {
     .draw = FLOE_DRAW_POINT,
     .keys = keys,
     .nkeys = FLOE_LEN(keys),
-    .collide = {[FLOE_SHAPE_SPHERE] = floe_collide_sphere_sphere},
+    .collide = {[FLOE_SHAPE_SPHERE] = collide_sphere_sphere},
 };

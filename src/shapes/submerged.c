@@ -5,7 +5,8 @@
 
 static double clamp1(double x) { return x < -1 ? -1 : (x > 1 ? 1 : x); }
 
-double floe_disk_below(double delta) {
+/* Area of the unit disk below the height delta (clamped to [-1, 1]). */
+static double disk_below(double delta) {
     double t = clamp1(delta);
     return asin(t) + 0.5 * FLOE_PI + t * sqrt(fmax(0, 1 - t * t));
 }
@@ -67,10 +68,10 @@ double floe_sphere_section(double radius, double h) {
 double floe_ellipsoid_frontal(vec3 semi, vec3 up, vec3 m, double d) {
     double s = vlen(vmul(semi, up));
     double proj = FLOE_PI * semi.x * semi.y * semi.z * vlen(v3(m.x / semi.x, m.y / semi.y, m.z / semi.z));
-    return proj * floe_disk_below(d / s) / FLOE_PI;
+    return proj * disk_below(d / s) / FLOE_PI;
 }
 
-double floe_sphere_frontal(double radius, double d) { return radius * radius * floe_disk_below(d / radius); }
+double floe_sphere_frontal(double radius, double d) { return radius * radius * disk_below(d / radius); }
 
 /* ---- capsule --------------------------------------------------------------
  * Slices normal to the axis (coordinate s along body x) are disks of radius

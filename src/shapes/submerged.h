@@ -29,9 +29,6 @@ typedef struct floe_submerged {
     double waterplane; /* m^2: area of the section at the surface (0 unless the surface cuts the body) */
 } floe_submerged;
 
-/* Area of the unit disk below the height delta (clamped to [-1, 1]). */
-double floe_disk_below(double delta);
-
 void floe_sphere_submerged(double radius, vec3 up, double d, floe_submerged *out);
 void floe_ellipsoid_submerged(vec3 semi, vec3 up, double d, floe_submerged *out);
 /* Capsule: radius, shaft (distance between the cap centres) along body x. */

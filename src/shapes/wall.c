@@ -2,8 +2,9 @@
  * sphere. A two-sided wall (sense 0) keeps the side it was touched from. */
 #include "shapes/shape.h"
 
-int floe_collide_wall_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
-                             double gap, floe_raw_contact *out) {
+/* The pair table's entry for the inline floe_wall_sphere (shape.h). */
+static int collide_wall_sphere(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
+                               double gap, floe_raw_contact *out) {
     return floe_wall_sphere(a, pa->x, pb->x, *(const double *)b, prev, gap, out);
 }
 
@@ -91,5 +92,5 @@ const floe_shape_class floe_shape_wall = {
     .keys = keys,
     .nkeys = FLOE_LEN(keys),
     .scene = FLOE_SCENE_POS_ON_AXIS,
-    .collide = {[FLOE_SHAPE_SPHERE] = floe_collide_wall_sphere},
+    .collide = {[FLOE_SHAPE_SPHERE] = collide_wall_sphere},
 };

@@ -1,15 +1,15 @@
-/* Shared state of the scene loader, split over scene.c (world, materials,
- * models, groups, run), scene_bodies.c (particles, walls, facets, meshes,
- * generators; particle tables through particle_file.c) and scene_output.c
- * (output section), with the helpers they share in scene_common.c. Not a
- * public header. */
-#ifndef FLOE_IO_SCENE_INTERNAL_H
-#define FLOE_IO_SCENE_INTERNAL_H
+/* The scene loader's state and the helpers every part of it shares
+ * (scene_common.c): key paths for messages, warnings, schema values,
+ * material, group and shape names, the interrupt. The loader is split by
+ * section: scene.c (order of work; world, materials, models, groups, run)
+ * calls the section readers declared in scene_sections.h. Not a public
+ * header. */
+#ifndef FLOE_IO_SCENE_COMMON_H
+#define FLOE_IO_SCENE_COMMON_H
 
 #include <floe/floe_io.h>
 #include "base/mem.h"
 #include "io/scene_yaml.h"
-#include "io/mesh.h"
 
 /* Refuse scenes that would need absurd memory before allocating anything.
  * The estimate covers particle state plus a few contacts per particle. */
@@ -68,39 +68,6 @@ typedef struct scene_ctx {
     floe_gen_env env; /* the generators': the cell (set by the periodic section), scene_interrupted */
 } scene_ctx;
 
-/* scene_bodies.c: one top-level body section (key is a shape's section:
- * particles, capsules, ellipsoids, cylinders, walls, facets; or meshes or
- * generators). */
-int scene_bodies(scene_ctx *c, const char *key, sy_node *section);
-
-/* scene_dense.c: the keys of a `dense` generator (radius expansion) but
- * radius and the common ones (material, group, vel, angvel): the region,
- * the target and the relaxation's bounds; *at is the region's node. */
-int scene_dense_keys(scene_ctx *c, sy_node *g, const char *where, floe_dense_def *dd, sy_node **at);
-/* With the radius set: pass 0 counts the spheres (*pos, *rad NULL), pass 1
- * makes them (malloc'd). */
-int scene_dense_make(scene_ctx *c, sy_node *g, sy_node *at, const char *where, const floe_dense_def *dd,
-                     floe_vec3 **pos, double **rad, int64_t *n);
-/* scene_supply.c: the inlets and sinks sections (after the bodies). */
-int scene_supply(scene_ctx *c, sy_node *root);
-/* scene_supply.c: the inlets' budgets once the run's length is known: the
- * bodies an inlet certainly asks for after one step (FLOE_INLET_MAX_STEP)
- * and over the run (with the scene's particles, the memory guard). */
-int scene_supply_budget(scene_ctx *c, const floe_scene *s);
-/* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
-int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
-/* scene_phases.c: a group's `phases` list or its `load` key (item: the
- * group's map) into m->phases; 0 if it has neither (m->nphases stays 0). */
-int scene_group_phases(scene_ctx *c, sy_node *item, const char *where, scene_motion *m);
-
-/* scene_output.c */
-void scene_output_init(floe_output_config *out); /* defaults that do not depend on the run length */
-int scene_output(scene_ctx *c, sy_node *section, floe_output_config *out);
-void scene_output_defaults(scene_ctx *c, floe_output_config *out, int64_t total_steps);
-/* At most this many output.regions (measurements.md). */
-#define SCENE_MAX_REGIONS 64
-
-/* Shared helpers (scene_common.c). */
 /* Whether the interrupt function asks to stop (then c->stopped stays 1;
  * ctx: the scene_ctx, so that generators can poll it through their env);
  * scene_stopped: the error that ends the load then (-1), at node `at`. */
@@ -120,10 +87,6 @@ int scene_find_material(scene_ctx *c, const char *name, char *hint, size_t len);
 void scene_name_hint(char *buf, size_t len, const char *word, const char *const *names, int n, const char *what);
 int scene_groups(scene_ctx *c, sy_node *node, const char *where, uint32_t *mask);
 int scene_world_error(scene_ctx *c, sy_node *at, const char *where); /* floe_last_error */
-/* scene_periodic.c: the `periodic` section, the cell before the bodies and
- * (scene_periodic_bodies) the affine velocities once they are all there. */
-int scene_periodic(scene_ctx *c, sy_node *sec);
-int scene_periodic_bodies(scene_ctx *c, sy_node *sec);
 /* Appends a warning "file:line:col: warning: message" at node n. Returns 0
  * (-1 only when out of memory, recorded as the scene's error). */
 int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
@@ -131,15 +94,6 @@ int scene_warn(scene_ctx *c, sy_node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* scene_check.c: what the run would find before step 0, found at load:
- * errors (dt, deep initial overlaps) and warnings (implausible materials,
- * small overlaps). Called once the world and the run length are known; in
- * a scene that runs no step, the errors go to s->run_error. */
-int scene_diagnose(scene_ctx *c, floe_scene *s);
-/* scene_cell_check.c: the periodic cell against the bodies, as the start
- * and the first pair search would find it (docs/periodic.md), refused at
- * the scene key; nothing without a cell. */
-int scene_check_cell(scene_ctx *c);
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */
 int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
 

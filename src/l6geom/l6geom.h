@@ -1,9 +1,9 @@
 /* L6Geom: turns a shape pair's raw contact into the shape-agnostic contact
  * geometry every model uses (as Woo's L6Geom; docs/geometry.md). */
-#ifndef FLOE_COLLIDE_L6GEOM_H
-#define FLOE_COLLIDE_L6GEOM_H
+#ifndef FLOE_L6GEOM_L6GEOM_H
+#define FLOE_L6GEOM_L6GEOM_H
 
-#include "collide/geom.h"
+#include "l6geom/geom.h"
 
 /* First step of a contact: frame from the normal into g, its area and lens. */
 void floe_l6geom_create(floe_geom *g, double *area, double lens[2], const floe_raw_contact *r, int legacy_lens);

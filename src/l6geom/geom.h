@@ -1,8 +1,8 @@
 /* The geometry of one contact, independent of shapes and models: what a
  * narrow-phase function finds (floe_raw_contact) and the frame L6Geom
  * carries with the contact from step to step (floe_geom). */
-#ifndef FLOE_COLLIDE_GEOM_H
-#define FLOE_COLLIDE_GEOM_H
+#ifndef FLOE_L6GEOM_GEOM_H
+#define FLOE_L6GEOM_GEOM_H
 
 #include "base/vec.h"
 

@@ -1,4 +1,4 @@
-#include "collide/l6geom.h"
+#include "l6geom/l6geom.h"
 
 void floe_l6geom_create(floe_geom *g, double *area, double lens[2], const floe_raw_contact *r, int legacy_lens) {
     vec3 n = r->n;
