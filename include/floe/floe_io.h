@@ -338,6 +338,13 @@ typedef struct floe_dense_def {
     const floe_gen_env *env;
 } floe_dense_def;
 
+/* A def with the defaults: a box, max_overlap 0.01, max_iterations 200000. */
+floe_dense_def floe_default_dense_def(void);
+/* The key table of the scene's `dense` generator and of the Python
+ * module's add_dense (floe.h, "key tables"), and of its cylinder. */
+const floe_key_table *floe_dense_key_table(void);
+const floe_key_table *floe_dense_cylinder_key_table(void);
+
 typedef struct floe_dense_info {
     int64_t count;       /* spheres made */
     double scale;        /* final radius / drawn radius */

@@ -98,7 +98,7 @@ int scene_supply(scene_ctx *c, sy_node *root);
  * bodies an inlet certainly asks for after one step (FLOE_INLET_MAX_STEP)
  * and over the run (with the scene's particles, the memory guard). */
 int scene_supply_budget(scene_ctx *c, const floe_scene *s);
-/* scene_bodies.c: a size distribution {dist: ...} at n (`where` its path). */
+/* scene_keys.c: a size distribution {dist: ...} at n (`where` its path). */
 int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
 /* scene_phases.c: a group's `phases` list or its `load` key (item: the
  * group's map) into m->phases; 0 if it has neither (m->nphases stays 0). */
@@ -151,6 +151,12 @@ int scene_diagnose(scene_ctx *c, floe_scene *s);
  * and the first pair search would find it (docs/periodic.md), refused at
  * the scene key; nothing without a cell. */
 int scene_check_cell(scene_ctx *c);
+/* scene_keys.c: the keys of table t in mapping `map` (path `where`) into
+ * def: unknown keys refused, each key given read and range-checked where it
+ * stands, then the table's rules; given[i] (t->n entries): key i was given;
+ * *name: the NAME key's text (may be NULL without one). */
+int scene_keys(scene_ctx *c, sy_node *map, const char *where, const floe_key_table *t, void *def, unsigned char *given,
+               const char **name);
 /* A schema value: true/false (1/0) or a number, range-checked against spec. */
 int scene_param(scene_ctx *c, sy_node *n, const char *where, const floe_param_spec *spec, double *out);
 
