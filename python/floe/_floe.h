@@ -117,6 +117,16 @@ extern PyMethodDef floe_py_supply_methods[];
 void floe_py_arg_error(const char *fmt, ...); /* ArgumentError with a printf message (%g works) */
 int floe_py_supply_guard(World *self);        /* refuses stepping a world with inlets or sinks while views are alive */
 
+/* keys.c: the keyword arguments of fn (args: at most the entry's name, its
+ * NAME key) read through key table t into def (from its defaults); *name
+ * the name; own (t->n entries, or NULL to refuse them): the values of the
+ * FLOE_KEY_OWN keys, borrowed, NULL when not given. 0, or -1 with
+ * ArgumentError (a value out of range, a rule between keys) or TypeError. */
+int floe_py_keys(World *self, PyObject *args, PyObject *kw, const char *fn, const floe_key_table *t, void *def,
+                 const char **name, PyObject **own);
+/* supply.c: a size: a number, (min, max) or dict(dist=...), checked. */
+int floe_py_size(PyObject *o, const char *what, floe_size_dist *d);
+
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];
 
