@@ -55,6 +55,8 @@ static void usage(FILE *f) {
             "                       continue a run from its newest restart file (or FILE);\n"
             "                       --steps/--time move the run's end (e.g. extend a finished run)\n"
             "  floe check SCENE     validate a scene file without running it\n"
+            "  floe keys --markdown the scene's key tables (world, inlets, sinks, dense) as the\n"
+            "                       docs show them (docs/scene-format.md)\n"
             "  floe --version       print the version\n"
             "  floe --help          this text\n\n"
             "Options also take the form --name=value. OpenMP threads wait passively\n"
@@ -772,14 +774,22 @@ int main(int argc, char **argv) {
         }
         return cmd_check(argv[2]);
     }
+    if (!strcmp(cmd, "keys")) {
+        if (argc != 3 || strcmp(argv[2], "--markdown")) {
+            fprintf(stderr, "usage: floe keys --markdown\n");
+            return 2;
+        }
+        floe_key_tables_markdown(stdout);
+        return 0;
+    }
     int run = !strcmp(cmd, "run"), resume = !strcmp(cmd, "resume");
     if (run || resume) {
         exec_with_passive_wait(argv);
         return run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2);
     }
-    static const char *const commands[] = {"run", "resume", "check", "--help", "--version"};
+    static const char *const commands[] = {"run", "resume", "check", "keys", "--help", "--version"};
     char hint[96];
     fprintf(stderr, "floe: unknown command '%s'%s (see floe --help)\n", cmd,
-            did_you_mean(cmd, commands, 5, hint, sizeof hint));
+            did_you_mean(cmd, commands, 6, hint, sizeof hint));
     return 2;
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <floe/floe.h>
 
 #ifdef __cplusplus
@@ -344,6 +345,12 @@ floe_dense_def floe_default_dense_def(void);
  * module's add_dense (floe.h, "key tables"), and of its cylinder. */
 const floe_key_table *floe_dense_key_table(void);
 const floe_key_table *floe_dense_cylinder_key_table(void);
+
+/* The docs' key table of t (docs/scene-format.md), markdown between
+ * <!-- keys:NAME --> and <!-- /keys:NAME --> comments; and every top-level
+ * table (world, inlets, sinks, dense), as `floe keys --markdown` prints them. */
+void floe_key_table_markdown(FILE *f, const floe_key_table *t);
+void floe_key_tables_markdown(FILE *f);
 
 typedef struct floe_dense_info {
     int64_t count;       /* spheres made */

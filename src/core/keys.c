@@ -42,29 +42,52 @@ static floe_status fail(char *why, size_t len, int *bad, int at, const char *fmt
 
 #define W(m) (int)offsetof(floe_world_def, m)
 static const floe_key world_keys[] = {
-    {"gravity", FLOE_KEY_VEC3, W(gravity), RANGE(-MAXC, MAXC, 0, 0), REST("m/s^2", "[0, 0, 0]", "gravity")},
+    {"gravity", FLOE_KEY_VEC3, W(gravity), RANGE(-MAXC, MAXC, 0, 0),
+     REST("m/s^2", "[0, 0, 0]", "gravitational acceleration")},
     {"dt", FLOE_KEY_NUMBER, W(dt), RANGE(0, INFINITY, 1, 1),
-     REST("s", "auto", "time step, or auto: dt_safety x the critical step (docs/integration.md#time-step)",
+     REST("s", "auto",
+          "time step; auto: dt_safety x the critical step, from the contacts' stiffness and from the contacts the free "
+          "bodies could make, exact for one contact ([integration](integration.md#time-step)), re-checked every "
+          "dyn_dt_period steps and as soon as a new contact is too stiff for the step in use",
           .words = "auto=0")},
     {"dt_safety", FLOE_KEY_NUMBER, W(dt_safety), RANGE(0, 1, 1, 0),
-     REST("", "0.1", "factor on the critical step for dt: auto")},
+     REST("", "0.1",
+          "safety factor of the automatic time step. It sets the accuracy of impacts: an isolated impact takes dt/t_c "
+          "= 2 dt_safety/pi steps of its contact time t_c and may gain or lose up to q/(1-q), q = dt_safety^2, of its "
+          "energy: 1.0 % at 0.1 (15.7 steps per contact), 4.2 % at 0.2, 33 % at 0.5. Any value below 1 is stable "
+          "([integration](integration.md#time-step-accuracy))")},
     {"dyn_dt_period", FLOE_KEY_INT, W(dyn_dt_period), RANGE(1, 1e9, 0, 0),
-     REST("steps", "100", "steps between critical-step re-checks (dt: auto) and energy-balance checks")},
-    {"damping", FLOE_KEY_NUMBER, W(damping), RANGE(0, 1, 0, 1), REST("", "0", "Cundall non-viscous damping")},
-    {"skin", FLOE_KEY_NUMBER, W(skin), ANY, REST("m", "-0.1", "Verlet skin; < 0: |skin| x the smallest radius")},
+     REST("steps", "100", "steps between re-checks of the automatic time step and of the energy balance")},
+    {"damping", FLOE_KEY_NUMBER, W(damping), RANGE(0, 1, 0, 1),
+     REST("", "0", "Cundall non-viscous damping coefficient")},
+    {"skin", FLOE_KEY_NUMBER, W(skin), ANY,
+     REST("m", "-0.1", "Verlet skin of the neighbour search; negative: |skin| x the smallest sphere radius")},
     {"legacy_lens", FLOE_KEY_BOOL, W(legacy_lens), RANGE(0, 1, 0, 0),
-     REST("", "false", "true: contact lens r + uN/2 (Woo <= 2021); false: r")},
+     REST("", "false", "contact lengths r + uN/2 (Woo <= 2021) instead of r")},
     {"threads", FLOE_KEY_INT, W(threads), RANGE(0, FLOE_MAX_THREADS, 0, 0),
-     REST("", "0", "OpenMP threads, a ceiling; 0: automatic (idle cores, at most one per 4000 bodies)")},
+     REST(
+         "", "0",
+         "OpenMP threads; 0 = automatic: the idle cores (OMP_NUM_THREADS or all cores, minus the 1-minute load average "
+         "of other processes), at most one thread per 4000 bodies. Results do not depend on the thread count")},
     {"renorm_period", FLOE_KEY_INT, W(renorm_period), RANGE(1, 1e9, 0, 0),
      REST("steps", "100", "steps between re-orthonormalisations of the contact frames")},
-    {"dimension", FLOE_KEY_INT, W(dimension), RANGE(2, 3, 0, 0), REST("", "3", "2: motion confined to the xy plane")},
+    {"dimension", FLOE_KEY_INT, W(dimension), RANGE(2, 3, 0, 0),
+     REST("", "3",
+          "2: a plane world: every body moves in the xy plane only (z, rotations about x and y blocked); models with a "
+          "2D formulation (soft-bond) use it")},
     {"sphere_orientation", FLOE_KEY_BOOL, W(sphere_orientation), RANGE(0, 1, 0, 0),
-     REST("", "true", "false: a sphere keeps the orientation it was given (a granular step does less work)")},
+     REST("", "true",
+          "false: a sphere keeps the orientation it was given instead of turning with its spin. No force reads a "
+          "sphere's orientation, so results are otherwise bitwise the same, and a granular step does 5-10 % less work "
+          "([decision](decisions.md#sphere-orientation-only-when-wanted))")},
     {"energy_warn", FLOE_KEY_NUMBER, W(energy_warn), RANGE(0, INFINITY, 0, 1),
-     REST("", "0.01", "energy-balance error above which the run says so once; 0: never")},
+     REST("", "0.01",
+          "the run says so once (a warning line, an energy_error event) when the energy balance error passes it, "
+          "checked every dyn_dt_period steps; 0: never ([integration](integration.md#energy))")},
     {"dt_check", FLOE_KEY_OWN, -1, NONE,
-     REST("", "error", "a given dt above the critical step: error stops the scene, warn only reports it (scene only)",
+     REST("", "error",
+          "a given dt above the critical step stops the scene (error), or is only reported (warn) "
+          "([checks](#checks-before-the-run)); the scene loader's own key",
           .words = "error=0,warn=1")},
 };
 #undef W
@@ -83,7 +106,9 @@ static floe_status plane_check(void *def, const unsigned char *given, const char
 }
 static const floe_key plane_keys[] = {
     {"point", FLOE_KEY_VEC3, S(point), RANGE(-BIG, BIG, 0, 0), REST("m", "required", "a point of the plane")},
-    {"normal", FLOE_KEY_VEC3, S(normal), ANY, REST("", "required", "points into the side removed (any length but 0)")},
+    {"normal", FLOE_KEY_VEC3, S(normal), ANY,
+     REST("", "required",
+          "a direction: finite, not zero, any length (normalised, scaled by its largest component first)")},
 };
 static const floe_key_table plane_table = {"sinks.plane", plane_keys, NK(plane_keys), plane_check};
 
@@ -104,16 +129,18 @@ static floe_status sink_check(void *def, const unsigned char *given, const char 
     return window(d->t_start, d->t_end, given, SINK_START, where, why, len, bad);
 }
 static const floe_key sink_keys[] = {
-    {"name", FLOE_KEY_NAME, -1, NONE, REST("", "required", "the sink's name (an inlet's recycle names it)")},
+    {"name", FLOE_KEY_NAME, -1, NONE,
+     REST("", "required", "the sink's name, unique among sinks (an inlet's recycle names it)")},
     {"box", FLOE_KEY_BOX, S(lo), NONE,
-     SETS("m", "-", "region: the box [[xmin, ymin, zmin], [xmax, ymax, zmax]]", .choice = "region",
+     SETS("m", "-", "removes centres inside the box [[xmin, ymin, zmin], [xmax, ymax, zmax]]", .choice = "region",
           .set_offset = S(region), .set_value = FLOE_REGION_BOX)},
     {"plane", FLOE_KEY_MAP, -1, NONE,
-     SETS("", "-", "region: the side of the plane {point, normal} that the normal points to", .choice = "region",
-          .set_offset = S(region), .set_value = FLOE_REGION_HALFSPACE, .sub = &plane_table)},
-    {"group", FLOE_KEY_GROUP, S(group), NONE, REST("", "every body", "only the members of this group")},
-    {"start", FLOE_KEY_NUMBER, S(t_start), RANGE(0, 1e15, 0, 0), REST("s", "0", "works from this time")},
-    {"end", FLOE_KEY_NUMBER, S(t_end), RANGE(-INFINITY, INFINITY, 0, 0), REST("s", ".inf", "until this time")},
+     SETS("", "-", "removes centres on the side the normal points to", .choice = "region", .set_offset = S(region),
+          .set_value = FLOE_REGION_HALFSPACE, .sub = &plane_table)},
+    {"group", FLOE_KEY_GROUP, S(group), NONE, REST("", "every body", "only members of the group")},
+    {"start", FLOE_KEY_NUMBER, S(t_start), RANGE(0, 1e15, 0, 0), REST("s", "0", "the sink works from this time ...")},
+    {"end", FLOE_KEY_NUMBER, S(t_end), RANGE(0, INFINITY, 0, 0),
+     REST("s", ".inf", "... until this time, at or after start")},
 };
 #undef S
 static const floe_key_table sink_table = {"sinks", sink_keys, NK(sink_keys), sink_check};
@@ -131,8 +158,9 @@ static floe_status cylinder_check(void *def, const unsigned char *given, const c
 }
 static const floe_key cylinder_keys[] = {
     {"base", FLOE_KEY_VEC3, I(base), RANGE(-BIG, BIG, 0, 0), REST("m", "required", "centre of one end")},
-    {"axis", FLOE_KEY_VEC3, I(axis), ANY, REST("m", "required", "from that centre to the other end's")},
-    {"radius", FLOE_KEY_NUMBER, I(radius), RANGE(0, BIG, 1, 0), REST("m", "required", "the cylinder's radius")},
+    {"axis", FLOE_KEY_VEC3, I(axis), ANY,
+     REST("m", "required", "to the other end's centre: the cylinder's length and direction, not zero")},
+    {"radius", FLOE_KEY_NUMBER, I(radius), RANGE(0, BIG, 1, 0), REST("m", "required", "its radius")},
 };
 static const floe_key_table cylinder_table = {"inlets.cylinder", cylinder_keys, NK(cylinder_keys), cylinder_check};
 
@@ -163,41 +191,46 @@ static floe_status inlet_check(void *def, const unsigned char *given, const char
     return FLOE_OK;
 }
 static const floe_key inlet_keys[] = {
-    {"name", FLOE_KEY_NAME, -1, NONE, REST("", "required", "the inlet's name")},
+    {"name", FLOE_KEY_NAME, -1, NONE, REST("", "required", "the inlet's name, unique among inlets")},
     {"box", FLOE_KEY_BOX, I(lo), NONE,
-     SETS("m", "-", "region: the box [[xmin, ymin, zmin], [xmax, ymax, zmax]]", .choice = "region",
+     SETS("m", "-", "centres uniform in the box [[xmin, ymin, zmin], [xmax, ymax, zmax]]", .choice = "region",
           .set_offset = I(region), .set_value = FLOE_REGION_BOX)},
     {"cylinder", FLOE_KEY_MAP, -1, NONE,
-     SETS("", "-", "region: the cylinder {base, axis, radius}", .choice = "region", .set_offset = I(region),
-          .set_value = FLOE_REGION_CYLINDER, .sub = &cylinder_table)},
+     SETS("", "-", "centres uniform in the cylinder from base to base + axis", .choice = "region",
+          .set_offset = I(region), .set_value = FLOE_REGION_CYLINDER, .sub = &cylinder_table)},
     {"triangles", FLOE_KEY_TRIANGLES, I(tri), RANGE(1, FLOE_INLET_MAX_TRIANGLES, 0, 0),
-     SETS("m", "-", "region: triangles [[x, y, z], [x, y, z], [x, y, z]], one chosen by area", .choice = "region",
-          .set_offset = I(region), .set_value = FLOE_REGION_TRIANGLES, .offset2 = I(ntri))},
+     SETS("m", "-",
+          "a planar region or a mesh: centres uniform over the area of the triangles [[x, y, z], [x, y, z], [x, y, "
+          "z]], each with an area",
+          .choice = "region", .set_offset = I(region), .set_value = FLOE_REGION_TRIANGLES, .offset2 = I(ntri))},
     {"rate", FLOE_KEY_NUMBER, I(rate), RANGE(0, 1e12, 1, 0),
-     SETS("bodies/s", "-", "bodies inserted per second", .choice = "rate", .set_offset = I(by_mass), .set_value = 0)},
+     SETS("bodies/s", "-", "count rate", .choice = "rate", .set_offset = I(by_mass), .set_value = 0)},
     {"mass_rate", FLOE_KEY_NUMBER, I(rate), RANGE(0, 1e12, 1, 0),
-     SETS("kg/s", "-", "mass inserted per second", .choice = "rate", .set_offset = I(by_mass), .set_value = 1)},
-    {"start", FLOE_KEY_NUMBER, I(t_start), RANGE(0, 1e15, 0, 0), REST("s", "0", "inserts from this time")},
-    {"end", FLOE_KEY_NUMBER, I(t_end), RANGE(-INFINITY, INFINITY, 0, 0), REST("s", ".inf", "until this time")},
+     SETS("kg/s", "-", "mass rate", .choice = "rate", .set_offset = I(by_mass), .set_value = 1)},
+    {"start", FLOE_KEY_NUMBER, I(t_start), RANGE(0, 1e15, 0, 0), REST("s", "0", "the inlet works from this time ...")},
+    {"end", FLOE_KEY_NUMBER, I(t_end), RANGE(0, INFINITY, 0, 0),
+     REST("s", ".inf", "... until this time, at or after start")},
     {"shape", FLOE_KEY_ENUM, I(shape), NONE,
-     REST("", "sphere", "the bodies' shape", .words = "sphere=0,capsule=3,ellipsoid=4")},
+     REST("", "sphere", "what to insert", .words = "sphere=0,capsule=3,ellipsoid=4")},
     {"radius", FLOE_KEY_SIZE, I(size[0]), RANGE(0, BIG, 1, 0),
-     REST("m", "-", "sphere, capsule: a size, [min, max] or {dist: ...}")},
-    {"shaft", FLOE_KEY_SIZE, I(size[1]), RANGE(0, BIG, 1, 0), REST("m", "-", "capsule: its shaft, a size")},
+     REST("m", "-", "sphere or capsule radius (spheres and capsules: required)")},
+    {"shaft", FLOE_KEY_SIZE, I(size[1]), RANGE(0, BIG, 1, 0), REST("m", "-", "capsule shaft (capsules: required)")},
     {"semi_axes", FLOE_KEY_SIZES3, I(size), RANGE(0, BIG, 1, 0),
-     REST("m", "-", "ellipsoid: three sizes [a, b, c], each drawn on its own")},
-    {"vel", FLOE_KEY_VEC3, I(vel), RANGE(-MAXC, MAXC, 0, 0), REST("m/s", "[0, 0, 0]", "velocity of the bodies")},
+     REST("m", "-",
+          "[a, b, c], semi-axes along the body x, y, z axes, each drawn independently (ellipsoids: required)")},
+    {"vel", FLOE_KEY_VEC3, I(vel), RANGE(-MAXC, MAXC, 0, 0), REST("m/s", "[0, 0, 0]", "initial velocity")},
     {"vel_spread", FLOE_KEY_NUMBER, I(vel_spread), RANGE(0, BIG, 0, 0),
-     REST("m/s", "0", "each velocity component gains one uniform in [-vel_spread, vel_spread]")},
+     REST("m/s", "0", "each velocity component gets a uniform term in [-vel_spread, vel_spread]")},
     {"material", FLOE_KEY_MATERIAL, I(material), NONE,
-     REST("", "the only one", "the bodies' material (required with more than one)")},
-    {"group", FLOE_KEY_GROUPS, I(groups), NONE, REST("", "none", "a group or a list of groups of the bodies")},
+     REST("", "the only one", "material of the bodies; required when more than one is declared")},
+    {"group", FLOE_KEY_GROUPS, I(groups), NONE, REST("", "none", "groups of the bodies")},
     {"seed", FLOE_KEY_INT64, I(seed), RANGE(0, 9223372036854775807.0, 0, 0),
      REST("", "0", "seed of the inlet's random numbers")},
-    {"max_tries", FLOE_KEY_INT, I(max_tries), RANGE(1, 1e6, 0, 0),
-     REST("", "100", "centres tried per body before the step gives up")},
+    {"max_tries", FLOE_KEY_INT, I(max_tries), RANGE(1, 1e6, 0, 0), REST("", "100", "centres tried per body")},
     {"recycle", FLOE_KEY_SINK, I(recycle), NONE,
-     REST("", "none", "a sink: re-insert what it removes (its count; with mass_rate its mass) instead of a rate")},
+     REST("", "none",
+          "re-insert what that sink removes (its count; its mass with mass_rate, whose value is then unused) instead "
+          "of a rate: a constant head; rate is then optional")},
 };
 #undef I
 static const floe_key_table inlet_table = {"inlets", inlet_keys, NK(inlet_keys), inlet_check};
@@ -241,6 +274,8 @@ int floe_key_in_range(const floe_key *k, double x) {
 
 static void bound(char *buf, size_t len, double v) {
     if (isinf(v)) snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
+    else if (v == 9223372036854775807.0) snprintf(buf, len, "2^63 - 1");   /* INT64_MAX, as a double */
+    else if (v == floor(v) && fabs(v) >= 1e5) snprintf(buf, len, "%g", v); /* 1e+09 */
     else snprintf(buf, len, "%.10g", v);
 }
 
@@ -286,7 +321,7 @@ void floe_key_range_text(const floe_key *k, char *buf, size_t len) {
         case FLOE_KEY_VEC3:
         case FLOE_KEY_SIZE:
         case FLOE_KEY_SIZES3:
-            if (k->min == -INFINITY && k->max == INFINITY) {
+            if (k->min == -INFINITY && k->max == INFINITY && k->min_open && k->max_open) {
                 snprintf(buf, len, "finite");
                 return;
             }

@@ -47,26 +47,32 @@ static floe_status dense_check(void *def, const unsigned char *given, const char
 
 static const floe_key dense_keys[] = {
     {"box", FLOE_KEY_BOX, D(lo), 0, 0, 1, 0,
-     SETS("m", "-", "region: the box [[xmin, ymin, zmin], [xmax, ymax, zmax]], first corner below the second",
-          .choice = "region", .set_offset = D(region), .set_value = FLOE_DENSE_BOX)},
+     SETS("m", "-", "the region: a box [[xmin, ymin, zmin], [xmax, ymax, zmax]] ...", .choice = "region",
+          .set_offset = D(region), .set_value = FLOE_DENSE_BOX)},
     {"cylinder", FLOE_KEY_MAP, -1, 0, 0, 0, 0,
-     SETS("", "-", "region: the cylinder {base, radius, height} along z", .choice = "region", .set_offset = D(region),
-          .set_value = FLOE_DENSE_CYLINDER, .sub = &cylinder_table)},
+     SETS("", "-", "... or a cylinder along z, from its bottom centre base up by height", .choice = "region",
+          .set_offset = D(region), .set_value = FLOE_DENSE_CYLINDER, .sub = &cylinder_table)},
     {"radius", FLOE_KEY_OWN, -1, 0, 0, 0, 0,
-     REST("m", "required", "a radius, a range [rmin, rmax] or a distribution {dist: ...}; all radii are scaled")},
+     REST("m", "required",
+          "the drawn radii (before the common scaling): as for random, a number, [rmin, rmax] or a distribution {dist: "
+          "...}")},
     {"count", FLOE_KEY_INT64, D(count), 0, (double)FLOE_GEN_MAX_COUNT, 0, 0,
-     REST("", "0", "spheres; 0: as many as the solid fraction needs at the drawn sizes")},
+     REST("", "0", "spheres; 0: as many as solid_fraction needs at the drawn sizes")},
     {"solid_fraction", FLOE_KEY_NUMBER, D(target), 0, 0.9, 1, 0,
-     REST("", "required", "the spheres' volume over the region's (equal radii: at most 0.7405)")},
-    {"seed", FLOE_KEY_INT64, D(seed), 0, 9223372036854775807.0, 0, 0, REST("", "0", "seed of the random numbers")},
+     REST(
+         "", "required",
+         "sum of the sphere volumes over the region's volume; at most 0.7405 (pi/sqrt(18)) for spheres of one radius")},
+    {"seed", FLOE_KEY_INT64, D(seed), 0, 9223372036854775807.0, 0, 0, REST("", "0", "random seed")},
     {"max_overlap", FLOE_KEY_NUMBER, D(max_overlap), 0, 0.5, 1, 0,
-     REST("", "0.01", "largest overlap left, over the smaller radius")},
+     REST("", "0.01",
+          "bound on the largest overlap left: pair depth over the smaller radius, or depth beyond the region over the "
+          "radius")},
     {"max_iterations", FLOE_KEY_INT64, D(max_iterations), 1, 1e9, 0, 0,
-     REST("", "200000", "relaxation iterations in all before the packing gives up")},
-    {"material", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "the only one", "the spheres' material")},
-    {"group", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "none", "a group or a list of groups of the spheres")},
-    {"vel", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("m/s", "[0, 0, 0]", "the spheres' velocity")},
-    {"angvel", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("rad/s", "[0, 0, 0]", "the spheres' angular velocity")},
+     REST("", "200000", "relaxation iterations (FIRE steps) in all")},
+    {"material", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "the only one", "as for random")},
+    {"group", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "none", "as for random")},
+    {"vel", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("m/s", "[0, 0, 0]", "as for random")},
+    {"angvel", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("rad/s", "[0, 0, 0]", "as for random")},
 };
 static const floe_key_table dense_table = {"dense", dense_keys, NK(dense_keys), dense_check};
 
