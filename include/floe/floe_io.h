@@ -331,7 +331,6 @@ typedef struct floe_dense_def {
     uint64_t seed;
     double max_overlap;     /* bound on the largest residual overlap, relative */
     int64_t max_iterations; /* relaxation iterations in all (FIRE steps) */
-    double growth_step;     /* solid fraction added per expansion step, default FLOE_DENSE_STEP */
     /* NULL: no periodic cell, never interrupted. With a cell, pairs meet
      * through its faces (the spheres' images); along a periodic axis that
      * the region spans (box side, cylinder height at least the period),

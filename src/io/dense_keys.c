@@ -22,7 +22,6 @@ floe_dense_def floe_default_dense_def(void) {
     d.region = FLOE_DENSE_BOX;
     d.max_overlap = 0.01;
     d.max_iterations = 200000;
-    d.growth_step = FLOE_DENSE_STEP;
     return d;
 }
 
@@ -70,8 +69,6 @@ static const floe_key dense_keys[] = {
           "radius")},
     {"max_iterations", FLOE_KEY_INT64, D(max_iterations), 1, 1e9, 0, 0,
      REST("", "200000", "relaxation iterations (FIRE steps) in all")},
-    {"growth_step", FLOE_KEY_NUMBER, D(growth_step), 0, 0.1, 1, 0,
-     REST("", "0.01", "solid fraction added per expansion step")},
     {"material", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "the only one", "as for random")},
     {"group", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("", "none", "as for random")},
     {"vel", FLOE_KEY_OWN, -1, 0, 0, 0, 0, REST("m/s", "[0, 0, 0]", "as for random")},

@@ -483,7 +483,7 @@ int floe_gen_dense(const floe_dense_def *d, floe_vec3 **pos_out, double **rad_ou
         }
         if (how == RELAXED) reached = phi;
         if (last || left <= 0) break;
-        phi = fmin(phi + d->growth_step, d->target);
+        phi = fmin(phi + FLOE_DENSE_STEP, d->target);
         if (d->target - phi < 1e-9 * d->target) phi = d->target;
     }
     info->iterations = used;
