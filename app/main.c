@@ -55,7 +55,7 @@ static void usage(FILE *f) {
             "                       continue a run from its newest restart file (or FILE);\n"
             "                       --steps/--time move the run's end (e.g. extend a finished run)\n"
             "  floe check SCENE     validate a scene file without running it\n"
-            "  floe keys --markdown the scene's key tables (world, inlets, sinks, dense) as the\n"
+            "  floe keys --markdown the scene's key tables (world, inlets, sinks, phases, dense) as the\n"
             "                       docs show them (docs/scene-format.md)\n"
             "  floe --version       print the version\n"
             "  floe --help          this text\n\n"

@@ -2,7 +2,7 @@
 """The key tables of docs/scene-format.md, written from the code.
 
 `floe keys --markdown` prints every key table of the scene's sections
-(world, inlets, sinks, dense: src/core/keys.c, src/io/dense_keys.c), each
+(world, inlets, sinks, phases, dense: src/core/keys.c, phase_keys.c, src/io/dense_keys.c), each
 between `<!-- keys:NAME ... -->` and `<!-- /keys:NAME -->`. This tool puts
 them into the doc in place of the blocks with the same markers:
 

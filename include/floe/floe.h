@@ -1063,6 +1063,7 @@ typedef struct floe_key {
     const char *doc;        /* one line */
     const char *words;      /* ENUM: "name=value,..."; NUMBER: words that stand for values; else NULL */
     const char *choice;     /* keys of the same choice ("region", "rate") exclude each other; else NULL */
+    const char *only;       /* the names of the entry's ENUM key that take this key ("servo,load"); NULL: all */
     int set_offset;         /* >= 0: giving the key also stores set_value (int) there (a region's kind) */
     int set_value;
     int offset2;               /* TRIANGLES: the count's offset */
@@ -1080,8 +1081,10 @@ struct floe_key_table {
     floe_status (*check)(void *def, const unsigned char *given, const char *where, char *why, size_t len, int *bad);
 };
 
-/* The engine's tables: "world", "inlets", "sinks" (and their sub-tables,
- * reached through the MAP keys); NULL for another name. */
+/* The engine's tables: "world", "inlets", "sinks", "phases" (a group's
+ * phases: the keys floe_phase_from_keys reads; offset -1 where several keys
+ * make one member) and their sub-tables, reached through the MAP keys
+ * ("inlets.cylinder", "sinks.plane", "phases.start"); NULL for another name. */
 const floe_key_table *floe_key_table_find(const char *name);
 int floe_key_table_count(void);
 const floe_key_table *floe_key_table_at(int i);

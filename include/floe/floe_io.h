@@ -348,7 +348,7 @@ const floe_key_table *floe_dense_cylinder_key_table(void);
 
 /* The docs' key table of t (docs/scene-format.md), markdown between
  * <!-- keys:NAME --> and <!-- /keys:NAME --> comments; and every top-level
- * table (world, inlets, sinks, dense), as `floe keys --markdown` prints them. */
+ * table (world, inlets, sinks, phases, dense), as `floe keys --markdown` prints them. */
 void floe_key_table_markdown(FILE *f, const floe_key_table *t);
 void floe_key_tables_markdown(FILE *f);
 

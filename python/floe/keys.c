@@ -97,8 +97,7 @@ static int read_key(World *self, PyObject *o, const char *p, const floe_key *k, 
         case FLOE_KEY_INT:
         case FLOE_KEY_INT64: {
             long long v;
-            if (floe_py_int(o, p, k->min >= 0 ? 0 : LLONG_MIN, LLONG_MAX, &v) || range_error(k, (double)v, p))
-                return -1;
+            if (floe_py_int(o, p, LLONG_MIN, LLONG_MAX, &v) || range_error(k, (double)v, p)) return -1;
             if (k->kind == FLOE_KEY_INT) *(int *)at = (int)v;
             else memcpy(at, &(int64_t){v}, sizeof(int64_t));
             return 0;

@@ -1,9 +1,10 @@
 /* The World's phased group motion (docs/laboratory.md): set_phases,
  * group_phases, group_phase, group_servo. A phase is a dict with the keys
  * of the scene's groups[].phases entries (docs/scene-format.md#groups), so
- * a phase list moves between a scene and a script unchanged. The engine
- * reads and checks them as it does a scene's (floe_phase_from_keys), so a
- * value is refused in the scene's words; its message is raised as it is. */
+ * a phase list moves between a scene and a script unchanged (the key table
+ * "phases" says which key is a name, kind, and which a dict, start). The
+ * engine reads and checks them as it does a scene's (floe_phase_from_keys),
+ * so a value is refused in the scene's words; its message is raised as it is. */
 #include "_floe.h"
 
 #include <math.h>
@@ -79,6 +80,7 @@ static int phase_from(PyObject *o, int i, floe_phase *p) {
         PyErr_Format(PyExc_TypeError, "%s: expected a dict with a 'kind' (free, velocity, rotate, servo, load)", where);
         return -1;
     }
+    const floe_key_table *t = floe_key_table_find("phases"); /* kind: a name; start: a dict; the rest numbers */
     PyObject *so = PyDict_GetItemString(o, "start");
     Py_ssize_t cap = PyDict_Size(o) + (so && PyDict_Check(so) ? PyDict_Size(so) : 0) + 1;
     floe_phase_key *k = PyMem_Malloc(sizeof *k * (size_t)cap);
@@ -95,13 +97,14 @@ static int phase_from(PyObject *o, int i, floe_phase *p) {
         if (!kn) goto done;
         char what[96];
         snprintf(what, sizeof what, "%s.%s", where, kn);
-        if (!strcmp(kn, "start")) {
+        int ti = floe_key_index(t, kn); /* unknown keys: the engine names them */
+        if (ti >= 0 && t->keys[ti].kind == FLOE_KEY_MAP) {
             if (start_keys(val, where, k, &n, keep)) goto done;
             continue;
         }
         floe_phase_key *e = &k[n++];
         *e = (floe_phase_key){kn, NULL, {0, 0, 0}, 0};
-        if (!strcmp(kn, "kind")) {
+        if (ti >= 0 && t->keys[ti].kind == FLOE_KEY_ENUM) {
             if (!PyUnicode_Check(val) || !(e->text = PyUnicode_AsUTF8(val))) {
                 if (!PyErr_Occurred())
                     PyErr_Format(PyExc_TypeError, "%s: expected a name (free, velocity, rotate, servo, load)", what);

@@ -7,12 +7,14 @@
  * start) are the tables' check functions, so both front ends refuse the
  * same things in the same words. */
 #include "base/vec.h"
+#include "core/motion.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NK(a) ((int)(sizeof(a) / sizeof *(a)))
@@ -237,7 +239,8 @@ static const floe_key_table inlet_table = {"inlets", inlet_keys, NK(inlet_keys),
 
 /* ---- lookup ----------------------------------------------------------------------- */
 
-static const floe_key_table *const tables[] = {&world_table, &inlet_table, &cylinder_table, &sink_table, &plane_table};
+static const floe_key_table *const tables[] = {&world_table, &inlet_table,      &cylinder_table,        &sink_table,
+                                               &plane_table, &floe__phase_keys, &floe__phase_start_keys};
 
 int floe_key_table_count(void) { return NK(tables); }
 const floe_key_table *floe_key_table_at(int i) { return i >= 0 && i < NK(tables) ? tables[i] : NULL; }
@@ -274,9 +277,11 @@ int floe_key_in_range(const floe_key *k, double x) {
 
 static void bound(char *buf, size_t len, double v) {
     if (isinf(v)) snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
-    else if (v == 9223372036854775807.0) snprintf(buf, len, "2^63 - 1");   /* INT64_MAX, as a double */
-    else if (v == floor(v) && fabs(v) >= 1e5) snprintf(buf, len, "%g", v); /* 1e+09 */
-    else snprintf(buf, len, "%.10g", v);
+    else if (v == 9223372036854775807.0) snprintf(buf, len, "2^63 - 1"); /* INT64_MAX, as a double */
+    else if (v == floor(v) && fabs(v) >= 1e5) { /* 1e+09, or every digit where %g would round */
+        snprintf(buf, len, "%g", v);
+        if (strtod(buf, NULL) != v) snprintf(buf, len, "%.17g", v);
+    } else snprintf(buf, len, "%.10g", v);
 }
 
 /* "sphere, capsule or ellipsoid" from "sphere=0,capsule=3,ellipsoid=4" */
@@ -342,7 +347,7 @@ int floe_key_check_number(const floe_key *k, double x, const char *text, const c
     if (floe_key_in_range(k, x)) return 0;
     char r[64];
     floe_key_range_text(k, r, sizeof r);
-    const char *u = k->unit && *k->unit && k->kind != FLOE_KEY_INT ? k->unit : "";
+    const char *u = k->unit && *k->unit ? k->unit : "";
     if (whole && k->max == k->min + 1) snprintf(buf, len, "%s = %s must be %s", where, text, r);
     else if (!strcmp(r, "finite")) snprintf(buf, len, "%s = %s%s%s must be finite", where, text, *u ? " " : "", u);
     else snprintf(buf, len, "%s = %s%s%s is out of range %s", where, text, *u ? " " : "", u, r);

@@ -128,7 +128,14 @@ static void cell(FILE *f, const char *s) {
 
 static int is_word(const floe_key *k, const char *s) { return floe_key_word(k, s, NULL); }
 
-static void rows(FILE *f, const floe_key_table *t, const char *prefix) {
+/* Whether some key of t (or of its sub-tables) is taken by some kinds only. */
+static int has_only(const floe_key_table *t) {
+    for (int i = 0; i < t->n; i++)
+        if (t->keys[i].only || (t->keys[i].sub && has_only(t->keys[i].sub))) return 1;
+    return 0;
+}
+
+static void rows(FILE *f, const floe_key_table *t, const char *prefix, int kinds) {
     for (int i = 0; i < t->n; i++) {
         const floe_key *k = &t->keys[i];
         char u[32], a[320], d[128], choice[256] = "";
@@ -146,21 +153,29 @@ static void rows(FILE *f, const floe_key_table *t, const char *prefix) {
                     first = 0;
                 }
         }
-        fprintf(f, "| `%s%s` | %s | %s | %s%s | ", prefix, k->key, u, d, a, choice);
+        fprintf(f, "| `%s%s` | ", prefix, k->key);
+        if (kinds) {
+            for (const char *p = k->only ? k->only : "all"; *p; p++) fputs(*p == ',' ? ", " : (char[]){*p, 0}, f);
+            fprintf(f, " | ");
+        }
+        fprintf(f, "%s | %s | %s%s | ", u, d, a, choice);
         cell(f, k->doc);
         fprintf(f, " |\n");
         if (k->kind == FLOE_KEY_MAP && k->sub) {
             char p[128];
             snprintf(p, sizeof p, "%s%s.", prefix, k->key);
-            rows(f, k->sub, p);
+            rows(f, k->sub, p, kinds);
         }
     }
 }
 
 void floe_key_table_markdown(FILE *f, const floe_key_table *t) {
     fprintf(f, "<!-- keys:%s (written by `floe keys --markdown` from the code's key table) -->\n", t->name);
-    fprintf(f, "| key | unit | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n");
-    rows(f, t, "");
+    int kinds = has_only(t);
+    if (kinds)
+        fprintf(f, "| key | kinds | unit | default | allowed | meaning |\n| --- | --- | --- | --- | --- | --- |\n");
+    else fprintf(f, "| key | unit | default | allowed | meaning |\n| --- | --- | --- | --- | --- |\n");
+    rows(f, t, "", kinds);
     fprintf(f, "<!-- /keys:%s -->\n", t->name);
 }
 

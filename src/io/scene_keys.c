@@ -199,8 +199,11 @@ static int read_key(scene_ctx *c, sy_node *map, sy_node *n, const char *where, c
             return number(c, n, p, k, at);
         case FLOE_KEY_INT:
         case FLOE_KEY_INT64: {
-            int64_t iv, hi = k->max >= 9.2e18 ? INT64_MAX : (int64_t)k->max;
-            if (sy_int(d, n, p, &iv, (int64_t)k->min, hi)) return -1;
+            int64_t iv; /* read exactly (seeds beyond 2^53), checked as every front end checks it */
+            char msg[512];
+            if (sy_int(d, n, p, &iv, INT64_MIN, INT64_MAX)) return -1;
+            if (floe_key_check_number(k, (double)iv, (const char *)n->data.scalar.value, p, msg, sizeof msg))
+                return sy_error(d, n, "%s", msg);
             if (k->kind == FLOE_KEY_INT) *(int *)at = (int)iv;
             else memcpy(at, &iv, sizeof iv);
             return 0;

@@ -1,16 +1,14 @@
 /* A group's phases in a scene: `groups[i].phases` (a list) or
  * `groups[i].load` (a load from time 0), read into floe_phase records that
  * floe_group_set_phases takes once the bodies exist (docs/scene-format.md,
- * docs/laboratory.md). The loader reads the syntax (keys, numbers,
- * vectors); the engine's floe_phase_from_keys checks the values, as it
- * does for the Python module's set_phases. */
+ * docs/laboratory.md). The loader reads the syntax (the keys of the key
+ * table "phases", numbers, vectors); the engine's floe_phase_from_keys
+ * checks the values, as it does for the Python module's set_phases. */
 #include "io/scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define NK(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* A phase's keys as the engine reads them (floe_phase_from_keys), with the
  * node of each for messages. */
@@ -18,8 +16,17 @@
 typedef struct keyset {
     floe_phase_key k[MAX_KEYS];
     sy_node *node[MAX_KEYS];
+    char name[MAX_KEYS][40]; /* "start.<key>" */
     int n;
 } keyset;
+
+/* The keys of table t, for sy_check_keys; those `only` for a load if load. */
+static int table_keys(const floe_key_table *t, const char **keys, int load) {
+    int n = 0;
+    for (int i = 0; i < t->n && n < MAX_KEYS; i++)
+        if (!load || (t->keys[i].only && strstr(t->keys[i].only, "load"))) keys[n++] = t->keys[i].key;
+    return n;
+}
 
 /* key (a static string) with value node v: its numbers (a list: a vector of
  * 3; else one), or for n_numbers 0 none (start) or the text (kind). */
@@ -46,20 +53,20 @@ static int add_key(scene_ctx *c, keyset *ks, const char *where, const char *key,
     return 0;
 }
 
-/* `start: {time | step | force_above | force_drop | displacement: value, direction}` */
-static int start_keys(scene_ctx *c, keyset *ks, sy_node *n, const char *where) {
+/* `start: {time | step | force_above | force_drop | displacement: value, direction}`:
+ * the keys of the table "phases.start", as "start.<key>". */
+static int start_keys(scene_ctx *c, keyset *ks, sy_node *n, const char *where, const floe_key_table *t) {
     sy_doc *d = c->d;
-    static const char *const keys[] = {"time", "step", "force_above", "force_drop", "displacement", "direction"};
-    static const char *const full[] = {"start.time",       "start.step",         "start.force_above",
-                                       "start.force_drop", "start.displacement", "start.direction"};
+    const char *keys[MAX_KEYS];
     char p[SCENE_PATH];
     scene_path(p, where, "start");
-    if (sy_want_map(d, n, p) || sy_check_keys(d, n, p, keys, NK(keys))) return -1;
+    if (sy_want_map(d, n, p) || sy_check_keys(d, n, p, keys, table_keys(t, keys, 0))) return -1;
     if (add_key(c, ks, where, "start", n, 0)) return -1;
     for (int i = 0; i < sy_map_size(n); i++) {
-        const char *k = (const char *)sy_map_key(d, n, i)->data.scalar.value;
-        for (int j = 0; j < NK(keys); j++)
-            if (!strcmp(k, keys[j]) && add_key(c, ks, where, full[j], sy_map_value(d, n, i), 0)) return -1;
+        if (ks->n == MAX_KEYS) return sy_error(d, n, "%s: more than %d keys", where, MAX_KEYS);
+        char *full = ks->name[ks->n];
+        snprintf(full, sizeof ks->name[0], "start.%s", (const char *)sy_map_key(d, n, i)->data.scalar.value);
+        if (add_key(c, ks, where, full, sy_map_value(d, n, i), 0)) return -1;
     }
     return 0;
 }
@@ -73,22 +80,21 @@ static int read_phase(scene_ctx *c, const keyset *ks, sy_node *item, const char 
     return sy_error(c->d, bad >= 0 ? ks->node[bad] : item, "%s", why);
 }
 
+/* A phase entry: its keys, those of the table "phases" (kind: a name;
+ * start: a mapping; the others: numbers or vectors). */
 static int parse_phase(scene_ctx *c, sy_node *item, const char *where, int first, floe_phase *p) {
     sy_doc *d = c->d;
-    static const char *const keys[] = {
-        "kind",       "start",       "velocity",  "angular_velocity", "axis", "rate", "point", "force",    "torque",
-        "force_rate", "torque_rate", "direction", "stress",           "area", "gain", "alpha", "max_speed"};
-    if (sy_want_map(d, item, where) || sy_check_keys(d, item, where, keys, NK(keys))) return -1;
+    const floe_key_table *t = floe_key_table_find("phases");
+    const char *keys[MAX_KEYS];
+    if (sy_want_map(d, item, where) || sy_check_keys(d, item, where, keys, table_keys(t, keys, 0))) return -1;
     keyset ks;
     ks.n = 0;
     for (int i = 0; i < sy_map_size(item); i++) {
-        const char *k = (const char *)sy_map_key(d, item, i)->data.scalar.value;
+        const floe_key *k = &t->keys[floe_key_index(t, (const char *)sy_map_key(d, item, i)->data.scalar.value)];
         sy_node *v = sy_map_value(d, item, i);
-        for (int j = 0; j < NK(keys); j++) {
-            if (strcmp(k, keys[j])) continue;
-            int rc = j == 1 ? start_keys(c, &ks, v, where) : add_key(c, &ks, where, keys[j], v, j == 0);
-            if (rc) return -1;
-        }
+        int rc = k->kind == FLOE_KEY_MAP ? start_keys(c, &ks, v, where, k->sub)
+                                         : add_key(c, &ks, where, k->key, v, k->kind == FLOE_KEY_ENUM);
+        if (rc) return -1;
     }
     return read_phase(c, &ks, item, where, first, p);
 }
@@ -101,15 +107,16 @@ int scene_group_phases(scene_ctx *c, sy_node *item, const char *where, scene_mot
         return sy_error(d, ln, "%s.load: give the load as a phase of 'phases' ({kind: load, ...}), not both", where);
     if (ln) { /* a load from time 0: one load phase */
         scene_path(p, where, "load");
-        static const char *const keys[] = {"force", "torque", "force_rate", "torque_rate"};
-        if (sy_want_map(d, ln, p) || sy_check_keys(d, ln, p, keys, NK(keys))) return -1;
+        const char *keys[MAX_KEYS]; /* a load phase's keys */
+        int nk = table_keys(floe_key_table_find("phases"), keys, 1);
+        if (sy_want_map(d, ln, p) || sy_check_keys(d, ln, p, keys, nk)) return -1;
         keyset ks;
         ks.n = 1;
         ks.k[0] = (floe_phase_key){"kind", "load", {0, 0, 0}, 0};
         ks.node[0] = ln;
         for (int i = 0; i < sy_map_size(ln); i++) {
             const char *k = (const char *)sy_map_key(d, ln, i)->data.scalar.value;
-            for (int j = 0; j < NK(keys); j++)
+            for (int j = 0; j < nk; j++)
                 if (!strcmp(k, keys[j]) && add_key(c, &ks, p, keys[j], sy_map_value(d, ln, i), 0)) return -1;
         }
         if (read_phase(c, &ks, ln, p, 1, &m->phases[0])) return -1;
