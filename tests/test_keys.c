@@ -7,7 +7,8 @@
  *    table's bounds (closed) or just inside them (open) are accepted by
  *    floe_world_create / floe_add_inlet / floe_add_sink, so no table lets
  *    through what the engine refuses;
- * 3. the scene loader reads a section through the table: an empty world
+ * 3. the default a table states for a key is the default def's member;
+ * 4. the scene loader reads a section through the table: an empty world
  *    section gives floe_default_world_def, every key set to a value of its
  *    range lands in its member, a value out of range is refused at the key
  *    with file:line:col, the range and the unit. */
@@ -86,6 +87,48 @@ static void well_formed(const floe_key_table *t) {
             }
         }
         if (check_failures) fprintf(stderr, "  (table %s, key %s)\n", t->name, k->key);
+    }
+}
+
+/* The table's default (its text: a number, true/false, a word, [x, y, z])
+ * is the def's default member, for every key whose default is a value. */
+static void defaults_agree(const floe_key_table *t, const void *def) {
+    for (int i = 0; i < t->n; i++) {
+        const floe_key *k = &t->keys[i];
+        const char *at = (const char *)def + k->offset;
+        double v, got;
+        char *end;
+        if (k->offset < 0) continue;
+        if (k->kind == FLOE_KEY_VEC3 && k->def[0] == '[') {
+            floe_vec3 x = *(const floe_vec3 *)at;
+            double a, b, c;
+            CHECK(sscanf(k->def, "[%lf, %lf, %lf]", &a, &b, &c) == 3 && x.x == a && x.y == b && x.z == c);
+            continue;
+        }
+        if (!strcmp(k->def, "true") || !strcmp(k->def, "false")) v = !strcmp(k->def, "true");
+        else if (!strcmp(k->def, ".inf")) v = INFINITY;
+        else if (floe_key_word(k, k->def, &v)) {
+        } else {
+            v = strtod(k->def, &end);
+            if (end == k->def || *end) continue; /* "required", "none", "the only one" */
+        }
+        switch (k->kind) {
+            case FLOE_KEY_NUMBER:
+                got = *(const double *)at;
+                break;
+            case FLOE_KEY_INT64:
+                got = (double)*(const int64_t *)at;
+                break;
+            case FLOE_KEY_INT:
+            case FLOE_KEY_BOOL:
+            case FLOE_KEY_ENUM:
+                got = *(const int *)at;
+                break;
+            default:
+                continue;
+        }
+        if (got != v) fprintf(stderr, "%s.%s: the table's default %s, the def's %g\n", t->name, k->key, k->def, got);
+        CHECK(got == v);
     }
 }
 
@@ -243,6 +286,17 @@ int main(void) {
     CHECK(floe_key_check_number(&in->keys[floe_key_index(in, "rate")], -1, "-1", "rate", msg, sizeof msg) == 1);
     CHECK(!strcmp(msg, "rate = -1 bodies/s is out of range (0, 1e+12]"));
     CHECK(floe_key_check_number(&in->keys[floe_key_index(in, "rate")], 1e12, "1e12", "rate", msg, sizeof msg) == 0);
+    floe_world_def wd = floe_default_world_def();
+    floe_inlet_def id = floe_default_inlet_def();
+    floe_sink_def sd = floe_default_sink_def();
+    floe_dense_def dd = floe_default_dense_def();
+    floe_phase ph = floe_default_phase();
+    defaults_agree(floe_key_table_find("world"), &wd);
+    defaults_agree(floe_key_table_find("inlets"), &id);
+    defaults_agree(floe_key_table_find("sinks"), &sd);
+    defaults_agree(floe_dense_key_table(), &dd);
+    defaults_agree(floe_key_table_find("phases"), &ph);
+    REPORT("the tables' defaults are the defs' defaults\n");
     engine_agrees();
     REPORT("the engine accepts every value at the bounds of the world, inlet and sink tables\n");
     scene_reads();
