@@ -124,6 +124,13 @@ int floe_py_supply_guard(World *self);        /* refuses stepping a world with i
  * ArgumentError (a value out of range, a rule between keys) or TypeError. */
 int floe_py_keys(World *self, PyObject *args, PyObject *kw, const char *fn, const floe_key_table *t, void *def,
                  const char **name, PyObject **own);
+/* keys.c: the items of dict o as keys and numbers (floe_phase_key: names
+ * prefix + key, kept alive in the list `keep`; a MAP key of table t gives
+ * itself, with no numbers, then its dict's keys as "<key>.<subkey>"; an
+ * ENUM key its text; the others a number or 3), appended to k[*n..cap):
+ * what floe_phase_from_keys reads. `where` names the dict in messages. */
+int floe_py_key_list(PyObject *o, const char *where, const floe_key_table *t, const char *prefix, floe_phase_key *k,
+                     int cap, int *n, PyObject *keep);
 /* supply.c: a size: a number, (min, max) or dict(dist=...), checked. */
 int floe_py_size(PyObject *o, const char *what, floe_size_dist *d);
 

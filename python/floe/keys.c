@@ -313,3 +313,79 @@ int floe_py_keys(World *self, PyObject *args, PyObject *kw, const char *fn, cons
         for (int i = 0; i < t->n; i++) own[i] = t->keys[i].kind == FLOE_KEY_OWN ? vals[i] : NULL;
     return read_all(self, vals, fn, 0, t, def, given);
 }
+
+/* ---- key lists (a group's phases) ------------------------------------------------------ */
+
+/* One value: a vector (any sequence but text) or a number. */
+static int list_value(PyObject *val, const char *what, floe_phase_key *e) {
+    if (PyUnicode_Check(val) || PyBytes_Check(val)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a number or 3 numbers (x, y, z), got text", what);
+        return -1;
+    }
+    if (PySequence_Check(val)) {
+        floe_vec3 v;
+        if (floe_py_vec3(val, what, &v)) return -1;
+        e->v[0] = v.x, e->v[1] = v.y, e->v[2] = v.z, e->n = 3;
+        return 0;
+    }
+    e->n = 1;
+    return floe_py_double(val, what, &e->v[0]);
+}
+
+int floe_py_key_list(PyObject *o, const char *where, const floe_key_table *t, const char *prefix, floe_phase_key *k,
+                     int cap, int *n, PyObject *keep) {
+    char words[256];
+    if (!PyDict_Check(o)) { /* a dict with its ENUM key (a phase's kind), or of its keys */
+        const floe_key *k0 = &t->keys[0];
+        size_t m = 0;
+        words[0] = 0;
+        if (k0->kind == FLOE_KEY_ENUM) floe_key_range_text(k0, words, sizeof words);
+        else
+            for (int i = 0; i < t->n && m + 1 < sizeof words; i++)
+                m += (size_t)snprintf(words + m, sizeof words - m, "%s%s", i ? ", " : "", t->keys[i].key);
+        if (k0->kind == FLOE_KEY_ENUM)
+            PyErr_Format(PyExc_TypeError, "%s: expected a dict with a '%s' (%s)", where, k0->key, words);
+        else PyErr_Format(PyExc_TypeError, "%s: expected a dict of %s", where, words);
+        return -1;
+    }
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &val)) {
+        const char *kn = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!kn) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: keys must be strings", where);
+            return -1;
+        }
+        if (*n >= cap) {
+            PyErr_Format(ArgumentError, "%s: more than %d keys", where, cap);
+            return -1;
+        }
+        /* the key's name as the engine reads it, prefix + key, kept alive in `keep` */
+        PyObject *full = PyUnicode_FromFormat("%s%s", prefix, kn);
+        if (!full || PyList_Append(keep, full)) {
+            Py_XDECREF(full);
+            return -1;
+        }
+        Py_DECREF(full);
+        floe_phase_key *e = &k[(*n)++];
+        *e = (floe_phase_key){PyUnicode_AsUTF8(full), NULL, {0, 0, 0}, 0};
+        char what[160];
+        snprintf(what, sizeof what, "%s.%s", where, kn);
+        int i = floe_key_index(t, kn); /* an unknown key: the engine names it */
+        const floe_key *ki = i >= 0 ? &t->keys[i] : NULL;
+        if (ki && ki->kind == FLOE_KEY_MAP) { /* the key itself (no numbers), then its mapping's keys */
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s.", kn);
+            if (floe_py_key_list(val, what, ki->sub, sub, k, cap, n, keep)) return -1;
+        } else if (ki && ki->kind == FLOE_KEY_ENUM) {
+            if (!PyUnicode_Check(val) || !(e->text = PyUnicode_AsUTF8(val))) {
+                floe_key_range_text(ki, words, sizeof words);
+                if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: expected a name (%s)", what, words);
+                return -1;
+            }
+        } else if (list_value(val, what, e)) {
+            return -1;
+        }
+    }
+    return 0;
+}

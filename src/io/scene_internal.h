@@ -98,6 +98,21 @@ int scene_supply(scene_ctx *c, sy_node *root);
  * bodies an inlet certainly asks for after one step (FLOE_INLET_MAX_STEP)
  * and over the run (with the scene's particles, the memory guard). */
 int scene_supply_budget(scene_ctx *c, const floe_scene *s);
+/* scene_keys.c: the keys of a mapping as the engine reads a group's phase
+ * (floe_phase_key, floe_phase_from_keys), with the node of each for
+ * messages: scene_key_list appends those of `map` (path `where`), checked
+ * against table t (only: the keys t's `only` gives to that kind; NULL:
+ * all); a MAP key gives itself (no numbers), then its mapping's keys as
+ * "<key>.<subkey>"; an ENUM key its text; the others a number or 3. */
+#define SCENE_MAX_LIST 64
+typedef struct scene_keylist {
+    floe_phase_key k[SCENE_MAX_LIST];
+    sy_node *node[SCENE_MAX_LIST];
+    char name[SCENE_MAX_LIST][48];
+    int n;
+} scene_keylist;
+int scene_key_list(scene_ctx *c, sy_node *map, const char *where, const floe_key_table *t, const char *prefix,
+                   const char *only, scene_keylist *ks);
 /* scene_keys.c: a size distribution {dist: ...} at n (`where` its path). */
 int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist);
 /* scene_phases.c: a group's `phases` list or its `load` key (item: the

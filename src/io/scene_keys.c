@@ -309,3 +309,53 @@ int scene_keys(scene_ctx *c, sy_node *map, const char *where, const floe_key_tab
     if (t->check(def, given, where, why, sizeof why, &bad) == FLOE_OK) return 0;
     return sy_error(d, bad >= 0 ? sy_get(d, map, keys[bad]) : map, "%s", why);
 }
+
+/* ---- key lists (a group's phases) ------------------------------------------------------ */
+
+static int takes(const floe_key *k, const char *only) {
+    if (!only) return 1;
+    if (!k->only) return 0;
+    size_t n = strlen(only);
+    for (const char *p = k->only; (p = strstr(p, only)); p += n)
+        if ((p == k->only || p[-1] == ',') && (p[n] == ',' || !p[n])) return 1;
+    return 0;
+}
+
+int scene_key_list(scene_ctx *c, sy_node *map, const char *where, const floe_key_table *t, const char *prefix,
+                   const char *only, scene_keylist *ks) {
+    sy_doc *d = c->d;
+    const char *keys[SCENE_MAX_LIST];
+    char mp[SCENE_PATH]; /* the mapping's path: where, or where.<key> for a MAP key's */
+    int nk = 0;
+    for (int i = 0; i < t->n && nk < SCENE_MAX_LIST; i++)
+        if (takes(&t->keys[i], only)) keys[nk++] = t->keys[i].key;
+    snprintf(mp, sizeof mp, "%s%s%.*s", where, *prefix ? "." : "", *prefix ? (int)strlen(prefix) - 1 : 0, prefix);
+    if (sy_want_map(d, map, mp) || sy_check_keys(d, map, mp, keys, nk)) return -1;
+    for (int i = 0; i < sy_map_size(map); i++) {
+        const char *key = (const char *)sy_map_key(d, map, i)->data.scalar.value;
+        const floe_key *k = &t->keys[floe_key_index(t, key)];
+        sy_node *v = sy_map_value(d, map, i);
+        if (ks->n == SCENE_MAX_LIST) return sy_error(d, v, "%s: more than %d keys", where, SCENE_MAX_LIST);
+        char *name = ks->name[ks->n], p[SCENE_PATH];
+        snprintf(name, sizeof ks->name[0], "%s%s", prefix, key);
+        floe_phase_key *e = &ks->k[ks->n];
+        *e = (floe_phase_key){name, NULL, {0, 0, 0}, 0};
+        ks->node[ks->n++] = v;
+        scene_path(p, where, name);
+        if (k->kind == FLOE_KEY_MAP) {
+            char sub[48];
+            snprintf(sub, sizeof sub, "%s%s.", prefix, key);
+            if (scene_key_list(c, v, where, k->sub, sub, NULL, ks)) return -1;
+        } else if (k->kind == FLOE_KEY_ENUM) {
+            if (sy_str(d, v, p, &e->text)) return -1;
+        } else if (sy_is_seq(v)) {
+            floe_vec3 x;
+            if (sy_vec3(d, v, p, &x)) return -1;
+            e->v[0] = x.x, e->v[1] = x.y, e->v[2] = x.z, e->n = 3;
+        } else {
+            if (sy_number(d, v, p, &e->v[0])) return -1;
+            e->n = 1;
+        }
+    }
+    return 0;
+}
