@@ -79,6 +79,8 @@ static void usage(FILE *f) {
             "                       a PNG of a frame of the run in DIR (default: the last, into\n"
             "                       DIR/render_<step>.png), or a GIF/MP4 of every frame\n"
             "                       (Python 3 with matplotlib; MP4: ffmpeg); floe render DIR --help\n"
+            "  floe keys --markdown the scene's key tables (world, inlets, sinks, phases, dense) as the\n"
+            "                       docs show them (docs/scene-format.md)\n"
             "  floe --version       print the version\n"
             "  floe --help          this text\n\n"
             "Options also take the form --name=value. OpenMP threads wait passively\n"
@@ -798,14 +800,22 @@ int main(int argc, char **argv) {
         return cmd_check(argv[2]);
     }
     if (!strcmp(cmd, "render")) return floe_cli_render(argc - 1, argv + 1);
+    if (!strcmp(cmd, "keys")) {
+        if (argc != 3 || strcmp(argv[2], "--markdown")) {
+            fprintf(stderr, "usage: floe keys --markdown\n");
+            return 2;
+        }
+        floe_key_tables_markdown(stdout);
+        return 0;
+    }
     int run = !strcmp(cmd, "run"), resume = !strcmp(cmd, "resume");
     if (run || resume) {
         exec_with_passive_wait(argv);
         return run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2);
     }
-    static const char *const commands[] = {"run", "resume", "check", "render", "--help", "--version"};
+    static const char *const commands[] = {"run", "resume", "check", "render", "keys", "--help", "--version"};
     char hint[96];
     fprintf(stderr, "floe: unknown command '%s'%s (see floe --help)\n", cmd,
-            did_you_mean(cmd, commands, 6, hint, sizeof hint));
+            did_you_mean(cmd, commands, 7, hint, sizeof hint));
     return 2;
 }

@@ -312,7 +312,7 @@ static void test_scene_errors(void) {
         "generators[0].dense.solid_fraction", "(0, 0.9]");
     ERR("{box: [[0,0,0],[1,1,1]], cylinder: {base: [0,0,0], radius: 1, height: 1}, radius: 0.05, "
         "solid_fraction: 0.5}",
-        at, "give exactly one region");
+        at, "give one region: box or cylinder, not both");
     ERR("{radius: 0.05, solid_fraction: 0.5}", at, "give exactly one region");
     ERR("{cylinder: {base: [0,0,0], radius: 0, height: 1}, radius: 0.05, solid_fraction: 0.5}", at,
         "generators[0].dense.cylinder.radius");

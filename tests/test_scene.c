@@ -283,9 +283,8 @@ static void test_inline_errors(void) {
     INLINE_ERROR("run:\n  steps: [1]\n", "2:10: run.steps: expected a number, got a list");
     INLINE_ERROR("run: {steps: .nan}\n", "1:14: run.steps: NaN is not allowed");
     INLINE_ERROR("run: {steps: 1e400}\n", "1:14: run.steps: expected a number, got '1e400'");
-    INLINE_ERROR("world: {dt: fast}\nrun: {steps: 1}\n",
-                 "1:13: world.dt: expected a time step in seconds or 'auto', got 'fast'");
-    INLINE_ERROR("world: {dt: 0}\nrun: {steps: 1}\n", "1:13: world.dt = 0 is out of range (0, inf)");
+    INLINE_ERROR("world: {dt: fast}\nrun: {steps: 1}\n", "1:13: world.dt: expected a number (s) or 'auto', got 'fast'");
+    INLINE_ERROR("world: {dt: 0}\nrun: {steps: 1}\n", "1:13: world.dt = 0 s is out of range (0, inf)");
     INLINE_ERROR("world: {gravity: [0, 0, x]}\nrun: {steps: 1}\n",
                  "1:25: world.gravity[2]: expected a number, got 'x'");
     INLINE_ERROR("world: {legacy_lens: yes}\nrun: {steps: 1}\n",

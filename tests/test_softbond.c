@@ -801,7 +801,7 @@ static void test_scene(void) {
     char *dim = strstr(text, "dimension: 2");
     if (dim) dim[11] = '4';
     rc = load(text, &sc, err, sizeof err);
-    CHECK(rc != 0 && strstr(err, "world.dimension = 4 is out of range [2, 3]") != NULL);
+    CHECK(rc != 0 && strstr(err, "world.dimension = 4 must be 2 or 3") != NULL);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     CHECK(system(cmd) == 0);

@@ -1051,6 +1051,91 @@ FLOE_API floe_status floe_sink_get(const floe_world *w, int id, floe_sink_stats 
  * repeated id or a boundary body (nothing removed). */
 FLOE_API floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy);
 
+/* ---- key tables (docs/scene-format.md) -----------------------------------
+ *
+ * The options of a def (floe_world_def, floe_inlet_def, floe_sink_def; the
+ * I/O library's floe_dense_def) described once, key by key: where the value
+ * goes in the def, its kind, its range, unit, default and a line of doc. The
+ * scene loader reads a section's mapping through its table, the Python
+ * module its keyword arguments, and `floe keys --markdown` writes the docs'
+ * key tables from it, so a new option is a member of the def and a line of
+ * its table. */
+typedef enum floe_key_kind {
+    FLOE_KEY_NUMBER,    /* double in [min, max]; `words` may name values ("auto=0") */
+    FLOE_KEY_INT,       /* int, a whole number in [min, max] */
+    FLOE_KEY_INT64,     /* int64_t or uint64_t (a seed), a whole number in [min, max] */
+    FLOE_KEY_BOOL,      /* int, 0 or 1: true or false */
+    FLOE_KEY_VEC3,      /* floe_vec3, each component in [min, max] */
+    FLOE_KEY_ENUM,      /* int: the value of one of `words` ("sphere=0,capsule=3") */
+    FLOE_KEY_NAME,      /* the entry's name, 1 to 63 characters (not in the def: the add function's argument) */
+    FLOE_KEY_BOX,       /* two floe_vec3 (lo, then hi) from two corners, lo <= hi (min > 0: lo < hi) */
+    FLOE_KEY_MAP,       /* a mapping of the keys of `sub`, into the same def */
+    FLOE_KEY_TRIANGLES, /* floe_vec3[][3] at offset, their count (int) at offset2: 1 to max triangles */
+    FLOE_KEY_SIZE,      /* floe_size_dist: a size, a range [min, max] or a distribution {dist: ...} */
+    FLOE_KEY_SIZES3,    /* floe_size_dist[3]: three sizes */
+    FLOE_KEY_MATERIAL,  /* int: a material, by name */
+    FLOE_KEY_GROUPS,    /* uint32_t mask: a group or a list of groups, by name (created on first use) */
+    FLOE_KEY_GROUP,     /* int: one group, by name (its id) */
+    FLOE_KEY_SINK,      /* int: a sink, by name (its id) */
+    FLOE_KEY_OWN,       /* a key of the front end itself (not in the def), described here for the docs */
+    FLOE_KEY_KINDS
+} floe_key_kind;
+
+typedef struct floe_key_table floe_key_table;
+
+typedef struct floe_key {
+    const char *key;        /* snake_case scene-file key and Python keyword */
+    floe_key_kind kind;     /* what the value is, and how it is stored at offset */
+    int offset;             /* offsetof into the def; -1: none (FLOE_KEY_NAME, FLOE_KEY_OWN) */
+    double min, max;        /* the range of a number (each component of a vector) */
+    int min_open, max_open; /* 1: the bound is excluded */
+    const char *unit;       /* "m", "s", "kg/s", ...; "" for none */
+    const char *def;        /* the default as the docs show it; "required"; "-" for none */
+    const char *doc;        /* one line */
+    const char *words;      /* ENUM: "name=value,..."; NUMBER: words that stand for values; else NULL */
+    const char *choice;     /* keys of the same choice ("region", "rate") exclude each other; else NULL */
+    const char *only;       /* the names of the entry's ENUM key that take this key ("servo,load"); NULL: all */
+    int set_offset;         /* >= 0: giving the key also stores set_value (int) there (a region's kind) */
+    int set_value;
+    int offset2;               /* TRIANGLES: the count's offset */
+    const floe_key_table *sub; /* MAP: its keys */
+} floe_key;
+
+struct floe_key_table {
+    const char *name; /* the scene section ("world", "inlets", "sinks", "dense", "inlets.cylinder", ...) */
+    const floe_key *keys;
+    int n;
+    /* The rules between the keys, once every key given has been read into
+     * def (given[i]: key i was given): FLOE_OK, or FLOE_ERR_ARG with why
+     * ("<where>: ...", "<where>.<key> ...") and *bad the index of the key at
+     * fault (-1: the entry as a whole). NULL: none. */
+    floe_status (*check)(void *def, const unsigned char *given, const char *where, char *why, size_t len, int *bad);
+};
+
+/* The engine's tables: "world", "inlets", "sinks", "phases" (a group's
+ * phases: the keys floe_phase_from_keys reads; offset -1 where several keys
+ * make one member) and their sub-tables, reached through the MAP keys
+ * ("inlets.cylinder", "sinks.plane", "phases.start"); NULL for another name. */
+FLOE_API const floe_key_table *floe_key_table_find(const char *name);
+FLOE_API int floe_key_table_count(void);
+FLOE_API const floe_key_table *floe_key_table_at(int i);
+/* The index of `key` in t, or -1. */
+FLOE_API int floe_key_index(const floe_key_table *t, const char *key);
+/* The value of word `word` of key k ("auto" of dt: 0): 1 and *v, or 0 if k has no such word. */
+FLOE_API int floe_key_word(const floe_key *k, const char *word, double *v);
+/* Whether x is in k's range. */
+FLOE_API int floe_key_in_range(const floe_key *k, double x);
+/* The message for a number out of k's range or not whole where k wants a
+ * whole number: "<where> = <text> <unit> is out of range (lo, hi]" (text:
+ * the value as the user gave it). 0 if x is fine, else 1 and buf filled. */
+FLOE_API int floe_key_check_number(const floe_key *k, double x, const char *text, const char *where, char *buf,
+                                   size_t len);
+/* The allowed values of k in words, for messages and docs ("(0, 1]", "2 or 3",
+ * "true or false", "sphere, capsule or ellipsoid"). */
+FLOE_API void floe_key_range_text(const floe_key *k, char *buf, size_t len);
+/* k's words quoted, for messages: "'auto'", "'sphere', 'capsule' or 'ellipsoid'". */
+FLOE_API void floe_key_words_text(const floe_key *k, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <floe/floe.h>
 #include <floe/floe_pack.h> /* the generators: the engine builds packings */
 
@@ -222,6 +223,22 @@ FLOE_API int floe_restart_list(const char *dir, char (*paths)[4096], int max);
 /* Removes the restart and runaway files of `dir` (a new run starts there);
  * returns how many. */
 FLOE_API int floe_restart_clear(const char *dir);
+
+/* ---- key tables of the I/O library ----
+ *
+ * The dense packing's def with its defaults (floe_pack.h: a box,
+ * max_overlap 0.01, max_iterations 200000), the key table of the scene's
+ * `dense` generator and of the Python module's add_dense (floe.h, "key
+ * tables"), and of its cylinder. */
+FLOE_API floe_dense_def floe_default_dense_def(void);
+FLOE_API const floe_key_table *floe_dense_key_table(void);
+FLOE_API const floe_key_table *floe_dense_cylinder_key_table(void);
+/* The docs' key table of t (docs/scene-format.md), markdown between
+ * <!-- keys:NAME --> and <!-- /keys:NAME --> comments; and every top-level
+ * table (world, inlets, sinks, phases, dense), as `floe keys --markdown`
+ * prints them. */
+FLOE_API void floe_key_table_markdown(FILE *f, const floe_key_table *t);
+FLOE_API void floe_key_tables_markdown(FILE *f);
 
 /* ---- bodies for programs: STL meshes ----
  *

@@ -193,9 +193,6 @@ typedef struct floe_gen_body {
     floe_vec3 semi; /* ellipsoid semi-axes */
 } floe_gen_body;
 
-/* Bounding radius of a generated body: r + shaft/2, or the largest semi-axis. */
-FLOE_API double floe_gen_body_bound(floe_shape_type shape, const floe_gen_body *b);
-
 /* Writes the bodies into *bodies (malloc'd; NULL when count == 0) in
  * placement order. 0 on success; on a too full box non-zero with *placed. */
 FLOE_API int floe_gen_random_shapes(const floe_random_shape_def *def, floe_gen_body **bodies, int64_t *placed,

@@ -136,6 +136,23 @@ extern PyMethodDef floe_py_motion_methods[];
 /* supply.c: inlets, sinks, removal, the dense generator */
 extern PyMethodDef floe_py_supply_methods[];
 
+/* keys.c: the keyword arguments of fn (args: at most the entry's name, its
+ * NAME key) read through key table t into def (from its defaults); *name
+ * the name; own (t->n entries, or NULL to refuse them): the values of the
+ * FLOE_KEY_OWN keys, borrowed, NULL when not given. 0, or -1 with
+ * ArgumentError (a value out of range, a rule between keys) or TypeError. */
+int floe_py_keys(World *self, PyObject *args, PyObject *kw, const char *fn, const floe_key_table *t, void *def,
+                 const char **name, PyObject **own);
+/* keys.c: the items of dict o as keys and numbers (floe_phase_key: names
+ * prefix + key, kept alive in the list `keep`; a MAP key of table t gives
+ * itself, with no numbers, then its dict's keys as "<key>.<subkey>"; an
+ * ENUM key its text; the others a number or 3), appended to k[*n..cap):
+ * what floe_phase_from_keys reads. `where` names the dict in messages. */
+int floe_py_key_list(PyObject *o, const char *where, const floe_key_table *t, const char *prefix, floe_phase_key *k,
+                     int cap, int *n, PyObject *keep);
+/* keys.c: a size: a number, (min, max) or dict(dist=...), checked. */
+int floe_py_size(PyObject *o, const char *what, floe_size_dist *d);
+
 /* run.c */
 extern PyMethodDef floe_py_run_methods[];
 

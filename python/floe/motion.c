@@ -1,9 +1,10 @@
 /* The World's phased group motion (docs/laboratory.md): set_phases,
  * group_phases, group_phase, group_servo. A phase is a dict with the keys
  * of the scene's groups[].phases entries (docs/scene-format.md#groups), so
- * a phase list moves between a scene and a script unchanged. The engine
- * reads and checks them as it does a scene's (floe_phase_from_keys), so a
- * value is refused in the scene's words; its message is raised as it is. */
+ * a phase list moves between a scene and a script unchanged (the key table
+ * "phases" says which key is a name, kind, and which a dict, start). The
+ * engine reads and checks them as it does a scene's (floe_phase_from_keys),
+ * so a value is refused in the scene's words; its message is raised as it is. */
 #include "_floe.h"
 
 #include <math.h>
@@ -12,114 +13,26 @@
 static const char *const kind_names[FLOE_PHASE_KINDS] = {"free", "velocity", "rotate", "servo", "load"};
 static const char *const trigger_names[FLOE_AT_KINDS] = {"time", "step", "force_above", "force_drop", "displacement"};
 
-/* One value of a phase: a vector (any sequence but text) or a number. */
-static int key_value(PyObject *val, const char *what, floe_phase_key *e) {
-    if (PyUnicode_Check(val) || PyBytes_Check(val)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a number or 3 numbers (x, y, z), got text", what);
-        return -1;
-    }
-    if (PySequence_Check(val)) {
-        floe_vec3 v;
-        if (floe_py_vec3(val, what, &v)) return -1;
-        e->v[0] = v.x, e->v[1] = v.y, e->v[2] = v.z, e->n = 3;
-        return 0;
-    }
-    e->n = 1;
-    return floe_py_double(val, what, &e->v[0]);
-}
-
-/* The key name of item `key` (a str) of a phase's dict, or NULL with TypeError. */
-static const char *key_name(PyObject *key, const char *where) {
-    const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-    if (!k && !PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s: keys must be strings", where);
-    return k;
-}
-
-/* The start trigger's items {time|step|force_above|force_drop|displacement:
- * x, direction: v} as keys "start.<name>" (their names kept alive in
- * `keep`). */
-static int start_keys(PyObject *o, const char *where, floe_phase_key *k, int *n, PyObject *keep) {
-    char what[96];
-    snprintf(what, sizeof what, "%s.start", where);
-    if (!PyDict_Check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: expected a dict with one trigger (time, step, force_above, force_drop, displacement) and "
-                     "an optional direction",
-                     what);
-        return -1;
-    }
-    k[(*n)++] = (floe_phase_key){"start", NULL, {0, 0, 0}, 0};
-    PyObject *key, *val;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(o, &pos, &key, &val)) {
-        const char *kn = key_name(key, what);
-        if (!kn) return -1;
-        PyObject *full = PyUnicode_FromFormat("start.%s", kn);
-        if (!full || PyList_Append(keep, full)) {
-            Py_XDECREF(full);
-            return -1;
-        }
-        Py_DECREF(full);
-        floe_phase_key *e = &k[(*n)++];
-        *e = (floe_phase_key){PyUnicode_AsUTF8(full), NULL, {0, 0, 0}, 0};
-        char w2[160];
-        snprintf(w2, sizeof w2, "%s.%s", what, kn);
-        if (!e->key || key_value(val, w2, e)) return -1;
-    }
-    return 0;
-}
-
 /* One phase from its dict; i is its index. The dict's items become the
- * keys of a scene's phase entry, which the engine checks and reads
- * (floe_phase_from_keys): the scene's words for the same values. */
+ * keys of a scene's phase entry (floe_py_key_list, through the key table
+ * "phases"), which the engine checks and reads (floe_phase_from_keys): the
+ * scene's words for the same values. */
 static int phase_from(PyObject *o, int i, floe_phase *p) {
-    char where[32];
-    snprintf(where, sizeof where, "phases[%d]", i);
-    if (!PyDict_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a dict with a 'kind' (free, velocity, rotate, servo, load)", where);
-        return -1;
-    }
-    PyObject *so = PyDict_GetItemString(o, "start");
-    Py_ssize_t cap = PyDict_Size(o) + (so && PyDict_Check(so) ? PyDict_Size(so) : 0) + 1;
-    floe_phase_key *k = PyMem_Malloc(sizeof *k * (size_t)cap);
-    PyObject *keep = PyList_New(0);
+    enum { CAP = 64 };
+    char where[32], why[512];
+    floe_phase_key k[CAP];
     int n = 0, rc = -1;
-    if (!k || !keep) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    PyObject *key, *val;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(o, &pos, &key, &val)) {
-        const char *kn = key_name(key, where);
-        if (!kn) goto done;
-        char what[96];
-        snprintf(what, sizeof what, "%s.%s", where, kn);
-        if (!strcmp(kn, "start")) {
-            if (start_keys(val, where, k, &n, keep)) goto done;
-            continue;
-        }
-        floe_phase_key *e = &k[n++];
-        *e = (floe_phase_key){kn, NULL, {0, 0, 0}, 0};
-        if (!strcmp(kn, "kind")) {
-            if (!PyUnicode_Check(val) || !(e->text = PyUnicode_AsUTF8(val))) {
-                if (!PyErr_Occurred())
-                    PyErr_Format(PyExc_TypeError, "%s: expected a name (free, velocity, rotate, servo, load)", what);
-                goto done;
-            }
-        } else if (key_value(val, what, e)) {
-            goto done;
-        }
-    }
-    char why[512];
+    snprintf(where, sizeof where, "phases[%d]", i);
+    PyObject *keep = PyList_New(0);
+    if (!keep) return -1;
+    if (floe_py_key_list(o, where, floe_key_table_find("phases"), "", k, CAP, &n, keep)) goto done;
     if (floe_phase_from_keys(k, n, i == 0, where, p, why, sizeof why, NULL) != FLOE_OK) {
         PyErr_SetString(ArgumentError, why);
         goto done;
     }
     rc = 0;
 done:
-    PyMem_Free(k);
-    Py_XDECREF(keep);
+    Py_DECREF(keep);
     return rc;
 }
 

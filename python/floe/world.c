@@ -32,41 +32,13 @@ static PyObject *World_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 }
 
 static int World_init(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {
-        "gravity", "dt",        "damping",       "threads",     "dt_safety",          "dyn_dt_period",
-        "skin",    "dimension", "renorm_period", "legacy_lens", "sphere_orientation", "energy_warn",
-        NULL};
-    PyObject *gravity = NULL, *dt = NULL, *threads = NULL;
     floe_world_def def = floe_default_world_def();
-    int legacy = 0, sphere_ori = 1;
     if (self->sc.world) {
         PyErr_SetString(FloeError, "World.__init__: this World exists already");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OOdOdidiippd:World", kwlist, &gravity, &dt, &def.damping, &threads,
-                                     &def.dt_safety, &def.dyn_dt_period, &def.skin, &def.dimension, &def.renorm_period,
-                                     &legacy, &sphere_ori, &def.energy_warn))
-        return -1;
-    def.legacy_lens = legacy;
-    def.sphere_orientation = sphere_ori;
-    if (gravity && gravity != Py_None && floe_py_vec3(gravity, "gravity", &def.gravity)) return -1;
-    if (dt && dt != Py_None) {
-        if (PyUnicode_Check(dt)) {
-            if (strcmp(PyUnicode_AsUTF8(dt), "auto") != 0) {
-                PyErr_SetString(ArgumentError, "dt: a time step in seconds, or 'auto' (or None)");
-                return -1;
-            }
-        } else if (floe_py_double(dt, "dt", &def.dt)) return -1;
-        else if (!(def.dt > 0)) {
-            floe_py_arg_error("dt = %g must be > 0 (or 'auto')", def.dt);
-            return -1;
-        }
-    }
-    if (threads && threads != Py_None) {
-        long long t;
-        if (floe_py_int(threads, "threads", 0, FLOE_MAX_THREADS, &t)) return -1;
-        def.threads = (int)t;
-    }
+    /* the keys of the scene's world section (key table "world"), but the loader's own dt_check */
+    if (floe_py_keys(self, args, kw, "World", floe_key_table_find("world"), &def, NULL, NULL)) return -1;
     floe_world *w = floe_world_create(&def);
     if (!w) {
         PyErr_SetString(ArgumentError, floe_create_error());

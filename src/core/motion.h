@@ -46,4 +46,8 @@ floe_status floe__motion_check(floe_world *w);
  * motion-controlled group: writes the error (fn: naming both) and returns 1. */
 int floe__motion_conflict(floe_world *w, int g, const char *fn);
 
+/* phase_keys.c: the key tables of a phase and of its start (floe.h, "key
+ * tables"), listed by floe_key_table_find (keys.c). */
+extern const floe_key_table floe__phase_keys, floe__phase_start_keys;
+
 #endif

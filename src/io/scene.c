@@ -11,6 +11,7 @@
  * Nothing is left behind on error: the world is destroyed, *scene zeroed. */
 #include "io/scene.h"
 #include "io/scene_bodies.h"
+#include "io/scene_keys.h"
 #include "io/scene_check.h"
 #include "io/scene_output.h"
 #include "io/scene_periodic.h"
@@ -66,63 +67,22 @@ static const floe_param_spec *find_spec(const floe_param_spec *ps, int n, const 
 /* ---- world ------------------------------------------------------------------ */
 
 static int parse_world(scene_ctx *c, sy_node *sec, floe_world_def *def) {
-    static const char *const keys[] = {"gravity",       "dt",        "dt_safety",          "dyn_dt_period",
-                                       "damping",       "skin",      "legacy_lens",        "threads",
-                                       "renorm_period", "dimension", "sphere_orientation", "energy_warn",
-                                       "dt_check"};
     sy_doc *d = c->d;
-    if (sy_check_keys(d, sec, "world", keys, (int)(sizeof keys / sizeof *keys))) return -1;
-    sy_node *n;
-    int64_t iv;
-    if ((n = sy_get(d, sec, "gravity")) && sy_vec3(d, n, "world.gravity", &def->gravity)) return -1;
+    const floe_key_table *t = floe_key_table_find("world");
+    unsigned char given[64];
     c->world_node = sec;
-    if ((n = sy_get(d, sec, "dt"))) {
-        c->dt_node = n;
-        if (sy_is_text(n, "auto")) {
-            def->dt = 0;
-        } else {
-            double v;
-            if (n->type == YAML_SCALAR_NODE && sy_parse_number((const char *)n->data.scalar.value, &v))
-                return sy_error(d, n, "world.dt: expected a time step in seconds or 'auto', got '%s'",
-                                (const char *)n->data.scalar.value);
-            if (sy_number_in(d, n, "world.dt", &def->dt, 0, INFINITY, 1, 1)) return -1;
-        }
-    }
-    if ((n = sy_get(d, sec, "dt_safety")) && sy_number_in(d, n, "world.dt_safety", &def->dt_safety, 0, 1, 1, 0))
-        return -1;
-    if ((n = sy_get(d, sec, "dyn_dt_period"))) {
-        if (sy_int(d, n, "world.dyn_dt_period", &iv, 1, 1000000000)) return -1;
-        def->dyn_dt_period = (int)iv;
-    }
-    if ((n = sy_get(d, sec, "damping")) && sy_number_in(d, n, "world.damping", &def->damping, 0, 1, 0, 1)) return -1;
-    if ((n = sy_get(d, sec, "energy_warn")) &&
-        sy_number_in(d, n, "world.energy_warn", &def->energy_warn, 0, INFINITY, 0, 1))
-        return -1;
-    if ((n = sy_get(d, sec, "dt_check"))) {
-        if (sy_is_text(n, "warn")) c->dt_check_warn = 1;
-        else if (!sy_is_text(n, "error"))
+    if (scene_keys(c, sec, "world", t, def, given, NULL)) return -1;
+    c->dt_node = sy_get(d, sec, "dt");
+    sy_node *n = sy_get(d, sec, "dt_check"); /* the loader's own key */
+    if (n) {
+        double v;
+        const char *s = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+        if (!s || !floe_key_word(&t->keys[floe_key_index(t, "dt_check")], s, &v))
             return sy_error(d, n,
                             "world.dt_check: expected 'error' (a given dt above the critical step stops the scene, "
                             "the default) or 'warn' (it is only reported), got '%s'",
-                            n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "a non-scalar");
-    }
-    if ((n = sy_get(d, sec, "skin")) && sy_number_in(d, n, "world.skin", &def->skin, -INFINITY, INFINITY, 1, 1))
-        return -1;
-    if ((n = sy_get(d, sec, "legacy_lens")) && sy_bool(d, n, "world.legacy_lens", &def->legacy_lens)) return -1;
-    if ((n = sy_get(d, sec, "sphere_orientation")) &&
-        sy_bool(d, n, "world.sphere_orientation", &def->sphere_orientation))
-        return -1;
-    if ((n = sy_get(d, sec, "threads"))) {
-        if (sy_int(d, n, "world.threads", &iv, 0, 4096)) return -1;
-        def->threads = (int)iv;
-    }
-    if ((n = sy_get(d, sec, "renorm_period"))) {
-        if (sy_int(d, n, "world.renorm_period", &iv, 1, 1000000000)) return -1;
-        def->renorm_period = (int)iv;
-    }
-    if ((n = sy_get(d, sec, "dimension"))) {
-        if (sy_int(d, n, "world.dimension", &iv, 2, 3)) return -1;
-        def->dimension = (int)iv;
+                            s ? s : "a non-scalar");
+        c->dt_check_warn = v == 1;
     }
     return 0;
 }

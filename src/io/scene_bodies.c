@@ -5,6 +5,7 @@
  * validates and counts, the second adds to the world, so errors anywhere in
  * the file are found before any large allocation. */
 #include "io/scene_bodies.h"
+#include "io/scene_keys.h"
 #include "io/scene_dense.h"
 #include "base/vec.h"
 #include <floe/floe_pack.h>
@@ -578,95 +579,6 @@ static int random_shape(scene_ctx *c, sy_node *g, const char *where, floe_shape_
     return sy_error(c->d, n, "%s: unknown shape '%s'; allowed: sphere, capsule, ellipsoid", p, s);
 }
 
-/* `radius: {dist: ...}` of a random sphere packing: reads the keys of the
- * kind named by `dist` (each number range-checked where it stands), then
- * floe_size_dist_check for what involves several keys (min <= max,
- * passing non-decreasing ...). `where` is the path of `radius`. */
-static int radius_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
-    static const char *const kinds[] = {"uniform", "normal", "lognormal", "sieve"};
-    static const char *const keys[4][6] = {{"dist", "min", "max"},
-                                           {"dist", "mean", "std", "min", "max"},
-                                           {"dist", "median", "mean", "sigma", "min", "max"},
-                                           {"dist", "sizes", "passing", "by"}};
-    static const int nkeys[4] = {3, 5, 6, 4};
-    sy_doc *d = c->d;
-    char p[SCENE_PATH], q[SCENE_PATH];
-    sy_node *k;
-    const char *s;
-    memset(dist, 0, sizeof *dist);
-    if (required(c, n, where, "dist", &k) || sy_str(d, k, scene_path(p, where, "dist"), &s)) return -1;
-    int kind = -1;
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(s, kinds[i])) kind = i;
-    if (kind < 0) {
-        const char *sug = sy_suggest(s, kinds, 4);
-        if (sug) return sy_error(d, k, "%s: unknown distribution '%s'; did you mean '%s'?", p, s, sug);
-        return sy_error(d, k, "%s: unknown distribution '%s'; allowed: uniform, normal, lognormal, sieve", p, s);
-    }
-    dist->kind = (floe_size_dist_kind)kind;
-    if (sy_check_keys(d, n, where, keys[kind], nkeys[kind])) return -1;
-    if (kind == FLOE_DIST_SIEVE) {
-        sy_node *sz, *ps, *by;
-        if (required(c, n, where, "sizes", &sz) || required(c, n, where, "passing", &ps) ||
-            required(c, n, where, "by", &by))
-            return -1;
-        if (sy_want_seq(d, sz, scene_path(p, where, "sizes")) || sy_want_seq(d, ps, scene_path(q, where, "passing")))
-            return -1;
-        int m = sy_seq_size(sz);
-        if (m < 2 || m > FLOE_SIEVE_MAX_POINTS)
-            return sy_error(d, sz, "%s: %d sizes; a sieve table needs 2 to %d", p, m, FLOE_SIEVE_MAX_POINTS);
-        if (sy_seq_size(ps) != m)
-            return sy_error(d, ps, "%s: %d values for %d sizes; give one fraction passing per size", q, sy_seq_size(ps),
-                            m);
-        dist->npts = m;
-        for (int i = 0; i < m; i++) {
-            char r[SCENE_PATH];
-            if (sy_number_in(d, sy_seq_item(d, sz, i), scene_index(r, p, i), &dist->sizes[i], 0, SY_MAX_COORD, 1, 0) ||
-                sy_number_in(d, sy_seq_item(d, ps, i), scene_index(r, q, i), &dist->passing[i], 0, 1, 0, 0))
-                return -1;
-        }
-        if (sy_str(d, by, scene_path(p, where, "by"), &s)) return -1;
-        if (strcmp(s, "mass") && strcmp(s, "number"))
-            return sy_error(d, by, "%s: '%s' is neither 'mass' nor 'number'", p, s);
-        dist->by_mass = !strcmp(s, "mass");
-        dist->min = dist->sizes[0];
-        dist->max = dist->sizes[m - 1];
-    } else {
-        if (required(c, n, where, "min", &k) ||
-            sy_number_in(d, k, scene_path(p, where, "min"), &dist->min, 0, SY_MAX_COORD, 1, 0) ||
-            required(c, n, where, "max", &k) ||
-            sy_number_in(d, k, scene_path(p, where, "max"), &dist->max, 0, SY_MAX_COORD, 1, 0))
-            return -1;
-        if (kind == FLOE_DIST_NORMAL &&
-            (required(c, n, where, "mean", &k) ||
-             sy_number_in(d, k, scene_path(p, where, "mean"), &dist->mu, 0, SY_MAX_COORD, 1, 0) ||
-             required(c, n, where, "std", &k) ||
-             sy_number_in(d, k, scene_path(p, where, "std"), &dist->sigma, 0, SY_MAX_COORD, 1, 0)))
-            return -1;
-        if (kind == FLOE_DIST_LOGNORMAL) {
-            sy_node *med = sy_get(d, n, "median"), *mean = sy_get(d, n, "mean");
-            if (!med == !mean)
-                return sy_error(d, n, "%s: give exactly one of median and mean (of the untruncated log-normal)", where);
-            if (required(c, n, where, "sigma", &k) ||
-                sy_number_in(d, k, scene_path(p, where, "sigma"), &dist->sigma, 0, 10, 1, 0))
-                return -1;
-            double v;
-            if (sy_number_in(d, med ? med : mean, scene_path(p, where, med ? "median" : "mean"), &v, 0, SY_MAX_COORD, 1,
-                             0))
-                return -1;
-            /* mean of a log-normal: exp(mu + sigma^2 / 2) */
-            dist->mu = med ? log(v) : log(v) - 0.5 * dist->sigma * dist->sigma;
-        }
-    }
-    char msg[512];
-    if (floe_size_dist_check(dist, msg, sizeof msg)) return sy_error(d, n, "%s: %s", where, msg);
-    return 0;
-}
-
-int scene_size_dist(scene_ctx *c, sy_node *n, const char *where, floe_size_dist *dist) {
-    return radius_dist(c, n, where, dist);
-}
-
 static int add_shapes(scene_ctx *c, sy_node *at, const char *where, floe_body_def *def, floe_shape_type shape,
                       const floe_gen_body *b, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
@@ -737,7 +649,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
             char q[SCENE_PATH];
             sy_node *it = sy_seq_item(d, n, k);
             if (sy_is_map(it)) { /* a distribution of this semi-axis */
-                if (radius_dist(c, it, scene_index(q, p, k), &shape_dist[k])) return -1;
+                if (scene_size_dist(c, it, scene_index(q, p, k), &shape_dist[k])) return -1;
                 sd.dist[k] = &shape_dist[k];
                 lo[k] = shape_dist[k].min;
                 hi[k] = shape_dist[k].max;
@@ -752,7 +664,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
         if (required(c, g, where, "radius", &n)) return -1;
         scene_path(p, where, "radius");
         if (sy_is_map(n)) {
-            if (radius_dist(c, n, p, &dist)) return -1;
+            if (scene_size_dist(c, n, p, &dist)) return -1;
             rd.dist = &dist;
             if (shape == FLOE_SHAPE_CAPSULE) sd.dist[0] = &dist;
             rd.rmin = dist.min;
@@ -766,7 +678,7 @@ static int gen_random(scene_ctx *c, sy_node *g, const char *where) {
         if (shape == FLOE_SHAPE_CAPSULE) {
             if (required(c, g, where, "shaft", &n)) return -1;
             if (sy_is_map(n)) { /* a distribution of the shaft */
-                if (radius_dist(c, n, scene_path(p, where, "shaft"), &shape_dist[1])) return -1;
+                if (scene_size_dist(c, n, scene_path(p, where, "shaft"), &shape_dist[1])) return -1;
                 sd.dist[1] = &shape_dist[1];
                 sd.smin = shape_dist[1].min;
                 sd.smax = shape_dist[1].max;
@@ -834,7 +746,7 @@ static int gen_dense(scene_ctx *c, sy_node *g, const char *where) {
         return -1;
     scene_path(p, where, "radius");
     if (sy_is_map(n)) {
-        if (radius_dist(c, n, p, &dist)) return -1;
+        if (scene_size_dist(c, n, p, &dist)) return -1;
         dd.dist = &dist;
     } else if (sy_is_seq(n) && sy_seq_size(n) != 2)
         return sy_error(d, n, "%s: expected a radius, a range [rmin, rmax] or a distribution {dist: ...}", p);

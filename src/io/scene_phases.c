@@ -1,95 +1,31 @@
 /* A group's phases in a scene: `groups[i].phases` (a list) or
  * `groups[i].load` (a load from time 0), read into floe_phase records that
  * floe_group_set_phases takes once the bodies exist (docs/scene-format.md,
- * docs/laboratory.md). The loader reads the syntax (keys, numbers,
- * vectors); the engine's floe_phase_from_keys checks the values, as it
- * does for the Python module's set_phases. */
+ * docs/laboratory.md). The loader reads the syntax (the keys of the key
+ * table "phases", numbers, vectors); the engine's floe_phase_from_keys
+ * checks the values, as it does for the Python module's set_phases. */
 #include "io/scene_phases.h"
+#include "io/scene_keys.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define NK(a) ((int)(sizeof(a) / sizeof *(a)))
-
-/* A phase's keys as the engine reads them (floe_phase_from_keys), with the
- * node of each for messages. */
-#define MAX_KEYS 32
-typedef struct keyset {
-    floe_phase_key k[MAX_KEYS];
-    sy_node *node[MAX_KEYS];
-    int n;
-} keyset;
-
-/* key (a static string) with value node v: its numbers (a list: a vector of
- * 3; else one), or for n_numbers 0 none (start) or the text (kind). */
-static int add_key(scene_ctx *c, keyset *ks, const char *where, const char *key, sy_node *v, int text) {
-    sy_doc *d = c->d;
-    char p[SCENE_PATH];
-    if (ks->n == MAX_KEYS) return sy_error(d, v, "%s: more than %d keys", where, MAX_KEYS);
-    floe_phase_key *e = &ks->k[ks->n];
-    *e = (floe_phase_key){key, NULL, {0, 0, 0}, 0};
-    scene_path(p, where, key);
-    if (text) {
-        if (sy_str(d, v, p, &e->text)) return -1;
-    } else if (!strcmp(key, "start")) {
-        e->n = 0;
-    } else if (sy_is_seq(v)) {
-        floe_vec3 x;
-        if (sy_vec3(d, v, p, &x)) return -1;
-        e->v[0] = x.x, e->v[1] = x.y, e->v[2] = x.z, e->n = 3;
-    } else {
-        if (sy_number(d, v, p, &e->v[0])) return -1;
-        e->n = 1;
-    }
-    ks->node[ks->n++] = v;
-    return 0;
-}
-
-/* `start: {time | step | force_above | force_drop | displacement: value, direction}` */
-static int start_keys(scene_ctx *c, keyset *ks, sy_node *n, const char *where) {
-    sy_doc *d = c->d;
-    static const char *const keys[] = {"time", "step", "force_above", "force_drop", "displacement", "direction"};
-    static const char *const full[] = {"start.time",       "start.step",         "start.force_above",
-                                       "start.force_drop", "start.displacement", "start.direction"};
-    char p[SCENE_PATH];
-    scene_path(p, where, "start");
-    if (sy_want_map(d, n, p) || sy_check_keys(d, n, p, keys, NK(keys))) return -1;
-    if (add_key(c, ks, where, "start", n, 0)) return -1;
-    for (int i = 0; i < sy_map_size(n); i++) {
-        const char *k = (const char *)sy_map_key(d, n, i)->data.scalar.value;
-        for (int j = 0; j < NK(keys); j++)
-            if (!strcmp(k, keys[j]) && add_key(c, ks, where, full[j], sy_map_value(d, n, i), 0)) return -1;
-    }
-    return 0;
-}
-
 /* The phase from its keys, or the engine's message at the key's node (the
  * item's for the phase as a whole). */
-static int read_phase(scene_ctx *c, const keyset *ks, sy_node *item, const char *where, int first, floe_phase *p) {
+static int read_phase(scene_ctx *c, const scene_keylist *ks, sy_node *item, const char *where, int first,
+                      floe_phase *p) {
     char why[512];
     int bad;
     if (floe_phase_from_keys(ks->k, ks->n, first, where, p, why, sizeof why, &bad) == FLOE_OK) return 0;
     return sy_error(c->d, bad >= 0 ? ks->node[bad] : item, "%s", why);
 }
 
+/* A phase entry: the keys of the table "phases" (scene_key_list). */
 static int parse_phase(scene_ctx *c, sy_node *item, const char *where, int first, floe_phase *p) {
-    sy_doc *d = c->d;
-    static const char *const keys[] = {
-        "kind",       "start",       "velocity",  "angular_velocity", "axis", "rate", "point", "force",    "torque",
-        "force_rate", "torque_rate", "direction", "stress",           "area", "gain", "alpha", "max_speed"};
-    if (sy_want_map(d, item, where) || sy_check_keys(d, item, where, keys, NK(keys))) return -1;
-    keyset ks;
+    scene_keylist ks;
     ks.n = 0;
-    for (int i = 0; i < sy_map_size(item); i++) {
-        const char *k = (const char *)sy_map_key(d, item, i)->data.scalar.value;
-        sy_node *v = sy_map_value(d, item, i);
-        for (int j = 0; j < NK(keys); j++) {
-            if (strcmp(k, keys[j])) continue;
-            int rc = j == 1 ? start_keys(c, &ks, v, where) : add_key(c, &ks, where, keys[j], v, j == 0);
-            if (rc) return -1;
-        }
-    }
+    if (scene_key_list(c, item, where, floe_key_table_find("phases"), "", NULL, &ks)) return -1;
     return read_phase(c, &ks, item, where, first, p);
 }
 
@@ -101,17 +37,11 @@ int scene_group_phases(scene_ctx *c, sy_node *item, const char *where, scene_mot
         return sy_error(d, ln, "%s.load: give the load as a phase of 'phases' ({kind: load, ...}), not both", where);
     if (ln) { /* a load from time 0: one load phase */
         scene_path(p, where, "load");
-        static const char *const keys[] = {"force", "torque", "force_rate", "torque_rate"};
-        if (sy_want_map(d, ln, p) || sy_check_keys(d, ln, p, keys, NK(keys))) return -1;
-        keyset ks;
+        scene_keylist ks; /* kind: load, then the keys the table gives a load */
         ks.n = 1;
         ks.k[0] = (floe_phase_key){"kind", "load", {0, 0, 0}, 0};
         ks.node[0] = ln;
-        for (int i = 0; i < sy_map_size(ln); i++) {
-            const char *k = (const char *)sy_map_key(d, ln, i)->data.scalar.value;
-            for (int j = 0; j < NK(keys); j++)
-                if (!strcmp(k, keys[j]) && add_key(c, &ks, p, keys[j], sy_map_value(d, ln, i), 0)) return -1;
-        }
+        if (scene_key_list(c, ln, p, floe_key_table_find("phases"), "", "load", &ks)) return -1;
         if (read_phase(c, &ks, ln, p, 1, &m->phases[0])) return -1;
         m->nphases = 1;
         return 0;

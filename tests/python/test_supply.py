@@ -148,17 +148,17 @@ def test_add_dense_in_a_cylinder_with_a_distribution():
 
 def test_supply_errors_name_the_key_and_the_range():
     w = glass_world()
-    with pytest.raises(floe.ArgumentError, match=r"rate = -1 bodies/s is out of range \(0, 1e12\]"):
+    with pytest.raises(floe.ArgumentError, match=r"rate = -1 bodies/s is out of range \(0, 1e\+12\]"):
         w.add_inlet("a", box=((0, 0, 0), (1, 1, 1)), rate=-1, radius=1e-3)
-    with pytest.raises(floe.ArgumentError, match=r"give one of rate= .* got neither"):
+    with pytest.raises(floe.ArgumentError, match=r"give rate \(bodies/s\) or mass_rate \(kg/s\), or recycle"):
         w.add_inlet("a", box=((0, 0, 0), (1, 1, 1)), radius=1e-3)
-    with pytest.raises(floe.ArgumentError, match=r"give one region"):
+    with pytest.raises(floe.ArgumentError, match=r"give the region: box, cylinder or triangles"):
         w.add_inlet("a", rate=1, radius=1e-3)
     with pytest.raises(floe.ArgumentError, match=r"radius: unknown key 'median2' \(known: dist, min, max"):
         w.add_inlet("a", box=((0, 0, 0), (1, 1, 1)), rate=1, radius=dict(dist="lognormal", median2=1))
     with pytest.raises(floe.ArgumentError, match=r"radius.std: a uniform distribution does not take it"):
         w.add_inlet("a", box=((0, 0, 0), (1, 1, 1)), rate=1, radius=dict(dist="uniform", min=1, max=2, std=1))
-    with pytest.raises(floe.ArgumentError, match=r"shaft is not a size of shape 'sphere'"):
+    with pytest.raises(floe.ArgumentError, match=r"shaft: not a size of shape sphere"):
         w.add_inlet("a", box=((0, 0, 0), (1, 1, 1)), rate=1, radius=1e-3, shaft=1e-3)
     with pytest.raises(floe.ArgumentError, match=r"cylinder: unknown key 'height' \(known: base, axis, radius\)"):
         w.add_inlet("a", cylinder=dict(base=(0, 0, 0), height=1), rate=1, radius=1e-3)
