@@ -153,9 +153,10 @@ FLOE_API int floe_snap_put(const floe_snap_writer *wr, const char *group, const 
 /* A table describes the members of a struct: each member's role and, for
  * state, the item that carries it (group, name, type, columns), the check a
  * loaded value must pass and a conversion where the item differs from
- * memory. The world's table is the engine's (docs/architecture.md#the-
- * snapshot-of-the-world); other structs (a restart file's run settings and
- * output counters) have tables of the same kind, walked by the same walker
+ * memory. The world's table is the engine's
+ * (docs/architecture.md#the-snapshot-of-the-world); other structs (a
+ * restart file's run settings and output counters) have tables of the same
+ * kind, walked by the same walker
  * (docs/decisions.md#one-walker-for-every-table-of-the-snapshots-kind). */
 
 typedef enum floe_snap_role {

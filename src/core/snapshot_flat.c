@@ -61,8 +61,8 @@ static int make_items(table *t) {
         floe_snap_conv conv = f->conv == FLOE_CONV_INT_AS_F64 ? FLOE_CONV_NONE : f->conv;
         if (!it) {
             it = &t->items[t->nitems++];
-            *it = (item){f->group, f->name, f->attr, t->leaves[i].rows, f->type,
-                         0,        f->shape2, conv,  f->built,          f->optional};
+            *it = (item){f->group, f->name,   f->attr, t->leaves[i].rows, f->type,
+                         0,        f->shape2, conv,    f->built,          f->optional};
         }
         int cols = f->type == FLOE_SNAP_STR || f->conv == FLOE_CONV_MODEL ? 1 : f->col + f->ncomp;
         if (cols > it->cols) it->cols = cols;

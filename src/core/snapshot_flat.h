@@ -59,15 +59,14 @@ int floe__snap_table_build_root(table *t, const floe_snap_struct *root);
 static inline int count_of(const void *obj, const floe_snap_rows *r) {
     if (!r) return 1;
     const char *p = (const char *)obj + r->count_offset;
-    return r->count_size == sizeof(size_t) && sizeof(size_t) != sizeof(int) ? (int)*(const size_t *)p
-                                                                             : *(const int *)p;
+    return r->count_size == sizeof(size_t) && sizeof(size_t) != sizeof(int) ? (int)*(const size_t *)p : *(const int *)p;
 }
 
 /* Row 0 of a leaf's array (the root itself for a value of the root), and
- * the bytes from row to row (a stride of 0 is the world's contact state
- * stride: only the world's table has such a leaf). */
+ * the bytes from row to row (rows of stride 0 are the world's contact
+ * state, of the world's stride: only the world's table has them). */
 static inline const char *rows_base(const void *obj, const leaf *lf, size_t *stride) {
-    *stride = lf->stride ? lf->stride : ((const floe_world *)obj)->cstride;
+    *stride = lf->stride || !lf->rows ? lf->stride : ((const floe_world *)obj)->cstride;
     if (!lf->rows) return (const char *)obj;
     return lf->inline_arr ? (const char *)obj + lf->arr : *(char *const *)((const char *)obj + lf->arr);
 }

@@ -295,8 +295,8 @@ void floe__snap_read_items(floe_snap_in *in, const table *t, void *obj, const fl
         /* a value of the root stored as a table (shape2): its rows and columns */
         size_t get_rows = it->attr ? 1 : rows || it->shape2 <= 0 ? n : cols / (size_t)it->shape2;
         size_t get_cols = !it->attr && !rows && it->shape2 > 0 ? (size_t)it->shape2 : cols;
-        if (floe_snap_get(in, it->group, it->name, it->attr, wide_f ? FLOE_SNAP_F64 : FLOE_SNAP_I64, get_rows,
-                          get_cols, buf) == 0) {
+        if (floe_snap_get(in, it->group, it->name, it->attr, wide_f ? FLOE_SNAP_F64 : FLOE_SNAP_I64, get_rows, get_cols,
+                          buf) == 0) {
             for (int k = 0; k < it->nleaf && !in->bad; k++) {
                 const leaf *lf = &t->leaves[it->leaf[k]];
                 size_t stride, bad_r = 0;

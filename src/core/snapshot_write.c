@@ -110,7 +110,8 @@ static int snapshot_write(const floe_world *w, const floe_snap_writer *wr, char 
     snap_out o = {wr, err, errlen, 0, NULL, 0};
     table *t = malloc(sizeof *t);
     if (!t) return floe__snap_out_fail(&o, "out of memory");
-    if (floe__snap_table_build(t) != 0) floe__snap_out_fail(&o, "the snapshot's table cannot be walked: %s", t->unusable);
+    if (floe__snap_table_build(t) != 0)
+        floe__snap_out_fail(&o, "the snapshot's table cannot be walked: %s", t->unusable);
     put_models(&o);
     for (int i = 0; i < t->nitems && !o.bad; i++) floe__snap_put_item(&o, w, t, &t->items[i]); /* snapshot_walk.c */
     int64_t ndef = floe_registry_count();

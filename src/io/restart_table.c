@@ -49,8 +49,8 @@ static const floe_snap_field history_fields[] = {
     {M(HC, name), STATE, HIST("name"), TEXT(HC, name)},
     {M(HC, quantity), STATE, HIST("quantity"), TEXT(HC, quantity)},
     /* the column's kind and ids; checked against the world in restart_check.c */
-    {M(HC, kind), STATE, HIST("kind_a_b_group_energy"), I32, .col = 0,
-     RANGE(FLOE_HIST_PARTICLE, FLOE_HIST_PLANE), .note = "kind"},
+    {M(HC, kind), STATE, HIST("kind_a_b_group_energy"), I32, .col = 0, RANGE(FLOE_HIST_PARTICLE, FLOE_HIST_PLANE),
+     .note = "kind"},
     {M(HC, a), STATE, HIST("kind_a_b_group_energy"), I32, .col = 1},
     {M(HC, b), STATE, HIST("kind_a_b_group_energy"), I32, .col = 2},
     {M(HC, group), STATE, HIST("kind_a_b_group_energy"), I32, .col = 3},
@@ -79,36 +79,41 @@ static const floe_snap_struct region_struct = {"floe_named_region", sizeof(NR), 
 
 /* ---- the run: /run, /output_config ------------------------------------------------------ */
 
+#define OC floe_output_config
+#define CFG(n) ATTR("output_config", n)
+static const floe_snap_field config_fields[] = {
+    /* the cadences, one column per output */
+    {M(OC, vtk.steps), STATE, CFG("every_steps"), I64(1), .col = 0, CK(COUNTER), .note = "vtk"},
+    {M(OC, energy.steps), STATE, CFG("every_steps"), I64(1), .col = 1, CK(COUNTER), .note = "energy"},
+    {M(OC, history.steps), STATE, CFG("every_steps"), I64(1), .col = 2, CK(COUNTER), .note = "history"},
+    {M(OC, progress.steps), STATE, CFG("every_steps"), I64(1), .col = 3, CK(COUNTER), .note = "progress"},
+    {M(OC, vtk.interval), STATE, CFG("every_interval"), F64(1), .col = 0, CK(FINITE_NONNEG), .note = "vtk"},
+    {M(OC, energy.interval), STATE, CFG("every_interval"), F64(1), .col = 1, CK(FINITE_NONNEG), .note = "energy"},
+    {M(OC, history.interval), STATE, CFG("every_interval"), F64(1), .col = 2, CK(FINITE_NONNEG), .note = "history"},
+    {M(OC, progress.interval), STATE, CFG("every_interval"), F64(1), .col = 3, CK(FINITE_NONNEG), .note = "progress"},
+    DOC("output_config", "every_order", "vtk, energy, history, progress"),
+    {M(OC, vtk_contacts), STATE, CFG("vtk_contacts"), I32, CK(FLAG)},
+    {M(OC, vtk_boundaries), STATE, CFG("vtk_boundaries"), I32, CK(FLAG)},
+    {M(OC, vtk_shapes), STATE, CFG("vtk_shapes"), I32, CK(FLAG)},
+    {M(OC, final_state), STATE, CFG("final_state"), I32, CK(FLAG)},
+    {M(OC, events_skip), STATE, CFG("events_skip"), U32},
+    {M(OC, history_cols), STATE, .rows = &floe_io_rows_history, .sub = &history_struct},
+    COUNT(OC, n_history_cols, floe_io_rows_history),
+    {M(OC, regions), STATE, .rows = &floe_io_rows_regions, .sub = &region_struct},
+    COUNT(OC, n_regions, floe_io_rows_regions),
+    END,
+};
+static const floe_snap_struct config_struct = {"floe_output_config", sizeof(OC), __alignof__(OC), {config_fields}};
+#undef CFG
+
 #define R floe_restart
-#define OC(n) ATTR("output_config", n)
 static const floe_snap_field run_fields[] = {
     {M(R, scene.steps), STATE, ATTR("run", "steps"), I64(1), CK(COUNTER)},
     {M(R, scene.duration), STATE, ATTR("run", "duration"), F64(1), CK(FINITE_NONNEG)},
     {M(R, total_steps), STATE, ATTR("run", "total_steps"), I64(1), CK(COUNTER)},
     {M(R, restart_every), STATE, ATTR("run", "restart_every"), I64(1), CK(COUNTER)},
     {M(R, scene.path), STATE, ATTR("run", "scene"), TEXT(R, scene.path)},
-    /* the cadences, one column per output */
-    {M(R, scene.out.vtk.steps), STATE, OC("every_steps"), I64(1), .col = 0, CK(COUNTER), .note = "vtk"},
-    {M(R, scene.out.energy.steps), STATE, OC("every_steps"), I64(1), .col = 1, CK(COUNTER), .note = "energy"},
-    {M(R, scene.out.history.steps), STATE, OC("every_steps"), I64(1), .col = 2, CK(COUNTER), .note = "history"},
-    {M(R, scene.out.progress.steps), STATE, OC("every_steps"), I64(1), .col = 3, CK(COUNTER), .note = "progress"},
-    {M(R, scene.out.vtk.interval), STATE, OC("every_interval"), F64(1), .col = 0, CK(FINITE_NONNEG), .note = "vtk"},
-    {M(R, scene.out.energy.interval), STATE, OC("every_interval"), F64(1), .col = 1, CK(FINITE_NONNEG),
-     .note = "energy"},
-    {M(R, scene.out.history.interval), STATE, OC("every_interval"), F64(1), .col = 2, CK(FINITE_NONNEG),
-     .note = "history"},
-    {M(R, scene.out.progress.interval), STATE, OC("every_interval"), F64(1), .col = 3, CK(FINITE_NONNEG),
-     .note = "progress"},
-    DOC("output_config", "every_order", "vtk, energy, history, progress"),
-    {M(R, scene.out.vtk_contacts), STATE, OC("vtk_contacts"), I32, CK(FLAG)},
-    {M(R, scene.out.vtk_boundaries), STATE, OC("vtk_boundaries"), I32, CK(FLAG)},
-    {M(R, scene.out.vtk_shapes), STATE, OC("vtk_shapes"), I32, CK(FLAG)},
-    {M(R, scene.out.final_state), STATE, OC("final_state"), I32, CK(FLAG)},
-    {M(R, scene.out.events_skip), STATE, OC("events_skip"), U32},
-    {M(R, scene.out.history_cols), STATE, .rows = &floe_io_rows_history, .sub = &history_struct},
-    COUNT(R, scene.out.n_history_cols, floe_io_rows_history),
-    {M(R, scene.out.regions), STATE, .rows = &floe_io_rows_regions, .sub = &region_struct},
-    COUNT(R, scene.out.n_regions, floe_io_rows_regions),
+    {M(R, scene.out), STATE, .sub = &config_struct}, /* /output_config */
     /* not in the file */
     NOT_STATE(R, scene.world, "the world's snapshot, beside these tables"),
     NOT_STATE(R, scene.warnings, "the scene's load, not the run's"),
@@ -119,7 +124,6 @@ static const floe_snap_field run_fields[] = {
     END,
 };
 const floe_snap_struct floe_io_run_table = {"floe_restart", sizeof(R), __alignof__(R), {run_fields}};
-#undef OC
 
 /* ---- where the outputs stood: /output ------------------------------------------------------ */
 
