@@ -17,6 +17,9 @@
  * 4. Resuming the fixture with `floe resume` to step 40 gives bitwise the
  *    world of an uninterrupted run to step 40 (floe__snapshot_diff: every
  *    member of the snapshot's table).
+ * 5. Damaged copies of the fixture, one value each, in the items the
+ *    conversions and the run lines give (test_restart_damaged's good file
+ *    has no history columns or regions): refused, naming the item and why.
  * A format change (FLOE_RESTART_FORMAT) or a change of results needs a new
  * fixture, written by the command above with the floe before the change. */
 #include "check.h"
@@ -24,9 +27,11 @@
 #include "core/world.h"
 #include "io/restart.h"
 #include "io/restart_table.h"
+#include "fuzz/h5_mutate.h"
 #include "proc.h"
 
 #include <hdf5.h>
+#include <math.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -284,6 +289,62 @@ static void resume(const char *fx, const char *scene) {
     if (la) floe_restart_free(&ra);
 }
 
+/* ---- 5. damaged run items ------------------------------------------------------------ */
+
+typedef struct damage {
+    const char *path;  /* the item damaged */
+    long long index;   /* the value (flattened) */
+    double f;          /* the new value, of a float item */
+    int64_t i;         /* ... of an integer item */
+    const char *why;   /* in the message */
+    const char *where; /* the item the message names, if not `path` */
+} damage;
+
+static void damaged(const char *fx) {
+    static const damage cases[] = {
+        {"/output_config/regions/lo_hi_whole", 6, 0.5, 0, "row 0: 0.5 is not a whole number within a 32-bit integer"},
+        {"/output_config/history_columns/region_lo_hi_whole_area", 5 * 8 + 6, 2, 0, "column 5: whole: 2 is not 0 or 1"},
+        {"/output_config/history_columns/region_lo_hi_whole_area", 5 * 8, NAN, 0, "not a finite box"},
+        {"/output_config/history_columns/kind_a_b_group_energy", 0, 0, 9, "column 0: kind: 9 is outside [0, 6]"},
+        {"/output_config/history_columns/kind_a_b_group_energy", 1, 0, 99, "column 'z1': no particle 99",
+         "/output_config/history_columns: "},
+        {"/output_config@every_steps", 1, 0, -5, "energy: -5 is outside [0, 2^60]"},
+        {"/output_config@vtk_contacts", 0, 0, 5, "5 is not 0 or 1"},
+        {"/run@restart_every", 0, 0, -1, "-1 is outside [0, 2^60]"},
+        {"/output/frame_time", 2, INFINITY, 0, "frame 2: inf is not finite"},
+        {"/output@width", 0, 0, 0, "0 is outside [1, 19]"},
+    };
+    int n = (int)(sizeof cases / sizeof *cases), refused = 0;
+    size_t len = 0;
+    char *bytes = check_slurp(fx, &len);
+    for (int k = 0; bytes && k < n; k++) {
+        const damage *d = &cases[k];
+        char path[400], err[2048];
+        snprintf(path, sizeof path, "%s/damaged_%d.h5", tmp, k);
+        FILE *f = fopen(path, "wb");
+        int ok = f && fwrite(bytes, 1, len, f) == len;
+        if (f) fclose(f);
+        hid_t h = ok ? H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT) : -1;
+        ok = h >= 0 && h5m_set(h, d->path, d->index, d->f, d->i) == 0;
+        if (h >= 0) H5Fclose(h);
+        CHECK(ok);
+        floe_restart r;
+        int rc = ok ? floe_restart_load(path, &r, err, sizeof err) : -1;
+        if (rc == 0) {
+            fprintf(stderr, "%s[%lld]: the damaged file was accepted\n", d->path, d->index);
+            floe_restart_free(&r);
+        }
+        int named = rc != 0 && strstr(err, d->where ? d->where : d->path) && strstr(err, d->why);
+        if (rc != 0 && !named)
+            fprintf(stderr, "%s[%lld]: the message lacks '%s': %s\n", d->path, d->index, d->why, err);
+        CHECK(named);
+        refused += named;
+        if (rc != 0) REPORT("  %s\n", strstr(err, ": /") ? strstr(err, ": /") + 2 : err);
+    }
+    free(bytes);
+    REPORT("damaged run items: %d of %d refused, naming the item and why\n", refused, n);
+}
+
 int main(void) {
     snprintf(tmp, sizeof tmp, "/tmp/floe_rtable_XXXXXX");
     CHECK(mkdtemp(tmp) != NULL);
@@ -300,6 +361,7 @@ int main(void) {
     fixture(fx);
     fresh_layout(fx, scene);
     resume(fx, scene);
+    damaged(fx);
     if (!check_failures) {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);

@@ -305,13 +305,13 @@ void floe__snap_read_items(floe_snap_in *in, const table *t, void *obj, const fl
                 long bad_at = scatter(base, stride, buf, cols, (size_t)lf->f->col, n, (size_t)lf->f->ncomp, it->type,
                                       whole, &bad_r);
                 if (bad_at >= 0) {
-                    char p[200], v[64];
-                    if (whole) snprintf(v, sizeof v, "%g is not a whole number that", ((const double *)buf)[bad_at]);
-                    else snprintf(v, sizeof v, "%" PRId64, ((const int64_t *)buf)[bad_at]);
+                    char p[200], row[64] = "", v[64];
                     floe_snap_path(it->group, it->name, it->attr, p, sizeof p);
-                    const char *tn = floe__snap_type_name(whole ? FLOE_SNAP_I32 : it->type);
-                    if (rows) floe_snap_fail(in, "%s: %s %zu: %s does not fit in %s", p, rows->noun, bad_r, v, tn);
-                    else floe_snap_fail(in, "%s: %s does not fit in %s", p, v, tn);
+                    if (rows) snprintf(row, sizeof row, "%s %zu: ", rows->noun, bad_r);
+                    if (whole) snprintf(v, sizeof v, "%g is not a whole number", ((const double *)buf)[bad_at]);
+                    else snprintf(v, sizeof v, "%" PRId64, ((const int64_t *)buf)[bad_at]);
+                    floe_snap_fail(in, "%s: %s%s %s %s", p, row, v, whole ? "within" : "does not fit in",
+                                   floe__snap_type_name(whole ? FLOE_SNAP_I32 : it->type));
                 }
             }
         }
