@@ -256,9 +256,11 @@ struct floe_snap_struct {
 FLOE_API int floe_snap_table_write(const floe_snap_struct *root, const void *obj, const floe_snap_writer *wr, char *err,
                                    size_t errlen);
 /* Every item of the table of `root` into the struct at obj: the arrays of
- * rows are allocated (malloc; one spare row) and their counts set from the
- * count items, then every value is read as its item says. 0, or -1 with
- * the message in `in` (arrays already allocated stay in obj, to free). */
+ * rows are allocated (calloc, one spare row; their pointers in obj are
+ * overwritten, so start from a zeroed struct) and their counts set from
+ * the count items, then every value is read as its item says. 0, or -1
+ * with the message in `in` (arrays already allocated stay in obj, to
+ * free()). */
 FLOE_API int floe_snap_table_read(const floe_snap_struct *root, void *obj, floe_snap_in *in);
 /* Every value of the struct at obj checked as its member's line says
  * ("<item>: <row noun> r: component k: why"). 0, or -1 with err. */

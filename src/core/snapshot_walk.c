@@ -552,9 +552,11 @@ static void make_rows(floe_snap_in *in, const table *t, void *obj, const floe_sn
     for (int i = 0; i < t->nleaves && !in->bad; i++) {
         const leaf *lf = &t->leaves[i];
         if (lf->rows != rows || lf->inline_arr) continue;
+        int made = 0; /* by an earlier member of the same structs */
+        for (int k = 0; k < i && !made; k++) made = t->leaves[k].rows == rows && t->leaves[k].arr == lf->arr;
         void **arr = (void **)(void *)((char *)obj + lf->arr);
-        if (*arr) continue; /* another member of the same rows made it */
-        if (!(*arr = calloc((size_t)n + 1, lf->stride))) floe_snap_fail(in, "out of memory for %ld %ss", n, rows->noun);
+        if (!made && !(*arr = calloc((size_t)n + 1, lf->stride)))
+            floe_snap_fail(in, "out of memory for %ld %ss", n, rows->noun);
     }
     if (in->bad) { /* the count stays with arrays that hold it, or none */
         if (rows->count_size == sizeof(size_t)) *(size_t *)(void *)cnt = 0;
