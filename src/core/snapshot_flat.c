@@ -23,8 +23,9 @@
 static void flatten(table *t, const floe_snap_struct *s, size_t base, frame fr) {
     for (int l = 0; l < 2; l++)
         for (const floe_snap_field *f = s->fields[l]; f && f->member; f++) {
-            if (f->role == FLOE_SNAP_DOC && t->nleaves < MAX_LEAVES) { /* a text of its own, no member */
-                t->leaves[t->nleaves++] = (leaf){f, NULL, 0, 0, 0, 0};
+            if (f->role == FLOE_SNAP_DOC) { /* a text of its own, no member */
+                if (t->nleaves < MAX_LEAVES) t->leaves[t->nleaves++] = (leaf){f, NULL, 0, 0, 0, 0};
+                else t->unusable = "more state members than MAX_LEAVES";
                 continue;
             }
             if (f->role != FLOE_SNAP_STATE) continue;
@@ -70,7 +71,8 @@ static int make_items(table *t) {
         else t->unusable = "more members in one item than MAX_ITEM_LEAVES";
         if (it->rows != t->leaves[i].rows || it->type != f->type || it->conv != conv)
             t->unusable = "members of one item with different rows, types or conversions";
-        if (f->role == FLOE_SNAP_DOC && it->nleaf > 1) t->unusable = "a doc text sharing its item";
+        if (it->nleaf > 1 && (f->role == FLOE_SNAP_DOC || t->leaves[it->leaf[0]].f->role == FLOE_SNAP_DOC))
+            t->unusable = "a doc text sharing its item";
         if (f->conv == FLOE_CONV_INT_AS_F64 && (f->type != FLOE_SNAP_F64 || f->size != sizeof(int) * (size_t)f->ncomp))
             t->unusable = "an int stored as doubles that is not an int member in an F64 item";
     }
