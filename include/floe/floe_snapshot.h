@@ -148,6 +148,124 @@ FLOE_API char **floe_snap_get_strings(floe_snap_in *in, const char *group, const
 FLOE_API int floe_snap_put(const floe_snap_writer *wr, const char *group, const char *name, int attr, floe_snap_type t,
                            int rank, size_t d0, size_t d1, const void *data, int doc);
 
+/* ---- tables of structs ------------------------------------------------------------ */
+
+/* A table describes the members of a struct: each member's role and, for
+ * state, the item that carries it (group, name, type, columns), the check a
+ * loaded value must pass and a conversion where the item differs from
+ * memory. The world's table is the engine's
+ * (docs/architecture.md#the-snapshot-of-the-world); other structs (a
+ * restart file's run settings and output counters) have tables of the same
+ * kind, walked by the same walker
+ * (docs/decisions.md#one-walker-for-every-table-of-the-snapshots-kind). */
+
+typedef enum floe_snap_role {
+    FLOE_SNAP_STATE,     /* saved and restored */
+    FLOE_SNAP_COUNT,     /* the number of rows of arrays in the snapshot (their item's rows give it) */
+    FLOE_SNAP_DERIVED,   /* recomputed on load from the state */
+    FLOE_SNAP_TRANSIENT, /* not state: capacities, scratch, this step's events, messages */
+    FLOE_SNAP_SHAPES,    /* the shape store: state described by the shape classes (snapshot_shapes.c) */
+    FLOE_SNAP_DOC,       /* no member: the text `note`, written as a doc item (never read back) */
+} floe_snap_role;
+
+/* What a loaded value must satisfy (every component of a row). */
+typedef enum floe_snap_check {
+    FLOE_CK_NONE,
+    FLOE_CK_FINITE,
+    FLOE_CK_NOT_NAN,         /* infinity allowed (a window without end) */
+    FLOE_CK_NONNEG,          /* >= 0, infinity allowed */
+    FLOE_CK_FINITE_NONNEG,   /* finite and >= 0 */
+    FLOE_CK_LENGTH,          /* finite, |x| <= FLOE_SNAP_MAX_LENGTH */
+    FLOE_CK_LENGTH_NONNEG,   /* ... and >= 0 */
+    FLOE_CK_UNIT,            /* the row is a unit vector or quaternion */
+    FLOE_CK_FINITE_OR_UNSET, /* finite, or every component NaN (not set) */
+    FLOE_CK_FLAG,            /* 0 or 1 */
+    FLOE_CK_COUNTER,         /* [0, FLOE_SNAP_MAX_COUNT] */
+    FLOE_CK_RANGE,           /* [lo, hi] */
+    FLOE_CK_RANGE_LO_OPEN,   /* (lo, hi] */
+    FLOE_CK_RANGE_HI_OPEN,   /* [lo, hi) */
+    FLOE_CK_ID,              /* a row of `ref`: [0, n) */
+    FLOE_CK_ID_OR_NONE,      /* ... or -1 */
+    FLOE_CK_MASK,            /* no bits beyond lo */
+    FLOE_CK_GROUP_MASK,      /* bits of existing groups only */
+} floe_snap_check;
+
+/* Stored differently from memory; each has its code in the walker
+ * (src/core/snapshot_walk.c). The world's own need a world (the registry's
+ * models, the contact state, the broad phase); the last two serve any table. */
+typedef enum floe_snap_conv {
+    FLOE_CONV_NONE,
+    FLOE_CONV_MODEL,      /* a registry index, stored as the model's name */
+    FLOE_CONV_MAT_PARAMS, /* material parameters in the model's key order, zero past its own */
+    FLOE_CONV_LAW_PARAMS, /* law parameters, the same */
+    FLOE_CONV_IF_VALID,   /* zeros while the broad phase has no pair list (the array holds nothing) */
+    FLOE_CONV_STATE,      /* the model state blob: rows of the world's state stride */
+    FLOE_CONV_INT_AS_F64, /* an int member in a column of doubles (a whole number on load) */
+    FLOE_CONV_MODEL_MASK, /* a uint64_t bit mask of registry indices, stored as the models' names (a table of
+                             text, one row per bit set; names this floe lacks are dropped on load) */
+} floe_snap_conv;
+
+/* A kind of row: particles, contacts, ... and the world member counting them. */
+typedef struct floe_snap_rows {
+    const char *noun;       /* "particle": messages say "particle 5" */
+    size_t count_offset;    /* of the count in the table's root struct (struct floe_world for the world) */
+    const char *count_item; /* the item whose rows give the count on load ("particles/pos") */
+    size_t count_size;      /* bytes of the count: 0 or sizeof(int) an int, sizeof(size_t) a size_t */
+} floe_snap_rows;
+
+typedef struct floe_snap_struct floe_snap_struct;
+
+typedef struct floe_snap_field {
+    const char *member; /* the C member (a path such as "scene.steps" in a flat table) */
+    size_t offset, size, align;
+    floe_snap_role role;
+    /* state: the item carrying it (group, name; attr as in floe_snap_item) */
+    const char *group, *name;
+    int attr;
+    floe_snap_type type;
+    int ncomp;  /* values per row (chars for text) */
+    int col;    /* first column in the item: several members can share one item */
+    int shape2; /* > 0: the row is stored as a (ncomp / shape2) x shape2 table */
+    /* an array member (a pointer, or an inline array with `inline_array`)
+     * holds `rows` rows: values, or structs that `sub` describes */
+    const floe_snap_rows *rows;
+    int inline_array;
+    const floe_snap_struct *sub; /* the member is (or points to) structs described there */
+    floe_snap_check check;
+    double lo, hi;             /* FLOE_CK_RANGE*, FLOE_CK_MASK */
+    const floe_snap_rows *ref; /* FLOE_CK_ID* */
+    floe_snap_conv conv;
+    int built;        /* restored by the loader through the public API, which checks it (materials,
+                  instances, groups' names, particles' shapes, schedule), not copied back */
+    int optional;     /* an attribute of the world def that files of earlier versions lack: a file
+                         without it keeps floe_default_world_def's value */
+    const char *note; /* derived and transient members: how or why */
+} floe_snap_field;
+
+struct floe_snap_struct {
+    const char *name; /* "floe_world" */
+    size_t size, align;
+    /* the members, in one or two lists, each ending with an entry whose
+     * member is NULL */
+    const floe_snap_field *fields[2];
+};
+
+/* Every item of the table of `root` (items in the order of their first
+ * member in the lists) from the struct at obj, handed to wr. 0, or -1 with
+ * err. */
+FLOE_API int floe_snap_table_write(const floe_snap_struct *root, const void *obj, const floe_snap_writer *wr, char *err,
+                                   size_t errlen);
+/* Every item of the table of `root` into the struct at obj: the arrays of
+ * rows are allocated (calloc, one spare row; their pointers in obj are
+ * overwritten, so start from a zeroed struct) and their counts set from
+ * the count items, then every value is read as its item says. 0, or -1
+ * with the message in `in` (arrays already allocated stay in obj, to
+ * free()). */
+FLOE_API int floe_snap_table_read(const floe_snap_struct *root, void *obj, floe_snap_in *in);
+/* Every value of the struct at obj checked as its member's line says
+ * ("<item>: <row noun> r: component k: why"). 0, or -1 with err. */
+FLOE_API int floe_snap_table_check(const floe_snap_struct *root, const void *obj, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

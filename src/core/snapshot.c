@@ -1,7 +1,8 @@
 /* The snapshot: comparing two worlds (snapshot.h). Writing, reading and
  * checking are snapshot_write.c, snapshot_read.c and snapshot_check.c, the
  * table they walk snapshot_flat.c, through the table of
- * snapshot_members.c.
+ * snapshot_members.c; the walker of items they share with every other
+ * table of the kind is snapshot_walk.c.
  *
  * The table is flattened into leaves (one state member each, with where
  * its rows are) and the leaves into items (a named table or value set; the

@@ -23,6 +23,11 @@
 static void flatten(table *t, const floe_snap_struct *s, size_t base, frame fr) {
     for (int l = 0; l < 2; l++)
         for (const floe_snap_field *f = s->fields[l]; f && f->member; f++) {
+            if (f->role == FLOE_SNAP_DOC) { /* a text of its own, no member */
+                if (t->nleaves < MAX_LEAVES) t->leaves[t->nleaves++] = (leaf){f, NULL, 0, 0, 0, 0};
+                else t->unusable = "more state members than MAX_LEAVES";
+                continue;
+            }
             if (f->role != FLOE_SNAP_STATE) continue;
             if (f->rows && fr.rows) t->unusable = "an array inside the rows of another";
             if (f->rows) { /* an array: its rows start here */
@@ -44,13 +49,8 @@ static void flatten(table *t, const floe_snap_struct *s, size_t base, frame fr) 
         }
 }
 
-int floe__snap_table_build(table *t) {
-    t->nleaves = t->nitems = 0;
-    t->unusable = NULL;
-    flatten(t, &floe__snap_world, 0, (frame){0});
-    /* the shape store (the world's member `store`), from the classes */
-    if (floe__snap_shapes_describe(&t->shapes) != 0) t->unusable = t->shapes.unusable;
-    else flatten(t, &t->shapes.root, 0, (frame){0});
+/* Leaves into items: the members that share an item are its columns. */
+static int make_items(table *t) {
     for (int i = 0; i < t->nleaves; i++) {
         const floe_snap_field *f = t->leaves[i].f;
         item *it = NULL;
@@ -58,19 +58,42 @@ int floe__snap_table_build(table *t) {
             if (t->items[k].attr == f->attr && !strcmp(t->items[k].group, f->group) &&
                 !strcmp(t->items[k].name, f->name))
                 it = &t->items[k];
+        /* an int in a column of doubles joins the item's other columns */
+        floe_snap_conv conv = f->conv == FLOE_CONV_INT_AS_F64 ? FLOE_CONV_NONE : f->conv;
         if (!it) {
             it = &t->items[t->nitems++];
             *it = (item){f->group, f->name,   f->attr, t->leaves[i].rows, f->type,
-                         0,        f->shape2, f->conv, f->built,          f->optional};
+                         0,        f->shape2, conv,    f->built,          f->optional};
         }
         int cols = f->type == FLOE_SNAP_STR || f->conv == FLOE_CONV_MODEL ? 1 : f->col + f->ncomp;
         if (cols > it->cols) it->cols = cols;
         if (it->nleaf < MAX_ITEM_LEAVES) it->leaf[it->nleaf++] = i;
         else t->unusable = "more members in one item than MAX_ITEM_LEAVES";
-        if (it->rows != t->leaves[i].rows || it->type != f->type || it->conv != f->conv)
+        if (it->rows != t->leaves[i].rows || it->type != f->type || it->conv != conv)
             t->unusable = "members of one item with different rows, types or conversions";
+        if (it->nleaf > 1 && (f->role == FLOE_SNAP_DOC || t->leaves[it->leaf[0]].f->role == FLOE_SNAP_DOC))
+            t->unusable = "a doc text sharing its item";
+        if (f->conv == FLOE_CONV_INT_AS_F64 && (f->type != FLOE_SNAP_F64 || f->size != sizeof(int) * (size_t)f->ncomp))
+            t->unusable = "an int stored as doubles that is not an int member in an F64 item";
     }
     return t->unusable ? -1 : 0;
+}
+
+int floe__snap_table_build(table *t) {
+    t->nleaves = t->nitems = 0;
+    t->unusable = NULL;
+    flatten(t, &floe__snap_world, 0, (frame){0});
+    /* the shape store (the world's member `store`), from the classes */
+    if (floe__snap_shapes_describe(&t->shapes) != 0) t->unusable = t->shapes.unusable;
+    else flatten(t, &t->shapes.root, 0, (frame){0});
+    return make_items(t) != 0 || t->unusable ? -1 : 0;
+}
+
+int floe__snap_table_build_root(table *t, const floe_snap_struct *root) {
+    t->nleaves = t->nitems = 0;
+    t->unusable = NULL;
+    flatten(t, root, 0, (frame){0});
+    return make_items(t) != 0 || t->unusable ? -1 : 0;
 }
 
 /* ---- the full view ------------------------------------------------------------------ */

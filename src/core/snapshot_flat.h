@@ -1,9 +1,11 @@
 /* What the snapshot's files share (snapshot.c, snapshot_write.c,
- * snapshot_read.c, snapshot_check.c): the table flattened into leaves (one
- * state member each, with where its rows are) and items (a named table or
- * value set; the members of a struct that share an item are its columns),
- * the rows of a leaf in a world, and the full view of a world that its
- * walkers read (snapshot_flat.c). */
+ * snapshot_read.c, snapshot_check.c, snapshot_walk.c): a table flattened
+ * into leaves (one state member each, with where its rows are) and items (a
+ * named table or value set; the members of a struct that share an item are
+ * its columns), the rows of a leaf in the table's root struct (the world,
+ * or another root), the walker of items that every table goes through
+ * (snapshot_walk.c), and the full view of a world that its walkers read
+ * (snapshot_flat.c). */
 #ifndef FLOE_CORE_SNAPSHOT_FLAT_H
 #define FLOE_CORE_SNAPSHOT_FLAT_H
 
@@ -19,7 +21,7 @@ typedef struct leaf {
     size_t off;    /* of the value in its row, or in the world */
 } leaf;
 
-enum { MAX_LEAVES = 256, MAX_ITEM_LEAVES = 4 };
+enum { MAX_LEAVES = 256, MAX_ITEM_LEAVES = 8 };
 
 typedef struct item {
     const char *group, *name;
@@ -47,30 +49,37 @@ typedef struct frame {
     int inline_arr;
 } frame;
 
-/* The table flattened; 0, or -1 with t->unusable set. */
+/* The world's table flattened; 0, or -1 with t->unusable set. */
 int floe__snap_table_build(table *t);
+/* The table of another root struct (no shape store), the same way. */
+int floe__snap_table_build_root(table *t, const floe_snap_struct *root);
 
-static inline int count_of(const floe_world *w, const floe_snap_rows *r) {
-    return r ? *(const int *)((const char *)w + r->count_offset) : 1;
+/* The functions below take the table's root struct: the world, or the
+ * struct of another table. */
+static inline int count_of(const void *obj, const floe_snap_rows *r) {
+    if (!r) return 1;
+    const char *p = (const char *)obj + r->count_offset;
+    return r->count_size == sizeof(size_t) && sizeof(size_t) != sizeof(int) ? (int)*(const size_t *)p : *(const int *)p;
 }
 
-/* Row 0 of a leaf's array (the world itself for a value of the world), and
- * the bytes from row to row. */
-static inline const char *rows_base(const floe_world *w, const leaf *lf, size_t *stride) {
-    *stride = lf->stride ? lf->stride : w->cstride;
-    if (!lf->rows) return (const char *)w;
-    return lf->inline_arr ? (const char *)w + lf->arr : *(char *const *)((const char *)w + lf->arr);
+/* Row 0 of a leaf's array (the root itself for a value of the root), and
+ * the bytes from row to row (rows of stride 0 are the world's contact
+ * state, of the world's stride: only the world's table has them). */
+static inline const char *rows_base(const void *obj, const leaf *lf, size_t *stride) {
+    *stride = lf->stride || !lf->rows ? lf->stride : ((const floe_world *)obj)->cstride;
+    if (!lf->rows) return (const char *)obj;
+    return lf->inline_arr ? (const char *)obj + lf->arr : *(char *const *)((const char *)obj + lf->arr);
 }
 
 /* The leaf's member in row 0; NULL when the array holds nothing (a table
  * without rows may have no array, and NULL + offset is undefined). */
-static inline const char *leaf_base(const floe_world *w, const leaf *lf, size_t *stride) {
-    const char *b = rows_base(w, lf, stride);
+static inline const char *leaf_base(const void *obj, const leaf *lf, size_t *stride) {
+    const char *b = rows_base(obj, lf, stride);
     return b ? b + lf->off : NULL;
 }
 
 /* Row r of a leaf's array. */
-static inline const char *row_ptr(const floe_world *w, const leaf *lf, size_t r) {
+static inline const char *row_ptr(const void *w, const leaf *lf, size_t r) {
     size_t stride;
     const char *base = rows_base(w, lf, &stride);
     return base + r * stride;
@@ -86,6 +95,37 @@ static inline int param_count(const leaf *lf, int model) {
     const floe_model *m = floe_registry_get(model);
     return lf->f->conv == FLOE_CONV_MAT_PARAMS ? floe_mat_rows(m) : m->info.n_law_params;
 }
+
+/* ---- the walker of items (snapshot_walk.c): every table's ---- */
+
+/* Where items are written. */
+typedef struct snap_out {
+    const floe_snap_writer *wr;
+    char *err;
+    size_t errlen;
+    int bad;
+    void *buf; /* work buffer of floe__snap_put_item, reused */
+    size_t bufsize;
+} snap_out;
+
+int floe__snap_out_fail(snap_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One item through the writer ("cannot write <path>" on failure). */
+void floe__snap_put(snap_out *o, const char *group, const char *name, int attr, floe_snap_type t, int rank, size_t d0,
+                    size_t d1, const void *data, int doc);
+/* Item `it` of table t, its values gathered from the root at obj. */
+void floe__snap_put_item(snap_out *o, const void *obj, const table *t, const item *it);
+
+/* Reads every item of t with rows `rows` (NULL: the root's own values) that
+ * the API does not build, into the root at obj, whose arrays of those rows
+ * exist and hold their counts. Values of the root whose member lies in
+ * [skip_lo, skip_hi) are left out (def_only: only those). buf, bufsize: a
+ * work buffer, reused. */
+void floe__snap_read_items(floe_snap_in *in, const table *t, void *obj, const floe_snap_rows *rows, size_t skip_lo,
+                           size_t skip_hi, int def_only, void **buf, size_t *bufsize);
+
+/* Every leaf's check on the root at obj; the first failure into err
+ * ("<item>: <noun> r: component k: why"), *bad set. */
+void floe__snap_check_leaves(int *bad, char *err, size_t errlen, const void *obj, const table *t);
 
 /* The world as the snapshot's walkers read it: a world that keeps no warm
  * records (core/world.h, floe__warm) or no pair images (no periodic cell,

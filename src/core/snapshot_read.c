@@ -317,111 +317,13 @@ static void read_cell_phases(rd *R) {
     read_items(R, w, &floe__rows_cell_phases, 0, 0);
 }
 
-/* Copies column `col` (nc values wide) of n rows of buf (rows of `cols`
- * 64-bit values: doubles, or integers narrowed to t) to the rows at base.
- * -1, or the index in buf of the first integer that does not fit (its row
- * in *bad_r). */
-static long scatter(char *base, size_t stride, const void *buf, size_t cols, size_t col, size_t n, size_t nc,
-                    floe_snap_type t, size_t *bad_r) {
-    if (t == FLOE_SNAP_F64) {
-        const double *src = (const double *)buf + col;
-#define COPY(k) \
-    for (size_t r = 0; r < n; r++) memcpy(base + r * stride, src + r * cols, 8 * (k))
-        switch (nc) { /* fixed sizes: the copies are inlined */
-            case 1:
-                COPY(1);
-                break;
-            case 2:
-                COPY(2);
-                break;
-            case 3:
-                COPY(3);
-                break;
-            case 4:
-                COPY(4);
-                break;
-            default:
-                COPY(nc);
-        }
-#undef COPY
-        return -1;
-    }
-    const int64_t *src = (const int64_t *)buf + col;
-#define NARROW(T, lo, hi)                                                            \
-    for (size_t r = 0; r < n; r++) {                                                 \
-        T *d = (T *)(void *)(base + r * stride);                                     \
-        for (size_t c = 0; c < nc; c++) {                                            \
-            int64_t v = src[r * cols + c];                                           \
-            if (v < (lo) || v > (hi)) return *bad_r = r, (long)(r * cols + col + c); \
-            d[c] = (T)v;                                                             \
-        }                                                                            \
-    }
-    switch (t) {
-        case FLOE_SNAP_I64:
-            NARROW(int64_t, INT64_MIN, INT64_MAX);
-            break;
-        case FLOE_SNAP_I32:
-            NARROW(int32_t, INT32_MIN, INT32_MAX);
-            break;
-        case FLOE_SNAP_U32:
-            NARROW(uint32_t, 0, (int64_t)UINT32_MAX);
-            break;
-        case FLOE_SNAP_U16:
-            NARROW(uint16_t, 0, UINT16_MAX);
-            break;
-        default:
-            NARROW(uint8_t, 0, UINT8_MAX);
-    }
-#undef NARROW
-    return -1;
-}
-
 /* Reads every item of the table with rows `rows` (NULL: the world's own
- * values) that the API did not build, into w; `def_only` limits the world's
- * values to its definition, `skip_def` leaves it out. */
+ * values) that the API did not build, into w, through the walker of items
+ * (snapshot_walk.c); `def_only` limits the world's values to its
+ * definition, `skip_def` leaves it out. */
 static void read_items(rd *R, floe_world *w, const floe_snap_rows *rows, int def_only, int skip_def) {
-    floe_snap_in *in = &R->in;
-    const table *t = R->t;
     size_t d0 = offsetof(floe_world, def), d1 = d0 + sizeof(floe_world_def);
-    for (int i = 0; i < t->nitems && !in->bad; i++) {
-        const item *it = &t->items[i];
-        if (it->rows != rows || it->built || it->conv == FLOE_CONV_STATE) continue;
-        const leaf *l0 = &t->leaves[it->leaf[0]];
-        int in_def = !rows && l0->off >= d0 && l0->off < d1;
-        if ((def_only && !in_def) || (skip_def && in_def)) continue;
-        if (it->optional && !floe_snap_has(in, it->group, it->name, it->attr)) continue; /* an earlier version's file */
-        size_t n = (size_t)count_of(w, rows), cols = (size_t)it->cols, ts = floe__snap_type_size(it->type);
-        int wide_f = it->type == FLOE_SNAP_F64;
-        if (it->nleaf == 1 && l0->off == 0 && (!rows || l0->stride == ts * cols) && it->conv == FLOE_CONV_NONE &&
-            rows) { /* straight into the array */
-            floe_snap_get(in, it->group, it->name, it->attr, it->type, n, cols, n ? (void *)row_ptr(w, l0, 0) : NULL);
-            continue;
-        }
-        void *buf = floe__reserve(&R->buf, &R->bufsize, 8 * (n * cols + 1));
-        if (!buf) {
-            floe_snap_fail(in, "out of memory reading %s", it->name);
-            return;
-        }
-        if (floe_snap_get(in, it->group, it->name, it->attr, wide_f ? FLOE_SNAP_F64 : FLOE_SNAP_I64, it->attr ? 1 : n,
-                          cols, buf) == 0) {
-            for (int k = 0; k < it->nleaf && !in->bad; k++) {
-                const leaf *lf = &t->leaves[it->leaf[k]];
-                size_t stride, bad_r = 0;
-                char *base = (char *)leaf_base(w, lf, &stride);
-                long bad_at = scatter(base, stride, buf, cols, (size_t)lf->f->col, n, (size_t)lf->f->ncomp, it->type,
-                                      &bad_r);
-                if (bad_at >= 0) {
-                    char p[200];
-                    int64_t v = ((const int64_t *)buf)[bad_at];
-                    floe_snap_path(it->group, it->name, it->attr, p, sizeof p);
-                    if (rows)
-                        floe_snap_fail(in, "%s: %s %zu: %" PRId64 " does not fit in %s", p, rows->noun, bad_r, v,
-                                       floe__snap_type_name(it->type));
-                    else floe_snap_fail(in, "%s: %" PRId64 " does not fit in %s", p, v, floe__snap_type_name(it->type));
-                }
-            }
-        }
-    }
+    floe__snap_read_items(&R->in, R->t, w, rows, d0, def_only || skip_def ? d1 : d0, def_only, &R->buf, &R->bufsize);
 }
 
 /* The contacts: their table, instances (mapped), model state. */

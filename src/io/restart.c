@@ -3,18 +3,19 @@
  * A restart file holds the world's snapshot (include/floe/floe_snapshot.h: every
  * item of its state, written and read through the snapshot's visitor; this
  * file is its HDF5 writer and reader), the run settings and the output
- * configuration of the scene, and where the outputs stood. A table item
+ * configuration of the scene, and where the outputs stood (tables of the
+ * same kind, restart_table.c, walked by the same walker). A table item
  * "group/name" becomes the dataset /group/name, an item "group@name" the
  * attribute name of /group; the snapshot's table checks what is read. */
 #include "io/restart.h"
 
 #include <floe/floe_snapshot.h>
 
-#include "base/vec.h"
 #include "io/atomic.h"
 #include "io/csv.h"
 #include "io/io_err.h"
 #include "io/restart_check.h"
+#include "io/restart_table.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -293,193 +294,19 @@ static char **h5_read_strings(void *ctx, const char *group, const char *name, in
 
 /* ---- the run: settings, output configuration, where the outputs stood ------------------ */
 
+/* Their tables (restart_table.c), through the walker the world's snapshot
+ * goes through; /output only when r has the output counters. */
 static void write_run(h5 *c, const floe_snap_writer *wr, const floe_restart *r) {
-#define PUT(g, n, a, t, rank, d0, d1, data) floe_snap_put(wr, g, n, a, t, rank, d0, d1, data, 0)
-    int64_t iv[4] = {r->scene.steps, r->total_steps, r->restart_every, 0};
-    PUT("run", "steps", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[0]);
-    PUT("run", "duration", 1, FLOE_SNAP_F64, 0, 0, 0, &r->scene.duration);
-    PUT("run", "total_steps", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[1]);
-    PUT("run", "restart_every", 1, FLOE_SNAP_I64, 0, 0, 0, &iv[2]);
-    PUT("run", "scene", 1, FLOE_SNAP_STR, 0, 0, 0, r->scene.path);
-
-    const floe_output_config *o = &r->scene.out;
-    int64_t ev[] = {o->vtk.steps, o->energy.steps, o->history.steps, o->progress.steps};
-    double dv[] = {o->vtk.interval, o->energy.interval, o->history.interval, o->progress.interval};
-    PUT("output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, 0, ev);
-    PUT("output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, 0, dv);
-    floe_snap_put(wr, "output_config", "every_order", 1, FLOE_SNAP_STR, 0, 0, 0, "vtk, energy, history, progress", 1);
-    int32_t flags[] = {o->vtk_contacts, o->vtk_boundaries, o->vtk_shapes, o->final_state};
-    static const char *const flag_names[] = {"vtk_contacts", "vtk_boundaries", "vtk_shapes", "final_state"};
-    for (int i = 0; i < 4; i++) PUT("output_config", flag_names[i], 1, FLOE_SNAP_I32, 0, 0, 0, &flags[i]);
-    PUT("output_config", "events_skip", 1, FLOE_SNAP_U32, 0, 0, 0, &o->events_skip);
-    size_t nh = (size_t)(o->n_history_cols > 0 ? o->n_history_cols : 0);
-    const char **names = malloc(sizeof *names * 2 * (nh + 1));
-    int32_t *iv2 = malloc(sizeof *iv2 * 5 * (nh + 1));
-    for (size_t i = 0; names && iv2 && i < nh; i++) {
-        const floe_history_column *h = &o->history_cols[i];
-        names[i] = h->name;
-        names[nh + i] = h->quantity;
-        iv2[5 * i] = (int32_t)h->kind;
-        iv2[5 * i + 1] = h->a;
-        iv2[5 * i + 2] = h->b;
-        iv2[5 * i + 3] = h->group;
-        iv2[5 * i + 4] = h->energy;
-    }
-    /* measurements: each column's region (lo, hi, whole) and area; the named regions */
-    size_t nr = (size_t)(o->n_regions > 0 ? o->n_regions : 0);
-    double *box = malloc(sizeof *box * 8 * (nh + nr + 1));
-    const char **rnames = malloc(sizeof *rnames * (nr + 1));
-    for (size_t i = 0; box && i < nh; i++) {
-        const floe_history_column *h = &o->history_cols[i];
-        const floe_region *q = &h->region;
-        double v[8] = {q->lo.x, q->lo.y, q->lo.z, q->hi.x, q->hi.y, q->hi.z, q->whole, h->area};
-        memcpy(box + 8 * i, v, sizeof v);
-    }
-    for (size_t i = 0; box && rnames && i < nr; i++) {
-        const floe_region *q = &o->regions[i].region;
-        double v[7] = {q->lo.x, q->lo.y, q->lo.z, q->hi.x, q->hi.y, q->hi.z, q->whole};
-        memcpy(box + 8 * nh + 7 * i, v, sizeof v);
-        rnames[i] = o->regions[i].name;
-    }
-    if (names && iv2 && box && rnames) {
-        PUT("output_config/history_columns", "name", 0, FLOE_SNAP_STR, 1, nh, 0, names);
-        PUT("output_config/history_columns", "quantity", 0, FLOE_SNAP_STR, 1, nh, 0, names + nh);
-        PUT("output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, 2, nh, 5, iv2);
-        PUT("output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, 2, nh, 8, box);
-        PUT("output_config/regions", "name", 0, FLOE_SNAP_STR, 1, nr, 0, rnames);
-        PUT("output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, 2, nr, 7, box + 8 * nh);
-    } else {
-        fail(c, "out of memory");
-    }
-    free(names);
-    free(iv2);
-    free(box);
-    free(rnames);
-
-    if (!r->has_output) return;
-    const floe_output_state *s = &r->output;
-    int64_t streams[9] = {s->vtk.period,  s->vtk.next,       s->vtk.last,     s->energy.period, s->energy.next,
-                          s->energy.last, s->history.period, s->history.next, s->history.last};
-    PUT("output", "streams", 0, FLOE_SNAP_I64, 2, 3, 3, streams);
-    floe_snap_put(wr, "output", "streams_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
-                  "rows vtk, energy, history; columns period, next due step, last step written; period -1: by "
-                  "time, next is the index k of the time k * interval",
-                  1);
-    int32_t width = s->width;
-    PUT("output", "width", 1, FLOE_SNAP_I32, 0, 0, 0, &width);
-    PUT("output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, 0, s->csv_bytes);
-    floe_snap_put(wr, "output", "csv_doc", 1, FLOE_SNAP_STR, 0, 0, 0,
-                  "bytes of energy.csv, history.csv, events.csv at this step (-1: none)", 1);
-    PUT("output", "frame_step", 0, FLOE_SNAP_I64, 1, s->nframes, 0, s->frame_step);
-    PUT("output", "frame_time", 0, FLOE_SNAP_F64, 1, s->nframes, 0, s->frame_time);
-    const char *seen[64];
-    size_t nseen = 0;
-    for (int m = 0; m < floe_model_count() && m < 64; m++)
-        if (s->models_seen >> m & 1u) seen[nseen++] = floe_model_get(m)->name;
-    PUT("output", "models_seen", 0, FLOE_SNAP_STR, 1, nseen, 0, seen);
-#undef PUT
+    char why[1024];
+    if (floe_snap_table_write(&floe_io_run_table, r, wr, why, sizeof why) != 0 ||
+        (r->has_output && floe_snap_table_write(&floe_io_output_table, &r->output, wr, why, sizeof why) != 0))
+        fail(c, "%s", why);
 }
 
 static void read_run(floe_snap_in *in, floe_restart *r) {
-    r->scene.steps = floe_snap_get_int(in, "run", "steps", INT64_MIN, INT64_MAX);
-    r->scene.duration = floe_snap_get_f64(in, "run", "duration");
-    r->total_steps = floe_snap_get_int(in, "run", "total_steps", INT64_MIN, INT64_MAX);
-    r->restart_every = floe_snap_get_int(in, "run", "restart_every", INT64_MIN, INT64_MAX);
-    floe_snap_get_text(in, "run", "scene", r->scene.path, sizeof r->scene.path);
-
-    floe_output_config *o = &r->scene.out;
-    int64_t iv[4] = {0};
-    double dv[4] = {0};
-    floe_snap_get(in, "output_config", "every_steps", 1, FLOE_SNAP_I64, 1, 4, iv);
-    floe_snap_get(in, "output_config", "every_interval", 1, FLOE_SNAP_F64, 1, 4, dv);
-    o->vtk = (floe_every){iv[0], dv[0]};
-    o->energy = (floe_every){iv[1], dv[1]};
-    o->history = (floe_every){iv[2], dv[2]};
-    o->progress = (floe_every){iv[3], dv[3]};
-    o->vtk_contacts = (int)floe_snap_get_int(in, "output_config", "vtk_contacts", 0, 1);
-    o->vtk_boundaries = (int)floe_snap_get_int(in, "output_config", "vtk_boundaries", 0, 1);
-    o->vtk_shapes = (int)floe_snap_get_int(in, "output_config", "vtk_shapes", 0, 1);
-    o->final_state = (int)floe_snap_get_int(in, "output_config", "final_state", 0, 1);
-    o->events_skip = (uint32_t)floe_snap_get_int(in, "output_config", "events_skip", 0, UINT32_MAX);
-    long nh = floe_snap_rows_of(in, "output_config/history_columns", "name");
-    if (!in->bad) {
-        size_t N = (size_t)nh;
-        char **names = floe_snap_get_strings(in, "output_config/history_columns", "name", N);
-        char **q = floe_snap_get_strings(in, "output_config/history_columns", "quantity", N);
-        int32_t *iv2 = malloc(sizeof *iv2 * 5 * (N + 1));
-        o->history_cols = calloc(N + 1, sizeof *o->history_cols);
-        if (!iv2 || !o->history_cols) floe_snap_fail(in, "out of memory");
-        floe_snap_get(in, "output_config/history_columns", "kind_a_b_group_energy", 0, FLOE_SNAP_I32, N, 5, iv2);
-        for (size_t i = 0; !in->bad && i < N; i++) {
-            floe_history_column *h = &o->history_cols[i];
-            snprintf(h->name, sizeof h->name, "%s", names[i]);
-            snprintf(h->quantity, sizeof h->quantity, "%s", q[i]);
-            h->kind = (floe_history_kind)iv2[5 * i];
-            h->a = iv2[5 * i + 1];
-            h->b = iv2[5 * i + 2];
-            h->group = iv2[5 * i + 3];
-            h->energy = iv2[5 * i + 4];
-        }
-        double *box = malloc(sizeof *box * 8 * (N + 1));
-        if (!box) floe_snap_fail(in, "out of memory");
-        floe_snap_get(in, "output_config/history_columns", "region_lo_hi_whole_area", 0, FLOE_SNAP_F64, N, 8, box);
-        for (size_t i = 0; !in->bad && i < N; i++) {
-            const double *v = box + 8 * i;
-            floe_history_column *h = &o->history_cols[i];
-            h->region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] != 0};
-            h->area = v[7];
-        }
-        if (!in->bad) o->n_history_cols = (int)nh;
-        free(names);
-        free(q);
-        free(iv2);
-        free(box);
-    }
-    long nr = floe_snap_rows_of(in, "output_config/regions", "name");
-    if (!in->bad) {
-        size_t N = (size_t)nr;
-        char **names = floe_snap_get_strings(in, "output_config/regions", "name", N);
-        double *box = malloc(sizeof *box * 7 * (N + 1));
-        o->regions = calloc(N + 1, sizeof *o->regions);
-        if (!box || !o->regions) floe_snap_fail(in, "out of memory");
-        floe_snap_get(in, "output_config/regions", "lo_hi_whole", 0, FLOE_SNAP_F64, N, 7, box);
-        for (size_t i = 0; !in->bad && i < N; i++) {
-            const double *v = box + 7 * i;
-            if (v[6] != 0 && v[6] != 1)
-                floe_snap_fail(in, "/output_config/regions/lo_hi_whole: row %zu: whole = %g is not 0 or 1", i, v[6]);
-            snprintf(o->regions[i].name, sizeof o->regions[i].name, "%s", names[i]);
-            o->regions[i].region = (floe_region){v3(v[0], v[1], v[2]), v3(v[3], v[4], v[5]), v[6] != 0};
-        }
-        if (!in->bad) o->n_regions = (int)nr;
-        free(names);
-        free(box);
-    }
-
+    floe_snap_table_read(&floe_io_run_table, r, in);
     if (in->bad || !in->rd->has_group(in->rd->ctx, "output")) return;
-    floe_output_state *s = &r->output;
-    int64_t streams[9] = {0};
-    floe_snap_get(in, "output", "streams", 0, FLOE_SNAP_I64, 3, 3, streams);
-    s->vtk = (floe_output_stream){streams[0], streams[1], streams[2]};
-    s->energy = (floe_output_stream){streams[3], streams[4], streams[5]};
-    s->history = (floe_output_stream){streams[6], streams[7], streams[8]};
-    s->width = (int)floe_snap_get_int(in, "output", "width", 1, 19);
-    floe_snap_get(in, "output", "csv_bytes", 1, FLOE_SNAP_I64, 1, 3, s->csv_bytes);
-    long nf = floe_snap_rows_of(in, "output", "frame_step");
-    if (!in->bad) {
-        s->nframes = (size_t)nf;
-        s->frame_step = malloc(sizeof *s->frame_step * ((size_t)nf + 1));
-        s->frame_time = malloc(sizeof *s->frame_time * ((size_t)nf + 1));
-        if (!s->frame_step || !s->frame_time) floe_snap_fail(in, "out of memory");
-        floe_snap_get(in, "output", "frame_step", 0, FLOE_SNAP_I64, (size_t)nf, 1, s->frame_step);
-        floe_snap_get(in, "output", "frame_time", 0, FLOE_SNAP_F64, (size_t)nf, 1, s->frame_time);
-    }
-    long ns = floe_snap_rows_of(in, "output", "models_seen");
-    char **seen = ns >= 0 ? floe_snap_get_strings(in, "output", "models_seen", (size_t)ns) : NULL;
-    for (long i = 0; seen && i < ns; i++) {
-        int m = floe_model_index(seen[i]);
-        if (m >= 0 && m < 64) s->models_seen |= 1ull << m;
-    }
-    free(seen);
+    floe_snap_table_read(&floe_io_output_table, &r->output, in);
     r->has_output = !in->bad;
 }
 
