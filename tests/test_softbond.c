@@ -310,7 +310,7 @@ static void test_t5(double precompress, double phi_deg, double tau_c) {
     set(&p, "sb_fa", phi_deg);
     floe_world *w = p.w;
     int m = floe_find_material(w, "rock");
-    floe_material_set(w, m, "fric", 0.5);
+    floe_material_set(w, m, "tan_phi", 0.5);
     bond_now(&p);
     if (precompress > 0) {
         floe_set_velocity(w, p.b, (floe_vec3){-v, 0, 0});
@@ -360,7 +360,7 @@ static void test_t6(drive how) {
     int m = floe_find_material(w, "rock");
     floe_material_set(w, m, "young", 1e9); /* kn = E/L = 5e11, ks = 0.4 kn = 2e11 */
     floe_material_set(w, m, "kt_div_kn", 0.4);
-    floe_material_set(w, m, "fric", 0.5);
+    floe_material_set(w, m, "tan_phi", 0.5);
     CHECK(step(&p) == FLOE_OK);
     CHECK_REL(st(&p, "sb_kn"), KN, 1e-12);
     CHECK_REL(st(&p, "sb_ks"), KS, 1e-12);
@@ -403,7 +403,7 @@ static void test_t6_incremental(void) {
     make(&p, 3, -1e-6, 1e-8, 1);
     floe_world *w = p.w;
     set(&p, "sb_mode", 1);
-    floe_material_set(w, floe_find_material(w, "rock"), "fric", 0.5);
+    floe_material_set(w, floe_find_material(w, "rock"), "tan_phi", 0.5);
     step(&p);
     CHECK_REL(info(&p).force.x, -1.570796, 1e-6); /* a new contact starts from its overlap */
     floe_set_velocity(w, p.b, (floe_vec3){0.1, 0, 0});
@@ -597,7 +597,7 @@ static void test_energy_bond(void) {
     set(&p, "sb_fa", 30);
     set(&p, "dp_nratio", 0.2);
     set(&p, "dp_sratio", 0.2);
-    floe_material_set(w, floe_find_material(w, "rock"), "fric", 0.5);
+    floe_material_set(w, floe_find_material(w, "rock"), "tan_phi", 0.5);
     bond_now(&p);
     floe_set_velocity(w, p.b, (floe_vec3){10, 3, 0});
     floe_set_angular_velocity(w, p.b, (floe_vec3){1000, 0, 2000});
@@ -628,7 +628,7 @@ static void test_energy_sliding(void) {
     floe_world *w = floe_world_create(&def);
     int m = floe_add_material(w, "rock", "softbond");
     floe_material_set(w, m, "density", 2500);
-    floe_material_set(w, m, "fric", 0.3);
+    floe_material_set(w, m, "tan_phi", 0.3);
     floe_model_set(w, "softbond", "dp_nratio", 0.3);
     floe_body_def bd = floe_default_body_def();
     bd.material = m;

@@ -24,7 +24,7 @@ def main():
     text = subprocess.run([floe, "--help"], capture_output=True, text=True, check=True).stdout
     version = subprocess.run([floe, "--version"], capture_output=True, text=True, check=True).stdout.split()[-1]
     # the docs' directory --help names is this build's; the page names where make install puts them
-    text = re.sub(r"(Python: python\.md, in ).*", r"\1the documentation directory (FILES).", text)
+    text = re.sub(r"(Python: python\.md, (pictures: render\.md, )?in ).*", r"\1the documentation directory (FILES).", text)
     first, _, rest = text.partition("\n")
     page = """.TH FLOE 1 "" "floe %(v)s" "User Commands"
 .SH NAME
@@ -41,7 +41,7 @@ floe \\- discrete element method engine for bonded and granular matter
 the documentation installed with the command PREFIX/bin/floe (make install PREFIX=DIR,
 /usr/local by default), as Markdown files:
 README.md, scene-format.md (every scene key), outputs.md (every output file),
-restart.md, python.md (the Python module), models/ (the contact models).
+restart.md, python.md (the Python module), render.md (pictures of a run), models/ (the contact models).
 .SH SEE ALSO
 The documentation above; the Python module: python3 \\-c "import floe; help(floe)".
 """ % {"v": version, "first": roff(first), "rest": roff(rest.lstrip("\n"))}

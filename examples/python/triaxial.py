@@ -109,9 +109,9 @@ class Specimen:
         """The specimen world: spheres (pos, radius) in a box [0, width]^2 x [0, height]
         closed by the platens and the lateral walls; nothing bonded yet."""
         w = floe.World(dt="auto", dt_safety=0.5, damping=0.7, threads=threads)
-        w.add_material("rock", "softbond", density=2500, young=1e9, kt_div_kn=0.4, fric=0.5)
-        w.add_material("platen", "softbond", density=7800, young=1e9, kt_div_kn=0.4, fric=0.5)
-        w.add_material("side", "softbond", density=7800, young=1e9, kt_div_kn=0.4, fric=0.0)
+        w.add_material("rock", "softbond", density=2500, young=1e9, kt_div_kn=0.4, tan_phi=0.5)
+        w.add_material("platen", "softbond", density=7800, young=1e9, kt_div_kn=0.4, tan_phi=0.5)
+        w.add_material("side", "softbond", density=7800, young=1e9, kt_div_kn=0.4, tan_phi=0.0)
         w.set_model("softbond", proximity=BOND_GAP, sb_ten=5e6, sb_coh=SB_COH, sb_soft=2, sb_cut=0)
         # platens glued to the specimen (as examples/softbond-ucs.yaml); lateral
         # walls frictionless and never bonded: a Linear pair, tan_phi = min(0.5, 0)
