@@ -510,7 +510,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
     /* output.progress sets the plain log lines; a terminal's bar is redrawn 4 times a second */
     int64_t log_every = !tty && s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
-    int rc = 0, stopped = 0, runaway = 0, failed = 0;
+    int rc = 0, stopped = 0, runaway = 0, failed = 0, cut = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
     /* particle-steps: the bodies each step starts with, summed over the steps
      * (inlets and sinks change the count as the run goes) */
@@ -531,6 +531,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
         floe_status st = floe_step(w);
         done++;
         if (st == FLOE_INTERRUPTED) { /* within the inlets' insertion: the state is whole */
+            cut = 1;
             if (tty) fputc('\n', stderr);
             fprintf(stderr, "floe: %s\n", floe_last_error(w));
             break;
@@ -565,7 +566,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             }
         }
     }
-    if (floe_dist_go(w, 0) != 0 && rc == 0) rc = 1; /* the other ranks stop too */
+    if (floe_dist_go(w, cut ? -1 : 0) != 0 && rc == 0) rc = 1; /* the other ranks stop too */
     int64_t step = floe_step_count(w);
     update_estimate(s);
     if (rc == 0) progress(w, done, fraction(s, w), s->total, s->on_time, t0, tty, 1);

@@ -4,19 +4,23 @@
  * -np 1, 2, 3 (oversubscribed on a small machine) with 1 and 2 threads per
  * rank, on a 2D heap of spheres in a box of walls under gravity
  * (repose.yaml), an inlet pouring into a hopper of facets (hopper.yaml) and
- * a periodic cell in shear (periodic-shear.yaml). And the ranks' comparison
- * of their states catches a rank whose state differs by one bit. */
+ * a periodic cell in shear (periodic-shear.yaml); a run stopped and resumed
+ * under mpirun, and one interrupted by Ctrl-C and resumed, give the bytes
+ * of the run alone. And the ranks' comparison of their states catches a
+ * rank whose state differs by one bit. */
 #include "check.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Runs argv (argv[0] the program) in the examples folder, output into log.
- * Exit status. */
-static int spawn(char *const *argv, const char *log, const char *perturb) {
+/* Starts argv (argv[0] the program) in the examples folder, output into
+ * log; returns its pid. */
+static pid_t start(char *const *argv, const char *log, const char *perturb) {
     pid_t pid = fork();
     if (pid == 0) {
         if (perturb) setenv("FLOE_DIST_TEST_PERTURB", perturb, 1);
@@ -27,14 +31,19 @@ static int spawn(char *const *argv, const char *log, const char *perturb) {
         execv(argv[0], argv);
         _exit(127);
     }
+    return pid;
+}
+
+static int wait_for(pid_t pid) {
     int st = 0;
     waitpid(pid, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* floe CMD ARGS... under mpirun -np np (np 0: alone). */
-static int floe(int np, const char *log, const char *perturb, const char *a1, const char *a2, const char *a3,
-                const char *a4, const char *a5, const char *a6, const char *a7, const char *a8) {
+/* floe CMD ARGS... under mpirun -np np (np 0: alone); started, its pid
+ * returned (`started`), or waited for, its exit status returned. */
+static int floe_start(int started, int np, const char *log, const char *perturb, const char *a1, const char *a2,
+                      const char *a3, const char *a4, const char *a5, const char *a6, const char *a7, const char *a8) {
     char *argv[32];
     int k = 0;
     char nps[16];
@@ -60,9 +69,12 @@ static int floe(int np, const char *log, const char *perturb, const char *a1, co
     const char *rest[] = {a1, a2, a3, a4, a5, a6, a7, a8};
     for (int i = 0; i < 8 && rest[i]; i++) argv[k++] = (char *)rest[i];
     argv[k] = NULL;
-    int rc = spawn(argv, log, perturb);
-    return rc;
+    pid_t pid = start(argv, log, perturb);
+    return started ? (int)pid : wait_for(pid);
 }
+#define floe(...) floe_start(0, __VA_ARGS__)
+
+static int skip_h5 = 0; /* same_dir leaves restart files out */
 
 /* Every file of a and its folders (the lock aside) is in b with the same
  * bytes, and b holds no other file. */
@@ -75,6 +87,7 @@ static int same_dir(const char *a, const char *b) {
         struct dirent *e;
         while ((e = readdir(d))) {
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".floe.lock")) continue;
+            if (skip_h5 && strstr(e->d_name, ".h5")) continue;
             char p[1024], q[1024];
             snprintf(p, sizeof p, "%s/%s", x, e->d_name);
             snprintf(q, sizeof q, "%s/%s", y, e->d_name);
@@ -154,12 +167,49 @@ int main(void) {
     if (rc) show(log);
     CHECK(same_dir(a, b));
 
+    /* Ctrl-C under mpirun (SIGINT to mpirun, which passes it to every
+     * rank): rank 0 stops at the end of its step with a restart file, the
+     * others with it; resumed by 3 ranks for 200 more steps, the outputs are
+     * those of the run alone, uninterrupted, to that step (restart files
+     * aside: their steps differ) */
+    snprintf(a, sizeof a, "%s/interrupted-alone", dir);
+    snprintf(b, sizeof b, "%s/interrupted", dir);
+    pid_t pid = (pid_t)floe_start(1, 2, log, NULL, "run", "triaxial.yaml", "--out", b, "--steps", "20000",
+                                  "--restart-every", "100000");
+    char *t = NULL;
+    for (int i = 0; i < 600 && !(t && strstr(t, "triaxial.yaml -> ")); i++) { /* the run has begun */
+        free(t);
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+        t = check_slurp(log, NULL);
+    }
+    free(t);
+    nanosleep(&(struct timespec){0, 500000000}, NULL);
+    kill(pid, SIGINT);
+    wait_for(pid);
+    t = check_slurp(log, NULL);
+    const char *at = t ? strstr(t, "interrupted at step ") : NULL;
+    long k = at ? strtol(at + strlen("interrupted at step "), NULL, 10) : -1;
+    CHECK(k > 0 && k < 20000);
+    CHECK(t && strstr(t, "their states were bitwise equal"));
+    if (k <= 0) show(log);
+    free(t);
+    if (k > 0) {
+        char end[32];
+        snprintf(end, sizeof end, "%ld", k + 200);
+        CHECK(floe(3, log, NULL, "resume", b, "--steps", end, NULL, NULL, NULL, NULL) == 0);
+        CHECK(floe(0, log, NULL, "run", "triaxial.yaml", "--out", a, "--steps", end, "--threads", "1") == 0);
+        skip_h5 = 1;
+        CHECK(same_dir(a, b));
+        skip_h5 = 0;
+        fprintf(stderr, "interrupted at step %ld by Ctrl-C, resumed to %s: the serial run's bytes\n", k, end);
+    }
+
     /* a rank whose world is one bit off (one position's last bit) is found
      * at the first comparison (step 64) and the run fails with status 1 */
     snprintf(b, sizeof b, "%s/perturbed", dir);
     rc = floe(3, log, "2", "run", "repose.yaml", "--out", b, "--steps", "300", "--threads", "1");
     CHECK(rc == 1);
-    char *t = check_slurp(log, NULL);
+    t = check_slurp(log, NULL);
     CHECK(t && strstr(t, "states differ at step 64") && strstr(t, "rank 2's is not rank 0's") &&
           !strstr(t, "rank 1's is not"));
     if (check_failures) show(log);

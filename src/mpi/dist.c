@@ -7,6 +7,7 @@
 #include <floe/floe_snapshot.h>
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,11 +130,11 @@ int floe_dist_lead(floe_world *w, int threads) {
 int floe_dist_go(floe_world *w, int go) {
     if (size == 1 || !stepping) return 0;
     int bad = compare(w, 0);
-    int flag = go && !bad;
+    int flag = bad ? 0 : go;
     MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!flag) {
+    if (flag <= 0) {
         stepping = 0; /* the others have left their loop: a later call says nothing */
-        if (compare(w, 1) != 0) bad = 1;
+        if (flag == 0 && compare(w, 1) != 0) bad = 1;
     }
     return bad ? -1 : 0;
 }
@@ -172,6 +173,10 @@ static void test_perturb(floe_world *w) {
 
 int floe_dist_follow(void) {
     int rc = 1;
+    /* Ctrl-C and SIGTERM reach every rank: rank 0 stops the run at the end
+     * of its step and writes its files; the others end when it says so */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
     for (;;) {
         int64_t head[4];
         MPI_Bcast(head, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
@@ -198,10 +203,12 @@ int floe_dist_follow(void) {
             compare(w, 0);
             int flag = 0;
             MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
-            if (!flag) break;
+            if (flag <= 0) {
+                if (flag == 0) compare(w, 1);
+                break;
+            }
             floe_step(w); /* a failed step fails on rank 0 too, which then ends the run */
         }
-        compare(w, 1);
         floe_world_destroy(w);
     }
     MPI_Finalize();

@@ -23,7 +23,9 @@ int floe_dist_size(void); /* 1 before floe_dist_init */
 int floe_dist_lead(floe_world *w, int threads);
 
 /* Rank 0, once per pass of its run loop: go = 1 before each step, 0 when
- * the run ends (then the whole snapshots are compared). Every
+ * the run ends (then the whole snapshots are compared), -1 when it ends
+ * after a step rank 0 did not finish (interrupted within an inlet's
+ * insertion, which the others finished: nothing to compare). Every
  * FLOE_DIST_CHECK_EVERY steps the ranks' states are compared first.
  * 0, or -1 when a rank's state differs from rank 0's (said on stderr). */
 int floe_dist_go(floe_world *w, int go);
