@@ -19,6 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef FLOE_WITH_MPI
+#include "mpi/dist.h"
+#else
+/* the build without MPI: one process, nothing to hand on or compare */
+static int floe_dist_lead(floe_world *w, int threads) { return (void)w, (void)threads, 0; }
+static int floe_dist_go(floe_world *w, int go) { return (void)w, (void)go, 0; }
+#endif
+
 static volatile sig_atomic_t interrupted = 0;
 static void on_signal(int sig) { interrupted = sig; }
 
@@ -532,7 +540,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
     double t0 = now(), last = t0, t_warm = warmup == 0 ? t0 : -1;
     /* output.progress sets the plain log lines; a terminal's bar is redrawn 4 times a second */
     int64_t log_every = !tty && s->sc->out.progress.steps > 0 ? s->sc->out.progress.steps : 0;
-    int rc = 0, stopped = 0, runaway = 0, failed = 0;
+    int rc = 0, stopped = 0, runaway = 0, failed = 0, cut = 0;
     int64_t done = 0; /* steps in this process, a failed one included */
     /* particle-steps: the bodies each step starts with, summed over the steps
      * (inlets and sinks change the count as the run goes) */
@@ -545,10 +553,15 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             break;
         }
         if (run_ended(s, w)) break;
+        if (floe_dist_go(w, 1) != 0) { /* under mpirun: another rank's state differs */
+            failed = rc = 1;
+            break;
+        }
         psteps += floe_particle_count(w);
         floe_status st = floe_step(w);
         done++;
         if (st == FLOE_INTERRUPTED) { /* within the inlets' insertion: the state is whole */
+            cut = 1;
             if (tty) fputc('\n', stderr);
             fprintf(stderr, "floe: %s\n", floe_last_error(w));
             break;
@@ -583,6 +596,7 @@ static int run_loop(session *s, long long stop_at, long long warmup, int tty) {
             }
         }
     }
+    if (floe_dist_go(w, cut ? -1 : 0) != 0 && rc == 0) rc = 1; /* the other ranks stop too */
     int64_t step = floe_step_count(w);
     update_estimate(s);
     if (rc == 0) progress(w, done, fraction(s, w), s->total, s->on_time, t0, tty, 1);
@@ -676,6 +690,11 @@ static int cmd_run(int argc, char **argv) {
         return 1;
     }
     update_estimate(&s); /* the world has started: dt: auto has seen the contacts of t = 0 */
+    if (floe_dist_lead(w, (int)o.threads) != 0) {
+        floe_output_close(s.out, w);
+        floe_scene_free(&sc);
+        return 1;
+    }
     char len[160];
     fprintf(stderr, "floe %s: %s -> %s/: %d particles, %s, %d thread%s\n", FLOE_VERSION, o.path, dir,
             floe_particle_count(w), describe_end(&s, len, sizeof len), floe_thread_count(w),
@@ -767,6 +786,12 @@ static int cmd_resume(int argc, char **argv) {
         free(files);
         return 1;
     }
+    if (floe_dist_lead(w, (int)o.threads) != 0) {
+        floe_output_close(s.out, w);
+        floe_restart_free(&r);
+        free(files);
+        return 1;
+    }
     char len[160];
     fprintf(stderr, "floe %s: resuming %s from %s at step %lld (t = %.9g s) of %s: %d particles, %d thread%s\n",
             FLOE_VERSION, r.scene.path, files[got], (long long)floe_step_count(w), floe_time(w),
@@ -776,6 +801,44 @@ static int cmd_resume(int argc, char **argv) {
     int rc = run_loop(&s, o.stop_at, o.warmup, isatty(STDERR_FILENO));
     floe_restart_free(&r);
     return rc;
+}
+
+/* How many processes a launcher started this one among: mpirun (Open MPI's
+ * OMPI_COMM_WORLD_SIZE) or a PMI launcher (MPICH's Hydra, Slurm: PMI_SIZE);
+ * 0 when started alone. */
+static long launched_among(void) {
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return strtol(v, NULL, 10);
+    }
+    return 0;
+}
+
+/* `run` and `resume` as one of the ranks of mpirun (docs/mpi.md): rank 0
+ * runs the command as alone, the others follow it. A build without MPI
+ * refuses: its N copies would all write the same output folder. */
+static int run_ranked(int run, int argc, char **argv) {
+    long among = launched_among();
+#ifdef FLOE_WITH_MPI
+    if (among >= 1) {
+        int rank = floe_dist_init(&argc, &argv);
+        if (rank < 0) return 1;
+        if (rank > 0) return floe_dist_follow();
+        return floe_dist_finish(run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2));
+    }
+#else
+    if (among > 1) {
+        fprintf(stderr,
+                "floe %s: started as one of %ld processes (by mpirun or another MPI launcher), but this floe "
+                "was built without MPI: each process would run the whole scene into the same output folder. "
+                "Run it alone, or build floe with MPI (Debian: libopenmpi-dev; CMake option FLOE_MPI, "
+                "docs/mpi.md)\n",
+                argv[1], among);
+        return 2;
+    }
+#endif
+    return run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2);
 }
 
 int main(int argc, char **argv) {
@@ -811,7 +874,7 @@ int main(int argc, char **argv) {
     int run = !strcmp(cmd, "run"), resume = !strcmp(cmd, "resume");
     if (run || resume) {
         exec_with_passive_wait(argv);
-        return run ? cmd_run(argc - 2, argv + 2) : cmd_resume(argc - 2, argv + 2);
+        return run_ranked(run, argc, argv);
     }
     static const char *const commands[] = {"run", "resume", "check", "render", "keys", "--help", "--version"};
     char hint[96];

@@ -2,7 +2,7 @@
 """Checks floe's layering (docs/architecture.md): every #include and every
 use of a function or global defined in another source file.
 
-    api <- base <- geometry <- models <- shapes <- core <- pack <- io <- app <- python
+    api <- base <- geometry <- models <- shapes <- core <- pack <- io <- mpi <- app <- python
 
 A file's layer comes from its folder (src/base, src/l6geom, ...), except
 the files listed in FILE_LAYER. Rules, each reported as file:line:
@@ -19,8 +19,8 @@ the files listed in FILE_LAYER. Rules, each reported as file:line:
      models header but model.h and uses nothing a model file defines
      except through the registry (src/models/registry.c) and the
      materials (src/models/material.c), so the core names no model;
-  5. public faces: the I/O library, the command line and the Python module
-     (io, app, python) include from the engine only the public headers
+  5. public faces: the I/O library, the distributed layer, the command line
+     and the Python module (io, mpi, app, python) include from the engine only the public headers
      (include/floe) and src/base, and use of the engine (geometry, models,
      shapes, core, pack) only what those public headers declare; so
      libfloe exports its API alone and libfloe-io links against it.
@@ -35,7 +35,7 @@ import re
 import sys
 
 # Lowest first. Folders map to layers; FILE_LAYER overrides single files.
-LAYERS = ["api", "base", "geometry", "models", "shapes", "core", "pack", "io", "app", "python"]
+LAYERS = ["api", "base", "geometry", "models", "shapes", "core", "pack", "io", "mpi", "app", "python"]
 FOLDER_LAYER = {
     "include/floe": "api",
     "src/base": "base",
@@ -45,6 +45,7 @@ FOLDER_LAYER = {
     "src/core": "core",
     "src/pack": "pack",
     "src/io": "io",
+    "src/mpi": "mpi",
     "app": "app",
     "python/floe": "python",
 }
@@ -59,7 +60,7 @@ SCANNED = ("src", "app", "include", "python")
 # Rule 5: the layers that reach the engine through its public headers only,
 # and the engine's layers behind them (base is shared: linked into both
 # libraries).
-FACE_USERS = {"io", "app", "python"}
+FACE_USERS = {"io", "mpi", "app", "python"}
 BEHIND_FACES = {"geometry", "models", "shapes", "core", "pack"}
 PUBLIC_DIR = "include/floe"
 SEARCH = ("src", "include")  # include paths, as the build passes them (-I)

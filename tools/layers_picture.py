@@ -25,13 +25,14 @@ WHERE = {
     "core": "src/core: world layout and API, broad phase, step, integration, energy",
     "pack": "src/pack: lattices, random and dense packings",
     "io": "src/io + include/floe/floe_io.h: scenes, outputs, restarts",
+    "mpi": "src/mpi: the distributed run under mpirun, RCB (MPI)",
     "app": "app: the floe command",
     "python": "python/floe: the Python module",
 }
-LIB = {"io": "libfloe-io", "app": "floe (CLI)", "python": "floe (Python)"}
+LIB = {"io": "libfloe-io", "mpi": "libfloe-mpi", "app": "floe (CLI)", "python": "floe (Python)"}
 COLOURS = {
     "api": "#e8e8e8", "base": "#dde8f4", "geometry": "#d5ecdf", "models": "#f6e7c8",
-    "shapes": "#f6e7c8", "core": "#e3dcf0", "pack": "#e3dcf0", "io": "#d9eef0", "app": "#ececec",
+    "shapes": "#f6e7c8", "core": "#e3dcf0", "pack": "#e3dcf0", "io": "#d9eef0", "mpi": "#d9eef0", "app": "#ececec",
     "python": "#ececec",
 }
 W, PAD, BOX_W, BOX_H, GAP, PER_ROW, LEFT = 1000, 12, 112, 22, 6, 6, 270
