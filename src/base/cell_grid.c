@@ -1,6 +1,7 @@
 #include "base/cell_grid.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #define CELL_MAX (1 << 30) /* |cell coordinate| at most; a neighbour's stays in 32 bits */
@@ -255,4 +256,16 @@ floe_vec3 floe_period_delta(const floe_grid_period *p, floe_vec3 d) {
     for (int k = 0; k < 3; k++)
         if (p->axes >> k & 1) d = with(d, k, comp(d, k) - p->len[k] * round(comp(d, k) / p->len[k]));
     return d;
+}
+
+int floe_grid_period_set(floe_grid_period *p, int axes, floe_vec3 lo, floe_vec3 hi) {
+    memset(p, 0, sizeof *p);
+    const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
+    for (int k = 0; k < 3; k++)
+        if ((axes >> k & 1) && h[k] > l[k] && isfinite(h[k] - l[k])) {
+            p->axes |= 1 << k;
+            p->lo[k] = l[k];
+            p->len[k] = h[k] - l[k];
+        }
+    return p->axes != 0;
 }

@@ -73,6 +73,11 @@ typedef struct floe_grid_period {
     double lo[3], len[3];
 } floe_grid_period;
 
+/* The period of the box [lo, hi] along the axes of the bit mask `axes`
+ * (an axis whose width is not a positive finite number is left out);
+ * returns whether any axis is periodic. */
+int floe_grid_period_set(floe_grid_period *p, int axes, floe_vec3 lo, floe_vec3 hi);
+
 /* x moved into [lo, lo + len) along the periodic axes. */
 floe_vec3 floe_period_wrap(const floe_grid_period *p, floe_vec3 x);
 /* The points x + len m (m_k in {-1, 0, 1} along the periodic axes, 0 along

@@ -38,17 +38,9 @@ static floe_collide_fn *sphere_with(int t, int *sphere_first) {
 
 /* The generator's periodic cell as the grid's period; 0 without one. */
 static int period_of(const floe_gen_env *env, floe_grid_period *p) {
-    memset(p, 0, sizeof *p);
-    if (!env) return 0;
-    const double lo[3] = {env->cell_lo.x, env->cell_lo.y, env->cell_lo.z},
-                 hi[3] = {env->cell_hi.x, env->cell_hi.y, env->cell_hi.z};
-    for (int k = 0; k < 3; k++)
-        if ((env->periodic >> k & 1) && hi[k] > lo[k] && isfinite(hi[k] - lo[k])) {
-            p->axes |= 1 << k;
-            p->lo[k] = lo[k];
-            p->len[k] = hi[k] - lo[k];
-        }
-    return p->axes != 0;
+    floe_vec3 none = {0, 0, 0};
+    if (!env) return floe_grid_period_set(p, 0, none, none);
+    return floe_grid_period_set(p, env->periodic, env->cell_lo, env->cell_hi);
 }
 
 /* Whether the point x (or, in a periodic cell, one of its images) lies in
