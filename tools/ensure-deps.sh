@@ -6,7 +6,7 @@
 # venv python3-venv, python3-setuptools and python3-wheel.
 set -eu
 py="python3-dev python3-numpy python3-pytest python3-matplotlib python3-venv python3-setuptools python3-wheel"
-pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev $py $*"
+pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev libqhull-dev $py $*"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

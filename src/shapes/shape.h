@@ -52,6 +52,7 @@ typedef struct floe_infcyl {
     int axis;
     double radius;
 } floe_infcyl; /* along a global axis */
+/* floe_polyhedron: shapes/polyhedron.h */
 
 /* ---- the class ----------------------------------------------------------- */
 
@@ -75,6 +76,7 @@ typedef struct floe_shape_param {
     unsigned open;    /* FLOE_OPEN_* */
     double def;       /* default of an optional parameter; NAN: required */
     const char *list; /* what a list of n values looks like in a scene (n > 1) */
+    int min_items;    /* > 0: a scene's list may hold min_items to n items; the last one fills the rest */
 } floe_shape_param;
 
 /* One field of the record, saved in restart files as the dataset `name` of
@@ -118,7 +120,7 @@ enum { FLOE_SCENE_POS_ON_AXIS = 1 };
 
 /* Limits every class keeps (tests/test_shape_classes.c checks them). */
 enum {
-    FLOE_SHAPE_MAX_PARAMS = 16,
+    FLOE_SHAPE_MAX_PARAMS = 96, /* parameter values: a polyhedron's 32 vertices */
     FLOE_SHAPE_MAX_VERTICES = 8,
     FLOE_SHAPE_MAX_POINTS = 256,
     FLOE_SHAPE_MAX_FACES = 512
@@ -141,6 +143,9 @@ typedef struct floe_shape_class {
     /* The record from parameters already in range and the pose; 0, or -1
      * with a message (e.g. a degenerate triangle). */
     int (*init)(void *rec, const double *params, const floe_pose *pose, char *err, size_t errlen);
+    /* Optional: moves the pose to the frame the record keeps its body in
+     * (a polyhedron: its centroid and principal axes), after init. */
+    void (*reframe)(void *rec, floe_pose *pose);
     /* The parameters back (floe_body_params). */
     void (*params_of)(const void *rec, const floe_pose *pose, double *params);
     /* Mass and principal inertia (body frame) at this density; NULL: none. */
