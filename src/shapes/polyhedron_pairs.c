@@ -103,9 +103,26 @@ int floe_collide_sphere_poly(const void *a, const floe_pose *pa, const void *b, 
 
 /* ---- walls and facets: the part beyond the plane -------------------------------- */
 
+/* The area of B's largest face: the reference area that makes the
+ * overlap volume a length (module comment). */
+static double largest_face(const floe_polyhedron *p) {
+    double best = 0;
+    for (int f = 0; f < p->nf; f++) {
+        vec3 s = v3(0, 0, 0);
+        int a = p->start[f], b = p->start[f + 1];
+        for (int k = a; k < b; k++) s = vadd(s, vcross(p->v[p->corner[k]], p->v[p->corner[k + 1 < b ? k + 1 : a]]));
+        best = fmax(best, 0.5 * vlen(s));
+    }
+    return best;
+}
+
+/* The gap of an overlap of volume V whose surface has the area A across
+ * the normal: -V A / Aref^2 (module comment). */
+static double volume_gap(double V, double A, double Aref) { return -V * (A / Aref) / Aref; }
+
 /* The part of B behind the plane n.x = d (global, n from A to B: the part
- * with n.x <= d) within the given side planes: volume, the cut's area and centroid. Returns the
- * overlap's gap -V/A, or +INFINITY when nothing overlaps. */
+ * with n.x <= d) within the given side planes: its gap and the centroid of
+ * the cut. Returns +INFINITY when nothing overlaps. */
 static double cut_gap(const floe_polyhedron *p, const floe_pose *pb, vec3 n, double d, const vec3 *side_n,
                       const double *side_d, int nside, vec3 *c) {
     static _Thread_local floe_clip k;
@@ -120,7 +137,7 @@ static double cut_gap(const floe_polyhedron *p, const floe_pose *pb, vec3 n, dou
     double A = vlen(S);
     if (!(V > 0) || !(A > 0)) return INFINITY;
     *c = vadd(o, ac);
-    return -V / A;
+    return volume_gap(V, A, largest_face(p));
 }
 
 int floe_collide_wall_poly(const void *a, const floe_pose *pa, const void *b, const floe_pose *pb, const vec3 *prev,
@@ -260,17 +277,19 @@ int floe_collide_poly_poly(const void *a, const floe_pose *pa, const void *b, co
         floe_clip_plane(&k, qrotate(pb->q, n), d, 1);
     }
     double V = 0;
-    vec3 g = o, SA = v3(0, 0, 0), SB = v3(0, 0, 0), ac;
+    vec3 g = o, S0 = v3(0, 0, 0), S1 = v3(0, 0, 0), c0 = o, c1 = o;
     if (k.nf) {
-        floe_clip_measure(&k, 0, &V, &g, &SA, &ac);
-        floe_clip_measure(&k, 1, &V, &g, &SB, &ac);
+        floe_clip_measure(&k, 0, &V, &g, &S0, &c0);
+        floe_clip_measure(&k, 1, &V, &g, &S1, &c1);
     }
-    vec3 S = vsub(SA, SB);
+    /* A's surface inside B faces B, B's inside A faces A: the normal along
+     * their difference (equal and opposite but for rounding) */
+    vec3 S = vsub(S0, S1);
     double area = 0.5 * vlen(S);
     if (V > 0 && area > 0) {
         out->n = vscale(S, 0.5 / area);
-        out->uN = -V / area;
-        out->c = vadd(o, g);
+        out->uN = volume_gap(V, area, fmin(largest_face(A), largest_face(B)));
+        out->c = vadd(o, vscale(vadd(c0, c1), 0.5));
     } else {
         vec3 n = v3(1, 0, 0), c = o;
         double un = separation(xa, A->nv, A, pa, xb, B->nv, B, pb, prev, &n, &c);
