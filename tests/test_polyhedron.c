@@ -5,10 +5,14 @@
  * cube resting on a wall; a block on an incline that sticks, slides at
  * g (sin theta - mu cos theta) or tips; the energy of an elastic impact
  * against the step; and a pile of polyhedra bitwise the same on 1 and 2
- * threads and after a snapshot round trip mid-run. */
+ * threads and after a snapshot round trip mid-run; water: the submerged
+ * part of a cube against closed forms, of a random hull against the
+ * waterplane (dV/dd = A_wp), and a floating cube's draft. */
 #include "check.h"
 #include "core/snapshot_bytes.h"
+#include "core/water.h"
 #include "core/world.h"
+#include "shapes/polyhedron_water.h"
 #include <floe/floe.h>
 #include <stdlib.h>
 
@@ -19,9 +23,10 @@ static double rnd(uint64_t *s) { /* splitmix64 -> [0, 1) */
     return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
 
-static floe_world *mk(double dt, floe_vec3 g, int *mat) {
+static floe_world *mk_damped(double dt, floe_vec3 g, double damping, int *mat) {
     floe_world_def def = floe_default_world_def();
     def.dt = dt;
+    def.damping = damping;
     def.gravity = g;
     def.threads = 1;
     floe_world *w = floe_world_create(&def);
@@ -29,6 +34,8 @@ static floe_world *mk(double dt, floe_vec3 g, int *mat) {
     floe_material_set(w, *mat, "density", 1000);
     return w;
 }
+
+static floe_world *mk(double dt, floe_vec3 g, int *mat) { return mk_damped(dt, g, 0, mat); }
 
 static floe_body_def body_at(int mat, floe_vec3 pos, floe_quat ori) {
     floe_body_def d = floe_default_body_def();
@@ -452,6 +459,71 @@ static void test_threads_snapshot(void) {
     if (w3) floe_world_destroy(w3);
 }
 
+/* ---- water ----------------------------------------------------------------- */
+
+static void test_water(void) {
+    int mat;
+    floe_world *w = mk(1e-3, (floe_vec3){0, 0, -9.81}, &mat);
+    floe_material_set(w, mat, "density", 900);
+    const double a = 0.5;
+    floe_vec3 v[8];
+    for (int k = 0; k < 8; k++) v[k] = (floe_vec3){a * ((k & 1) - 0.5), a * (((k >> 1) & 1) - 0.5), a * (k >> 2)};
+    floe_body_def d = body_at(mat, (floe_vec3){0, 0, 0}, (floe_quat){1, 0, 0, 0});
+    int id = floe_add_polyhedron(w, &d, 8, v);
+    const void *rec = floe__shape_data(w, id);
+    /* upright (its principal frame is the given one): V = a^2 (d + a/2),
+     * centre of buoyancy (d - a/2) / 2 above the centroid, waterplane a^2 */
+    double worst = 0;
+    for (int k = 0; k <= 10; k++) {
+        double h = -0.6 * a + 1.2 * a * k / 10, want = a * a * fmin(fmax(h + a / 2, 0), a);
+        floe_submerged sub;
+        floe_poly_submerged(rec, v3(0, 0, 1), h, &sub);
+        worst = fmax(worst, fabs(sub.volume - want));
+        if (want > 0) worst = fmax(worst, fabs(sub.centroid.z - (fmin(h, a / 2) - a / 2) / 2));
+        if (fabs(h) < a / 2) worst = fmax(worst, fabs(sub.waterplane - a * a));
+        if (fabs(h) < a / 2) worst = fmax(worst, fabs(floe_poly_frontal(rec, v3(0, 0, 1), v3(1, 0, 0), h) - want / a));
+    }
+    CHECK(worst < 1e-15);
+    /* a random hull, turned: the volume's derivative is the waterplane */
+    uint64_t s = 77;
+    floe_vec3 p[16];
+    for (int k = 0; k < 16; k++) p[k] = (floe_vec3){rnd(&s) - 0.5, rnd(&s) - 0.5, rnd(&s) - 0.5};
+    int h2 = floe_add_polyhedron(w, &d, 16, p);
+    rec = floe__shape_data(w, h2);
+    vec3 up = vnormalize(v3(0.3, -0.5, 0.8));
+    double dmax = 0;
+    for (int k = 1; k < 10; k++) {
+        double hh = -0.4 + 0.08 * k, e = 1e-6;
+        floe_submerged s0, s1, sm;
+        floe_poly_submerged(rec, up, hh - e, &s0);
+        floe_poly_submerged(rec, up, hh + e, &s1);
+        floe_poly_submerged(rec, up, hh, &sm);
+        if (sm.waterplane > 0)
+            dmax = fmax(dmax, fabs((s1.volume - s0.volume) / (2 * e) - sm.waterplane) / sm.waterplane);
+    }
+    CHECK(dmax < 1e-6);
+    floe_world_destroy(w);
+    /* a cube of ice (900) on sea water (1025) floats upright (stable for
+     * density ratios above 0.79) at the draft rho / rho_w a */
+    w = mk_damped(1e-3, (floe_vec3){0, 0, -9.81}, 0.7, &mat); /* damped: it comes to rest */
+    floe_material_set(w, mat, "density", 900);
+    floe_water_def wd = floe_default_water_def();
+    wd.level = 0;
+    CHECK(floe_world_set_water(w, &wd) == FLOE_OK);
+    double want = 900.0 / wd.density * a;
+    d = body_at(mat, (floe_vec3){0, 0, 0.01 - want}, (floe_quat){1, 0, 0, 0}); /* 1 cm high */
+    id = floe_add_polyhedron(w, &d, 8, v);
+    CHECK(floe_run(w, 30000) == FLOE_OK); /* 30 s */
+    double z = floe_positions(w)[id].z, draft = a / 2 - z;
+    floe_vec3 vel = floe_velocities(w)[id];
+    CHECK_REL(draft, want, 1e-9);
+    REPORT("water: upright cube's submerged volume, centre of buoyancy, waterplane and frontal area exact to %.1e; a "
+           "random hull's dV/dd = waterplane to %.1e; floating ice cube: draft %.12f m (rho / rho_w a = %.12f m), "
+           "heave speed %.1e m/s\n",
+           worst, dmax, draft, want, fabs(vel.z));
+    floe_world_destroy(w);
+}
+
 int main(void) {
     test_closed_forms();
     test_random_hulls();
@@ -459,5 +531,6 @@ int main(void) {
     test_incline();
     test_impact();
     test_threads_snapshot();
+    test_water();
     return CHECK_DONE();
 }

@@ -2,6 +2,8 @@
  * defaults and their sources in docs/models/water.md). */
 #include "core/water.h"
 
+#include "shapes/polyhedron_water.h"
+
 void floe__water_surface(const floe_water_def *wd, vec3 pos, quat q, double time, vec3 *up, double *d) {
     (void)time; /* a surface elevation eta(x, y, t) would be read here */
     *up = qrotate(qconj(q), v3(0, 0, 1));
@@ -16,6 +18,9 @@ void floe__water_submerged(const floe_water_shape *s, vec3 up, double d, floe_su
         case FLOE_SHAPE_ELLIPSOID:
             floe_ellipsoid_submerged(s->semi, up, d, out);
             break;
+        case FLOE_SHAPE_POLYHEDRON:
+            floe_poly_submerged(s->poly, up, d, out);
+            break;
         default:
             floe_sphere_submerged(s->radius, up, d, out);
             break;
@@ -28,6 +33,8 @@ double floe__water_section(const floe_water_shape *s, vec3 up, double h) {
             return floe_capsule_section(s->radius, s->shaft, up, h);
         case FLOE_SHAPE_ELLIPSOID:
             return floe_ellipsoid_section(s->semi, up, h);
+        case FLOE_SHAPE_POLYHEDRON:
+            return floe_poly_section(s->poly, up, h);
         default:
             return floe_sphere_section(s->radius, h);
     }
@@ -39,6 +46,8 @@ double floe__water_frontal(const floe_water_shape *s, vec3 up, vec3 m, double d)
             return floe_capsule_frontal(s->radius, s->shaft, up, m, d);
         case FLOE_SHAPE_ELLIPSOID:
             return floe_ellipsoid_frontal(s->semi, up, m, d);
+        case FLOE_SHAPE_POLYHEDRON:
+            return floe_poly_frontal(s->poly, up, m, d);
         default:
             return floe_sphere_frontal(s->radius, d);
     }
@@ -112,7 +121,12 @@ int floe__water_body(const floe_world *w, int i, floe_water_shape *s) {
     s->radius = w->radius[i];
     s->shaft = 0;
     s->semi = v3(0, 0, 0);
+    s->poly = NULL;
     if (t == FLOE_SHAPE_SPHERE) return 1;
+    if (t == FLOE_SHAPE_POLYHEDRON) {
+        s->poly = floe__shape_data(w, i);
+        return 1;
+    }
     if (t == FLOE_SHAPE_CAPSULE) {
         s->shaft = ((const floe_capsule *)floe__shape_data(w, i))->shaft;
         return 1;

@@ -15,6 +15,7 @@ typedef struct floe_water_shape {
     floe_shape_type shape; /* sphere, capsule or ellipsoid */
     double radius, shaft;  /* sphere, capsule */
     vec3 semi;             /* ellipsoid */
+    const void *poly;      /* polyhedron: its record */
 } floe_water_shape;
 
 /* The surface seen from a body at pos with orientation q: up in the body
@@ -38,7 +39,7 @@ void floe__water_forces(const floe_water_def *wd, double g, const floe_water_sha
 double floe__water_potential(const floe_water_def *wd, double g, const floe_water_shape *s, vec3 pos, quat q,
                              double time);
 
-/* 1 and *s filled if water acts on body i (a sphere, capsule or ellipsoid). */
+/* 1 and *s filled if water acts on body i (a sphere, capsule, ellipsoid or polyhedron). */
 int floe__water_body(const floe_world *w, int i, floe_water_shape *s);
 
 #endif
