@@ -112,13 +112,11 @@ static quat quat_of(double m[3][3]) {
 
 /* ---- the hull --------------------------------------------------------------- */
 
-/* Qhull's message, first line, into err. */
-static void qhull_message(FILE *f, char *buf, size_t size, char *err, size_t errlen) {
-    fflush(f);
-    char *nl = buf ? strchr(buf, '\n') : NULL;
-    if (nl) *nl = 0;
-    snprintf(err, errlen, "the vertices span no volume (Qhull: %s)", buf && *buf ? buf : "no hull");
-    (void)size;
+/* Qhull's message (its first line) into err. */
+static void qhull_message(const char *buf, char *err, size_t errlen) {
+    const char *nl = buf ? strchr(buf, '\n') : NULL;
+    int n = buf ? (nl ? (int)(nl - buf) : (int)strlen(buf)) : 0;
+    snprintf(err, errlen, "the vertices span no volume (Qhull: %.*s)", n > 0 ? n : 7, n > 0 ? buf : "no hull");
 }
 
 /* The hull of the record's nv vertices into its faces: Qhull's facets
@@ -138,7 +136,10 @@ static int hull(floe_polyhedron *p, char *err, size_t errlen) {
     qhT qh_qh, *qh = &qh_qh;
     qh_zero(qh, ef);
     int bad = qh_new_qhull(qh, 3, p->nv, pts, False, "qhull", NULL, ef);
-    if (bad) qhull_message(ef, buf, size, err, errlen);
+    if (bad) {
+        fflush(ef); /* buf holds what was written */
+        qhull_message(buf, err, errlen);
+    }
     int nf = 0, nc = 0;
     if (!bad) {
         facetT *facet;
@@ -217,6 +218,29 @@ static int init(void *rec, const double *par, const floe_pose *pose, char *err, 
     quat back = qconj(p->turn);
     for (int k = 0; k < n; k++) p->v[k] = qrotate(back, vsub(p->v[k], c));
     return 0;
+}
+
+/* The counts and indices of a record read from a file: what the narrow
+ * phase and the mass properties index by. */
+static const char *check(const void *rec, char *buf, size_t len) {
+    const floe_polyhedron *p = rec;
+    if (p->nv < 4 || p->nv > FLOE_POLY_MAXV || p->nf < 4 || p->nf > FLOE_POLY_MAXF)
+        return snprintf(buf, len, "polyhedron with %d vertices and %d faces (4 to %d, 4 to %d)", p->nv, p->nf,
+                        FLOE_POLY_MAXV, FLOE_POLY_MAXF),
+               buf;
+    if (p->start[0] != 0 || p->start[p->nf] > FLOE_POLY_MAXC)
+        return snprintf(buf, len, "polyhedron face_start runs from %d to %d (0 to at most %d)", p->start[0],
+                        p->start[p->nf], FLOE_POLY_MAXC),
+               buf;
+    for (int f = 0; f < p->nf; f++)
+        if (p->start[f + 1] - p->start[f] < 3)
+            return snprintf(buf, len, "polyhedron face %d has %d corners (3 or more)", f,
+                            p->start[f + 1] - p->start[f]),
+                   buf;
+    for (int k = 0; k < p->start[p->nf]; k++)
+        if (p->corner[k] < 0 || p->corner[k] >= p->nv)
+            return snprintf(buf, len, "polyhedron corner %d is vertex %d of %d", k, p->corner[k], p->nv), buf;
+    return NULL;
 }
 
 static void reframe(void *rec, floe_pose *pose) {
@@ -350,6 +374,7 @@ const floe_shape_class floe_shape_polyhedron = {
     .frame = "vertices in the body frame (centroid, principal axes); given vertex = shift + turn vertex",
     .init = init,
     .reframe = reframe,
+    .check = check,
     .params_of = params_of,
     .mass = mass,
     .radius = radius,

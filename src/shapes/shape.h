@@ -146,6 +146,9 @@ typedef struct floe_shape_class {
     /* Optional: moves the pose to the frame the record keeps its body in
      * (a polyhedron: its centroid and principal axes), after init. */
     void (*reframe)(void *rec, floe_pose *pose);
+    /* Optional: a record read from a file (restart, snapshot) that other
+     * functions may index by: NULL, or what is wrong with it (in buf). */
+    const char *(*check)(const void *rec, char *buf, size_t len);
     /* The parameters back (floe_body_params). */
     void (*params_of)(const void *rec, const floe_pose *pose, double *params);
     /* Mass and principal inertia (body frame) at this density; NULL: none. */
