@@ -566,7 +566,7 @@ static void test_yaml(void) {
     check_write_tmp(tmp, "deep.yaml", ok, path, sizeof path);
     EXPECT_ERROR(path,
                  "2:1: unknown key 'x' at the top level; allowed keys: world, run, materials, models, "
-                 "interactions, groups, particles, capsules, ellipsoids, cylinders, polyhedra, walls, facets, meshes, "
+                 "interactions, groups, particles, capsules, ellipsoids, cylinders, walls, facets, polyhedra, meshes, "
                  "generators, output, methods, water, periodic, inlets, sinks");
 }
 

@@ -10,9 +10,9 @@ static const floe_shape_class *const classes[] = {
     &floe_shape_capsule,     /* capsules */
     &floe_shape_ellipsoid,   /* ellipsoids */
     &floe_shape_infcylinder, /* cylinders */
-    &floe_shape_polyhedron,  /* polyhedra */
     &floe_shape_wall,        /* walls */
     &floe_shape_facet,       /* facets */
+    &floe_shape_polyhedron,  /* polyhedra */
 };
 _Static_assert(FLOE_LEN(classes) == FLOE_SHAPE_COUNT, "one class per FLOE_SHAPE_* value");
 
