@@ -580,6 +580,51 @@ static void test_periodic(void) {
     floe_world_destroy(w2);
 }
 
+/* ---- bonds ---------------------------------------------------------------- */
+
+/* Two cubes bonded face to face by the Ice model (bonded in every sense,
+ * breakable in tension), the second pulled away at 1 mm/s: the bond
+ * carries tension across the opening gap (uN > 0 from the supports' gap,
+ * continuous with the overlap's) and breaks once, at the strength
+ * c_n A = break_n E A (A = pi r^2 of the creation's lens). */
+static void test_bond(void) {
+    floe_world_def def = floe_default_world_def();
+    def.dt = 1e-6;
+    def.threads = 1;
+    floe_world *w = floe_world_create(&def);
+    int mat = floe_add_material(w, "ice", "ice");
+    floe_material_set(w, mat, "young", 1e8);
+    floe_model_set(w, "ice", "bonds0", 31);
+    floe_vec3 v[8];
+    for (int k = 0; k < 8; k++)
+        v[k] = (floe_vec3){0.1 * ((k & 1) - 0.5), 0.1 * (((k >> 1) & 1) - 0.5), 0.1 * ((k >> 2) - 0.5)};
+    floe_body_def d = body_at(mat, (floe_vec3){0, 0, 0}, (floe_quat){1, 0, 0, 0});
+    d.blocked = FLOE_DOF_ALL;
+    CHECK(floe_add_polyhedron(w, &d, 8, v) == 0);
+    d.pos = (floe_vec3){0.1 - 1e-7, 0, 0};
+    d.vel = (floe_vec3){1e-3, 0, 0};
+    CHECK(floe_add_polyhedron(w, &d, 8, v) == 1);
+    double ften = 0, unmax = 0;
+    int bonded = 0, steps = 0;
+    for (; steps < 20000 && floe_break_count(w) == 0; steps++) {
+        CHECK(floe_step(w) == FLOE_OK);
+        if (floe_contact_count(w) != 1) continue;
+        floe_contact_info ci;
+        floe_contact_get(w, 0, &ci);
+        bonded |= ci.bonded;
+        unmax = fmax(unmax, ci.uN);
+        ften = fmax(ften, ci.force.x); /* on A, local: positive pulls A towards B */
+    }
+    double strength = 1e-4 * 1e8 * FLOE_PI * 0.05 * 0.05;
+    CHECK(bonded && floe_break_count(w) == 1);
+    CHECK(unmax > 0);
+    CHECK_REL(ften, strength, 0.01);
+    REPORT("Ice bond between two cubes pulled apart: tension up to %.4g N (c_n A = %.4g N) at a gap of %.3e m, then "
+           "it breaks (step %d)\n",
+           ften, strength, unmax, steps);
+    floe_world_destroy(w);
+}
+
 int main(void) {
     test_closed_forms();
     test_random_hulls();
@@ -589,5 +634,6 @@ int main(void) {
     test_threads_snapshot();
     test_water();
     test_periodic();
+    test_bond();
     return CHECK_DONE();
 }
