@@ -176,6 +176,20 @@ static void test_random_hulls(void) {
         CHECK(floe_add_polyhedron(w, &d, n, fv) == 0);
         double V = floe_masses(w)[0];
         CHECK(fabs(V - V_mc) < 5 * sig);
+        /* the solid fraction of the whole world and of the box's lower half
+         * (the hull clipped exactly) against the sample's */
+        floe_region all = {.lo = {-1, -1, -1}, .hi = {1, 1, 1}}, half = {.lo = {-1, -1, -1}, .hi = {1, 1, 0}};
+        double fw, fh, below = 0;
+        CHECK(floe_solid_fraction(w, &all, &fw) == FLOE_OK && floe_solid_fraction(w, &half, &fh) == FLOE_OK);
+        for (int t = 0; t < 100000; t++) {
+            vec3 x = v3(lo.x + (hi.x - lo.x) * rnd(&s), lo.y + (hi.y - lo.y) * rnd(&s), lo.z + (hi.z - lo.z) * rnd(&s));
+            int in = x.z < 0;
+            for (int k = 0; k < np && in; k++) in = vdot(pn[k], x) <= pd[k];
+            below += in;
+        }
+        double Vh = Vbox * below / 100000, sh = Vbox * sqrt(below / 100000 * (1 - below / 100000) / 100000);
+        CHECK(fabs(fw * 8 - V) < 1e-15);   /* inside the box: the whole hull */
+        CHECK(fabs(fh * 4 - Vh) < 5 * sh); /* the box's volume is 4 */
         /* centroid: the mean of the points inside; its error about
          * (extent / sqrt(12 cnt)) per axis */
         floe_vec3 c = floe_positions(w)[0];
@@ -190,8 +204,8 @@ static void test_random_hulls(void) {
         double tr_mc = 2 * V_mc * r2c;
         CHECK_REL(tr, tr_mc, 5 * sig / V + 0.01);
         REPORT("random hull of %2d points (%3d supporting planes): volume %.6f, Monte Carlo %.6f +- %.6f (1 sigma); "
-               "inertia trace %.4e, Monte Carlo %.4e\n",
-               n, np, V, V_mc, sig, tr, tr_mc);
+               "inertia trace %.4e, Monte Carlo %.4e; below z = 0 (solid fraction) %.6f, Monte Carlo %.6f +- %.6f\n",
+               n, np, V, V_mc, sig, tr, tr_mc, fh * 4, Vh, sh);
         floe_world_destroy(w);
     }
 }

@@ -144,3 +144,19 @@ void floe_clip_measure(const floe_clip *c, int tag, double *vol, vec3 *centroid,
     *area = S;
     *area_centroid = at > 0 ? vadd(r, vscale(ac, 1 / at)) : r;
 }
+
+double floe_poly_box_volume(const floe_polyhedron *p, const floe_pose *pose, vec3 lo, vec3 hi) {
+    static _Thread_local floe_clip k;
+    vec3 o = pose->x;
+    floe_clip_from_poly(&k, p, pose, o, 0);
+    for (int a = 0; a < 3 && k.nf; a++) {
+        vec3 e = v3(a == 0, a == 1, a == 2);
+        floe_clip_plane(&k, e, vcomp(hi, a) - vcomp(o, a), 1);
+        if (k.nf) floe_clip_plane(&k, vneg(e), vcomp(o, a) - vcomp(lo, a), 1);
+    }
+    if (!k.nf) return 0;
+    double V;
+    vec3 c, S, ac;
+    floe_clip_measure(&k, 1, &V, &c, &S, &ac);
+    return V > 0 ? V : 0;
+}

@@ -50,4 +50,7 @@ void floe_clip_plane(floe_clip *c, vec3 n, double d, int tag);
  * area-weighted centroid of the faces tagged `tag`. */
 void floe_clip_measure(const floe_clip *c, int tag, double *vol, vec3 *centroid, vec3 *area, vec3 *area_centroid);
 
+/* The volume of the polyhedron at pose p inside the box [lo, hi]: exact. */
+double floe_poly_box_volume(const floe_polyhedron *p, const floe_pose *pose, vec3 lo, vec3 hi);
+
 #endif
