@@ -290,13 +290,16 @@ static void test_rest(void) {
 /* ---- a block on an incline ------------------------------------------------------ */
 
 /* A block of base b and height h on a wall under gravity tilted by theta
- * about y (the incline), friction mu: x and the tilt after `time`. */
-static void incline(double theta, double mu, double b, double h, double time, double *acc, double *tilt) {
+ * about y (the incline), friction mu, contact stiffness kn: its
+ * acceleration along x and its tilt after `time`. The incline rises from 0
+ * to theta over 0.1 s (a load applied at once overshoots to twice the
+ * static tilting moment). */
+static void incline(double theta, double mu, double b, double h, double kn, double time, double *acc, double *tilt) {
     int mat;
     double g = 9.81;
-    floe_world *w = mk(1e-5, (floe_vec3){g * sin(theta), 0, -g * cos(theta)}, &mat);
+    floe_world *w = mk(1e-5, (floe_vec3){0, 0, -g}, &mat);
     floe_material_set(w, mat, "tan_phi", mu);
-    floe_model_set(w, "linear", "kn", 1e7);
+    floe_model_set(w, "linear", "kn", kn);
     floe_model_set(w, "linear", "dp_nratio", 0.5);
     floe_body_def d = body_at(mat, (floe_vec3){0, 0, 0}, (floe_quat){1, 0, 0, 0});
     floe_add_wall(w, &d, 2, 1);
@@ -304,8 +307,13 @@ static void incline(double theta, double mu, double b, double h, double time, do
     for (int k = 0; k < 8; k++) v[k] = (floe_vec3){b * ((k & 1) - 0.5), 0.1 * (((k >> 1) & 1) - 0.5), h * (k >> 2)};
     /* resting at its static overlap, at rest */
     double m = 1000 * b * 0.1 * h;
-    d = body_at(mat, (floe_vec3){0, 0, -m * g * cos(theta) / 1e7}, (floe_quat){1, 0, 0, 0});
+    d = body_at(mat, (floe_vec3){0, 0, -m * g / kn}, (floe_quat){1, 0, 0, 0});
     int id = floe_add_polyhedron(w, &d, 8, v);
+    for (int k = 1; k <= 100; k++) {
+        double a = theta * k / 100;
+        floe_set_gravity(w, (floe_vec3){g * sin(a), 0, -g * cos(a)});
+        CHECK(floe_run(w, 100) == FLOE_OK);
+    }
     int n1 = (int)(0.05 / 1e-5), n2 = (int)(time / 1e-5);
     CHECK(floe_run(w, n1) == FLOE_OK);
     double x1 = floe_positions(w)[id].x, v1 = floe_velocities(w)[id].x;
@@ -321,26 +329,32 @@ static void test_incline(void) {
     double acc, tilt, g = 9.81, th = 0.35, mu;
     /* sticks: tan theta < mu (and a squat block) */
     mu = 0.5;
-    incline(th, mu, 0.2, 0.1, 0.2, &acc, &tilt);
-    CHECK(fabs(acc) < 0.01 && tilt < 1e-3); /* the shear spring takes up the load: a few micrometres */
+    incline(th, mu, 0.2, 0.1, 1e7, 0.2, &acc, &tilt);
+    CHECK(fabs(acc) < 1e-3 && tilt < 1e-3);
     REPORT("incline %.2f rad, mu %.2f > tan %.3f: sticks (acceleration %.2e m/s^2, tilt %.1e rad)\n", th, mu, tan(th),
            acc, tilt);
     /* slides: a = g (sin - mu cos) */
     mu = 0.2;
-    incline(th, mu, 0.2, 0.1, 0.2, &acc, &tilt);
+    incline(th, mu, 0.2, 0.1, 1e7, 0.2, &acc, &tilt);
     double want = g * (sin(th) - mu * cos(th));
     CHECK_REL(acc, want, 2e-3);
     CHECK(tilt < 1e-3);
     REPORT("incline %.2f rad, mu %.2f < tan %.3f: slides at %.5f m/s^2 (g (sin - mu cos) = %.5f)\n", th, mu, tan(th),
            acc, want);
-    /* tips: sticks (mu > tan theta) but the weight's line passes beyond
-     * the lower edge, tan theta > b / h */
-    mu = 0.8;
-    incline(th, mu, 0.05, 0.2, 0.3, &acc, &tilt);
-    CHECK(tan(th) > 0.05 / 0.2);
-    CHECK(tilt > 0.3);
-    REPORT("incline %.2f rad, mu %.2f, b/h %.2f < tan %.3f: tips (tilt %.2f rad after 0.3 s)\n", th, mu, 0.05 / 0.2,
-           tan(th), tilt);
+    /* a tall block (b / h = 0.25, 1 kg) with mu 0.8 > tan theta: it stands
+     * while the weight's line passes inside its lower edge, and tips beyond,
+     * tan theta > b / h (14.0 deg). An edge pressed in is soft (its force
+     * grows as the cube of the depth, docs/geometry.md#polyhedra), so it
+     * tips somewhat before that: at kn = 1e9 N/m between 12 and 13 deg. */
+    double stand, tip;
+    incline(0.21, 0.8, 0.05, 0.2, 1e9, 0.3, &acc, &stand); /* 12.0 deg */
+    incline(0.30, 0.8, 0.05, 0.2, 1e9, 0.3, &acc, &tip);   /* 17.2 deg */
+    CHECK(tan(0.21) < 0.25 && tan(0.30) > 0.25);
+    CHECK(stand < 0.01);
+    CHECK(tip > 0.3);
+    REPORT("tall block, b/h 0.25 (atan 14.0 deg), mu 0.8: at 12.0 deg stands (tilt %.1e rad), at 17.2 deg tips (tilt "
+           "%.2f rad after 0.3 s)\n",
+           stand, tip);
 }
 
 /* ---- energy of an elastic impact -------------------------------------------------- */
