@@ -27,7 +27,10 @@ static void globals(const floe_polyhedron *p, const floe_pose *ps, vec3 *x) {
  * (a face or an edge: the same point whatever the vertices' order) */
 static double lowest(const vec3 *x, int n, vec3 d, vec3 *at) {
     double lo = INFINITY;
-    for (int k = 0; k < n; k++) lo = fmin(lo, vdot(d, x[k]));
+    for (int k = 0; k < n; k++) {
+        double s = vdot(d, x[k]);
+        if (s < lo) lo = s;
+    }
     if (at) {
         double tol = 1e-12 * (1 + fabs(lo));
         vec3 s = v3(0, 0, 0);
@@ -248,14 +251,16 @@ static double separation(const vec3 *xa, int na, const floe_polyhedron *pa_, con
             if (!prev) continue;
             n = *prev;
         }
-        vec3 sa = pa->x, sb = pb->x;
-        double ha = -lowest(xa, na, vneg(n), &sa), lb = lowest(xb, nb, n, &sb);
+        double ha = -lowest(xa, na, vneg(n), NULL), lb = lowest(xb, nb, n, NULL);
         if (lb - ha > best) {
             best = lb - ha;
             *n_out = n;
-            *c_out = vscale(vadd(sa, sb), 0.5);
         }
     }
+    vec3 sa = pa->x, sb = pb->x;
+    lowest(xa, na, vneg(*n_out), &sa);
+    lowest(xb, nb, *n_out, &sb);
+    *c_out = vscale(vadd(sa, sb), 0.5);
     return best;
 }
 
@@ -269,13 +274,34 @@ int floe_collide_poly_poly(const void *a, const floe_pose *pa, const void *b, co
     globals(B, pb, xb);
     static _Thread_local floe_clip k;
     vec3 o = pb->x;
-    floe_clip_from_poly(&k, A, pa, o, 0);
-    for (int f = 0; f < B->nf && k.nf; f++) {
+    /* B's face planes that cut A, the deepest cut first: what is left of A
+     * is then small and the rest cut little. A wholly beyond one of them:
+     * apart (no overlap). */
+    vec3 pn[FLOE_POLY_MAXF];
+    double pd[FLOE_POLY_MAXF], cut[FLOE_POLY_MAXF];
+    int ord[FLOE_POLY_MAXF], m = 0, apart = 0;
+    for (int f = 0; f < B->nf && !apart; f++) {
         vec3 n;
-        double d;
+        double d, hi = -INFINITY, lo = INFINITY;
         floe_polyhedron_face_plane(B, f, &n, &d);
-        floe_clip_plane(&k, qrotate(pb->q, n), d, 1);
+        n = qrotate(pb->q, n);
+        for (int j = 0; j < A->nv; j++) {
+            double s = vdot(n, vsub(xa[j], o));
+            hi = fmax(hi, s);
+            lo = fmin(lo, s);
+        }
+        apart = lo > d;
+        if (hi <= d) continue;
+        pn[m] = n;
+        pd[m] = d;
+        cut[m] = hi - d;
+        int j = m++;
+        for (; j > 0 && cut[ord[j - 1]] < cut[m - 1]; j--) ord[j] = ord[j - 1];
+        ord[j] = m - 1;
     }
+    floe_clip_from_poly(&k, A, pa, o, 0);
+    if (apart) k.nf = k.np = 0;
+    for (int j = 0; j < m && k.nf; j++) floe_clip_plane(&k, pn[ord[j]], pd[ord[j]], 1);
     double V = 0;
     vec3 g = o, S0 = v3(0, 0, 0), S1 = v3(0, 0, 0), c0 = o, c1 = o;
     if (k.nf) {
@@ -295,7 +321,7 @@ int floe_collide_poly_poly(const void *a, const floe_pose *pa, const void *b, co
         double un = separation(xa, A->nv, A, pa, xb, B->nv, B, pb, prev, &n, &c);
         if (!prev && un > gap) return 0;
         out->n = n;
-        out->uN = fmax(un, 0);
+        out->uN = un; /* apart: >= 0; one inside the other (no cut): the least overlap of the supports */
         out->c = c;
     }
     out->r1 = vlen(vsub(out->c, pa->x));
