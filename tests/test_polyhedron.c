@@ -12,6 +12,7 @@
 #include "core/snapshot_bytes.h"
 #include "core/water.h"
 #include "core/world.h"
+#include "shapes/polyhedron_pairs.h"
 #include "shapes/polyhedron_water.h"
 #include <floe/floe.h>
 #include <stdlib.h>
@@ -653,6 +654,59 @@ static void test_bond(void) {
     floe_world_destroy(w);
 }
 
+/* ---- apart across edges ------------------------------------------------------ */
+
+/* Bodies apart whose nearest features are edges: the polyhedra's face
+ * normals alone all show an overlap (no face separates them), so the gap
+ * must come from elsewhere. Two cubes (side 0.1) with crossed edges, A's
+ * edge along x on top, B's along y below, 1 mm apart and B off to the side
+ * (the centre line no separating direction either): no new contact, and
+ * an existing one opens (uN >= 0). A sphere (an ellipsoid of equal
+ * semi-axes, and a capsule of no shaft) 1 mm from a cube's edge, on the
+ * bisector of its two faces: the gap is 1 mm exactly (the direction to the
+ * edge's nearest point). */
+static void test_edges(void) {
+    const floe_shape_class *c = floe_shape_class_get(FLOE_SHAPE_POLYHEDRON);
+    static floe_polyhedron A, B;
+    double p[96];
+    char err[256];
+    for (int k = 0; k < 32; k++) {
+        int j = k < 8 ? k : 7;
+        p[3 * k] = 0.1 * ((j & 1) - 0.5), p[3 * k + 1] = 0.1 * (((j >> 1) & 1) - 0.5),
+              p[3 * k + 2] = 0.1 * ((j >> 2) - 0.5);
+    }
+    double h = 0.05 * sqrt(2.0), s = sin(FLOE_PI / 8), co = cos(FLOE_PI / 8);
+    floe_pose pa = {v3(0, 0, 0), {co, s, 0, 0}};                  /* 45 deg about x: an edge along x on top, at z = h */
+    floe_pose pb = {v3(0.03, 0.03, 2 * h + 1e-3), {co, 0, s, 0}}; /* 45 deg about y: an edge along y below */
+    CHECK(c->init(&A, p, &pa, err, sizeof err) == 0 && c->init(&B, p, &pb, err, sizeof err) == 0);
+    floe_raw_contact o;
+    vec3 prev = vnormalize(v3(0.3, 0.2, 1));
+    CHECK(floe_collide_poly_poly(&A, &pa, &B, &pb, NULL, 0, &o) == 0);
+    CHECK(floe_collide_poly_poly(&A, &pa, &B, &pb, &prev, 0, &o) == 1 && o.uN >= 0);
+    double un_pair = o.uN;
+    /* a sphere beside a cube's edge (the cube axis-aligned at the origin, the
+     * edge x = y = 0.05 along z) */
+    floe_pose pc = {v3(0, 0, 0), {1, 0, 0, 0}};
+    CHECK(c->init(&A, p, &pc, err, sizeof err) == 0);
+    double r = 0.03, dist = 1e-3, e = (r + dist) / sqrt(2.0);
+    floe_pose ps = {v3(0.05 + e, 0.05 + e, 0.01), {1, 0, 0, 0}};
+    floe_ellipsoid ell = {v3(r, r, r)};
+    floe_capsule cap = {r, 0};
+    floe_raw_contact oe, oc, os;
+    CHECK(floe_collide_ellipsoid_poly(&ell, &ps, &A, &pc, NULL, 0, &oe) == 0);
+    CHECK(floe_collide_capsule_poly(&cap, &ps, &A, &pc, NULL, 0, &oc) == 0);
+    CHECK(floe_collide_sphere_poly(&r, &ps, &A, &pc, NULL, 0, &os) == 0);
+    CHECK(floe_collide_ellipsoid_poly(&ell, &ps, &A, &pc, &prev, 0, &oe) == 1);
+    CHECK(floe_collide_capsule_poly(&cap, &ps, &A, &pc, &prev, 0, &oc) == 1);
+    CHECK(floe_collide_sphere_poly(&r, &ps, &A, &pc, &prev, 0, &os) == 1);
+    CHECK_NEAR(oe.uN, dist, 1e-12);
+    CHECK_NEAR(oc.uN, dist, 1e-12);
+    CHECK_NEAR(os.uN, dist, 1e-12);
+    REPORT("apart across edges: crossed cubes 1 mm apart, no new contact, an existing one at uN %.2e >= 0; a sphere, "
+           "ellipsoid and capsule 1 mm from a cube's edge: gaps %.12f, %.12f, %.12f m\n",
+           un_pair, os.uN, oe.uN, oc.uN);
+}
+
 int main(void) {
     test_closed_forms();
     test_random_hulls();
@@ -663,5 +717,6 @@ int main(void) {
     test_water();
     test_periodic();
     test_bond();
+    test_edges();
     return CHECK_DONE();
 }

@@ -12,9 +12,10 @@
  * - against capsules, ellipsoids and infinite cylinders, the largest gap of
  *   the two bodies' supports over candidate directions fixed to the bodies
  *   (the polyhedron's face normals, the capsule axis crossed with its
- *   edges, the directions to its vertices, the previous normal, the centre
- *   line): the exact penetration depth when a face or an edge takes the
- *   contact, a lower bound of the gap otherwise. */
+ *   edges, the directions to its vertices and to its edges' nearest
+ *   points, the previous normal, the centre line): the exact penetration
+ *   depth when a face or an edge takes the contact, a lower bound of the
+ *   gap otherwise. */
 #include "shapes/polyhedron_pairs.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -317,11 +318,20 @@ int floe_collide_poly_poly(const void *a, const floe_pose *pa, const void *b, co
         out->uN = volume_gap(V, area, fmin(largest_face(A), largest_face(B)));
         out->c = vadd(o, vscale(vadd(c0, c1), 0.5));
     } else {
+        /* Nothing left of A: apart, and the supports' gap along the best of
+         * the face normals is a lower bound of their distance, which may
+         * come out negative (a separating direction across two edges is not
+         * among them): apart is at least 0. A left whole (V > 0, no cut):
+         * one inside the other, the least overlap of the supports. */
         vec3 n = v3(1, 0, 0), c = o;
         double un = separation(xa, A->nv, A, pa, xb, B->nv, B, pb, prev, &n, &c);
+        if (!k.nf) {
+            if (!prev && gap <= 0) return 0;
+            un = fmax(un, 0);
+        }
         if (!prev && un > gap) return 0;
         out->n = n;
-        out->uN = un; /* apart: >= 0; one inside the other (no cut): the least overlap of the supports */
+        out->uN = un;
         out->c = c;
     }
     out->r1 = vlen(vsub(out->c, pa->x));
@@ -375,6 +385,35 @@ static vec3 vertex_dir(const convex *k, vec3 y) {
     return g;
 }
 
+/* Towards the edge [a, b]: from the capsule's axis to the nearest points
+ * of the two segments; from the cylinder's axis to the edge's point
+ * nearest it across the axis; along the ellipsoid's normal where the ray
+ * from its centre to the edge's point nearest in its metric meets it. */
+static vec3 edge_dir(const convex *k, vec3 a, vec3 b) {
+    if (k->kind == 0) {
+        vec3 cp, cq;
+        floe_closest_segments(k->p0, k->p1, a, b, &cp, &cq);
+        return vsub(cq, cp);
+    }
+    vec3 d = vsub(b, a), r = vsub(a, k->x);
+    double t;
+    if (k->kind == 2) {
+        vec3 dp = vsub(d, vscale(k->axis, vdot(d, k->axis))), rp = vsub(r, vscale(k->axis, vdot(r, k->axis)));
+        double dd = vlen2(dp);
+        t = dd > 0 ? -vdot(rp, dp) / dd : 0;
+    } else {
+        double num = 0, den = 0;
+        for (int j = 0; j < 3; j++) {
+            double s2 = k->semi[j] * k->semi[j], dj = vdot(k->ax[j], d), rj = vdot(k->ax[j], r);
+            num += rj * dj / s2;
+            den += dj * dj / s2;
+        }
+        t = den > 0 ? -num / den : 0;
+    }
+    t = fmin(1, fmax(0, t));
+    return vertex_dir(k, vmadd(a, d, t));
+}
+
 static double gap_along(const convex *k, const vec3 *xb, int nb, vec3 n, vec3 *ka) {
     return lowest(xb, nb, n, NULL) - support(k, n, ka);
 }
@@ -385,26 +424,31 @@ static int convex_poly(const convex *k, const floe_polyhedron *p, const floe_pos
     globals(p, pb, xb);
     double best = -INFINITY;
     vec3 bn = v3(0, 0, 0), ka = core;
-    int nc = p->nf + 2 + p->nv + (k->kind == 0 ? FLOE_POLY_MAXC : 0);
+    int C = p->start[p->nf], base1 = p->nf + 2 + p->nv, base2 = base1 + C, nc = base2 + C;
     for (int i = 0; i < nc; i++) {
         vec3 n = v3(0, 0, 0);
         double d;
-        if (i >= p->nf + 2 && i < p->nf + 2 + p->nv) {
-            n = vertex_dir(k, xb[i - p->nf - 2]);
-        } else if (i < p->nf) {
+        if (i < p->nf) {
             floe_polyhedron_face_plane(p, i, &n, &d);
             n = vneg(qrotate(pb->q, n));
         } else if (i == p->nf) {
             n = vsub(pb->x, core);
         } else if (i == p->nf + 1) {
             if (prev) n = *prev;
-        } else { /* capsule: its axis crossed with each edge */
-            int e = i - p->nf - 2 - p->nv, f = 0;
-            if (e >= p->start[p->nf]) break;
+        } else if (i < base1) {
+            n = vertex_dir(k, xb[i - p->nf - 2]);
+        } else { /* each edge (corner e to the next of its face) */
+            int e = i < base2 ? i - base1 : i - base2, f = 0;
             while (p->start[f + 1] <= e) f++;
             int nx = e + 1 < p->start[f + 1] ? e + 1 : p->start[f];
-            n = vcross(vsub(k->p1, k->p0), vsub(xb[p->corner[nx]], xb[p->corner[e]]));
-            if (vdot(n, vsub(pb->x, core)) < 0) n = vneg(n);
+            vec3 a = xb[p->corner[e]], b = xb[p->corner[nx]];
+            if (i < base2) { /* a capsule's axis crossed with it */
+                if (k->kind != 0) continue;
+                n = vcross(vsub(k->p1, k->p0), vsub(b, a));
+                if (vdot(n, vsub(pb->x, core)) < 0) n = vneg(n);
+            } else {
+                n = edge_dir(k, a, b);
+            }
         }
         n = admissible(k, n);
         if (vlen2(n) == 0) continue;
