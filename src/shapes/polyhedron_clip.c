@@ -160,3 +160,18 @@ double floe_poly_box_volume(const floe_polyhedron *p, const floe_pose *pose, vec
     floe_clip_measure(&k, 1, &V, &c, &S, &ac);
     return V > 0 ? V : 0;
 }
+
+vec3 floe_clip_moment(const floe_clip *c, int tag) {
+    vec3 m = v3(0, 0, 0);
+    for (int f = 0; f < c->nf; f++) {
+        if (c->tag[f] != tag) continue;
+        int a0 = c->start[f], b0 = c->start[f + 1];
+        vec3 a = c->pt[a0];
+        for (int k = a0 + 1; k + 1 < b0; k++) {
+            vec3 b = c->pt[k], d = c->pt[k + 1];
+            vec3 s = vscale(vcross(vsub(b, a), vsub(d, a)), 0.5), g = vscale(vadd(a, vadd(b, d)), 1.0 / 3);
+            m = vadd(m, vcross(g, s));
+        }
+    }
+    return m;
+}

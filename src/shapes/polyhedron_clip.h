@@ -50,6 +50,10 @@ void floe_clip_plane(floe_clip *c, vec3 n, double d, int tag);
  * area-weighted centroid of the faces tagged `tag`. */
 void floe_clip_measure(const floe_clip *c, int tag, double *vol, vec3 *centroid, vec3 *area, vec3 *area_centroid);
 
+/* The moment of the faces tagged `tag` about the origin: the integral of
+ * x cross n over them (their triangles' centroids cross their area
+ * vectors: exact for plane faces). */
+vec3 floe_clip_moment(const floe_clip *c, int tag);
 /* The volume of the polyhedron at pose p inside the box [lo, hi]: exact. */
 double floe_poly_box_volume(const floe_polyhedron *p, const floe_pose *pose, vec3 lo, vec3 hi);
 

@@ -314,9 +314,18 @@ int floe_collide_poly_poly(const void *a, const floe_pose *pa, const void *b, co
     vec3 S = vsub(S0, S1);
     double area = 0.5 * vlen(S);
     if (V > 0 && area > 0) {
-        out->n = vscale(S, 0.5 / area);
+        vec3 n = vscale(S, 0.5 / area);
+        out->n = n;
         out->uN = volume_gap(V, area, fmin(largest_face(A), largest_face(B)));
-        out->c = vadd(o, vscale(vadd(c0, c1), 0.5));
+        /* The force's line of action: moving B rigidly changes V by the flux
+         * of its velocity through A's surface inside B, so the torque on B
+         * is the moment of that surface's area vectors M (and on A the
+         * opposite: the closed surface has none). The line carries M but for
+         * its twist about n; the point is where it passes nearest the middle
+         * of the two surfaces' centroids. */
+        vec3 M = vsub(floe_clip_moment(&k, 0), floe_clip_moment(&k, 1)), S0h = vscale(S, 0.5);
+        vec3 line = vscale(vcross(S0h, M), 0.5 / vlen2(S0h)), mid = vscale(vadd(c0, c1), 0.5);
+        out->c = vadd(o, vmadd(line, n, vdot(n, vsub(mid, line))));
     } else {
         /* Nothing left of A: apart, and the supports' gap along the best of
          * the face normals is a lower bound of their distance, which may
