@@ -1,6 +1,6 @@
 """Builds the Python module floe with the repository's CMake (-DFLOE_PYTHON=ON)
 and installs python/floe with it: `pip install --no-build-isolation .`
-(docs/python.md, "Install"). Needs cmake, a C compiler, libyaml-dev,
+(docs/python.md, "Install"). Needs cmake, a C compiler, libyaml-dev, libqhull-dev,
 libhdf5-dev, python3-dev and python3-numpy (tools/ensure-deps.sh)."""
 import os
 import shutil

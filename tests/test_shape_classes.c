@@ -35,7 +35,7 @@ static quat qaxis(vec3 axis, double angle) {
 typedef struct body {
     const floe_shape_class *c;
     floe_pose p;
-    _Alignas(double) unsigned char rec[128];
+    _Alignas(double) unsigned char rec[2048];
 } body;
 
 static body mk(int type, const double *params, vec3 x, quat q) {
@@ -239,6 +239,13 @@ static void typical(int type, double *p) {
             p[0] = 1;
             p[1] = 0.08;
             return;
+        case FLOE_SHAPE_POLYHEDRON: { /* a skewed block of 8 corners and a 9th corner above one face */
+            const double v[27] = {-0.1,  -0.06, -0.04, 0.1,  -0.05, -0.04, 0.12, 0.06,  -0.03,
+                                  -0.09, 0.06,  -0.04, -0.1, -0.06, 0.04,  0.1,  -0.06, 0.05,
+                                  0.1,   0.07,  0.04,  -0.1, 0.06,  0.04,  0.0,  0.0,   0.09};
+            for (int k = 0; k < 3 * FLOE_POLYHEDRON_MAX_VERTICES; k++) p[k] = k < 27 ? v[k] : v[24 + k % 3];
+            return;
+        }
         default: /* a new shape: give its typical parameters above */
             fprintf(stderr, "typical(): no parameters for shape %d (%s)\n", type, floe_shape_class_get(type)->name);
             CHECK(0);

@@ -123,6 +123,11 @@ static floe_world *build(uint64_t seed, int fixed_dt) {
         CHECK(floe_add_capsule(w, &d, 0.006 + 0.004 * rnd(&s), 0.01 + 0.02 * rnd(&s)) >= 0);
         d.pos = (floe_vec3){0.05 - 0.04 * c, 0.01 + 0.04 * c, 0.13};
         CHECK(floe_add_ellipsoid(w, &d, (floe_vec3){0.012, 0.006 + 0.004 * rnd(&s), 0.006}) >= 0);
+        d.pos = (floe_vec3){0.03, 0.03 + 0.02 * c, 0.16};
+        const floe_vec3 block[8] = {{-0.008, -0.006, -0.005}, {0.008, -0.006, -0.005}, {0.009, 0.006, -0.005},
+                                    {-0.008, 0.006, -0.005},  {-0.008, -0.006, 0.005}, {0.008, -0.006, 0.006},
+                                    {0.008, 0.006, 0.005},    {-0.008, 0.006, 0.005}};
+        CHECK(floe_add_polyhedron(w, &d, 8, block) >= 0);
     }
     /* a stack of two Hertz spheres beside the block, near their resting
      * overlaps (about 2e-5 m): their contact is hertz and lasts */

@@ -10,7 +10,7 @@
 set -eu
 py="python3-dev python3-numpy python3-pytest python3-matplotlib python3-venv python3-setuptools python3-wheel"
 py="$py python3-ipykernel python3-jupyter-client python3-nbclient python3-nbformat"
-pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev openmpi-bin libopenmpi-dev $py $*"
+pkgs="gcc make cmake python3 clang-format libyaml-dev libhdf5-dev libqhull-dev openmpi-bin libopenmpi-dev $py $*"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

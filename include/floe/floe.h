@@ -323,6 +323,8 @@ typedef enum floe_shape_type {
     FLOE_SHAPE_CAPSULE,     /* segment along the body x axis, swept by a radius: radius, shaft */
     FLOE_SHAPE_ELLIPSOID,   /* semi-axes along the body x, y, z axes: 3 values */
     FLOE_SHAPE_INFCYLINDER, /* infinite cylinder along a global axis: axis (0, 1, 2), radius */
+    FLOE_SHAPE_POLYHEDRON,  /* convex hull of 4 to 32 vertices (96 values, relative to pos and ori; a shorter list
+                               repeats its last vertex) */
     FLOE_SHAPE_COUNT
 } floe_shape_type;
 
@@ -374,6 +376,12 @@ FLOE_API int floe_add_facet(floe_world *w, const floe_body_def *def, const floe_
 FLOE_API int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, double shaft);
 /* Ellipsoid with semi-axes along the body x, y, z axes (def->ori). */
 FLOE_API int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 semi_axes);
+/* The convex hull of n (4 to FLOE_POLYHEDRON_MAX_VERTICES) vertices given
+ * relative to def->pos and def->ori; the body's position becomes the hull's
+ * centroid and its orientation its principal axes (docs/geometry.md,
+ * "Polyhedra"). */
+#define FLOE_POLYHEDRON_MAX_VERTICES 32
+FLOE_API int floe_add_polyhedron(floe_world *w, const floe_body_def *def, int n, const floe_vec3 *vertices);
 /* Infinite cylinder through def->pos along the global axis `axis` (0, 1, 2).
  * Fully blocked; it may move with a prescribed velocity along its axis and
  * spin about it (def->vel, def->angvel or a group motion). */

@@ -34,6 +34,7 @@ typedef struct floe_shape_param {
     unsigned open;    /* FLOE_OPEN_* */
     double def;       /* default of an optional parameter; NAN: required */
     const char *list; /* what a list of n values looks like in a scene (n > 1) */
+    int min_items;    /* > 0: a scene's list may hold min_items to n items; the last one fills the rest */
 } floe_shape_param;
 
 enum {
@@ -63,7 +64,7 @@ enum { FLOE_SCENE_POS_ON_AXIS = 1 };
 
 /* Limits every class keeps (tests/test_shape_classes.c checks them). */
 enum {
-    FLOE_SHAPE_MAX_PARAMS = 16,
+    FLOE_SHAPE_MAX_PARAMS = 96, /* parameter values: a polyhedron's 32 vertices */
     FLOE_SHAPE_MAX_VERTICES = 8,
     FLOE_SHAPE_MAX_POINTS = 256,
     FLOE_SHAPE_MAX_FACES = 512

@@ -198,6 +198,32 @@ static PyObject *add_ellipsoid(World *self, PyObject *args, PyObject *kw) {
     return added(self, floe_add_ellipsoid(self->sc.world, &d, s));
 }
 
+static PyObject *add_polyhedron(World *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"pos", "vertices", COMMON_KW, NULL};
+    PyObject *po, *vo;
+    common c = {0};
+    floe_body_def d;
+    if (floe_py_open(self) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOOOpO:add_polyhedron", kwlist, &po, &vo, COMMON_ARGS))
+        return NULL;
+    if (body_def(self, &c, &d) || floe_py_vec3(po, "pos", &d.pos)) return NULL;
+    PyArrayObject *va = vectors(vo, "vertices");
+    if (!va) return NULL;
+    npy_intp n = PyArray_NDIM(va) == 2 ? PyArray_DIM(va, 0) : 1;
+    if (n < 4 || n > FLOE_POLYHEDRON_MAX_VERTICES) {
+        PyErr_Format(PyExc_ValueError, "vertices: expected 4 to %d points, shape (n, 3); got %zd",
+                     FLOE_POLYHEDRON_MAX_VERTICES, (Py_ssize_t)n);
+        Py_DECREF(va);
+        return NULL;
+    }
+    const double *x = PyArray_DATA(va);
+    floe_vec3 v[FLOE_POLYHEDRON_MAX_VERTICES];
+    for (npy_intp k = 0; k < n; k++) v[k] = (floe_vec3){x[3 * k], x[3 * k + 1], x[3 * k + 2]};
+    Py_DECREF(va);
+    if (floe_py_room(self, 1)) return NULL;
+    return added(self, floe_add_polyhedron(self->sc.world, &d, (int)n, v));
+}
+
 static PyObject *add_wall(World *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"axis", "pos", "sense", "material", "group", "vel", NULL};
     PyObject *axo;
@@ -550,6 +576,10 @@ PyMethodDef floe_py_body_methods[] = {
      "add_ellipsoid(pos, semi_axes, *, material=None, group=None, vel=None, angvel=None, ori=None,\n"
      "              fixed=False, block=None) -> int\n\n"
      "An ellipsoid with semi-axes (a, b, c) along the body x, y, z axes.\n" COMMON_DOC},
+    {"add_polyhedron", KW add_polyhedron, METH_VARARGS | METH_KEYWORDS,
+     "add_polyhedron(pos, vertices, *, ori=None, material=None, ...) -> int\n\n"
+     "The convex hull of 4 to 32 vertices (shape (n, 3)) given relative to pos and ori. The body's\n"
+     "position becomes the hull's centroid and its orientation the hull's principal axes.\n" COMMON_DOC},
     {"add_wall", KW add_wall, METH_VARARGS | METH_KEYWORDS,
      "add_wall(axis, pos=0.0, *, sense=0, material=None, group=None, vel=None) -> int\n\n"
      "An infinite plane normal to axis ('x', 'y', 'z' or 0, 1, 2) at coordinate `pos` along it,\n"

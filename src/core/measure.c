@@ -5,6 +5,7 @@
  * counts are world state updated by the step (floe__planes_before/after). */
 #include "core/cell.h"
 #include "core/measure.h"
+#include "shapes/polyhedron_clip.h"
 #include "shapes/shape.h"
 
 #include <math.h>
@@ -28,7 +29,8 @@ static floe_status measure_error(const floe_world *w, const char *fmt, ...) {
 /* Bodies whose centre is a material point of the packing; walls, facets and
  * cylinders are boundaries (their reference point may be anywhere). */
 static int is_particle(int shape) {
-    return shape == FLOE_SHAPE_SPHERE || shape == FLOE_SHAPE_CAPSULE || shape == FLOE_SHAPE_ELLIPSOID;
+    return shape == FLOE_SHAPE_SPHERE || shape == FLOE_SHAPE_CAPSULE || shape == FLOE_SHAPE_ELLIPSOID ||
+           shape == FLOE_SHAPE_POLYHEDRON;
 }
 
 static int coord_ok(double x) { return fabs(x) <= FLOE_MAX_COORD; } /* NaN fails */
@@ -247,6 +249,11 @@ static double body_volume(const floe_world *w, int i) {
             vec3 s = ((const floe_ellipsoid *)floe__shape_data(w, i))->semi;
             return 4.0 / 3 * FLOE_PI * s.x * s.y * s.z;
         }
+        case FLOE_SHAPE_POLYHEDRON: { /* the hull in an unbounded box */
+            floe_pose p = floe__pose(w, i);
+            return floe_poly_box_volume(floe__shape_data(w, i), &p, v3(-INFINITY, -INFINITY, -INFINITY),
+                                        v3(INFINITY, INFINITY, INFINITY));
+        }
         default:
             return 0;
     }
@@ -310,7 +317,10 @@ floe_status floe_solid_fraction(const floe_world *w, const floe_region *r, doubl
         if (!is_particle(s)) continue;
         if (r->whole) v += body_volume(w, i);
         else if (s == FLOE_SHAPE_SPHERE) v += floe_sphere_box_volume(w->pos[i], w->radius[i], r->lo, r->hi);
-        else v += aspherical_in_box(w, i, r->lo, r->hi);
+        else if (s == FLOE_SHAPE_POLYHEDRON) {
+            floe_pose p = floe__pose(w, i);
+            v += floe_poly_box_volume(floe__shape_data(w, i), &p, r->lo, r->hi);
+        } else v += aspherical_in_box(w, i, r->lo, r->hi);
     }
     *out = v / region_volume(w, r);
     return FLOE_OK;

@@ -196,6 +196,7 @@ void floe__snap_shape_sizes(const floe_world *w, int i, double *radius, double *
 const char *floe__snap_shape_check(const floe_world *w, int i, char *buf, size_t len) {
     const floe_shape_class *c = floe_shape_class_get(w->shape[i]);
     if (!c->size) return NULL;
+    if (c->check && c->check(floe__shape_data(w, i), buf, len)) return buf;
     int has_int = 0;
     for (int k = 0; k < c->nfields; k++) has_int |= c->fields[k].type == FLOE_FIELD_I32;
     if (!has_int) return NULL;

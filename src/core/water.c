@@ -2,6 +2,8 @@
  * defaults and their sources in docs/models/water.md). */
 #include "core/water.h"
 
+#include "shapes/polyhedron_water.h"
+
 /* The surface seen from a body at pos with orientation q: up in the body
  * frame and the height d of the surface above the centre. The surface is the
  * plane z = level; a surface elevation eta(x, y, t) would enter here, as
@@ -21,6 +23,9 @@ static void water_submerged(const floe_water_shape *s, vec3 up, double d, floe_s
         case FLOE_SHAPE_ELLIPSOID:
             floe_ellipsoid_submerged(s->semi, up, d, out);
             break;
+        case FLOE_SHAPE_POLYHEDRON:
+            floe_poly_submerged(s->poly, up, d, out);
+            break;
         default:
             floe_sphere_submerged(s->radius, up, d, out);
             break;
@@ -33,6 +38,8 @@ double floe__water_section(const floe_water_shape *s, vec3 up, double h) {
             return floe_capsule_section(s->radius, s->shaft, up, h);
         case FLOE_SHAPE_ELLIPSOID:
             return floe_ellipsoid_section(s->semi, up, h);
+        case FLOE_SHAPE_POLYHEDRON:
+            return floe_poly_section(s->poly, up, h);
         default:
             return floe_sphere_section(s->radius, h);
     }
@@ -44,6 +51,8 @@ double floe__water_frontal(const floe_water_shape *s, vec3 up, vec3 m, double d)
             return floe_capsule_frontal(s->radius, s->shaft, up, m, d);
         case FLOE_SHAPE_ELLIPSOID:
             return floe_ellipsoid_frontal(s->semi, up, m, d);
+        case FLOE_SHAPE_POLYHEDRON:
+            return floe_poly_frontal(s->poly, up, m, d);
         default:
             return floe_sphere_frontal(s->radius, d);
     }
@@ -107,8 +116,8 @@ double floe__water_potential(const floe_water_def *wd, double g, const floe_wate
     return wd->density * g * sub.volume * (d - qrotate(q, sub.centroid).z);
 }
 
-/* 1 and *s filled if water acts on body i (a sphere, capsule or
- * ellipsoid). The shape's dimensions, read here only, from the body's record in the
+/* 1 and *s filled if water acts on body i (a sphere, capsule, ellipsoid or
+ * polyhedron). The shape's dimensions, read here only, from the body's record in the
  * world's shape store. (The public accessors
  * floe_capsule_shaft and floe_ellipsoid_semi_axes live in world_api.c,
  * which calls the body forces: using them here would close a cycle.) */
@@ -118,7 +127,12 @@ static int water_body(const floe_world *w, int i, floe_water_shape *s) {
     s->radius = w->radius[i];
     s->shaft = 0;
     s->semi = v3(0, 0, 0);
+    s->poly = NULL;
     if (t == FLOE_SHAPE_SPHERE) return 1;
+    if (t == FLOE_SHAPE_POLYHEDRON) {
+        s->poly = floe__shape_data(w, i);
+        return 1;
+    }
     if (t == FLOE_SHAPE_CAPSULE) {
         s->shaft = ((const floe_capsule *)floe__shape_data(w, i))->shaft;
         return 1;

@@ -15,6 +15,7 @@ typedef struct floe_water_shape {
     floe_shape_type shape; /* sphere, capsule or ellipsoid */
     double radius, shaft;  /* sphere, capsule */
     vec3 semi;             /* ellipsoid */
+    const void *poly;      /* polyhedron: its record */
 } floe_water_shape;
 
 /* Horizontal section at height h above the centre; submerged frontal area

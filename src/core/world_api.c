@@ -646,6 +646,11 @@ static int add_shape(floe_world *w, const char *fn, const floe_body_def *def, in
         floe__error(w, "%s: %s", fn, msg);
         return -1;
     }
+    if (c->reframe) {
+        c->reframe(rec, &pose);
+        d.pos = pose.x;
+        d.ori = pose.q;
+    }
     double m = 0;
     vec3 I = v3(0, 0, 0);
     if (c->mass) {
@@ -671,6 +676,22 @@ int floe_add_capsule(floe_world *w, const floe_body_def *def, double radius, dou
 
 int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_vec3 s) {
     return add_shape(w, __func__, def, FLOE_SHAPE_ELLIPSOID, (const double[]){s.x, s.y, s.z});
+}
+
+int floe_add_polyhedron(floe_world *w, const floe_body_def *def, int n, const floe_vec3 *v) {
+    if (!v || n < 4 || n > FLOE_POLYHEDRON_MAX_VERTICES) {
+        floe__error(w, "%s: %d vertices%s; a polyhedron takes 4 to %d", __func__, n, v ? "" : " (NULL)",
+                    FLOE_POLYHEDRON_MAX_VERTICES);
+        return -1;
+    }
+    double p[3 * FLOE_POLYHEDRON_MAX_VERTICES];
+    for (int k = 0; k < FLOE_POLYHEDRON_MAX_VERTICES; k++) { /* the last vertex fills the list */
+        floe_vec3 x = v[k < n ? k : n - 1];
+        p[3 * k] = x.x;
+        p[3 * k + 1] = x.y;
+        p[3 * k + 2] = x.z;
+    }
+    return add_shape(w, __func__, def, FLOE_SHAPE_POLYHEDRON, p);
 }
 
 int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {

@@ -345,8 +345,11 @@ static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe
     }
     scene_path(p, where, pm->key);
     int per = pm->kind == FLOE_PARAM_POINT ? 3 : 1, items = pm->n / per;
-    if (items > 1 && (!sy_is_seq(n) || sy_seq_size(n) != items)) return sy_error(d, n, "%s: expected %s", p, pm->list);
-    for (int k = 0; k < items; k++) {
+    int given = items; /* a list of min_items or more: the last item fills the rest */
+    if (pm->min_items > 0 && sy_is_seq(n) && sy_seq_size(n) >= pm->min_items && sy_seq_size(n) <= items)
+        given = (int)sy_seq_size(n);
+    if (items > 1 && (!sy_is_seq(n) || sy_seq_size(n) != given)) return sy_error(d, n, "%s: expected %s", p, pm->list);
+    for (int k = 0; k < given; k++) {
         sy_node *e = items > 1 ? sy_seq_item(d, n, k) : n;
         const char *at = items > 1 ? scene_index(q, p, k) : p;
         double *o = out + k * per;
@@ -368,6 +371,7 @@ static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe
             return -1;
         }
     }
+    for (int k = given * per; k < pm->n; k++) out[k] = out[k - per];
     return 0;
 }
 

@@ -63,7 +63,7 @@ double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1) {
  * whole range of closest pairs: take the middle of the overlapping part, so
  * that the contact point of two capsules lying side by side does not jump
  * from end to end. */
-static void closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq) {
+void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq) {
     vec3 d1 = vsub(p1, p0), d2 = vsub(q1, q0), r = vsub(p0, q0);
     double a = vdot(d1, d1), e = vdot(d2, d2), f = vdot(d2, r);
     double s, t;
@@ -135,7 +135,7 @@ static int collide_capsule_capsule(const void *a, const floe_pose *pa, const voi
     vec3 p0, p1, q0, q1, ca, cb;
     segment(ka, pa, &p0, &p1);
     segment(kb, pb, &q0, &q1);
-    closest_segments(p0, p1, q0, q1, &ca, &cb);
+    floe_closest_segments(p0, p1, q0, q1, &ca, &cb);
     return floe_round_contact(ca, cb, ka->radius, kb->radius, prev, gap, out);
 }
 
@@ -216,7 +216,7 @@ static int collide_facet_capsule(const void *a, const floe_pose *pa, const void 
         }
         for (int k = 0; k < 3; k++) {
             vec3 pc, pf;
-            closest_segments(e[0], e[1], v[k], v[(k + 1) % 3], &pc, &pf);
+            floe_closest_segments(e[0], e[1], v[k], v[(k + 1) % 3], &pc, &pf);
             double d = vlen2(vsub(pc, pf));
             if (d < best) {
                 best = d;

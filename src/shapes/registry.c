@@ -3,7 +3,7 @@
 #include "shapes/registry.h"
 
 extern const floe_shape_class floe_shape_sphere, floe_shape_capsule, floe_shape_ellipsoid, floe_shape_infcylinder,
-    floe_shape_wall, floe_shape_facet;
+    floe_shape_wall, floe_shape_facet, floe_shape_polyhedron;
 
 static const floe_shape_class *const classes[] = {
     &floe_shape_sphere,      /* particles */
@@ -12,6 +12,7 @@ static const floe_shape_class *const classes[] = {
     &floe_shape_infcylinder, /* cylinders */
     &floe_shape_wall,        /* walls */
     &floe_shape_facet,       /* facets */
+    &floe_shape_polyhedron,  /* polyhedra */
 };
 _Static_assert(FLOE_LEN(classes) == FLOE_SHAPE_COUNT, "one class per FLOE_SHAPE_* value");
 

@@ -53,6 +53,7 @@ typedef struct floe_infcyl {
     int axis;
     double radius;
 } floe_infcyl; /* along a global axis */
+/* floe_polyhedron: shapes/polyhedron.h */
 
 /* ---- the class ----------------------------------------------------------- */
 
@@ -90,6 +91,12 @@ typedef struct floe_shape_class {
     /* The record from parameters already in range and the pose; 0, or -1
      * with a message (e.g. a degenerate triangle). */
     int (*init)(void *rec, const double *params, const floe_pose *pose, char *err, size_t errlen);
+    /* Optional: moves the pose to the frame the record keeps its body in
+     * (a polyhedron: its centroid and principal axes), after init. */
+    void (*reframe)(void *rec, floe_pose *pose);
+    /* Optional: a record read from a file (restart, snapshot) that other
+     * functions may index by: NULL, or what is wrong with it (in buf). */
+    const char *(*check)(const void *rec, char *buf, size_t len);
     /* The parameters back (floe_body_params). */
     void (*params_of)(const void *rec, const floe_pose *pose, double *params);
     /* Mass and principal inertia (body frame) at this density; NULL: none. */
@@ -203,6 +210,8 @@ vec3 floe_ellipsoid_half_extent(vec3 semi, quat q);
 /* Contact of two round bodies around the points pa (A, radius ra) and pb (B, rb). */
 int floe_round_contact(vec3 pa, vec3 pb, double ra, double rb, const vec3 *prev, double gap, floe_raw_contact *out);
 vec3 floe_closest_on_segment(vec3 p, vec3 a, vec3 b);
+/* The closest points cp, cq of the segments [p0, p1] and [q0, q1]. */
+void floe_closest_segments(vec3 p0, vec3 p1, vec3 q0, vec3 q1, vec3 *cp, vec3 *cq);
 /* Squared distance between the segments [p0, p1] and [q0, q1], for
  * placement tests: rounding can only make it smaller than the true one, so
  * a test "apart if > limit" errs on the safe side. Contacts use capsule.c's
