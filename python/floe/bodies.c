@@ -577,7 +577,8 @@ PyMethodDef floe_py_body_methods[] = {
      "              fixed=False, block=None) -> int\n\n"
      "An ellipsoid with semi-axes (a, b, c) along the body x, y, z axes.\n" COMMON_DOC},
     {"add_polyhedron", KW add_polyhedron, METH_VARARGS | METH_KEYWORDS,
-     "add_polyhedron(pos, vertices, *, ori=None, material=None, ...) -> int\n\n"
+     "add_polyhedron(pos, vertices, *, material=None, group=None, vel=None, angvel=None, ori=None,\n"
+     "               fixed=False, block=None) -> int\n\n"
      "The convex hull of 4 to 32 vertices (shape (n, 3)) given relative to pos and ori. The body's\n"
      "position becomes the hull's centroid and its orientation the hull's principal axes.\n" COMMON_DOC},
     {"add_wall", KW add_wall, METH_VARARGS | METH_KEYWORDS,
