@@ -250,6 +250,19 @@ void floe_facet_global(const floe_facet *f, const floe_pose *p, vec3 out[3]);
  * scenes' test: a facet and every triangle of a mesh must pass it). */
 double floe_triangle_area2(const vec3 v[3]);
 
+/* clump.c: the union of n <= FLOE_UNION_MAX overlapping spheres (x, y, z,
+ * r rows; more are left out): volume,
+ * centroid and the inertia tensor per unit density about the centroid
+ * (row-major), by the column quadrature of docs/clumps.md (relative
+ * error below 1e-4 at the default resolution `cells` = 0). */
+enum { FLOE_UNION_MAX = 64 };
+void floe_union_moments(int n, const double (*peb)[4], int cells, double *vol, vec3 *centroid, double J[9]);
+/* Eigenvalues (ascending) and eigenvectors (columns of R, right-handed) of
+ * a symmetric 3x3 matrix, by Jacobi rotations. */
+void floe_sym3_eigen(const double J[9], double ev[3], double R[9]);
+/* The unit quaternion of rotation matrix R (row-major, proper). */
+quat floe_quat_of_matrix(const double R[9]);
+
 /* picture.c: surfaces of revolution (capsules, ellipsoids, cylinders): optional
  * poles at both ends and `rings` rings of `seg` points in between, ring points
  * counterclockwise about the axis. Writes the triangles' corners (point
