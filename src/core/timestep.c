@@ -126,6 +126,7 @@ double floe__pair_lambda(const floe_dt_pair *p) {
  * group counts as free: a bound on the whole group bounds its part
  * (interlacing), and the smallest moment bounds an aspherical body. */
 static void inverse_mass(const floe_world *w, int i, double *im, double *ii) {
+    if (w->clump_of && w->clump_of[i] >= 0) i = w->clump_of[i]; /* a pebble moves with its clump */
     const uint32_t bl = w->blocked[i];
     const double m = w->mass[i];
     const vec3 I = w->inertia[i];

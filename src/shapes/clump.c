@@ -1,9 +1,12 @@
 /* Clumps: rigid unions of overlapping spheres (pebbles). This file holds
- * the union's mass properties: volume, centroid and inertia counted once
- * where pebbles overlap, and the principal axes (docs/clumps.md). */
+ * the union's mass properties (volume, centroid and inertia counted once
+ * where pebbles overlap, and the principal axes) and the clump body's
+ * class. The clump body is off the grid and meets nothing itself: its
+ * pebbles, sphere bodies that follow it, make its contacts
+ * (src/core/clump.c, docs/clumps.md). */
 #include "shapes/shape.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 /* Columns per side of the quadrature's grid by default. */
 #define UNION_CELLS 512
@@ -21,13 +24,45 @@ typedef struct span {
     double a, b;
 } span;
 
-static int by_start(const void *x, const void *y) {
-    double a = ((const span *)x)->a, b = ((const span *)y)->a;
-    return (a > b) - (a < b);
-}
+/* The last lists integrated on this thread and their results: piles and
+ * inlets add one template many times (its body-frame list does not change
+ * with the orientation). A hit returns the very numbers the integration
+ * gives, so results do not depend on what was added before. */
+#define UNION_CACHE 8
+typedef struct union_entry {
+    int n, cells;
+    double peb[FLOE_UNION_MAX][4];
+    double vol, J[9];
+    vec3 g;
+} union_entry;
+static _Thread_local union_entry cache[UNION_CACHE];
+static _Thread_local int cache_next;
+
+static void integrate(int n, const double (*peb)[4], int cells, double *vol, vec3 *centroid, double J[9]);
 
 void floe_union_moments(int n, const double (*peb)[4], int cells, double *vol, vec3 *centroid, double J[9]) {
     if (cells <= 0) cells = UNION_CELLS;
+    if (n > FLOE_UNION_MAX) n = FLOE_UNION_MAX;
+    for (int e = 0; e < UNION_CACHE; e++) {
+        const union_entry *c = &cache[e];
+        if (c->n != n || c->cells != cells || memcmp(c->peb, peb, sizeof(double) * 4 * (size_t)n)) continue;
+        *vol = c->vol;
+        *centroid = c->g;
+        memcpy(J, c->J, sizeof c->J);
+        return;
+    }
+    integrate(n, peb, cells, vol, centroid, J);
+    union_entry *c = &cache[cache_next];
+    cache_next = (cache_next + 1) % UNION_CACHE;
+    c->n = n;
+    c->cells = cells;
+    memcpy(c->peb, peb, sizeof(double) * 4 * (size_t)n);
+    c->vol = *vol;
+    c->g = *centroid;
+    memcpy(c->J, J, sizeof c->J);
+}
+
+static void integrate(int n, const double (*peb)[4], int cells, double *vol, vec3 *centroid, double J[9]) {
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (int k = 0; k < n; k++)
         for (int d = 0; d < 2; d++) {
@@ -41,17 +76,30 @@ void floe_union_moments(int n, const double (*peb)[4], int cells, double *vol, v
     for (int i = 0; i < cells; i++) {
         const double x = lo[0] + (i + 0.5) * hx;
         double c[10] = {0}; /* this row's sums, added once: less rounding */
-        for (int j = 0; j < cells; j++) {
+        /* the pebbles this row crosses, with their squared radii in the row */
+        int row[FLOE_UNION_MAX], nr = 0;
+        double rho2[FLOE_UNION_MAX];
+        for (int k = 0; k < n && k < FLOE_UNION_MAX; k++) {
+            double dx = x - peb[k][0], r2 = peb[k][3] * peb[k][3] - dx * dx;
+            if (r2 > 0) {
+                rho2[nr] = r2;
+                row[nr++] = k;
+            }
+        }
+        for (int j = 0; j < cells && nr; j++) {
             const double y = lo[1] + (j + 0.5) * hy;
             int m = 0;
-            for (int k = 0; k < n && k < FLOE_UNION_MAX; k++) {
-                double dx = x - peb[k][0], dy = y - peb[k][1], h2 = peb[k][3] * peb[k][3] - dx * dx - dy * dy;
+            for (int u = 0; u < nr; u++) {
+                const int k = row[u];
+                double dy = y - peb[k][1], h2 = rho2[u] - dy * dy;
                 if (h2 <= 0) continue;
                 double h = sqrt(h2);
-                sp[m++] = (span){peb[k][2] - h, peb[k][2] + h};
+                span t = {peb[k][2] - h, peb[k][2] + h};
+                int v = m++; /* insertion by start: few pebbles per column */
+                for (; v > 0 && sp[v - 1].a > t.a; v--) sp[v] = sp[v - 1];
+                sp[v] = t;
             }
             if (!m) continue;
-            if (m > 1) qsort(sp, (size_t)m, sizeof *sp, by_start);
             double L = 0, Z = 0, ZZ = 0, a = sp[0].a, b = sp[0].b;
             for (int k = 1; k <= m; k++) {
                 if (k < m && sp[k].a <= b) {
@@ -161,3 +209,139 @@ quat floe_quat_of_matrix(const double R[9]) {
     }
     return qnormalize(q);
 }
+
+/* ---- the class ------------------------------------------------------------ */
+
+/* A body-frame list must be about its centroid in principal axes: the
+ * integrator takes the inertia as diagonal in the body frame. Allowed off
+ * by ten times the quadrature's error (1e-4 of the size, of the trace), so
+ * that floe_add_clump's lists, integrated again on a turned grid, pass. */
+static int init(void *rec, const double *p, const floe_pose *pose, char *err, size_t errlen) {
+    floe_clump *k = rec;
+    memset(k, 0, sizeof *k);
+    int n = 0; /* the rows up to the first of radius 0 */
+    while (n < FLOE_CLUMP_MAX_PEBBLES && p[4 * n + 3] != 0) n++;
+    k->n = n;
+    double size = 0;
+    for (int i = 0; i < FLOE_CLUMP_MAX_PEBBLES; i++) {
+        for (int d = 0; d < 4; d++) k->peb[i][d] = p[4 * i + d];
+        if (i < n && !(k->peb[i][3] > 0)) {
+            snprintf(err, errlen, "pebble %d: radius %g must be > 0", i, k->peb[i][3]);
+            return -1;
+        }
+        if (i >= n && (k->peb[i][0] != 0 || k->peb[i][1] != 0 || k->peb[i][2] != 0 || k->peb[i][3] != 0)) {
+            snprintf(err, errlen,
+                     "pebble %d: after the %d pebbles (the rows up to the first of radius 0) a row must "
+                     "be zeros",
+                     i, n);
+            return -1;
+        }
+        if (i < n) size = fmax(size, vlen(v3(k->peb[i][0], k->peb[i][1], k->peb[i][2])) + k->peb[i][3]);
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "no pebbles: the first row's radius is 0");
+        return -1;
+    }
+    vec3 g;
+    double J[9];
+    floe_union_moments(n, (const double(*)[4])k->peb, 0, &k->vol, &g, J);
+    double tol = 1e-4 * size, off = 1e-4 * (J[0] + J[4] + J[8]);
+    if (vlen(g) > tol || fabs(J[1]) > off || fabs(J[2]) > off || fabs(J[5]) > off) {
+        snprintf(err, errlen,
+                 "the pebbles must be given about their union's centroid (off by (%g, %g, %g) m) in its principal "
+                 "axes (products of inertia %g, %g, %g per unit density); floe_add_clump places any list",
+                 g.x, g.y, g.z, J[1], J[2], J[5]);
+        return -1;
+    }
+    k->mom[0] = J[0];
+    k->mom[1] = J[4];
+    k->mom[2] = J[8];
+    return 0;
+}
+
+static void params_of(const void *rec, const floe_pose *pose, double *p) {
+    const floe_clump *k = rec;
+    for (int i = 0; i < FLOE_CLUMP_MAX_PEBBLES; i++)
+        for (int d = 0; d < 4; d++) p[4 * i + d] = k->peb[i][d];
+}
+
+static void mass(const void *rec, double density, double *m, vec3 *inertia) {
+    const floe_clump *k = rec;
+    *m = density * k->vol;
+    *inertia = v3(density * k->mom[0], density * k->mom[1], density * k->mom[2]);
+}
+
+/* The radius of the sphere of the union's volume. */
+static double radius(const void *rec) { return cbrt(0.75 * ((const floe_clump *)rec)->vol / FLOE_PI); }
+
+/* The farthest pebble surface from the centroid: how far the pebbles reach
+ * (the clump body itself is off the grid; its pebbles are on it). */
+static double reach(const void *rec) {
+    const floe_clump *k = rec;
+    double r = 0;
+    for (int i = 0; i < k->n; i++) r = fmax(r, vlen(v3(k->peb[i][0], k->peb[i][1], k->peb[i][2])) + k->peb[i][3]);
+    return r;
+}
+
+static vec3 half_extent(const void *rec, quat q) {
+    const floe_clump *k = rec;
+    vec3 e = v3(0, 0, 0);
+    for (int i = 0; i < k->n; i++) {
+        vec3 c = qrotate(q, v3(k->peb[i][0], k->peb[i][1], k->peb[i][2]));
+        double r = k->peb[i][3];
+        e = v3(fmax(e.x, fabs(c.x) + r), fmax(e.y, fabs(c.y) + r), fmax(e.z, fabs(c.z) + r));
+    }
+    return e;
+}
+
+static const floe_shape_param params[] = {
+    {.key = "pebbles",
+     .item = "pebble value",
+     .unit = "m",
+     .kind = FLOE_PARAM_REAL,
+     .n = 4 * FLOE_CLUMP_MAX_PEBBLES,
+     .lo = -FLOE_MAX_COORD,
+     .hi = FLOE_MAX_COORD,
+     .def = NAN,
+     .list = "[[x, y, z, r], ...]"},
+};
+
+static const floe_shape_field fields[] = {
+    {.name = "count", .type = FLOE_FIELD_I32, .offset = offsetof(floe_clump, n)}, /* derived by init */
+    {.name = "pebbles",
+     .type = FLOE_FIELD_F64,
+     .rows = FLOE_CLUMP_MAX_PEBBLES,
+     .cols = 4,
+     .offset = offsetof(floe_clump, peb),
+     .length = 1},
+    {.name = "volume", .type = FLOE_FIELD_F64, .offset = offsetof(floe_clump, vol)},
+    {.name = "moments", .type = FLOE_FIELD_F64, .rows = 1, .cols = 3, .offset = offsetof(floe_clump, mom)},
+};
+
+static const char *const keys[] = {"count",  "pebbles",  "pos",   "ori",   "vel",
+                                   "angvel", "material", "group", "fixed", "block"};
+
+const floe_shape_class floe_shape_clump = {
+    .type = FLOE_SHAPE_CLUMP,
+    .name = "clump",
+    .title = "clump",
+    .section = "clumps",
+    .rank = 45,
+    .flags = FLOE_SHAPE_TURNS | FLOE_SHAPE_COMPOUND,
+    .size = sizeof(floe_clump),
+    .params = params,
+    .nparams = FLOE_LEN(params),
+    .fields = fields,
+    .nfields = FLOE_LEN(fields),
+    .frame = "body: centroid and principal axes",
+    .init = init,
+    .params_of = params_of,
+    .mass = mass,
+    .radius = radius,
+    .reach = reach,
+    .half_extent = half_extent,
+    .draw = FLOE_DRAW_POINT,
+    .keys = keys,
+    .nkeys = FLOE_LEN(keys),
+    .scene = FLOE_SCENE_PEBBLES,
+};

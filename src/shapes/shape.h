@@ -53,6 +53,17 @@ typedef struct floe_infcyl {
     int axis;
     double radius;
 } floe_infcyl; /* along a global axis */
+/* A clump: up to FLOE_CLUMP_MAX_PEBBLES overlapping spheres (x, y, z, r in
+ * the body frame, whose origin is the union's centroid and whose axes are
+ * its principal axes), and the union's volume and principal moments of
+ * volume (inertia per unit density), computed by init (clump.c). The
+ * pebbles are sphere bodies of their own, the n particles after the clump,
+ * that follow it (src/core/clump.c). */
+typedef struct floe_clump {
+    int32_t n, pad;
+    double peb[FLOE_CLUMP_MAX_PEBBLES][4];
+    double vol, mom[3];
+} floe_clump;
 
 /* ---- the class ----------------------------------------------------------- */
 
