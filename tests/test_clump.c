@@ -300,10 +300,49 @@ static void test_threads_restart(void) {
     if (c) floe_world_destroy(c);
 }
 
+/* ---- 5. removal and bad input ------------------------------------------------------ */
+
+static void test_removal(void) {
+    floe_world *w = world(1e-5, (V){0, 0, -9.81}, 1);
+    int m = material(w, 0.5, 0);
+    floe_body_def d = floe_default_body_def();
+    d.material = m;
+    const double peb[8] = {0, 0, 0, 0.05, 0.06, 0, 0, 0.04};
+    int a = floe_add_clump(w, &d, 2, peb);
+    d.pos = (V){1, 0, 0};
+    int b = floe_add_clump(w, &d, 2, peb);
+    d.pos = (V){2, 0, 0};
+    int s = floe_add_sphere(w, &d, 0.05);
+    CHECK(a == 0 && b == 3 && s == 6);
+    CHECK(floe_clump_of(w, 1) == 0 && floe_clump_of(w, 5) == 3 && floe_clump_of(w, 3) == -1 &&
+          floe_clump_of(w, 6) == -1);
+    CHECK(floe_step(w) == FLOE_OK);
+    const V xb = floe_positions(w)[b];
+    /* a pebble alone is refused; the clump goes with its pebbles */
+    CHECK(floe_remove_bodies(w, (int[]){1}, 1, NULL) == FLOE_ERR_ARG);
+    CHECK(strstr(floe_last_error(w), "pebble of a clump") != NULL);
+    CHECK(floe_remove_bodies(w, (int[]){0}, 1, NULL) == FLOE_OK);
+    CHECK(floe_particle_count(w) == 4);
+    CHECK(floe_particle_shape(w, 0) == FLOE_SHAPE_CLUMP && floe_clump_of(w, 2) == 0 && floe_clump_of(w, 3) == -1);
+    CHECK(!memcmp(&floe_positions(w)[0], &xb, sizeof xb) && floe_radii(w)[3] == 0.05);
+    CHECK(floe_step(w) == FLOE_OK);
+    /* bad lists: a clear error, no body */
+    CHECK(floe_add_clump(w, &d, 0, peb) == -1 && strstr(floe_last_error(w), "1 to 16"));
+    CHECK(floe_add_clump(w, &d, 2, (double[]){0, 0, 0, 0.05, 0, 0, 0, -1}) == -1);
+    CHECK(strstr(floe_last_error(w), "pebble 1: radius = -1") != NULL);
+    /* a body-frame list not about its centroid */
+    double off[64] = {0.1, 0, 0, 0.05};
+    CHECK(floe_add_body(w, &d, FLOE_SHAPE_CLUMP, off) == -1 && strstr(floe_last_error(w), "centroid"));
+    CHECK(floe_particle_count(w) == 4);
+    REPORT("removal: a clump goes with its pebbles, a pebble alone is refused; bad pebble lists refused\n");
+    floe_world_destroy(w);
+}
+
 int main(void) {
     test_tumbling();
     test_incline();
     test_collisions();
     test_threads_restart();
+    test_removal();
     return check_failures != 0;
 }

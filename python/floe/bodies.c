@@ -183,6 +183,34 @@ static PyObject *add_capsule(World *self, PyObject *args, PyObject *kw) {
     return added(self, floe_add_capsule(self->sc.world, &d, r, shaft));
 }
 
+/* A clump: pebbles an (n, 4) array of rows x, y, z, r in the template frame. */
+static PyObject *add_clump(World *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"pos", "pebbles", COMMON_KW, NULL};
+    PyObject *po, *bo;
+    common c = {0};
+    floe_body_def d;
+    if (floe_py_open(self) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOOOpO:add_clump", kwlist, &po, &bo, COMMON_ARGS))
+        return NULL;
+    if (body_def(self, &c, &d) || floe_py_vec3(po, "pos", &d.pos)) return NULL;
+    PyArrayObject *peb = (PyArrayObject *)PyArray_FROMANY(bo, NPY_DOUBLE, 2, 2, NPY_ARRAY_IN_ARRAY);
+    if (!peb) return NULL;
+    npy_intp n = PyArray_DIM(peb, 0);
+    if (PyArray_DIM(peb, 1) != 4 || n < 1 || n > FLOE_CLUMP_MAX_PEBBLES) {
+        PyErr_Format(PyExc_ValueError, "add_clump: pebbles: expected rows [x, y, z, r], 1 to %d of them (shape (n, 4))",
+                     FLOE_CLUMP_MAX_PEBBLES);
+        Py_DECREF(peb);
+        return NULL;
+    }
+    if (floe_py_room(self, n + 1)) {
+        Py_DECREF(peb);
+        return NULL;
+    }
+    PyObject *r = added(self, floe_add_clump(self->sc.world, &d, (int)n, PyArray_DATA(peb)));
+    Py_DECREF(peb);
+    return r;
+}
+
 static PyObject *add_ellipsoid(World *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"pos", "semi_axes", COMMON_KW, NULL};
     PyObject *po, *so;
@@ -548,6 +576,13 @@ PyMethodDef floe_py_body_methods[] = {
     {"add_ellipsoid", KW add_ellipsoid, METH_VARARGS | METH_KEYWORDS,
      "add_ellipsoid(pos, semi_axes, *, ori=None, material=None, ...) -> int\n\n"
      "An ellipsoid with semi-axes (a, b, c) along the body x, y, z axes.\n" COMMON_DOC},
+    {"add_clump", KW add_clump, METH_VARARGS | METH_KEYWORDS,
+     "add_clump(pos, pebbles, *, ori=None, material=None, ...) -> int\n\n"
+     "A clump: a rigid union of overlapping spheres, pebbles rows [x, y, z, r] (shape (n, 4),\n"
+     "n <= 16) in a template frame whose origin goes to pos, turned by ori. The body sits at the\n"
+     "union's centroid in its principal axes, with the union's mass and inertia (overlaps once);\n"
+     "its pebbles are the sphere particles id + 1 .. id + n, which make its contacts and have no\n"
+     "mass of their own. Returns the clump's id.\n" COMMON_DOC},
     {"add_wall", KW add_wall, METH_VARARGS | METH_KEYWORDS,
      "add_wall(axis, pos=0.0, *, sense=0, material=None, group=None, vel=None) -> int\n\n"
      "An infinite plane normal to axis ('x', 'y', 'z' or 0, 1, 2) at coordinate `pos` along it,\n"
