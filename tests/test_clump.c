@@ -20,7 +20,12 @@
  *    the origin to 1e-6 (leapfrog with friction at contact points).
  * 4. A pile of clumps falling into a box: 1 thread and 2 threads give the
  *    same positions bit for bit; a copy made through the snapshot's byte
- *    form halfway resumes bit for bit; pebbles of one clump never touch. */
+ *    form halfway resumes bit for bit.
+ * 5. Removal takes a clump with its pebbles and refuses a pebble alone;
+ *    bad pebble lists are refused with the pebble named.
+ * 6. Soft-bond bonds between the facing pebbles of two clumps (none within
+ *    a clump: its pebbles never form a pair); pulling one clump away drags
+ *    the other, momentum kept to 1e-12. */
 #include "check.h"
 
 #include <floe/floe.h>
@@ -338,11 +343,58 @@ static void test_removal(void) {
     floe_world_destroy(w);
 }
 
+/* ---- 6. bonds between the pebbles of different clumps ---------------------------- */
+
+/* Two dumbbells side by side, 0.2 mm apart, soft-bond: `bond` bonds the two
+ * pairs of facing pebbles and none within a clump (no such pairs); pulling
+ * one clump away drags the other through the bonds (the bonds' forces act
+ * on the clumps). */
+static void test_bonds(void) {
+    floe_world *w = world(1e-6, (V){0, 0, 0}, 1);
+    int m = floe_add_material(w, "cement", "softbond");
+    CHECK(floe_material_set(w, m, "density", 2000) == FLOE_OK);
+    CHECK(floe_material_set(w, m, "kn", 1e9) == FLOE_OK);
+    CHECK(floe_material_set(w, m, "ks", 5e8) == FLOE_OK);
+    CHECK(floe_model_set(w, "softbond", "proximity", 1e-3) == FLOE_OK);
+    CHECK(floe_model_set(w, "softbond", "sb_ten", 1e7) == FLOE_OK);
+    CHECK(floe_model_set(w, "softbond", "sb_coh", 1e7) == FLOE_OK);
+    floe_body_def d = floe_default_body_def();
+    d.material = m;
+    const double peb[8] = {0, 0, 0, 0.05, 0.08, 0, 0, 0.05};
+    int a = floe_add_clump(w, &d, 2, peb);
+    d.pos = (V){0, 0.1002, 0};
+    d.vel = (V){0, 0.01, 0};
+    int b = floe_add_clump(w, &d, 2, peb);
+    CHECK(floe_start(w) == FLOE_OK);
+    double gap = 1e-3;
+    int applied = 0;
+    CHECK(floe_apply_method(w, "softbond", "bond", -1, &gap, 1, &applied) == FLOE_OK);
+    int across = 1;
+    for (int k = 0; k < floe_contact_count(w); k++) {
+        floe_contact_info ci;
+        CHECK(floe_contact_get(w, k, &ci) == FLOE_OK);
+        across &= floe_clump_of(w, ci.a) != floe_clump_of(w, ci.b);
+    }
+    for (int s = 0; s < 2000; s++) CHECK(floe_step(w) == FLOE_OK);
+    double va = floe_velocities(w)[a].y, vb = floe_velocities(w)[b].y;
+    REPORT("bonds between clumps: %d contacts, %d bonded, all between pebbles of different clumps: %s; pulled "
+           "apart at 0.01 m/s, after 2 ms: clump velocities %.5f and %.5f m/s (momentum %.2e of the start)\n",
+           floe_contact_count(w), floe_bonded_count(w), across ? "yes" : "no", va, vb,
+           fabs(floe_masses(w)[a] * va + floe_masses(w)[b] * vb - floe_masses(w)[b] * 0.01) /
+               (floe_masses(w)[b] * 0.01));
+    CHECK(floe_contact_count(w) == 2 && floe_bonded_count(w) == 2 && across);
+    CHECK(va > 1e-3); /* dragged along */
+    CHECK_NEAR(floe_masses(w)[a] * va + floe_masses(w)[b] * vb, floe_masses(w)[b] * 0.01,
+               1e-12 * floe_masses(w)[b] * 0.01);
+    floe_world_destroy(w);
+}
+
 int main(void) {
     test_tumbling();
     test_incline();
     test_collisions();
     test_threads_restart();
     test_removal();
+    test_bonds();
     return check_failures != 0;
 }
