@@ -62,8 +62,9 @@ def heap(kind, peb, T, seed=1):
     n = 0
     for k in range(nz):
         for i in range(nx):
-            x, z = step * (i + 0.6), step * (k + 0.6)
-            y = width / 2
+            # jittered: a perfect stack of spheres would stand as a column
+            x, z = step * (i + 0.6) + rng.uniform(-0.15, 0.15) * R_EQ, step * (k + 0.6)
+            y = width / 2 + rng.uniform(-1, 1) * R_EQ
             if peb is None:
                 w.add_sphere((x, y, z), R_EQ)
             else:
