@@ -321,6 +321,11 @@ static void test_removal(void) {
     CHECK(a == 0 && b == 3 && s == 6);
     CHECK(floe_clump_of(w, 1) == 0 && floe_clump_of(w, 5) == 3 && floe_clump_of(w, 3) == -1 &&
           floe_clump_of(w, 6) == -1);
+    /* a clump moved through the API before the start takes its pebbles along */
+    V p4 = floe_positions(w)[4];
+    floe_positions_mut(w)[b].y += 0.5;
+    CHECK(floe_start(w) == FLOE_OK);
+    CHECK(floe_positions(w)[4].y == p4.y + 0.5 && floe_positions(w)[4].x == p4.x);
     CHECK(floe_step(w) == FLOE_OK);
     const V xb = floe_positions(w)[b];
     /* a pebble alone is refused; the clump goes with its pebbles */

@@ -60,6 +60,7 @@ void floe__clumps_follow(floe_world *w) {
             floe__pebble_at(r, k, x, q, v, om, &w->pos[i], &w->vel[i]);
             w->angvel[i] = om;
             w->ori[i] = q;
+            if (!w->bp.valid) continue; /* a rebuild is due anyway (and ref_pos may not be set) */
             double d2 = vlen2(vsub(w->pos[i], w->bp.ref_pos[i]));
             if (!(d2 <= moved2)) moved2 = d2; /* a NaN forces a rebuild */
         }

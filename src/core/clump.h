@@ -33,8 +33,10 @@ int floe__clumps_index(floe_world *w);
 /* After a contact pass: every pebble's force and torque summed into its
  * clump (in particle order), the pebble's zeroed. */
 void floe__clumps_gather(floe_world *w);
-/* After the integrator: every pebble where its clump's pose puts it, with
- * its velocities; the broad phase's displacement test sees the moves. */
+/* After the integrator (and at the start, so that a clump moved or set in
+ * motion through the API takes its pebbles along): every pebble where its
+ * clump's pose puts it, with its velocities; the broad phase's
+ * displacement test sees the moves. */
 void floe__clumps_follow(floe_world *w);
 
 #endif

@@ -886,6 +886,7 @@ double floe__start_search_skin(const floe_world *w) {
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
     if (!floe__clumps_index(w)) return FLOE_ERR_MEMORY;
+    floe__clumps_follow(w);
     if (w->clump_of && w->cell.axes) {
         /* the cell wraps bodies one by one; a clump and its pebbles would part */
         floe__error(w, "clumps in a periodic cell are not supported: a clump and its pebbles would wrap apart; "
