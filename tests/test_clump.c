@@ -14,7 +14,9 @@
  *    on a floor with gravity tilted by theta, Linear contacts with
  *    tan_phi = mu = 0.5: at theta = 20 deg (tan 0.36 < mu) it stays (speed
  *    below 1e-6 m/s, creep below 1e-6 m after settling); at 35 deg it
- *    slides at g (sin theta - mu cos theta) = 1.609 m/s^2, to 1e-3.
+ *    slides at g (sin theta - mu cos theta) = 1.609 m/s^2, to 1e-3. A sphere
+ *    of the pebbles' size at 20 deg rolls at 5/7 g sin theta (to 1e-3),
+ *    which no clump resting on three pebbles can.
  * 3. A clump against a sphere and against another clump, no gravity:
  *    linear momentum kept to 1e-12 of the initial, angular momentum about
  *    the origin to 1e-6 (leapfrog with friction at contact points).
@@ -173,6 +175,28 @@ static double incline(double theta_deg, double mu, double *acc, double *creep) {
     return v2;
 }
 
+/* A sphere of the pebbles' size on the same floor rolls without slipping
+ * (mu = 0.5 > 2/7 tan theta): a = 5/7 g sin theta; its acceleration over
+ * the second 0.25 s. */
+static double rolling_sphere(double theta_deg, double mu) {
+    const double th = theta_deg * 3.14159265358979323846 / 180, g = 9.81;
+    floe_world *w = world(0, (V){g * sin(th), 0, -g * cos(th)}, 1);
+    int m = material(w, mu, 0.5);
+    floe_body_def d = floe_default_body_def();
+    d.material = m;
+    CHECK(floe_add_wall(w, &d, 2, 1) == 0);
+    d.pos = (V){0, 0, 0.05 - 2e-5};
+    int s = floe_add_sphere(w, &d, 0.05);
+    CHECK(floe_start(w) == FLOE_OK);
+    const int half = (int)(0.25 / floe_dt(w));
+    for (int k = 0; k < half; k++) CHECK(floe_step(w) == FLOE_OK);
+    double v1 = floe_velocities(w)[s].x;
+    for (int k = 0; k < half; k++) CHECK(floe_step(w) == FLOE_OK);
+    double a = (floe_velocities(w)[s].x - v1) / (half * floe_dt(w));
+    floe_world_destroy(w);
+    return a;
+}
+
 static void test_incline(void) {
     const double mu = 0.5, g = 9.81;
     double acc, creep;
@@ -180,6 +204,10 @@ static void test_incline(void) {
     REPORT("incline 20 deg (tan %.3f < mu %.1f): speed %.2e m/s, creep over 0.25 s %.2e m\n",
            tan(20 * 3.14159265358979323846 / 180), mu, v, creep);
     CHECK(fabs(v) < 1e-6 && fabs(creep) < 1e-6);
+    /* a sphere there rolls: what makes heaps of spheres spread and heaps of clumps stand */
+    double roll = rolling_sphere(20, mu), want_roll = 5.0 / 7.0 * g * sin(20 * 3.14159265358979323846 / 180);
+    REPORT("a sphere on the same slope rolls at %.6f m/s^2, 5/7 g sin theta = %.6f m/s^2\n", roll, want_roll);
+    CHECK_REL(roll, want_roll, 1e-3);
     v = incline(35, mu, &acc, &creep);
     const double th = 35 * 3.14159265358979323846 / 180, want = g * (sin(th) - mu * cos(th));
     REPORT("incline 35 deg: slides at %.6f m/s^2, g (sin - mu cos) = %.6f m/s^2 (rel %.1e)\n", acc, want,
