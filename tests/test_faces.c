@@ -95,11 +95,15 @@ static void test_bodies(void) {
     free(pt);
     free(corner);
 
-    /* the sphere tests see the floor and the facet (boundaries), not the capsules */
+    /* the sphere tests see the floor, the facet and the capsule at z = 5 (its
+     * bounding sphere, radius 2, reaches the box grown by 1), not the turned
+     * capsule at x = 10 */
     floe_clear *c = floe_clear_new(w, NULL, (floe_vec3){-3, -3, -0.5}, (floe_vec3){3, 3, 3}, 1);
-    CHECK(c && floe_clear_count(c) == 2);
+    CHECK(c && floe_clear_count(c) == 3);
     CHECK(floe_clear_sphere(c, (floe_vec3){-2.5, -2.5, 0.5}, 1) == 0); /* into the floor */
     CHECK(floe_clear_sphere(c, (floe_vec3){-2.5, -2.5, 1.5}, 1) == 1); /* above it */
+    CHECK(floe_clear_sphere(c, (floe_vec3){0, 0, 3.5}, 1) == 0);       /* into the capsule, whose lowest z is 4 */
+    CHECK(floe_clear_sphere(c, (floe_vec3){0, 0, 2.5}, 1) == 1);       /* below it */
     floe_clear_free(c);
     c = floe_clear_new(w, NULL, (floe_vec3){50, 50, 50}, (floe_vec3){60, 60, 60}, 1);
     CHECK(c && floe_clear_count(c) == 0); /* far above the floor and the facet: nothing to test */
