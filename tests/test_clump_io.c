@@ -2,7 +2,8 @@
  * docs/clumps.md): a `clumps` section read back through the API (the body
  * at the template's centroid turned by `ori`, its pebbles after it at the
  * template's places: the pebble centres are where pos + ori (template
- * point) puts them, to 1e-12 m), the messages of bad pebble lists at their
+ * point) puts them, to 1e-12 m), `scale` (twice the template: eight
+ * times the mass, to 1e-12), the messages of bad pebble lists at their
  * file:line:col, and a run written to an HDF5 restart file halfway that
  * resumes bit for bit (positions, velocities, orientations). */
 #include "check.h"
@@ -123,6 +124,27 @@ static void test_scene(void) {
     inline_error(HEAD "clumps: [{pebbles: [], pos: [0, 0, 0]}]\n",
                  "3:20: clumps[0].pebbles: expected [[x, y, z, r], ...], 1 to 16 rows", __LINE__);
     inline_error(HEAD "clumps: [{pos: [0, 0, 0]}]\n", "3:10: missing required key 'pebbles' in clumps[0]", __LINE__);
+    inline_error(HEAD "clumps: [{pebbles: [[0, 0, 0, 1]], scale: 0, pos: [0, 0, 0]}]\n",
+                 "3:43: clumps[0].scale = 0 is out of range (0, ", __LINE__);
+    inline_error(HEAD "clumps: [{pebbles: [[0, 0, 0, 1]], count: 1, pos: [0, 0, 0]}]\n",
+                 "3:36: unknown key 'count' in clumps[0]", __LINE__);
+
+    /* scale: the template twice as large, the mass eight times */
+    check_write_tmp(tmpdir, "scaled.yaml",
+                    "run: {steps: 1}\nmaterials: [{name: a, density: 1000}]\nclumps:\n"
+                    "  - {pebbles: [[0, 0, 0, 0.01], [0.01, 0, 0, 0.01]], pos: [0, 0, 0]}\n"
+                    "  - {pebbles: [[0, 0, 0, 0.01], [0.01, 0, 0, 0.01]], pos: [1, 0, 0], scale: 2}\n",
+                    path, sizeof path);
+    floe_scene t;
+    if (floe_scene_load(path, &t, err, sizeof err) == 0) {
+        const double *m = floe_masses(t.world);
+        CHECK_REL(m[3], 8 * m[0], 1e-12);
+        CHECK(floe_radii(t.world)[4] == 0.02 && floe_positions(t.world)[5].x == 1.02);
+        floe_scene_free(&t);
+    } else {
+        check_failures++;
+        fprintf(stderr, "%s\n", err);
+    }
 }
 
 int main(void) {

@@ -185,13 +185,18 @@ static PyObject *add_capsule(World *self, PyObject *args, PyObject *kw) {
 
 /* A clump: pebbles an (n, 4) array of rows x, y, z, r in the template frame. */
 static PyObject *add_clump(World *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"pos", "pebbles", COMMON_KW, NULL};
+    static char *kwlist[] = {"pos", "pebbles", "scale", COMMON_KW, NULL};
     PyObject *po, *bo;
+    double scale = 1;
     common c = {0};
     floe_body_def d;
     if (floe_py_open(self) ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOOOpO:add_clump", kwlist, &po, &bo, COMMON_ARGS))
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO|$dOOOOOpO:add_clump", kwlist, &po, &bo, &scale, COMMON_ARGS))
         return NULL;
+    if (!(scale > 0) || !isfinite(scale)) {
+        PyErr_Format(PyExc_ValueError, "add_clump: scale = %g must be a finite number > 0", scale);
+        return NULL;
+    }
     if (body_def(self, &c, &d) || floe_py_vec3(po, "pos", &d.pos)) return NULL;
     PyArrayObject *peb = (PyArrayObject *)PyArray_FROMANY(bo, NPY_DOUBLE, 2, 2, NPY_ARRAY_IN_ARRAY);
     if (!peb) return NULL;
@@ -206,9 +211,11 @@ static PyObject *add_clump(World *self, PyObject *args, PyObject *kw) {
         Py_DECREF(peb);
         return NULL;
     }
-    PyObject *r = added(self, floe_add_clump(self->sc.world, &d, (int)n, PyArray_DATA(peb)));
+    double rows[4 * FLOE_CLUMP_MAX_PEBBLES];
+    const double *src = PyArray_DATA(peb);
+    for (npy_intp k = 0; k < 4 * n; k++) rows[k] = src[k] * scale; /* the template's size factor */
     Py_DECREF(peb);
-    return r;
+    return added(self, floe_add_clump(self->sc.world, &d, (int)n, rows));
 }
 
 static PyObject *add_ellipsoid(World *self, PyObject *args, PyObject *kw) {
@@ -577,9 +584,10 @@ PyMethodDef floe_py_body_methods[] = {
      "add_ellipsoid(pos, semi_axes, *, ori=None, material=None, ...) -> int\n\n"
      "An ellipsoid with semi-axes (a, b, c) along the body x, y, z axes.\n" COMMON_DOC},
     {"add_clump", KW add_clump, METH_VARARGS | METH_KEYWORDS,
-     "add_clump(pos, pebbles, *, ori=None, material=None, ...) -> int\n\n"
+     "add_clump(pos, pebbles, *, scale=1, ori=None, material=None, ...) -> int\n\n"
      "A clump: a rigid union of overlapping spheres, pebbles rows [x, y, z, r] (shape (n, 4),\n"
-     "n <= 16) in a template frame whose origin goes to pos, turned by ori. The body sits at the\n"
+     "n <= 16, all four times `scale`) in a template frame whose origin goes to pos, turned by\n"
+     "ori. The body sits at the\n"
      "union's centroid in its principal axes, with the union's mass and inertia (overlaps once);\n"
      "its pebbles are the sphere particles id + 1 .. id + n, which make its contacts and have no\n"
      "mass of their own. Returns the clump's id.\n" COMMON_DOC},

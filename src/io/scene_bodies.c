@@ -463,6 +463,11 @@ static int body_shape(scene_ctx *c, const floe_shape_info *cls, sy_node *item, c
     if (cls->scene & FLOE_SCENE_PEBBLES) { /* a template's pebbles: the clump and its pebbles */
         int np = 0;
         while (np < cls->params[0].n / 4 && par[4 * np + 3] > 0) np++;
+        double scale = 1; /* the template's size factor: coordinates and radii */
+        if ((n = sy_get(d, item, "scale")) &&
+            sy_number_in(d, n, scene_path(p, where, "scale"), &scale, 0, SY_MAX_COORD, 1, 0))
+            return -1;
+        for (int k = 0; k < 4 * np; k++) par[k] *= scale;
         if (!c->build) return count(c, item, where, 1 + np);
         if (added(c, item, where, floe_add_clump(c->w, &def, np, par))) return -1;
         c->added += np; /* its pebbles: particles too, with the ids after it */

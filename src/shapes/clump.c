@@ -318,8 +318,9 @@ static const floe_shape_field fields[] = {
     {.name = "moments", .type = FLOE_FIELD_F64, .rows = 1, .cols = 3, .offset = offsetof(floe_clump, mom)},
 };
 
-static const char *const keys[] = {"count",  "pebbles",  "pos",   "ori",   "vel",
-                                   "angvel", "material", "group", "fixed", "block"};
+/* scale: the template's size factor (read by the scene loader) */
+static const char *const keys[] = {"pebbles", "scale",    "pos",   "ori",   "vel",
+                                   "angvel",  "material", "group", "fixed", "block"};
 
 const floe_shape_class floe_shape_clump = {
     .type = FLOE_SHAPE_CLUMP,

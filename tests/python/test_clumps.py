@@ -28,6 +28,12 @@ def test_add_clump_places_pebbles_and_mass():
     union = 2 * 4 / 3 * math.pi - 5 * math.pi / 12
     assert w.masses[0] == pytest.approx(2500 * union, rel=1e-5)
     assert w.masses[1] == 0 and w.masses[2] == 0
+    # scale: the template's size, the mass times its cube
+    big = w.add_clump((5, 0, 0), peb, scale=0.5)
+    assert w.masses[big] == pytest.approx(w.masses[0] / 8, rel=1e-12)
+    assert w.radii[big + 1] == 0.5
+    with pytest.raises(ValueError, match="scale"):
+        w.add_clump((0, 0, 0), peb, scale=0)
     with pytest.raises(ValueError, match="rows"):
         w.add_clump((0, 0, 0), [[0, 0, 0]])
     with pytest.raises(floe.FloeError, match="radius"):
