@@ -38,8 +38,8 @@ static int fails;
 static int near(double a, double b) { return fabs(a - b) <= 1e-15; }
 
 static void test_shape_info(void) {
-    static const char *const sections[] = {"particles", "capsules", "ellipsoids", "cylinders",
-                                           "walls",     "facets",   "polyhedra"};
+    static const char *const sections[] = {"particles", "capsules", "ellipsoids", "clumps",
+                                           "cylinders", "walls",    "facets",     "polyhedra"};
     _Static_assert(sizeof sections / sizeof *sections == FLOE_SHAPE_COUNT, "a section per shape");
     for (int i = 0; i < FLOE_SHAPE_COUNT; i++) {
         const floe_shape_info *s = floe_shape_at(i);

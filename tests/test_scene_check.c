@@ -563,10 +563,11 @@ static void test_yaml(void) {
     for (int i = 0; i < 63; i++) ok[k++] = ']';
     strcpy(ok + k, "\n");
     check_write_tmp(tmp, "deep.yaml", ok, path, sizeof path);
-    EXPECT_ERROR(path,
-                 "2:1: unknown key 'x' at the top level; allowed keys: world, run, materials, models, "
-                 "interactions, groups, particles, capsules, ellipsoids, cylinders, walls, facets, polyhedra, meshes, "
-                 "generators, output, methods, water, periodic, inlets, sinks");
+    EXPECT_ERROR(
+        path,
+        "2:1: unknown key 'x' at the top level; allowed keys: world, run, materials, models, "
+        "interactions, groups, particles, capsules, ellipsoids, clumps, cylinders, walls, facets, polyhedra, meshes, "
+        "generators, output, methods, water, periodic, inlets, sinks");
 }
 
 /* ---- 12.10: what is not a regular file ---------------------------------------------------------- */

@@ -128,9 +128,10 @@ static void test_table(void) {
         /* functions: every class has its own; bodies have mass, bounds and
          * extents; boundaries a broad-phase test */
         CHECK(c->init && c->params_of && c->radius);
-        int boundary = (c->flags & FLOE_SHAPE_BOUNDARY) != 0;
+        int boundary = (c->flags & FLOE_SHAPE_BOUNDARY) != 0, compound = (c->flags & FLOE_SHAPE_COMPOUND) != 0;
         CHECK((c->mass == NULL) == boundary);
-        CHECK((c->bound == NULL) == boundary);
+        CHECK((c->bound == NULL) == (boundary || compound)); /* a compound is off the grid */
+        CHECK(!(boundary && compound));
         CHECK((c->half_extent == NULL) == boundary);
         CHECK((c->near != NULL) == boundary);
         CHECK(c->nvertices >= 0 && c->nvertices <= FLOE_SHAPE_MAX_VERTICES &&
@@ -148,15 +149,17 @@ static void test_table(void) {
     }
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) CHECK(seen_type[t]);
     /* pairs: listed by either class, the same function if by both; every
-     * pair with a body collides, boundaries never meet each other */
+     * pair with a body collides, boundaries never meet each other, a
+     * compound meets nothing (its parts, bodies of their own, do) */
     for (int a = 0; a < FLOE_SHAPE_COUNT; a++)
         for (int b = 0; b < FLOE_SHAPE_COUNT; b++) {
             const floe_shape_class *ca = floe_shape_class_get(a), *cb = floe_shape_class_get(b);
             if (ca->collide[b] && cb->collide[a]) CHECK(ca->collide[b] == cb->collide[a]);
             floe_collide_fn *fn = floe_narrowphase(a, b);
             int both_boundaries = (ca->flags & cb->flags & FLOE_SHAPE_BOUNDARY) != 0;
+            int compound = ((ca->flags | cb->flags) & FLOE_SHAPE_COMPOUND) != 0;
             if (ca->rank > cb->rank) CHECK(fn == NULL);
-            else CHECK((fn == NULL) == both_boundaries);
+            else CHECK((fn == NULL) == (both_boundaries || compound));
         }
     REPORT("class table: %d shapes, every member, names, sections and ranks unique, pairs complete\n",
            FLOE_SHAPE_COUNT);
@@ -246,6 +249,13 @@ static void typical(int type, double *p) {
             for (int k = 0; k < 3 * FLOE_POLYHEDRON_MAX_VERTICES; k++) p[k] = k < 27 ? v[k] : v[24 + k % 3];
             return;
         }
+        case FLOE_SHAPE_CLUMP: /* a dumbbell along body x, about its centroid */
+            for (int k = 0; k < FLOE_SHAPE_MAX_PARAMS; k++) p[k] = 0;
+            p[0] = -0.05;
+            p[3] = 0.06;
+            p[4] = 0.05;
+            p[7] = 0.06;
+            return;
         default: /* a new shape: give its typical parameters above */
             fprintf(stderr, "typical(): no parameters for shape %d (%s)\n", type, floe_shape_class_get(type)->name);
             CHECK(0);
@@ -503,12 +513,15 @@ static void test_add_body(void) {
     d.material = mat;
     d.pos = (floe_vec3){0.1, 0.2, 0.3};
     d.ori = qaxis(v3(1, 1, 0), 0.5);
+    int bodies = 0; /* a clump adds its pebbles after it */
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) {
         const floe_shape_class *c = floe_shape_class_get(t);
         double p[FLOE_SHAPE_MAX_PARAMS], back[FLOE_SHAPE_MAX_PARAMS];
         typical(t, p);
         int id = floe_add_body(w, &d, (floe_shape_type)t, p);
-        CHECK(id == t);
+        CHECK(id == bodies);
+        bodies = floe_particle_count(w);
+        CHECK(bodies == id + 1 + (t == FLOE_SHAPE_CLUMP ? 2 : 0)); /* the dumbbell's pebbles */
         CHECK(floe_particle_shape(w, id) == (floe_shape_type)t);
         int nv = floe_shape_param_values(c);
         CHECK(floe_body_params(w, id, back, FLOE_SHAPE_MAX_PARAMS) == nv);
@@ -517,8 +530,8 @@ static void test_add_body(void) {
         if (!c->size) CHECK(floe_radii(w)[id] == back[0]); /* a sphere's record is its radius */
     }
     /* the same bodies through the shape functions */
-    CHECK(floe_add_capsule(w, &d, 0.06, 0.15) == FLOE_SHAPE_COUNT);
-    CHECK(floe_masses(w)[FLOE_SHAPE_COUNT] == floe_masses(w)[FLOE_SHAPE_CAPSULE]);
+    CHECK(floe_add_capsule(w, &d, 0.06, 0.15) == bodies);
+    CHECK(floe_masses(w)[bodies] == floe_masses(w)[FLOE_SHAPE_CAPSULE]);
     /* bad input: a clear error, never a body */
     CHECK(floe_add_body(w, &d, FLOE_SHAPE_COUNT, (double[]){1}) == -1);
     CHECK(strstr(floe_last_error(w), "floe_add_body") && strstr(floe_last_error(w), "shape"));
@@ -527,7 +540,7 @@ static void test_add_body(void) {
     CHECK(floe_add_body(w, &d, FLOE_SHAPE_ELLIPSOID, (double[]){1, -1, 1}) == -1);
     CHECK(strstr(floe_last_error(w), "semi-axis 1") != NULL);
     CHECK(floe_add_body(w, &d, FLOE_SHAPE_SPHERE, NULL) == -1);
-    CHECK(floe_particle_count(w) == FLOE_SHAPE_COUNT + 1);
+    CHECK(floe_particle_count(w) == bodies + 1);
     floe_world_destroy(w);
     REPORT("floe_add_body: every shape from its parameters, floe_body_params gives them back\n");
 }

@@ -129,6 +129,15 @@ static floe_world *build(uint64_t seed, int fixed_dt) {
                                     {0.008, 0.006, 0.005},    {-0.008, 0.006, 0.005}};
         CHECK(floe_add_polyhedron(w, &d, 8, block) >= 0);
     }
+    /* a clump of three pebbles above them (the pebbles, spheres, follow
+     * it), in the worlds without water (clumps take none) */
+    if (seed % 2 == 0) {
+        d.pos = (floe_vec3){0.09, 0.03, 0.16};
+        d.vel = (floe_vec3){0, 0, -0.3};
+        d.angvel = (floe_vec3){1, -2, 0.5};
+        const double peb[12] = {0, 0, 0, 0.008, 0.01, 0, 0, 0.007, 0.004, 0.009, 0.002, 0.006};
+        CHECK(floe_add_clump(w, &d, 3, peb) >= 0);
+    }
     /* a stack of two Hertz spheres beside the block, near their resting
      * overlaps (about 2e-5 m): their contact is hertz and lasts */
     d.material = hertz;
@@ -280,7 +289,13 @@ static void coverage_of_worlds(void) {
         models[w->insts[w->con[k].inst].model]++;
         bonded += (w->con[k].flags & CF_BONDED) != 0;
     }
-    for (int s = 0; s < FLOE_SHAPE_COUNT; s++) CHECK(shapes[s] > 0);
+    for (int s = 0; s < FLOE_SHAPE_COUNT; s++) CHECK(shapes[s] > 0 || s == FLOE_SHAPE_CLUMP); /* below */
+    floe_world *even = build(2, 0); /* the worlds of even seeds hold a clump */
+    CHECK(steps(even, 200));
+    int clumps = 0;
+    for (int i = 0; i < even->np; i++) clumps += even->shape[i] == FLOE_SHAPE_CLUMP;
+    CHECK(clumps == 1);
+    floe_world_destroy(even);
     for (int m = 0; m < floe_registry_count(); m++) CHECK(models[m] > 0);
     CHECK(bonded > 0 && floe_break_count(w) > 0 && w->noverrides == 2 && w->nsched == 2);
     REPORT("world of seed 1 at step 200: shapes sphere..cylinder %d %d %d %d %d %d, contacts by model linear %d, "

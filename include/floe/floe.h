@@ -65,6 +65,8 @@ FLOE_API const char *floe_last_error(const floe_world *w);
  * finite. Sums and products of such values stay finite, so no step works
  * on an overflowed number. */
 #define FLOE_MAX_COORD 1e100
+/* The most pebbles (spheres) one clump holds (FLOE_SHAPE_CLUMP, floe_add_clump). */
+#define FLOE_CLUMP_MAX_PEBBLES 16
 
 /* ---- world ------------------------------------------------------------ */
 
@@ -325,6 +327,9 @@ typedef enum floe_shape_type {
     FLOE_SHAPE_INFCYLINDER, /* infinite cylinder along a global axis: axis (0, 1, 2), radius */
     FLOE_SHAPE_POLYHEDRON,  /* convex hull of 4 to 32 vertices (96 values, relative to pos and ori; a shorter list
                                repeats its last vertex) */
+    FLOE_SHAPE_CLUMP,       /* rigid union of spheres: FLOE_CLUMP_MAX_PEBBLES rows x, y, z, r, the pebbles up to
+                             * the first row of radius 0 and zeros after (body frame: centroid, principal axes;
+                             * floe_add_clump places any list) */
     FLOE_SHAPE_COUNT
 } floe_shape_type;
 
@@ -382,6 +387,16 @@ FLOE_API int floe_add_ellipsoid(floe_world *w, const floe_body_def *def, floe_ve
  * "Polyhedra"). */
 #define FLOE_POLYHEDRON_MAX_VERTICES 32
 FLOE_API int floe_add_polyhedron(floe_world *w, const floe_body_def *def, int n, const floe_vec3 *vertices);
+/* A clump: a rigid union of n (1..FLOE_CLUMP_MAX_PEBBLES) overlapping
+ * spheres, `pebbles` n rows x, y, z, r in a template frame that def.pos and
+ * def.ori place (def.pos is where the template's origin goes). The body is
+ * put at the union's centroid in its principal axes (floe_body_params
+ * gives the pebbles in that frame); its mass and inertia are the union's
+ * (overlaps once, docs/clumps.md). The n pebbles follow as sphere bodies
+ * id + 1 .. id + n that make its contacts. Returns the clump's id. */
+FLOE_API int floe_add_clump(floe_world *w, const floe_body_def *def, int n, const double *pebbles);
+/* The clump whose pebble body `id` is, or -1 (not a pebble, or a bad id). */
+FLOE_API int floe_clump_of(const floe_world *w, int id);
 /* Infinite cylinder through def->pos along the global axis `axis` (0, 1, 2).
  * Fully blocked; it may move with a prescribed velocity along its axis and
  * spin about it (def->vel, def->angvel or a group motion). */

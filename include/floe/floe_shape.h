@@ -43,6 +43,9 @@ enum {
     FLOE_SHAPE_BOUNDARY = 1,
     FLOE_SHAPE_BLOCKED = 2, /* always fully blocked (an infinite body) */
     FLOE_SHAPE_TURNS = 4,   /* its surface moves when it turns (floe_moved2, vertex velocities) */
+    /* meets nothing itself, off the grid: bodies of its own that follow it
+     * make its contacts (a clump's pebbles, spheres) */
+    FLOE_SHAPE_COMPOUND = 8,
 };
 
 /* How the VTK writers show a body: as a point of the particles series only,
@@ -60,7 +63,9 @@ typedef struct floe_draw_box {
 
 /* Scene options (scene_bodies.c): "pos" is a coordinate along the first
  * axis parameter, not a point. */
-enum { FLOE_SCENE_POS_ON_AXIS = 1 };
+/* FLOE_SCENE_PEBBLES: the list parameter is read as 1 to n/4 rows
+ * [x, y, z, r] in a template frame, placed by floe_add_clump. */
+enum { FLOE_SCENE_POS_ON_AXIS = 1, FLOE_SCENE_PEBBLES = 2 };
 
 /* Limits every class keeps (tests/test_shape_classes.c checks them). */
 enum {

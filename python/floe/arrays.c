@@ -123,7 +123,8 @@ PyGetSetDef floe_py_view_getset[] = {
     VIEW("group_masks", V_GROUPS, "(n,) view of each body's groups as a bit mask (uint32; bit g: group g)"),
     VIEW("blocked", V_BLOCKED, "(n,) view of each body's blocked degrees of freedom (uint32 mask)"),
     {"shapes", (getter)get_shapes, NULL,
-     "(n,) shape of each body (uint8 copy; names: floe.SHAPES[k]: sphere, wall, facet, capsule, ellipsoid, cylinder)",
+     "(n,) shape of each body (uint8 copy; names: floe.SHAPES[k]: sphere, wall, facet, capsule, ellipsoid, cylinder, "
+     "polyhedron, clump)",
      NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 

@@ -183,6 +183,41 @@ static PyObject *add_capsule(World *self, PyObject *args, PyObject *kw) {
     return added(self, floe_add_capsule(self->sc.world, &d, r, shaft));
 }
 
+/* A clump: pebbles an (n, 4) array of rows x, y, z, r in the template frame. */
+static PyObject *add_clump(World *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"pos", "pebbles", "scale", COMMON_KW, NULL};
+    PyObject *po, *bo;
+    double scale = 1;
+    common c = {0};
+    floe_body_def d;
+    if (floe_py_open(self) ||
+        !PyArg_ParseTupleAndKeywords(args, kw, "OO|$dOOOOOpO:add_clump", kwlist, &po, &bo, &scale, COMMON_ARGS))
+        return NULL;
+    if (!(scale > 0) || !isfinite(scale)) {
+        PyErr_Format(PyExc_ValueError, "add_clump: scale = %g must be a finite number > 0", scale);
+        return NULL;
+    }
+    if (body_def(self, &c, &d) || floe_py_vec3(po, "pos", &d.pos)) return NULL;
+    PyArrayObject *peb = (PyArrayObject *)PyArray_FROMANY(bo, NPY_DOUBLE, 2, 2, NPY_ARRAY_IN_ARRAY);
+    if (!peb) return NULL;
+    npy_intp n = PyArray_DIM(peb, 0);
+    if (PyArray_DIM(peb, 1) != 4 || n < 1 || n > FLOE_CLUMP_MAX_PEBBLES) {
+        PyErr_Format(PyExc_ValueError, "add_clump: pebbles: expected rows [x, y, z, r], 1 to %d of them (shape (n, 4))",
+                     FLOE_CLUMP_MAX_PEBBLES);
+        Py_DECREF(peb);
+        return NULL;
+    }
+    if (floe_py_room(self, n + 1)) {
+        Py_DECREF(peb);
+        return NULL;
+    }
+    double rows[4 * FLOE_CLUMP_MAX_PEBBLES];
+    const double *src = PyArray_DATA(peb);
+    for (npy_intp k = 0; k < 4 * n; k++) rows[k] = src[k] * scale; /* the template's size factor */
+    Py_DECREF(peb);
+    return added(self, floe_add_clump(self->sc.world, &d, (int)n, rows));
+}
+
 static PyObject *add_ellipsoid(World *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"pos", "semi_axes", COMMON_KW, NULL};
     PyObject *po, *so;
@@ -581,6 +616,15 @@ PyMethodDef floe_py_body_methods[] = {
      "               fixed=False, block=None) -> int\n\n"
      "The convex hull of 4 to 32 vertices (shape (n, 3)) given relative to pos and ori. The body's\n"
      "position becomes the hull's centroid and its orientation the hull's principal axes.\n" COMMON_DOC},
+    {"add_clump", KW add_clump, METH_VARARGS | METH_KEYWORDS,
+     "add_clump(pos, pebbles, *, scale=1, material=None, group=None, vel=None, angvel=None, ori=None,\n"
+     "          fixed=False, block=None) -> int\n\n"
+     "A clump: a rigid union of overlapping spheres, pebbles rows [x, y, z, r] (shape (n, 4),\n"
+     "n <= 16, all four times `scale`) in a template frame whose origin goes to pos, turned by\n"
+     "ori. The body sits at the\n"
+     "union's centroid in its principal axes, with the union's mass and inertia (overlaps once);\n"
+     "its pebbles are the sphere particles id + 1 .. id + n, which make its contacts and have no\n"
+     "mass of their own. Returns the clump's id.\n" COMMON_DOC},
     {"add_wall", KW add_wall, METH_VARARGS | METH_KEYWORDS,
      "add_wall(axis, pos=0.0, *, sense=0, material=None, group=None, vel=None) -> int\n\n"
      "An infinite plane normal to axis ('x', 'y', 'z' or 0, 1, 2) at coordinate `pos` along it,\n"

@@ -196,7 +196,8 @@ PyMODINIT_FUNC PyInit__floe(void) {
     PyObject *energy = PyTuple_New(FLOE_E_COUNT);
     for (int t = 0; energy && t < FLOE_E_COUNT; t++)
         PyTuple_SET_ITEM(energy, t, PyUnicode_FromString(floe_energy_name((floe_energy_term)t)));
-    PyObject *shapes = Py_BuildValue("(ssssss)", "sphere", "wall", "facet", "capsule", "ellipsoid", "cylinder");
+    PyObject *shapes = Py_BuildValue("(ssssssss)", "sphere", "wall", "facet", "capsule", "ellipsoid", "cylinder",
+                                     "polyhedron", "clump");
     PyObject *events = PyTuple_New(FLOE_EVENT_COUNT);
     for (int t = 0; events && t < FLOE_EVENT_COUNT; t++)
         PyTuple_SET_ITEM(events, t, PyUnicode_FromString(floe_event_type_name((floe_event_type)t)));

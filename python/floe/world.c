@@ -780,7 +780,7 @@ PyTypeObject World_Type = {
               "docs/scene-format.md#world; dt in seconds or 'auto', damping the Cundall coefficient in\n"
               "[0, 1), threads 0 for automatic), or get one from floe.load(scene) or floe.restore(file).\n\n"
               "Build: add_material, set_model, set_pair, add_group, set_motion, set_load, add_sphere(s),\n"
-              "add_capsule, add_ellipsoid, add_wall, add_facet, add_mesh, add_cylinder, add_lattice,\n"
+              "add_capsule, add_ellipsoid, add_clump, add_wall, add_facet, add_mesh, add_cylinder, add_lattice,\n"
               "add_random. Run: step, run (steps=, time=, until=, every=, callback=, on_event=).\n"
               "Read: the numpy views positions, velocities, ... (writable: positions, velocities),\n"
               "contacts(), events(), energy, history, group_force. Write: write_vtk, write_particles_csv,\n"

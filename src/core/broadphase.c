@@ -299,7 +299,9 @@ static int push_ordered(pair_buf *o, const floe_world *w, int i, int j) {
         i = j;
         j = t;
     }
-    /* pairs without a narrow phase (none exist between bodies today) never collide */
+    /* the pebbles of one clump never meet (core/clump.h) */
+    if (w->clump_of && w->clump_of[i] >= 0 && w->clump_of[i] == w->clump_of[j]) return 1;
+    /* pairs without a narrow phase (a clump body: its pebbles meet for it) never collide */
     return floe_narrowphase(w->shape[i], w->shape[j]) ? push_pair(o, i, j) : 1;
 }
 

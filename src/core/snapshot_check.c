@@ -59,9 +59,20 @@ static void check_world_rules(ck *c, const floe_world *w) {
 static void check_particle_rules(ck *c, const floe_world *w) {
     for (int i = 0; i < w->np && !c->bad; i++) {
         vec3 I = w->inertia[i];
-        int body = floe_shape_class_get(w->shape[i])->mass != NULL;
+        /* a clump's pebble has no mass of its own (core/clump.h) */
+        int body = floe_shape_class_get(w->shape[i])->mass != NULL && !(w->clump_of && w->clump_of[i] >= 0);
         if (body && !(w->mass[i] > 0 && I.x > 0 && I.y > 0 && I.z > 0))
             return (void)bad(c, "/particles/mass", "particle %d: a body without mass or moments of inertia", i);
+        if (w->shape[i] == FLOE_SHAPE_CLUMP) { /* its pebbles: the spheres after it (core/clump.h) */
+            const floe_clump *r = floe__shape_data(w, i);
+            for (int k = 0; k < r->n; k++)
+                if (i + 1 + k >= w->np || w->shape[i + 1 + k] != FLOE_SHAPE_SPHERE ||
+                    w->radius[i + 1 + k] != r->peb[k][3] || w->mass[i + 1 + k] != 0)
+                    return (void)bad(c, "/particles/shape",
+                                     "particle %d: clump pebble %d is not particle %d, a "
+                                     "sphere of radius %g without mass of its own",
+                                     i, k, i + 1 + k, r->peb[k][3]);
+        }
         char why[200];
         if (floe__snap_shape_check(w, i, why, sizeof why))
             return (void)bad(c, "/particles/shape_index", "particle %d: %s", i, why);

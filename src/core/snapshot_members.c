@@ -462,6 +462,8 @@ static const floe_snap_field world_fields[] = {
     TRANSIENT(floe_world, ftouch,
               "which chunks' force sums may be nonzero: NULL on load, every chunk counts as written"),
     TRANSIENT(floe_world, ftouch_n, "its chunks"),
+    DERIVED(floe_world, clump_of, "from the clump records (floe__clumps_index, at every step's start)"),
+    DERIVED(floe_world, clump_cap, "its capacity"),
 
     /* every shape's records: items "<section>/<field>" from the class's
      * field lists, written, read, checked and compared by snapshot_shapes.c

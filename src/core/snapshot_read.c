@@ -3,6 +3,7 @@
  * instances, groups' names, particles' shapes, the schedule) rebuilt
  * through it, by model name and parameter key; then the checks of
  * snapshot_check.c. */
+#include "core/clump.h"
 #include "core/cell.h"
 #include "core/cell_phases.h"
 #include "core/step.h"
@@ -510,6 +511,7 @@ floe_world *floe_snapshot_read(const floe_snap_reader *rdr, char *err, size_t er
     if (!in->bad) {
         /* start() is not run again: resolve what it would have */
         floe__threads_reset(w);
+        if (!floe__clumps_index(w)) floe_snap_fail(in, "out of memory");
         char why[1024];
         if (floe__snapshot_check(w, why, sizeof why) != 0) {
             floe_snap_fail(in, "%s", why);

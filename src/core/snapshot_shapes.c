@@ -168,6 +168,11 @@ int floe__snap_shapes_create(floe_snap_in *in, floe_world *w) {
             break;
         }
         if (id != (int)i) refused(in, w, "/particles");
+        /* a clump brings its pebbles, the spheres after it in the file too */
+        for (size_t j = i + 1; !in->bad && j < (size_t)w->np; j++)
+            if (j >= N || shape[j] != FLOE_SHAPE_SPHERE)
+                floe_snap_fail(in, "/particles/shape: particle %zu: the pebble of clump %zu is not a sphere", j, i);
+        if (!in->bad) i = (size_t)w->np - 1;
     }
     for (int t = 0; t < FLOE_SHAPE_COUNT && !in->bad; t++) {
         const floe_shape_class *c = floe_shape_class_get(t);

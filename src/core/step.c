@@ -3,6 +3,7 @@
  * fixed-size blocks whose partial sums are added in block order, so results
  * are bitwise identical for any thread count. */
 #include "l6geom/l6geom.h"
+#include "core/clump.h"
 #include "core/batch.h"
 #include "core/broadphase.h"
 #include "core/cell.h"
@@ -806,7 +807,9 @@ static floe_status collide(floe_world *w) {
     } else if (w->step % FLOE_SORT_PERIOD == 0) {
         floe_broadphase_sort_contacts(w);
     }
-    return contact_phase(w);
+    floe_status st = contact_phase(w);
+    floe__clumps_gather(w); /* the pebbles' forces on their clumps */
+    return st;
 }
 
 /* The integrator and the contact phase of a step in one parallel region
@@ -882,6 +885,20 @@ double floe__start_search_skin(const floe_world *w) {
  * (docs/decisions.md#forces-act-from-the-first-step-g4). */
 static floe_status start(floe_world *w) {
     if (!w->prepared && !floe__prepare(w)) return FLOE_ERR_MEMORY;
+    if (!floe__clumps_index(w)) return FLOE_ERR_MEMORY;
+    floe__clumps_follow(w);
+    if (w->clump_of && w->cell.axes) {
+        /* the cell wraps bodies one by one; a clump and its pebbles would part */
+        floe__error(w, "clumps in a periodic cell are not supported: a clump and its pebbles would wrap apart; "
+                       "use walls instead of the periodic cell");
+        return FLOE_ERR_ARG;
+    }
+    if (w->clump_of && w->has_water) {
+        /* buoyancy per pebble would count the overlaps twice */
+        floe__error(w, "clumps in water are not supported: the buoyancy of overlapping pebbles is not computed; "
+                       "leave the water out or use spheres, capsules or ellipsoids");
+        return FLOE_ERR_ARG;
+    }
     floe__threads_reset(w);
     floe_status ms = floe__motion_check(w); /* a body in two motion-controlled groups */
     if (ms != FLOE_OK) return ms;
@@ -937,7 +954,8 @@ floe_status floe_step(floe_world *w) {
     clear_events(w);
     floe_status st = FLOE_OK;
     if (w->supply_next && (st = end_step(w, floe__supply_step(w))) != FLOE_OK) return st; /* an interrupted step's */
-    if (!w->started) st = start(w);
+    if (st == FLOE_OK && !floe__clumps_index(w)) st = FLOE_ERR_MEMORY; /* bodies added or removed since */
+    if (st == FLOE_OK && !w->started) st = start(w);
     /* the thread count of this step (threads.h), timed only in a trial */
     const int64_t step0 = w->step;
     const int timed = floe__threads_before(w);
@@ -951,10 +969,13 @@ floe_status floe_step(floe_world *w) {
     /* plane counters compare each body's side before and after the motion */
     int planes = w->nplanes > 0 && st == FLOE_OK;
     if (planes) st = floe__planes_before(w);
-    if (st == FLOE_OK && !planes && !w->cell.axes && !w->fuse_off) {
+    /* clumps: their pebbles follow them between the integrator and the contact phase */
+    const int clumps = w->clump_of != NULL;
+    if (st == FLOE_OK && !planes && !w->cell.axes && !w->fuse_off && !clumps) {
         st = integrate_and_collide(w);
     } else if (st == FLOE_OK) {
         st = floe__integrate(w);
+        if (st == FLOE_OK) floe__clumps_follow(w);
         if (st == FLOE_OK && planes) floe__planes_after(w);
         if (st == FLOE_OK) floe__cell_advance(w); /* the periodic cell deforms, bodies wrap */
         if (st == FLOE_OK) {
@@ -966,6 +987,7 @@ floe_status floe_step(floe_world *w) {
     if (st == FLOE_OK) floe__boundary_end(w);
     /* inlets and sinks: bodies in and out after the step (supply.c) */
     if (st == FLOE_OK && (w->ninlets || w->nsinks)) st = floe__supply_step(w);
+    if (st == FLOE_OK && !floe__clumps_index(w)) st = FLOE_ERR_MEMORY;
     st = end_step(w, st);
     if (st == FLOE_OK && timed) floe__threads_after(w, step0, wall_seconds() - t0);
     return st;

@@ -5,6 +5,7 @@
  * thread count and a resumed run repeats the uninterrupted one. */
 #include "base/cell_grid.h"
 #include "core/bodyforces.h"
+#include "core/clump.h"
 #include "core/cell.h"
 #include "core/energy.h"
 #include "core/size_dist.h"
@@ -402,7 +403,30 @@ static inline void *cstate_of(const floe_world *w, int k) { return w->cstate + (
 /* Removes the bodies marked in `dead` (np entries, 1: removed; n of them),
  * after the checks. sink: the sink removing them (-1: the API). *energy:
  * the energy taken out. 0, or FLOE_ERR_MEMORY before anything changed. */
+static floe_status remove_marked_all(floe_world *w, const unsigned char *dead, int n, int sink, double *energy);
+
+/* As remove_marked_all, a clump marked taking its pebbles (the bodies
+ * after it) with it. */
 static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n, int sink, double *energy) {
+    if (!w->clump_of) return remove_marked_all(w, dead, n, sink, energy);
+    unsigned char *all = malloc((size_t)w->np + 1);
+    if (!all) {
+        floe__error(w, "out of memory removing %d bodies", n);
+        return FLOE_ERR_MEMORY;
+    }
+    memcpy(all, dead, (size_t)w->np + 1);
+    for (int i = 0; i < w->np; i++)
+        if (w->clump_of[i] >= 0 && dead[w->clump_of[i]] && !all[i]) {
+            all[i] = 1;
+            n++;
+        }
+    floe_status st = remove_marked_all(w, all, n, sink, energy);
+    free(all);
+    if (st == FLOE_OK && !floe__clumps_index(w)) st = FLOE_ERR_MEMORY; /* the ids moved */
+    return st;
+}
+
+static floe_status remove_marked_all(floe_world *w, const unsigned char *dead, int n, int sink, double *energy) {
     int ncut = 0, nbr_bodies = 0;
     for (int k = 0; k < w->ncon; k++) ncut += dead[w->con[k].a] || dead[w->con[k].b];
     if (!room_for_events(w, ncut + n)) return FLOE_ERR_MEMORY;
@@ -542,9 +566,12 @@ static floe_status remove_marked(floe_world *w, const unsigned char *dead, int n
     return FLOE_OK;
 }
 
+/* A clump goes as a whole, named by its own id: its pebbles are not
+ * removable by themselves (remove_marked takes them with it). */
 static int removable(const floe_world *w, int i) {
     int s = w->shape[i];
-    return s == FLOE_SHAPE_SPHERE || s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID;
+    if (w->clump_of && w->clump_of[i] >= 0) return 0;
+    return s == FLOE_SHAPE_SPHERE || s == FLOE_SHAPE_CAPSULE || s == FLOE_SHAPE_ELLIPSOID || s == FLOE_SHAPE_CLUMP;
 }
 
 floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *energy) {
@@ -568,7 +595,10 @@ floe_status floe_remove_bodies(floe_world *w, const int *ids, int n, double *ene
         }
         if (dead[i] || !removable(w, i)) {
             floe__error(w, "%s: particle %d %s", fn, i,
-                        dead[i] ? "is listed twice" : "is not a sphere, capsule or ellipsoid (boundaries stay)");
+                        dead[i] ? "is listed twice"
+                        : w->clump_of && w->clump_of[i] >= 0
+                            ? "is a pebble of a clump (remove the clump, its id)"
+                            : "is not a sphere, capsule, ellipsoid or clump (boundaries stay)");
             free(dead);
             return FLOE_ERR_ARG;
         }

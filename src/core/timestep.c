@@ -15,6 +15,7 @@
  * contact of each with a copy of itself and with each boundary material,
  * stiffnesses from the model's own create). */
 #include "core/timestep.h"
+#include "core/clump.h"
 #include "core/cell.h"
 #include "core/size_dist.h"
 
@@ -140,6 +141,7 @@ static double pair_lambda(const floe_dt_pair *p) {
  * group counts as free: a bound on the whole group bounds its part
  * (interlacing), and the smallest moment bounds an aspherical body. */
 static void inverse_mass(const floe_world *w, int i, double *im, double *ii) {
+    if (w->clump_of && w->clump_of[i] >= 0) i = w->clump_of[i]; /* a pebble moves with its clump */
     const uint32_t bl = w->blocked[i];
     const double m = w->mass[i];
     const vec3 I = w->inertia[i];
@@ -173,8 +175,13 @@ static vec3 within(vec3 r, double bound) {
     return bound > 0 && l2 > bound * bound ? vscale(r, bound / sqrt(l2)) : r;
 }
 
-/* The largest eigenvalue of contact k's mass-scaled stiffness on the free
- * degrees of freedom of its two bodies (exact; 0 if neither is free). */
+/* The farthest surface point of clump c from its centre: the lever of its
+ * pebbles' contacts. */
+static double lever_of(const floe_world *w, int c) {
+    const floe_shape_class *cl = floe__class_of(w, c);
+    return cl->reach ? cl->reach(floe__shape_data(w, c)) : w->bound[c];
+}
+
 static double contact_lambda(const floe_world *w, int k) {
     const floe_contact *c = &w->con[k];
     floe_dt_pair p;
@@ -187,6 +194,12 @@ static double contact_lambda(const floe_world *w, int k) {
     const floe_geom g = floe__contact_geom(w, k);
     p.n = g.n;
     p.t1 = g.t1;
+    const int ba = floe__mass_body(w, c->a), bb = floe__mass_body(w, c->b);
+    if (ba != c->a || bb != c->b) { /* a pebble's lever from its clump's centre (no periodic cell) */
+        p.ra = within(vsub(g.c, w->pos[ba]), ba != c->a ? lever_of(w, ba) : w->bound[c->a]);
+        p.rb = within(vsub(g.c, w->pos[bb]), bb != c->b ? lever_of(w, bb) : w->bound[c->b]);
+        return pair_lambda(&p);
+    }
     p.ra = within(vsub(g.c, w->pos[c->a]), w->bound[c->a]);
     p.rb = within(vsub(g.c, floe__img_pos(w, c->b, floe__contact_img(w, k))), w->bound[c->b]);
     return pair_lambda(&p);
@@ -310,6 +323,11 @@ static double prospective_lambda(const floe_world *w) {
         if (!(w->bound[i] > 0)) continue;
         prospect x = {
             w->mat[i], w->radius[i], w->shape[i] == FLOE_SHAPE_SPHERE ? w->radius[i] : w->bound[i], w->mass[i], 0, 0};
+        const int bi = floe__mass_body(w, i);
+        if (bi != i) { /* a pebble: its clump's mass and lever */
+            x.lever = lever_of(w, bi);
+            x.mass = w->mass[bi];
+        }
         inverse_mass(w, i, &x.im, &x.ii);
         if (x.im == 0 && x.ii == 0) continue; /* fixed: it cannot move */
         if (!same_prospect(&x, &last)) {
@@ -339,8 +357,8 @@ static double contacts_lambda(const floe_world *w) {
     for (int k = 0; k < w->ncon; k++) {
         const floe_contact *c = &w->con[k];
         double l = contact_lambda(w, k);
-        sum[c->a] += l;
-        sum[c->b] += l;
+        sum[floe__mass_body(w, c->a)] += l; /* a pebble's contacts all act on its clump */
+        sum[floe__mass_body(w, c->b)] += l;
     }
     double best = 0;
     for (int i = 0; i < w->np; i++)

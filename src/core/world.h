@@ -248,6 +248,11 @@ struct floe_world {
      * (floe__forces_unknown). ftouch_n: its chunks. */
     uint8_t *ftouch;
     int ftouch_n;
+    /* each body's clump for a clump's pebbles, -1 for every other body
+     * (core/clump.h); NULL in a world without clumps. Derived from the
+     * clump records: the n bodies after a clump are its pebbles */
+    int32_t *clump_of;
+    int clump_cap;
 
     floe_shape_store store[FLOE_SHAPE_COUNT]; /* by shape; shape_idx is the row */
 
@@ -519,9 +524,12 @@ static inline void floe__law_ctx(const floe_world *w, const floe_contact *c, int
     ctx->fresh = fresh;
     ctx->dim = w->def.dimension;
     ctx->lp = w->insts[c->inst].lp;
-    /* bodies that cannot translate freely act as infinitely heavy */
-    ctx->mass[0] = w->mass[c->a] > 0 && (w->blocked[c->a] & 7u) != 7u ? w->mass[c->a] : INFINITY;
-    ctx->mass[1] = w->mass[c->b] > 0 && (w->blocked[c->b] & 7u) != 7u ? w->mass[c->b] : INFINITY;
+    /* bodies that cannot translate freely act as infinitely heavy; a
+     * clump's pebble has the clump's mass (core/clump.h) */
+    const int ma = w->clump_of && w->clump_of[c->a] >= 0 ? w->clump_of[c->a] : c->a;
+    const int mb = w->clump_of && w->clump_of[c->b] >= 0 ? w->clump_of[c->b] : c->b;
+    ctx->mass[0] = w->mass[ma] > 0 && (w->blocked[ma] & 7u) != 7u ? w->mass[ma] : INFINITY;
+    ctx->mass[1] = w->mass[mb] > 0 && (w->blocked[mb] & 7u) != 7u ? w->mass[mb] : INFINITY;
     ctx->event_load = NULL;
     ctx->warm = w->cwarm ? &w->cwarm[c - w->con] : NULL; /* NULL: the caller points it at the implied record */
     if (fresh) ctx->lens[0] = ctx->lens[1] = NAN;        /* the caller's, from floe_l6geom_create */

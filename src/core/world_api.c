@@ -1,5 +1,6 @@
 /* World lifetime, materials, model instances, particles, groups and the
  * read-only views of the public API. */
+#include "core/clump.h"
 #include "core/cell.h"
 #include "core/bodyforces.h"
 #include "core/energy.h"
@@ -147,6 +148,7 @@ void floe_world_destroy(floe_world *w) {
                       w->cphases};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     for (int t = 0; t < FLOE_SHAPE_COUNT; t++) free(w->store[t].rec);
+    free(w->clump_of);
     for (int i = 0; i < FLOE_SCRATCH; i++) free(w->scratch[i]);
     if (w->supply_room_free) w->supply_room_free(w->supply_room);
     free(w);
@@ -611,6 +613,34 @@ static int check_params(floe_world *w, const char *fn, const floe_shape_class *c
     return 1;
 }
 
+/* The pebbles of clump `id`, just added: sphere bodies without mass of
+ * their own, the n particles after it, where its pose puts them, of its
+ * material and groups, free (they follow the clump: core/clump.h). Out of
+ * memory, the clump and its pebbles are taken back. */
+static int add_pebbles(floe_world *w, const char *fn, int id, const floe_body_def *d) {
+    const floe_clump *r = floe__shape_data(w, id);
+    floe_body_def pd = *d;
+    pd.blocked = 0;
+    for (int k = 0; k < r->n; k++) {
+        floe__pebble_at(r, k, w->pos[id], w->ori[id], w->vel[id], w->angvel[id], &pd.pos, &pd.vel);
+        pd.angvel = w->angvel[id];
+        pd.ori = w->ori[id];
+        if (add_particle(w, &pd, FLOE_SHAPE_SPHERE, -1, r->peb[k][3], 0, v3(0, 0, 0), r->peb[k][3]) < 0) {
+            w->np = id;
+            w->store[FLOE_SHAPE_CLUMP].n--;
+            floe__error(w, "%s: out of memory adding the pebbles of a clump", fn);
+            return 0;
+        }
+    }
+    if (!floe__clumps_index(w)) {
+        w->np = id;
+        w->store[FLOE_SHAPE_CLUMP].n--;
+        floe__error(w, "%s: out of memory adding the pebbles of a clump", fn);
+        return 0;
+    }
+    return 1;
+}
+
 /* A body of class c from its parameters: checks them, builds the record
  * (the class's init), mass and inertia from the material's density, radius
  * and bound, and stores the record as row shape_idx of its shape. fn names
@@ -659,6 +689,7 @@ static int add_shape(floe_world *w, const char *fn, const floe_body_def *def, in
     }
     int id = add_particle(w, &d, type, c->size ? st->n : -1, c->radius(rec), m, I, c->bound ? c->bound(rec) : 0);
     if (id >= 0 && c->size) st->n++;
+    if (id >= 0 && type == FLOE_SHAPE_CLUMP && !add_pebbles(w, fn, id, &d)) return -1;
     return id;
 }
 
@@ -696,6 +727,51 @@ int floe_add_polyhedron(floe_world *w, const floe_body_def *def, int n, const fl
 
 int floe_add_infcylinder(floe_world *w, const floe_body_def *def, int axis, double radius) {
     return add_shape(w, __func__, def, FLOE_SHAPE_INFCYLINDER, (const double[]){axis, radius});
+}
+
+int floe_add_clump(floe_world *w, const floe_body_def *def, int n, const double *pebbles) {
+    if (!pebbles || n < 1 || n > FLOE_CLUMP_MAX_PEBBLES) {
+        floe__error(w, "%s: %d pebbles (a list %s): a clump holds 1 to %d", __func__, n, pebbles ? "given" : "NULL",
+                    FLOE_CLUMP_MAX_PEBBLES);
+        return -1;
+    }
+    if (!check_body_def(w, __func__, def)) return -1;
+    double peb[FLOE_CLUMP_MAX_PEBBLES][4];
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < 4; j++) {
+            peb[k][j] = pebbles[4 * k + j];
+            if (!isfinite(peb[k][j]) || fabs(peb[k][j]) > FLOE_MAX_COORD || (j == 3 && !(peb[k][j] > 0))) {
+                floe__error(w, "%s: pebble %d: %s = %g must be %s", __func__, k, j == 3 ? "radius" : "coordinate",
+                            peb[k][j], j == 3 ? "> 0 and at most 1e100 m" : "finite and at most 1e100 m");
+                return -1;
+            }
+        }
+    /* the body frame: the union's centroid, its principal axes */
+    double vol, J[9], ev[3], R[9];
+    vec3 g;
+    floe_union_moments(n, (const double(*)[4])peb, 0, &vol, &g, J);
+    floe_sym3_eigen(J, ev, R);
+    double params[4 * FLOE_CLUMP_MAX_PEBBLES] = {0};
+    for (int k = 0; k < n; k++) {
+        vec3 p = vsub(v3(peb[k][0], peb[k][1], peb[k][2]), g); /* R^T (p - g) */
+        params[4 * k] = R[0] * p.x + R[3] * p.y + R[6] * p.z;
+        params[4 * k + 1] = R[1] * p.x + R[4] * p.y + R[7] * p.z;
+        params[4 * k + 2] = R[2] * p.x + R[5] * p.y + R[8] * p.z;
+        params[4 * k + 3] = peb[k][3];
+    }
+    floe_body_def d = *def;
+    quat q0 = qnormalize(def->ori);
+    d.pos = vadd(def->pos, qrotate(q0, g));
+    d.ori = qmul(q0, floe_quat_of_matrix(R));
+    return add_shape(w, __func__, &d, FLOE_SHAPE_CLUMP, params);
+}
+
+int floe_clump_of(const floe_world *w, int id) {
+    if (id < 0 || id >= w->np || !floe__has_clumps(w)) return -1;
+    /* from the records: the index may be stale between a removal and the next step */
+    for (int c = id - 1; c >= 0 && id - c <= FLOE_CLUMP_MAX_PEBBLES; c--)
+        if (w->shape[c] == FLOE_SHAPE_CLUMP) return ((const floe_clump *)floe__shape_data(w, c))->n >= id - c ? c : -1;
+    return -1;
 }
 
 int floe_add_wall(floe_world *w, const floe_body_def *def, int axis, int sense) {

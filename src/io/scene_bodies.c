@@ -333,8 +333,36 @@ static int param_number(scene_ctx *c, const floe_shape_param *pm, sy_node *n, co
                         (pm->open & FLOE_OPEN_LO) != 0, (pm->open & FLOE_OPEN_HI) != 0);
 }
 
-/* A shape parameter under its key (its default if optional and absent). */
-static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe_shape_param *pm, double *out) {
+/* A list of 1 to n/4 rows [x, y, z, r] (FLOE_SCENE_PEBBLES: a clump's
+ * pebbles), the rest of out zeros. */
+static int read_rows(scene_ctx *c, sy_node *n, const char *p, const floe_shape_param *pm, double *out) {
+    sy_doc *d = c->d;
+    char q[SCENE_PATH], e[SCENE_PATH];
+    const int most = pm->n / 4;
+    if (!sy_is_seq(n) || sy_seq_size(n) < 1 || sy_seq_size(n) > most)
+        return sy_error(d, n, "%s: expected %s, 1 to %d rows", p, pm->list, most);
+    for (int k = 0; k < pm->n; k++) out[k] = 0;
+    for (int k = 0; k < sy_seq_size(n); k++) {
+        sy_node *row = sy_seq_item(d, n, k);
+        scene_index(q, p, k);
+        if (!sy_is_seq(row) || sy_seq_size(row) != 4)
+            return sy_error(d, row, "%s: expected a row [x, y, z, r] (a pebble's centre and radius)", q);
+        for (int j = 0; j < 4; j++) {
+            double *o = out + 4 * k + j;
+            sy_node *v = sy_seq_item(d, row, j);
+            scene_index(e, q, j);
+            if (j < 3 ? sy_number_in(d, v, e, o, -SY_MAX_COORD, SY_MAX_COORD, 0, 0)
+                      : sy_number_in(d, v, e, o, 0, SY_MAX_COORD, 1, 0))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* A shape parameter under its key (its default if optional and absent);
+ * pebbles: read as rows (read_rows). */
+static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe_shape_param *pm, double *out,
+                      int pebbles) {
     sy_doc *d = c->d;
     char p[SCENE_PATH], q[SCENE_PATH];
     sy_node *n = sy_get(d, item, pm->key);
@@ -344,6 +372,7 @@ static int read_param(scene_ctx *c, sy_node *item, const char *where, const floe
         return 0;
     }
     scene_path(p, where, pm->key);
+    if (pebbles) return read_rows(c, n, p, pm, out);
     int per = pm->kind == FLOE_PARAM_POINT ? 3 : 1, items = pm->n / per;
     int given = items; /* a list of min_items or more: the last item fills the rest */
     if (pm->min_items > 0 && sy_is_seq(n) && sy_seq_size(n) >= pm->min_items && sy_seq_size(n) <= items)
@@ -402,7 +431,7 @@ static int body_shape(scene_ctx *c, const floe_shape_info *cls, sy_node *item, c
     if (sy_check_keys(d, item, where, cls->keys, cls->nkeys) || common(c, item, where, &def)) return -1;
     for (int k = 0; k < cls->nparams; k++) {
         const floe_shape_param *pm = &cls->params[k];
-        if (read_param(c, item, where, pm, par + at)) return -1;
+        if (read_param(c, item, where, pm, par + at, (cls->scene & FLOE_SCENE_PEBBLES) != 0)) return -1;
         if (pm->kind == FLOE_PARAM_AXIS && axis < 0) axis = (int)par[at];
         at += pm->n;
     }
@@ -436,6 +465,19 @@ static int body_shape(scene_ctx *c, const floe_shape_info *cls, sy_node *item, c
     }
     floe_shape_scene_place(cls->type, par, &def.pos);
     if ((n = sy_get(d, item, "center")) && sy_point(d, n, scene_path(p, where, "center"), &def.pos)) return -1;
+    if (cls->scene & FLOE_SCENE_PEBBLES) { /* a template's pebbles: the clump and its pebbles */
+        int np = 0;
+        while (np < cls->params[0].n / 4 && par[4 * np + 3] > 0) np++;
+        double scale = 1; /* the template's size factor: coordinates and radii */
+        if ((n = sy_get(d, item, "scale")) &&
+            sy_number_in(d, n, scene_path(p, where, "scale"), &scale, 0, SY_MAX_COORD, 1, 0))
+            return -1;
+        for (int k = 0; k < 4 * np; k++) par[k] *= scale;
+        if (!c->build) return count(c, item, where, 1 + np);
+        if (added(c, item, where, floe_add_clump(c->w, &def, np, par))) return -1;
+        c->added += np; /* its pebbles: particles too, with the ids after it */
+        return 0;
+    }
     if (!c->build) return count(c, item, where, 1);
     return added(c, item, where, floe_add_body(c->w, &def, cls->type, par));
 }

@@ -230,7 +230,8 @@ static int find_overlaps(const floe_world *w, overlaps *o, int (*stop)(void *), 
                     if (l == level[i] && j <= i) continue; /* tested from the first sphere of the pair */
                     tests++;
                     double dist = q ? vlen(vsub(x[j], from[q])) : vlen(vsub(x[b], x[a])), ov = r[a] + r[b] - dist;
-                    if (ov > 0)
+                    /* the pebbles of one clump overlap by design and never touch */
+                    if (ov > 0 && (floe_clump_of(w, a) < 0 || floe_clump_of(w, a) != floe_clump_of(w, b)))
                         note_pair(o, a, b, ov, fmin(r[a], r[b]), dist,
                                   blocked[a] == FLOE_DOF_ALL && blocked[b] == FLOE_DOF_ALL);
                 }

@@ -3,12 +3,13 @@
 #include "shapes/registry.h"
 
 extern const floe_shape_class floe_shape_sphere, floe_shape_capsule, floe_shape_ellipsoid, floe_shape_infcylinder,
-    floe_shape_wall, floe_shape_facet, floe_shape_polyhedron;
+    floe_shape_wall, floe_shape_facet, floe_shape_polyhedron, floe_shape_clump;
 
 static const floe_shape_class *const classes[] = {
     &floe_shape_sphere,      /* particles */
     &floe_shape_capsule,     /* capsules */
     &floe_shape_ellipsoid,   /* ellipsoids */
+    &floe_shape_clump,       /* clumps */
     &floe_shape_infcylinder, /* cylinders */
     &floe_shape_wall,        /* walls */
     &floe_shape_facet,       /* facets */

@@ -54,6 +54,17 @@ typedef struct floe_infcyl {
     double radius;
 } floe_infcyl; /* along a global axis */
 /* floe_polyhedron: shapes/polyhedron.h */
+/* A clump: up to FLOE_CLUMP_MAX_PEBBLES overlapping spheres (x, y, z, r in
+ * the body frame, whose origin is the union's centroid and whose axes are
+ * its principal axes), and the union's volume and principal moments of
+ * volume (inertia per unit density), computed by init (clump.c). The
+ * pebbles are sphere bodies of their own, the n particles after the clump,
+ * that follow it (src/core/clump.c). */
+typedef struct floe_clump {
+    int32_t n, pad;
+    double peb[FLOE_CLUMP_MAX_PEBBLES][4];
+    double vol, mom[3];
+} floe_clump;
 
 /* ---- the class ----------------------------------------------------------- */
 
@@ -222,6 +233,19 @@ double floe_segments_dist2(vec3 p0, vec3 p1, vec3 q0, vec3 q1);
 vec3 floe_closest_on_triangle(vec3 p, vec3 v0, vec3 v1, vec3 v2);
 /* Facet vertices in global coordinates. */
 void floe_facet_global(const floe_facet *f, const floe_pose *p, vec3 out[3]);
+
+/* clump.c: the union of n <= FLOE_UNION_MAX overlapping spheres (x, y, z,
+ * r rows; more are left out): volume,
+ * centroid and the inertia tensor per unit density about the centroid
+ * (row-major), by the column quadrature of docs/clumps.md (relative
+ * error below 1e-4 at the default resolution `cells` = 0). */
+enum { FLOE_UNION_MAX = 64 };
+void floe_union_moments(int n, const double (*peb)[4], int cells, double *vol, vec3 *centroid, double J[9]);
+/* Eigenvalues (ascending) and eigenvectors (columns of R, right-handed) of
+ * a symmetric 3x3 matrix, by Jacobi rotations. */
+void floe_sym3_eigen(const double J[9], double ev[3], double R[9]);
+/* The unit quaternion of rotation matrix R (row-major, proper). */
+quat floe_quat_of_matrix(const double R[9]);
 
 /* picture.c: surfaces of revolution (capsules, ellipsoids, cylinders): optional
  * poles at both ends and `rings` rings of `seg` points in between, ring points
