@@ -215,7 +215,7 @@ static int read_key(scene_ctx *c, sy_node *map, sy_node *n, const char *where, c
             if (sy_vec3(d, n, p, &v)) return -1;
             const double x[3] = {v.x, v.y, v.z};
             for (int i = 0; i < 3; i++) {
-                char w[SCENE_PATH + 8];
+                char w[SCENE_PATH + 24]; /* room for "[<int>]" after any path */
                 snprintf(w, sizeof w, "%s[%d]", p, i);
                 if (sy_range(d, sy_seq_item(d, n, i), w, x[i], k->min, k->max, k->min_open, k->max_open)) return -1;
             }
