@@ -18,7 +18,7 @@ import check_layers as cl  # noqa: E402
 
 WHERE = {
     "api": "include/floe: the engine's public faces (floe.h, floe_shape.h, floe_snapshot.h, floe_pack.h)",
-    "base": "src/base: vectors, quaternions, memory helpers, random numbers",
+    "base": "src/base: vectors, quaternions, memory utilities, random numbers",
     "geometry": "src/l6geom: contact geometry (L6Geom), no bodies",
     "models": "src/models: contact laws, registry",
     "shapes": "src/shapes: shape classes, narrow phase, registry",

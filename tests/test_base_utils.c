@@ -110,7 +110,7 @@ static void test_read_all(const char *dir) {
 }
 
 int main(void) {
-    char dir[] = "/tmp/floe_test_helpers_XXXXXX";
+    char dir[] = "/tmp/floe_test_base_utils_XXXXXX";
     if (!mkdtemp(dir)) return 2;
     test_grow();
     test_buf();
